@@ -1,0 +1,17 @@
+/*
+ * txpath/ctx.h - execution contexts, the user-space stand-in for CPUs.
+ *
+ * Every thread that calls into txpath is a context with a small id (what
+ * smp_processor_id() is to the kernel).  Threads attach lazily on first
+ * use; attach explicitly to learn the id or to fail cleanly when too many
+ * threads use the library at once.  A thread detaches when it exits.
+ */
+#ifndef TXPATH_CTX_H
+#define TXPATH_CTX_H
+
+/* Register the calling thread; returns its id, or -1 if all ids are taken. */
+int txp_ctx_attach(void);
+/* Give the calling thread's id back (also done at thread exit). */
+void txp_ctx_detach(void);
+
+#endif

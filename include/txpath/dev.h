@@ -1,0 +1,116 @@
+/*
+ * txpath/dev.h - devices, their transmit queues, and the transmit path.
+ *
+ * A device has one or more transmit queues; each queue owns what the
+ * 2.6 kernel kept in struct net_device: the qdisc and its root lock
+ * (dev->queue_lock), the stopped bit (__LINK_STATE_XOFF) and the xmit lock
+ * with its owner (dev->xmit_lock, dev->xmit_lock_owner).
+ */
+#ifndef TXPATH_DEV_H
+#define TXPATH_DEV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "txpath/pkt.h"
+
+struct txp_dev;
+struct txp_txq;
+struct txp_driver_ops;
+struct txp_qdisc_ops;
+
+/* Who serialises start_xmit. */
+enum txp_lock_mode {
+	TXP_LOCK_CORE,		/* the core's xmit lock, taken by trylock */
+	TXP_LOCK_LLTX,		/* NETIF_F_LLTX: the driver locks for itself */
+};
+
+/* Who may run a queue's qdisc. */
+enum txp_runner {
+	TXP_RUNNER_CONCURRENT,	/* any number of contexts at once (2.6.9) */
+	TXP_RUNNER_EXCLUSIVE,	/* one context per queue (2.6.16: RUNNING bit) */
+};
+
+/* Why a packet was dropped; every drop has exactly one. */
+enum txp_drop_reason {
+	TXP_DROP_QDISC_LIMIT,	/* the qdisc band was full (txqueuelen) */
+	TXP_DROP_DEAD_LOOP,	/* start_xmit recursed into its own queue */
+	TXP_DROP_VIRTUAL_BUSY,	/* noqueue device returned BUSY or was stopped */
+	TXP_DROP_DEV_DOWN,	/* the device closed with the packet queued */
+	TXP_DROP_DRIVER,	/* the driver refused the packet (bad packet) */
+	TXP_DROP_NR,
+};
+
+/* txp_dev_queue_xmit() results (NET_XMIT_*). */
+enum txp_xmit {
+	TXP_XMIT_OK = 0,
+	TXP_XMIT_DROP = 1,
+};
+
+struct txp_dev_cfg {
+	const char *name;			/* "eth0"; copied */
+	enum txp_lock_mode lock;
+	enum txp_runner runner;
+	const struct txp_qdisc_ops *qdisc;	/* NULL: txp_pfifo_fast_ops */
+	unsigned txqueuelen;			/* 0: 1000 */
+	const struct txp_driver_ops *ops;
+	void *priv;				/* the driver's, see txp_dev_priv() */
+	FILE *log;				/* kernel log lines; NULL: none */
+};
+
+/* Counters of one device, summed over contexts when read. */
+struct txp_dev_stats {
+	uint64_t submitted;	/* packets handed to txp_dev_queue_xmit() */
+	uint64_t transmitted;	/* completed by the device */
+	uint64_t dropped[TXP_DROP_NR];
+	uint64_t xmit_calls;	/* calls of start_xmit */
+	uint64_t xmit_on_stopped; /* ... that ran while another context stopped the queue */
+	uint64_t tx_busy;	/* TXP_TX_BUSY returned */
+	uint64_t tx_locked;	/* TXP_TX_LOCKED returned */
+	uint64_t collisions;	/* xmit lock (or driver lock) busy: requeued */
+	uint64_t requeues;	/* packets put back at the head of the qdisc */
+	uint64_t stops;		/* awake -> stopped transitions */
+	uint64_t wakes;		/* stopped -> awake transitions */
+	uint64_t bug_logs;	/* driver "BUG!" log lines (counted even if not printed) */
+};
+
+/* Create a device with one queue; NULL and a message in err on failure. */
+struct txp_dev *txp_dev_create(const struct txp_dev_cfg *cfg, char *err, size_t errlen);
+/* Bring it up: the driver's open op.  0 or a negative errno. */
+int txp_dev_open(struct txp_dev *dev);
+/* Bring it down: the driver's stop op, then every queued packet is
+ * dropped as TXP_DROP_DEV_DOWN.  No producer may be running. */
+void txp_dev_close(struct txp_dev *dev);
+void txp_dev_destroy(struct txp_dev *dev);
+
+const char *txp_dev_name(const struct txp_dev *dev);
+enum txp_lock_mode txp_dev_lock_mode(const struct txp_dev *dev);
+struct txp_txq *txp_dev_txq(struct txp_dev *dev, unsigned index);
+void *txp_dev_priv(const struct txp_dev *dev);
+
+/*
+ * Queue a packet for transmission (dev_queue_xmit).  Multi-producer safe:
+ * any number of contexts may call it at once.  Takes ownership of pkt in
+ * every case.  Returns TXP_XMIT_OK when queued or sent, TXP_XMIT_DROP when
+ * dropped (counted with its reason).
+ */
+int txp_dev_queue_xmit(struct txp_dev *dev, struct txp_pkt *pkt);
+
+/*
+ * Run the queues of dev that were scheduled (net_tx_action): each is
+ * drained if its root lock can be had, else left scheduled.  Safe from any
+ * context; drivers call it from their completion context after a wake.
+ */
+void txp_net_tx_action(struct txp_dev *dev);
+
+/* Packets sitting in the qdiscs of dev. */
+unsigned txp_dev_backlog(struct txp_dev *dev);
+
+void txp_dev_get_stats(const struct txp_dev *dev, struct txp_dev_stats *st);
+const char *txp_drop_reason_name(enum txp_drop_reason r);
+const char *txp_lock_mode_name(enum txp_lock_mode m);
+const char *txp_runner_name(enum txp_runner r);
+
+#endif

@@ -1,0 +1,69 @@
+/*
+ * txpath/sim.h - the simulated NIC.
+ *
+ * A descriptor ring (one descriptor per fragment), a completion context
+ * of its own (a thread: the "interrupt") that retires descriptors at a
+ * line rate and wakes the queue, a wire that records what was sent, and
+ * the driver personalities of 2004-2005.
+ */
+#ifndef TXPATH_SIM_H
+#define TXPATH_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "txpath/driver.h"
+
+struct txp_sim;
+
+/* A driver personality: how start_xmit locks and what it does on a full
+ * ring, and how its completion path synchronises with it. */
+struct txp_sim_personality {
+	const char *name;	/* "tg3-2004", ... */
+	const char *summary;	/* one line for --help */
+	bool own_lock;		/* takes its own tx_lock: can run LLTX */
+	int ring_full;		/* enum sim_ring_full, private */
+	int completion;		/* enum sim_completion, private */
+	bool lenient_entry;	/* full means avail < need (e1000), not <= */
+};
+
+/* NULL-terminated list, and lookup by name (NULL if unknown). */
+extern const struct txp_sim_personality *const txp_sim_personalities[];
+const struct txp_sim_personality *txp_sim_personality(const char *name);
+
+struct txp_sim_cfg {
+	const struct txp_sim_personality *personality;
+	unsigned ring;		/* descriptors */
+	unsigned max_frags;	/* largest nr_frags the device accepts */
+	uint64_t line_rate;	/* packets per second retired; 0: unlimited */
+	unsigned batch;		/* packets retired per completion pass */
+	unsigned max_flows;	/* flows the wire tracks (flow ids 0..n-1) */
+};
+
+/* Smallest ring for packets of up to max_frags fragments: room for one
+ * maximal packet above the stop reserve. */
+unsigned txp_sim_min_ring(unsigned max_frags);
+
+/* NULL and a message in err when cfg is invalid or memory is short. */
+struct txp_sim *txp_sim_create(const struct txp_sim_cfg *cfg, char *err, size_t errlen);
+void txp_sim_destroy(struct txp_sim *sim);
+
+/* The driver ops; the device's priv must be a struct txp_sim. */
+extern const struct txp_driver_ops txp_sim_ops;
+
+struct txp_sim_stats {
+	uint64_t wire_frames;		/* frames seen on the wire */
+	uint64_t wire_unique;		/* distinct (flow, seq) seen */
+	uint64_t wire_duplicates;	/* frames seen more than once */
+	uint64_t wire_alien;		/* frames of a flow the wire does not track */
+	uint64_t ring_full_awake;	/* start_xmit found the ring full, queue awake */
+	uint64_t ring_full_stopped;	/* ... queue already stopped: the race */
+	uint64_t ring_errors;		/* descriptors found in an impossible state */
+	unsigned in_flight;		/* descriptors posted, not yet retired */
+};
+
+/* Exact once the device is closed; a snapshot while it runs. */
+void txp_sim_get_stats(struct txp_sim *sim, struct txp_sim_stats *st);
+
+#endif

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Install the Debian packages txpath needs, only those missing.
+set -eu
+need=""
+for pkg in build-essential cmake clang libcmocka-dev libck-dev pkg-config; do
+	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need="$need $pkg"
+done
+[ -z "$need" ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+	echo "deps: missing Debian packages:$need (run as root, or install them)" >&2
+	exit 1
+fi
+echo "deps: installing$need" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null
+# shellcheck disable=SC2086
+apt-get install -y -q --no-install-recommends $need >/dev/null

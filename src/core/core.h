@@ -1,0 +1,104 @@
+/*
+ * core.h - the networking layer's private structures.
+ *
+ * Only src/core/ includes this.  Drivers see include/txpath/driver.h.
+ */
+#ifndef TXP_CORE_H
+#define TXP_CORE_H
+
+#include "sync/sync.h"
+#include "txpath/dev.h"
+#include "txpath/driver.h"
+#include "txpath/qdisc.h"
+
+/* One per-context counter slot per device (kernel per-cpu stats). */
+enum txp__stat {
+	TXP__ST_SUBMITTED,
+	TXP__ST_TRANSMITTED,
+	TXP__ST_DROPPED,			/* TXP_DROP_NR slots */
+	TXP__ST_XMIT_CALLS = TXP__ST_DROPPED + TXP_DROP_NR,
+	TXP__ST_XMIT_ON_STOPPED,
+	TXP__ST_TX_BUSY,
+	TXP__ST_TX_LOCKED,
+	TXP__ST_COLLISIONS,
+	TXP__ST_REQUEUES,
+	TXP__ST_STOPS,
+	TXP__ST_WAKES,
+	TXP__ST_BUG_LOGS,
+	TXP__ST_NR,
+};
+
+/* Written only by its context (txp_counter_add), summed by readers. */
+struct txp__pcpu_stats {
+	txp_cacheline_aligned _Atomic uint64_t c[TXP__ST_NR];
+};
+
+/* txq->state: bit 0 is the stopped bit; the rest counts stops, so that a
+ * caller can tell whether the queue was stopped under it. */
+#define TXP__TXQ_STOPPED 1u
+#define TXP__TXQ_STOP_GEN(st) ((st) >> 1)
+
+/*
+ * A transmit queue.  Three cache lines, by who writes them:
+ *  - the root-lock line: every producer, for enqueue and dequeue;
+ *  - the flow-control line: stop (in start_xmit) and wake (completion),
+ *    read by every qdisc_restart();
+ *  - the xmit-lock line: the context calling start_xmit in core mode.
+ * So the completion context writes only the flow-control line.
+ */
+struct txp_txq {
+	/* Read-only after creation. */
+	struct txp_dev *dev;
+	struct txp_qdisc *qdisc;
+
+	/* The root lock (dev->queue_lock) and what it guards. */
+	txp_cacheline_aligned struct txp_spinlock root_lock;
+	bool running;		/* exclusive runner: someone is in qdisc_run */
+
+	/* Flow control. */
+	txp_cacheline_aligned _Atomic uint64_t state;	/* TXP__TXQ_* */
+	atomic_uint sched;	/* netif_schedule() pending */
+
+	/* The xmit lock (dev->xmit_lock), which records its owner. */
+	txp_cacheline_aligned struct txp_spinlock xmit_lock;
+};
+
+struct txp__ratelimit {
+	struct txp_spinlock lock;
+	uint64_t window_start;	/* ns */
+	unsigned printed;	/* in this window */
+	unsigned suppressed;
+};
+
+struct txp_dev {
+	char name[16];
+	enum txp_lock_mode lock;
+	enum txp_runner runner;
+	const struct txp_driver_ops *ops;
+	void *priv;
+	FILE *log;
+	atomic_bool up;
+	struct txp_txq txq;	/* one queue for now; see txp_dev_txq() */
+	struct txp__ratelimit ratelimit;
+	struct txp__pcpu_stats pcpu[TXP_MAX_CTX];
+};
+
+/* Count on the calling context's slot.  Single writer: no atomic RMW. */
+static inline void txp__stat_add(struct txp_dev *dev, int self, enum txp__stat s, uint64_t v)
+{
+	txp_counter_add(&dev->pcpu[self].c[s], v);
+}
+
+static inline uint64_t txp__stat_own(const struct txp_dev *dev, int self, enum txp__stat s)
+{
+	return txp_load_relaxed((_Atomic uint64_t *)&dev->pcpu[self].c[s]);
+}
+
+/* printk(KERN_*) through net_ratelimit(). */
+void txp__dev_log(struct txp_dev *dev, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Drop pkt with a reason, counted on the calling context. */
+void txp__drop(struct txp_dev *dev, int self, struct txp_pkt *pkt, enum txp_drop_reason r);
+
+#endif

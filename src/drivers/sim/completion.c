@@ -1,0 +1,155 @@
+/*
+ * completion.c - the simulated NIC's completion context: its "interrupt".
+ *
+ * One thread per device.  Each pass retires up to `batch` packets (fewer
+ * when a line rate is set), wakes the queue above the wake threshold,
+ * puts the retired packets on the wire, then runs the queues that were
+ * scheduled, as net_tx_action() would on the way out of the interrupt.
+ */
+#include "sim.h"
+#include "txpath/ctx.h"
+
+#define SIM_IDLE_SPINS 32
+#define SIM_MAX_NAP_NS 1000000u	/* so that stopping never waits long */
+
+static void comp_lock(struct txp_sim *sim)
+{
+	switch ((enum sim_completion)sim->p->completion) {
+	case SIM_COMP_OWN_LOCK:
+		txp_local_irq_disable();
+		txp_spin_lock(&sim->tx_lock);
+		break;
+	case SIM_COMP_XMIT_LOCK_IRQ:
+		txp_netif_tx_lock_irq(sim->txq);
+		break;
+	case SIM_COMP_BARRIER:
+		break;
+	}
+}
+
+static void comp_unlock(struct txp_sim *sim)
+{
+	switch ((enum sim_completion)sim->p->completion) {
+	case SIM_COMP_OWN_LOCK:
+		txp_spin_unlock(&sim->tx_lock);
+		txp_local_irq_enable();
+		break;
+	case SIM_COMP_XMIT_LOCK_IRQ:
+		txp_netif_tx_unlock_irq(sim->txq);
+		break;
+	case SIM_COMP_BARRIER:
+		break;
+	}
+}
+
+/*
+ * Retire up to budget packets onto *done (a list through pkt->next) and
+ * wake the queue if it is stopped and room is back.  Returns the count.
+ */
+static unsigned sim_reap(struct txp_sim *sim, unsigned budget, struct txp_pkt **done)
+{
+	struct txp_pkt **tail = done;
+	uint64_t cons, prod;
+	unsigned n = 0;
+
+	*done = NULL;
+	/* Nothing in flight and nobody waiting: leave the locks alone. */
+	cons = txp_load_relaxed(&sim->cons);
+	if (cons == txp_load_acquire(&sim->prod) && !txp_netif_queue_stopped(sim->txq))
+		return 0;
+
+	comp_lock(sim);
+	/* Acquire: pairs with the release of prod in sim_post(). */
+	prod = txp_load_acquire(&sim->prod);
+	while (cons < prod && n < budget) {
+		struct sim_desc *d = &sim->ring[cons % sim->size];
+
+		if (!d->pkt) {
+			txp_counter_add(&sim->ring_errors, 1);
+		} else if (d->pkt != SIM_FRAG) {
+			*tail = d->pkt;
+			tail = &d->pkt->next;
+			n++;
+		}
+		d->pkt = NULL;
+		cons++;
+	}
+	*tail = NULL;
+	/* Release: clean slots before the index; pairs with the acquire of
+	 * cons in sim_start_xmit(). */
+	txp_store_release(&sim->cons, cons);
+	if (sim->p->completion == SIM_COMP_BARRIER)
+		txp_smp_mb();	/* pairs with the barrier after the stop in sim_start_xmit() */
+	if (txp_netif_queue_stopped(sim->txq) &&
+	    sim_avail(sim, txp_load_acquire(&sim->prod), cons) > sim->wake_thresh)
+		txp_netif_wake_queue(sim->txq);
+	comp_unlock(sim);
+	return n;
+}
+
+/* How many packets the line rate allows now (budget when unlimited). */
+static unsigned sim_line_budget(struct txp_sim *sim, uint64_t t0, uint64_t sent)
+{
+	uint64_t allowed;
+
+	if (!sim->line_rate)
+		return sim->batch;
+	allowed = (uint64_t)((double)(txp_now_ns() - t0) * (double)sim->line_rate / 1e9);
+	if (allowed <= sent)
+		return 0;
+	return allowed - sent < sim->batch ? (unsigned)(allowed - sent) : sim->batch;
+}
+
+static void *sim_completion_main(void *arg)
+{
+	struct txp_sim *sim = arg;
+	uint64_t t0 = txp_now_ns(), sent = 0;
+	unsigned idle = 0;
+
+	txp_ctx_attach();
+	while (txp_load_acquire(&sim->running)) {
+		unsigned budget = sim_line_budget(sim, t0, sent), n;
+		struct txp_pkt *done, *next;
+
+		if (budget == 0) {
+			uint64_t gap = 1000000000u / sim->line_rate;
+
+			txp_sleep_ns(gap < SIM_MAX_NAP_NS ? gap : SIM_MAX_NAP_NS);
+			continue;
+		}
+		n = sim_reap(sim, budget, &done);
+		for (; done; done = next) {
+			next = done->next;
+			wire_record(&sim->wire, done->flow, done->seq);
+			txp_pkt_complete(sim->dev, done);
+		}
+		sent += n;
+		txp_net_tx_action(sim->dev);
+		if (n) {
+			idle = 0;
+		} else {
+			/* An idle line does not bank credit for a later burst. */
+			if (sim->line_rate)
+				sent += sim_line_budget(sim, t0, sent);
+			if (++idle < SIM_IDLE_SPINS)
+				txp_cpu_relax();
+			else
+				txp_thread_yield();
+		}
+	}
+	txp_ctx_detach();
+	return NULL;
+}
+
+int sim_completion_start(struct txp_sim *sim)
+{
+	atomic_init(&sim->running, true);
+	return -txp_thread_start(&sim->thread, sim_completion_main, sim);
+}
+
+void sim_completion_stop(struct txp_sim *sim)
+{
+	/* Release: pairs with the acquire in the loop above. */
+	txp_store_release(&sim->running, false);
+	txp_thread_join(&sim->thread);
+}

@@ -1,0 +1,288 @@
+/*
+ * sim.c - the simulated NIC: personalities, set-up, and start_xmit.
+ *
+ * The ring is a single-producer, single-consumer array of descriptors:
+ * start_xmit posts (advancing prod) under whichever lock serialises it,
+ * the completion context retires (advancing cons).  Flow control follows
+ * the personality, exactly as the drivers of 2004-2005 did it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+static const struct txp_sim_personality tg3_2004 = {
+	.name = "tg3-2004",
+	.summary = "LLTX, own tx_lock by trylock; ring full at entry: stop, log BUG, BUSY",
+	.own_lock = true,
+	.ring_full = SIM_FULL_LOG_BUG,
+	.completion = SIM_COMP_OWN_LOCK,
+};
+
+static const struct txp_sim_personality tg3_silent = {
+	.name = "tg3-silent",
+	.summary = "as tg3-2004 without the message (Roland's patch, Dec 2004)",
+	.own_lock = true,
+	.ring_full = SIM_FULL_SILENT,
+	.completion = SIM_COMP_OWN_LOCK,
+};
+
+static const struct txp_sim_personality tg3_2005 = {
+	.name = "tg3-2005",
+	.summary = "Miller's rule: full and stopped is a quiet BUSY; full and awake logs BUG",
+	.own_lock = true,
+	.ring_full = SIM_FULL_CHECK_STOPPED,
+	.completion = SIM_COMP_OWN_LOCK,
+};
+
+static const struct txp_sim_personality e1000_2004 = {
+	.name = "e1000-2004",
+	.summary = "LLTX, own tx_lock by trylock; ring full: stop and BUSY, silently",
+	.own_lock = true,
+	.ring_full = SIM_FULL_SILENT,
+	.completion = SIM_COMP_OWN_LOCK,
+	.lenient_entry = true,
+};
+
+static const struct txp_sim_personality locked = {
+	.name = "locked",
+	.summary = "no LLTX: relies on the core's xmit lock; stop, barrier, recheck",
+	.own_lock = false,
+	.ring_full = SIM_FULL_LOG_BUG,
+	.completion = SIM_COMP_BARRIER,
+};
+
+static const struct txp_sim_personality rc2 = {
+	.name = "rc2",
+	.summary = "2.6.11-rc2: no lock of its own; completion runs under the core's xmit lock, irqs off",
+	.own_lock = false,
+	.ring_full = SIM_FULL_LOG_BUG,
+	.completion = SIM_COMP_XMIT_LOCK_IRQ,
+};
+
+const struct txp_sim_personality *const txp_sim_personalities[] = {
+	&tg3_2004, &tg3_silent, &tg3_2005, &e1000_2004, &locked, &rc2, NULL,
+};
+
+const struct txp_sim_personality *txp_sim_personality(const char *name)
+{
+	for (int i = 0; txp_sim_personalities[i]; i++)
+		if (strcmp(txp_sim_personalities[i]->name, name) == 0)
+			return txp_sim_personalities[i];
+	return NULL;
+}
+
+/* -- set-up -------------------------------------------------------------- */
+
+unsigned txp_sim_min_ring(unsigned max_frags)
+{
+	return 2 * (max_frags + 1) + 1;
+}
+
+struct txp_sim *txp_sim_create(const struct txp_sim_cfg *cfg, char *err, size_t errlen)
+{
+	unsigned min = txp_sim_min_ring(cfg->max_frags);
+	struct txp_sim *sim;
+
+	if (!cfg->personality) {
+		snprintf(err, errlen, "no driver personality given");
+		return NULL;
+	}
+	if (cfg->max_frags > TXP_MAX_FRAGS) {
+		snprintf(err, errlen, "at most %d fragments per packet", TXP_MAX_FRAGS);
+		return NULL;
+	}
+	if (cfg->ring < min) {
+		snprintf(err, errlen,
+			 "ring of %u descriptors too small: packets of up to %u fragments need at least %u",
+			 cfg->ring, cfg->max_frags, min);
+		return NULL;
+	}
+	sim = aligned_alloc(TXP_CACHELINE, sizeof(*sim));
+	if (!sim) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	memset(sim, 0, sizeof(*sim));
+	sim->ring = calloc(cfg->ring, sizeof(*sim->ring));
+	if (!sim->ring || wire_init(&sim->wire, cfg->max_flows) != 0) {
+		free(sim->ring);
+		free(sim);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	sim->p = cfg->personality;
+	sim->size = cfg->ring;
+	sim->stop_thresh = cfg->max_frags + 1;
+	sim->wake_thresh = cfg->ring / 4 > sim->stop_thresh ? cfg->ring / 4 : sim->stop_thresh;
+	sim->line_rate = cfg->line_rate;
+	sim->batch = cfg->batch ? cfg->batch : 1;
+	txp_spin_init(&sim->tx_lock);
+	return sim;
+}
+
+void txp_sim_destroy(struct txp_sim *sim)
+{
+	if (!sim)
+		return;
+	wire_fini(&sim->wire);
+	free(sim->ring);
+	free(sim);
+}
+
+void txp_sim_get_stats(struct txp_sim *sim, struct txp_sim_stats *st)
+{
+	st->wire_frames = txp_load_relaxed(&sim->wire.frames);
+	st->wire_unique = txp_load_relaxed(&sim->wire.unique);
+	st->wire_duplicates = txp_load_relaxed(&sim->wire.duplicates);
+	st->wire_alien = txp_load_relaxed(&sim->wire.alien);
+	st->ring_full_awake = txp_load_relaxed(&sim->ring_full_awake);
+	st->ring_full_stopped = txp_load_relaxed(&sim->ring_full_stopped);
+	st->ring_errors = txp_load_relaxed(&sim->ring_errors);
+	st->in_flight = (unsigned)(txp_load_acquire(&sim->prod) - txp_load_acquire(&sim->cons));
+}
+
+/* -- ops ------------------------------------------------------------------ */
+
+static int sim_open(struct txp_dev *dev)
+{
+	struct txp_sim *sim = txp_dev_priv(dev);
+
+	sim->dev = dev;
+	sim->txq = txp_dev_txq(dev, 0);
+	return sim_completion_start(sim);
+}
+
+/* Stop the completion context, then hand back what the ring still holds. */
+static void sim_stop(struct txp_dev *dev)
+{
+	struct txp_sim *sim = txp_dev_priv(dev);
+	uint64_t cons, prod;
+
+	sim_completion_stop(sim);
+	cons = txp_load_relaxed(&sim->cons);
+	prod = txp_load_acquire(&sim->prod);
+	for (; cons < prod; cons++) {
+		struct sim_desc *d = &sim->ring[cons % sim->size];
+
+		if (d->pkt && d->pkt != SIM_FRAG)
+			txp_pkt_drop(dev, d->pkt, TXP_DROP_DEV_DOWN);
+		d->pkt = NULL;
+	}
+	txp_store_release(&sim->cons, cons);
+}
+
+static void sim_tx_unlock(struct txp_sim *sim)
+{
+	if (sim->p->own_lock) {
+		txp_spin_unlock(&sim->tx_lock);
+		txp_local_irq_enable();
+	}
+}
+
+/* No room for a packet needing `need` descriptors? */
+static bool sim_ring_full(const struct txp_sim *sim, unsigned avail, unsigned need)
+{
+	return sim->p->lenient_entry ? avail < need : avail <= need;
+}
+
+/* The ring lacks room at entry: the personality's policy.  Called with the
+ * driver serialised; releases its own lock; always BUSY. */
+static enum txp_tx sim_xmit_ring_full(struct txp_sim *sim)
+{
+	bool stopped = txp_netif_queue_stopped(sim->txq);
+	bool log = false;
+
+	txp_counter_add(stopped ? &sim->ring_full_stopped : &sim->ring_full_awake, 1);
+	switch ((enum sim_ring_full)sim->p->ring_full) {
+	case SIM_FULL_LOG_BUG:
+		txp_netif_stop_queue(sim->txq);
+		log = true;
+		break;
+	case SIM_FULL_SILENT:
+		txp_netif_stop_queue(sim->txq);
+		break;
+	case SIM_FULL_CHECK_STOPPED:
+		if (!stopped) {
+			txp_netif_stop_queue(sim->txq);
+			log = true;
+		}
+		break;
+	}
+	sim_tx_unlock(sim);
+	if (log)
+		txp_dev_log_bug(sim->dev, "Tx Ring full when queue awake!");
+	return TXP_TX_BUSY;
+}
+
+/* Post pkt's descriptors: fragments first, the packet on the last one.
+ * A slot still in use means two producers raced: counted, never hidden. */
+static void sim_post(struct txp_sim *sim, struct txp_pkt *pkt, uint64_t prod, unsigned need)
+{
+	for (unsigned i = 0; i < need; i++) {
+		struct sim_desc *d = &sim->ring[(prod + i) % sim->size];
+
+		if (d->pkt)
+			txp_counter_add(&sim->ring_errors, 1);
+		d->pkt = i + 1 == need ? pkt : SIM_FRAG;
+	}
+	/* Release: the descriptors before the index; pairs with the acquire
+	 * of prod in sim_reap(). */
+	txp_store_release(&sim->prod, prod + need);
+}
+
+/*
+ * start_xmit, as tg3_start_xmit() of 2004-2005 for every personality.
+ * Synchronization: LLTX personalities trylock their own tx_lock; the
+ * others rely on the caller holding the xmit lock (core mode).
+ * Context: a producer, or a context running the queue.
+ * Return codes: OK (posted, or dropped as too fragmented), BUSY (ring full, see sim_xmit_ring_full()),
+ * LOCKED (own tx_lock busy).
+ */
+static enum txp_tx sim_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
+{
+	struct txp_sim *sim = txp_dev_priv(txp_txq_dev(txq));
+	unsigned need = pkt->nr_frags + 1u, avail;
+	uint64_t prod;
+
+	if (txp_unlikely(pkt->nr_frags >= sim->stop_thresh)) {
+		/* More fragments than the device takes: it never fits. */
+		txp_pkt_drop(sim->dev, pkt, TXP_DROP_DRIVER);
+		return TXP_TX_OK;
+	}
+	if (sim->p->own_lock) {
+		txp_local_irq_disable();
+		if (!txp_spin_trylock(&sim->tx_lock)) {
+			txp_local_irq_enable();
+			return TXP_TX_LOCKED;
+		}
+	}
+	prod = txp_load_relaxed(&sim->prod);
+	/* Acquire: pairs with the release of cons in sim_reap(), so retired
+	 * slots are clean before they are reused. */
+	avail = sim_avail(sim, prod, txp_load_acquire(&sim->cons));
+	if (txp_unlikely(sim_ring_full(sim, avail, need)))
+		return sim_xmit_ring_full(sim);
+
+	sim_post(sim, pkt, prod, need);
+	if (avail - need <= sim->stop_thresh) {
+		txp_netif_stop_queue(txq);
+		if (sim->p->completion == SIM_COMP_BARRIER) {
+			/* Stop, then recheck: pairs with the barrier between
+			 * retiring and testing "stopped" in sim_reap(). */
+			txp_smp_mb();
+			if (sim_avail(sim, prod + need, txp_load_acquire(&sim->cons)) > sim->wake_thresh)
+				txp_netif_wake_queue(txq);
+		}
+	}
+	sim_tx_unlock(sim);
+	return TXP_TX_OK;
+}
+
+const struct txp_driver_ops txp_sim_ops = {
+	.name = "sim",
+	.open = sim_open,
+	.stop = sim_stop,
+	.start_xmit = sim_start_xmit,
+};

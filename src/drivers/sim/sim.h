@@ -1,0 +1,67 @@
+/*
+ * sim.h - the simulated NIC's private state.
+ */
+#ifndef TXP_SIM_PRIV_H
+#define TXP_SIM_PRIV_H
+
+#include "sync/sync.h"
+#include "txpath/sim.h"
+#include "wire.h"
+
+/* What start_xmit does when the ring lacks room for the packet. */
+enum sim_ring_full {
+	SIM_FULL_LOG_BUG,	/* stop, log "BUG! Tx Ring full when queue awake!", BUSY */
+	SIM_FULL_SILENT,	/* stop, BUSY (Roland's patch; e1000) */
+	SIM_FULL_CHECK_STOPPED,	/* stopped already: quiet BUSY; else as LOG_BUG (Miller) */
+};
+
+/* How the completion path orders its wake against start_xmit's stop. */
+enum sim_completion {
+	SIM_COMP_OWN_LOCK,	/* under the driver's tx_lock (tg3, e1000) */
+	SIM_COMP_BARRIER,	/* lockless: stop, full barrier, recheck / retire, barrier, wake */
+	SIM_COMP_XMIT_LOCK_IRQ,	/* under the core's xmit lock, irqs off (2.6.11-rc2) */
+};
+
+/* One descriptor.  pkt is set on a packet's last descriptor; the others
+ * carry SIM_FRAG so an empty slot is told from a fragment. */
+struct sim_desc {
+	struct txp_pkt *pkt;
+};
+#define SIM_FRAG ((struct txp_pkt *)1)
+
+struct txp_sim {
+	/* Read-only while the device is up. */
+	const struct txp_sim_personality *p;
+	struct txp_dev *dev;
+	struct txp_txq *txq;
+	struct sim_desc *ring;
+	unsigned size;			/* descriptors */
+	unsigned stop_thresh;		/* stop when avail <= this after posting */
+	unsigned wake_thresh;		/* wake when avail > this */
+	uint64_t line_rate;
+	unsigned batch;
+
+	/* Producer side: written under tx_lock (LLTX) or the xmit lock. */
+	txp_cacheline_aligned _Atomic uint64_t prod;	/* descriptors posted, ever */
+	struct txp_spinlock tx_lock;		/* the driver's own (tp->tx_lock) */
+	_Atomic uint64_t ring_full_awake, ring_full_stopped;
+
+	/* Completion side. */
+	txp_cacheline_aligned _Atomic uint64_t cons;	/* descriptors retired, ever */
+	atomic_bool running;
+	struct txp_thread thread;
+	_Atomic uint64_t ring_errors;
+	struct wire wire;
+};
+
+/* Free descriptors, given a producer and a consumer count. */
+static inline unsigned sim_avail(const struct txp_sim *sim, uint64_t prod, uint64_t cons)
+{
+	return sim->size - (unsigned)(prod - cons);
+}
+
+/* The completion context (completion.c). */
+int sim_completion_start(struct txp_sim *sim);
+void sim_completion_stop(struct txp_sim *sim);
+
+#endif

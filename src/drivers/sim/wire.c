@@ -1,0 +1,65 @@
+/*
+ * wire.c - per-flow bitmaps of the sequence numbers seen on the wire.
+ */
+#include "wire.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int wire_init(struct wire *w, unsigned nflows)
+{
+	memset(w, 0, sizeof(*w));
+	w->flows = calloc(nflows ? nflows : 1, sizeof(*w->flows));
+	if (!w->flows)
+		return -1;
+	w->nflows = nflows;
+	return 0;
+}
+
+void wire_fini(struct wire *w)
+{
+	for (unsigned i = 0; i < w->nflows; i++)
+		free(w->flows[i].seen);
+	free(w->flows);
+	w->flows = NULL;
+}
+
+/* Grow a flow's bitmap to hold bit seq; false when out of memory. */
+static int flow_reserve(struct wire_flow *f, uint64_t seq)
+{
+	uint64_t need = seq / 64 + 1, words;
+	uint64_t *seen;
+
+	if (need <= f->words)
+		return 0;
+	words = f->words ? f->words : 1024;
+	while (words < need)
+		words *= 2;
+	seen = realloc(f->seen, words * sizeof(*seen));
+	if (!seen)
+		return -1;
+	memset(seen + f->words, 0, (words - f->words) * sizeof(*seen));
+	f->seen = seen;
+	f->words = words;
+	return 0;
+}
+
+void wire_record(struct wire *w, uint32_t flow, uint64_t seq)
+{
+	struct wire_flow *f;
+	uint64_t bit;
+
+	txp_counter_add(&w->frames, 1);
+	if (flow >= w->nflows || flow_reserve(&w->flows[flow], seq) != 0) {
+		txp_counter_add(&w->alien, 1);
+		return;
+	}
+	f = &w->flows[flow];
+	bit = 1ull << (seq % 64);
+	if (f->seen[seq / 64] & bit) {
+		txp_counter_add(&w->duplicates, 1);
+		return;
+	}
+	f->seen[seq / 64] |= bit;
+	txp_counter_add(&w->unique, 1);
+}

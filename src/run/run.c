@@ -1,0 +1,356 @@
+/*
+ * run.c - producers pushing packets through one simulated device, and the
+ * end-of-run accounting: every packet transmitted or dropped by reason.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sync/sync.h"
+#include "txpath/ctx.h"
+#include "txpath/run.h"
+
+#define RUN_POLL_NS 1000000u		/* main thread checks every 1 ms */
+#define RUN_PROGRESS_NS 200000000u	/* progress callback every 200 ms */
+#define RUN_CLOCK_EVERY 256		/* producers read the clock this often */
+
+struct producer {
+	struct run *run;
+	struct txp_thread thread;
+	uint32_t flow;
+	uint64_t quota;		/* 0: until the deadline */
+	uint64_t rng;
+	const char *error;	/* set if it had to give up */
+	/* Its socket's send budget: packets submitted and not yet freed.
+	 * Written by the producer and by whoever frees its packets. */
+	txp_cacheline_aligned atomic_uint inflight;
+};
+
+struct run {
+	const struct txp_run_cfg *cfg;
+	struct txp_dev *dev;
+	struct txp_sim *sim;
+	uint64_t deadline;	/* ns, 0 for none */
+	struct producer *prod;
+	atomic_uint producers_done;
+	atomic_bool abort;	/* the device stalled: producers give up */
+};
+
+void txp_run_cfg_init(struct txp_run_cfg *cfg)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	memset(cfg, 0, sizeof(*cfg));
+	txp_run_cfg_era(cfg, "2.6.11");
+	cfg->era = NULL;
+	cfg->qdisc = &txp_pfifo_fast_ops;
+	cfg->threads = cpus > 0 ? (unsigned)cpus : 1;
+	cfg->packets = 1000000;
+	cfg->size = 64;
+	cfg->ring = 512;
+	cfg->batch = 32;
+	cfg->txqueuelen = 1000;
+	cfg->sndbuf = 256;
+	cfg->stall_seconds = 5;
+}
+
+bool txp_run_cfg_era(struct txp_run_cfg *cfg, const char *era)
+{
+	const struct txp_era *e = txp_era_lookup(era);
+
+	if (!e)
+		return false;
+	cfg->era = e->name;
+	cfg->lock = e->lock;
+	cfg->runner = e->runner;
+	cfg->personality = txp_sim_personality(e->personality);
+	return true;
+}
+
+bool txp_run_cfg_check(const struct txp_run_cfg *cfg, char *err, size_t errlen)
+{
+	unsigned min_ring = txp_sim_min_ring(cfg->frags_max);
+
+	if (cfg->threads < 1 || cfg->threads > TXP_MAX_CTX - 2) {
+		snprintf(err, errlen, "threads must be 1..%d", TXP_MAX_CTX - 2);
+		return false;
+	}
+	if (cfg->frags_min > cfg->frags_max || cfg->frags_max > TXP_MAX_FRAGS) {
+		snprintf(err, errlen, "fragments must be MIN-MAX with 0 <= MIN <= MAX <= %d",
+			 TXP_MAX_FRAGS);
+		return false;
+	}
+	if (cfg->ring < min_ring) {
+		snprintf(err, errlen,
+			 "ring of %u descriptors too small: packets of up to %u fragments need at least %u",
+			 cfg->ring, cfg->frags_max, min_ring);
+		return false;
+	}
+	if (!cfg->personality) {
+		snprintf(err, errlen, "no driver personality");
+		return false;
+	}
+	if (cfg->lock == TXP_LOCK_LLTX && !cfg->personality->own_lock) {
+		snprintf(err, errlen,
+			 "personality '%s' has no lock of its own: it needs --lock core",
+			 cfg->personality->name);
+		return false;
+	}
+	if (cfg->packets == 0 && !(cfg->seconds > 0)) {
+		snprintf(err, errlen, "give a packet count or a duration");
+		return false;
+	}
+	if (cfg->size < 60 || cfg->size > 65535) {
+		snprintf(err, errlen, "packet size must be 60..65535 bytes");
+		return false;
+	}
+	if (cfg->batch < 1 || cfg->txqueuelen < 1) {
+		snprintf(err, errlen, "batch and txqueuelen must be at least 1");
+		return false;
+	}
+	return true;
+}
+
+/* -- producers -------------------------------------------------------------- */
+
+static uint64_t xorshift(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *s = x;
+}
+
+/* sock_wfree(): the packet is gone, its sender may send one more. */
+static void producer_wfree(struct txp_pkt *pkt)
+{
+	struct producer *p = pkt->sk;
+
+	/* Release: pairs with the acquire in producer_wait_room(). */
+	atomic_fetch_sub_explicit(&p->inflight, 1, memory_order_release);
+}
+
+/* Block, as a socket with a full send buffer does, until one of our
+ * packets is freed.  False if the run is being abandoned. */
+static bool producer_wait_room(struct producer *p, unsigned sndbuf)
+{
+	unsigned spins = 0;
+
+	while (txp_load_acquire(&p->inflight) >= sndbuf) {
+		if (txp_load_relaxed(&p->run->abort))
+			return false;
+		txp_spin_wait(&spins);
+	}
+	return true;
+}
+
+static void *producer_main(void *arg)
+{
+	struct producer *p = arg;
+	const struct txp_run_cfg *cfg = p->run->cfg;
+	unsigned span = cfg->frags_max - cfg->frags_min + 1;
+
+	txp_ctx_attach();
+	for (uint64_t seq = 0; !p->quota || seq < p->quota; seq++) {
+		struct txp_pkt *pkt;
+
+		if (p->run->deadline && seq % RUN_CLOCK_EVERY == 0 &&
+		    txp_now_ns() >= p->run->deadline)
+			break;
+		if (cfg->sndbuf && !producer_wait_room(p, cfg->sndbuf))
+			break;
+		pkt = txp_pkt_alloc();
+		if (!pkt) {
+			p->error = "out of memory for packets";
+			break;
+		}
+		pkt->flow = p->flow;
+		pkt->seq = seq;
+		pkt->len = cfg->size;
+		pkt->nr_frags = (uint16_t)(cfg->frags_min + xorshift(&p->rng) % span);
+		pkt->destructor = producer_wfree;
+		pkt->sk = p;
+		txp_fetch_add(&p->inflight, 1);
+		txp_dev_queue_xmit(p->run->dev, pkt);
+	}
+	txp_fetch_add(&p->run->producers_done, 1);
+	txp_ctx_detach();
+	return NULL;
+}
+
+/* -- set-up and tear-down ----------------------------------------------------- */
+
+static int run_setup(struct run *run, const struct txp_run_cfg *cfg, char *err, size_t errlen)
+{
+	struct txp_sim_cfg scfg = {
+		.personality = cfg->personality,
+		.ring = cfg->ring,
+		.max_frags = cfg->frags_max,
+		.line_rate = cfg->line_rate,
+		.batch = cfg->batch,
+		.max_flows = cfg->threads,
+	};
+	struct txp_dev_cfg dcfg = {
+		.name = "sim0",
+		.lock = cfg->lock,
+		.runner = cfg->runner,
+		.qdisc = cfg->qdisc,
+		.txqueuelen = cfg->txqueuelen,
+		.ops = &txp_sim_ops,
+		.log = cfg->log,
+	};
+
+	memset(run, 0, sizeof(*run));
+	run->cfg = cfg;
+	run->sim = txp_sim_create(&scfg, err, errlen);
+	if (!run->sim)
+		return -1;
+	dcfg.priv = run->sim;
+	run->dev = txp_dev_create(&dcfg, err, errlen);
+	if (!run->dev)
+		return -1;
+	if (txp_dev_open(run->dev) != 0) {
+		snprintf(err, errlen, "cannot start the simulated NIC's completion thread");
+		return -1;
+	}
+	run->prod = calloc(cfg->threads, sizeof(*run->prod));
+	if (!run->prod) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+static void run_teardown(struct run *run)
+{
+	txp_dev_destroy(run->dev);
+	txp_sim_destroy(run->sim);
+	free(run->prod);
+}
+
+static unsigned start_producers(struct run *run)
+{
+	const struct txp_run_cfg *cfg = run->cfg;
+	unsigned i;
+
+	for (i = 0; i < cfg->threads; i++) {
+		struct producer *p = &run->prod[i];
+
+		p->run = run;
+		p->flow = i;
+		p->rng = 0x9e3779b97f4a7c15ull * (i + 1);
+		if (cfg->packets)
+			p->quota = cfg->packets / cfg->threads + (i < cfg->packets % cfg->threads);
+		if (txp_thread_start(&p->thread, producer_main, p) != 0)
+			break;
+	}
+	return i;
+}
+
+/* -- waiting for the end ------------------------------------------------------ */
+
+static uint64_t dropped_total(const struct txp_dev_stats *st)
+{
+	uint64_t n = 0;
+
+	for (int r = 0; r < TXP_DROP_NR; r++)
+		n += st->dropped[r];
+	return n;
+}
+
+/* Wait until the producers are done and every packet is accounted for,
+ * or nothing moves for stall_seconds.  Returns true on a stall. */
+static bool run_wait(struct run *run, unsigned started, uint64_t t0, uint64_t *t_end)
+{
+	const struct txp_run_cfg *cfg = run->cfg;
+	uint64_t last_move = t0, last_report = t0, last_done = 0;
+	struct txp_dev_stats st;
+
+	for (;;) {
+		uint64_t now, done;
+
+		txp_sleep_ns(RUN_POLL_NS);
+		now = txp_now_ns();
+		txp_dev_get_stats(run->dev, &st);
+		done = st.transmitted + dropped_total(&st);
+		if (txp_load_acquire(&run->producers_done) == started && done == st.submitted) {
+			*t_end = now;
+			return false;
+		}
+		if (done != last_done) {
+			last_done = done;
+			last_move = now;
+		}
+		if ((double)(now - last_move) / 1e9 >= cfg->stall_seconds) {
+			*t_end = now;
+			txp_store_relaxed(&run->abort, true);
+			return true;
+		}
+		if (cfg->progress && now - last_report >= RUN_PROGRESS_NS) {
+			struct txp_run_progress p = {
+				.elapsed = (double)(now - t0) / 1e9,
+				.target = cfg->packets,
+				.submitted = st.submitted,
+				.transmitted = st.transmitted,
+				.dropped = dropped_total(&st),
+			};
+
+			last_report = now;
+			cfg->progress(&p, cfg->progress_arg);
+		}
+	}
+}
+
+static void run_report(struct run *run, struct txp_run_result *res)
+{
+	struct txp_dev_stats *st = &res->dev;
+	uint64_t gone;
+
+	txp_dev_get_stats(run->dev, st);
+	txp_sim_get_stats(run->sim, &res->sim);
+	res->dropped = dropped_total(st);
+	res->accounted = st->submitted == st->transmitted + res->dropped;
+	gone = res->sim.wire_unique + res->dropped;
+	res->lost = st->submitted > gone ? st->submitted - gone : 0;
+	res->duplicated = res->sim.wire_duplicates;
+	res->mpps = res->seconds > 0 ? (double)st->transmitted / res->seconds / 1e6 : 0;
+}
+
+int txp_run(const struct txp_run_cfg *cfg, struct txp_run_result *res, char *err, size_t errlen)
+{
+	struct run run;
+	unsigned started;
+	uint64_t t0, t_end;
+	const char *perr = NULL;
+
+	memset(res, 0, sizeof(*res));
+	if (!txp_run_cfg_check(cfg, err, errlen))
+		return -1;
+	if (run_setup(&run, cfg, err, errlen) != 0) {
+		run_teardown(&run);
+		return -1;
+	}
+	t0 = txp_now_ns();
+	if (cfg->seconds > 0)
+		run.deadline = t0 + (uint64_t)(cfg->seconds * 1e9);
+	started = start_producers(&run);
+	res->stalled = run_wait(&run, started, t0, &t_end);
+	for (unsigned i = 0; i < started; i++) {
+		txp_thread_join(&run.prod[i].thread);
+		if (run.prod[i].error)
+			perr = run.prod[i].error;
+	}
+	res->seconds = (double)(t_end - t0) / 1e9;
+	/* Down: stops the completion context, drops what is left (dev-down). */
+	txp_dev_close(run.dev);
+	run_report(&run, res);
+	run_teardown(&run);
+	if (started < cfg->threads || perr) {
+		snprintf(err, errlen, "%s", perr ? perr : "cannot start producer threads");
+		return -1;
+	}
+	return 0;
+}
