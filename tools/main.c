@@ -1,17 +1,43 @@
-#include <stdio.h>
-#include "txpath/run.h"
-int main(void)
+/*
+ * main.c - the txpath command: dispatch to a subcommand.
+ */
+#include <string.h>
+
+#include "cli.h"
+
+static const char main_help[] =
+"usage: txpath <command> [options]\n"
+"\n"
+"The Linux transmit path of 2.6.9-2.6.18, rebuilt in user space: the qdisc,\n"
+"qdisc_restart, the xmit lock, NETIF_F_LLTX and the race it opened.\n"
+"\n"
+"commands:\n"
+"  run     push packets from many threads through one device\n"
+"  demo    the LLTX story in one table: each era, the same workload\n"
+"\n"
+"txpath <command> --help tells more.\n";
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} commands[] = {
+	{ "run", cmd_run },
+	{ "demo", cmd_demo },
+};
+
+int main(int argc, char **argv)
 {
-	for (const struct txp_era *e = txp_eras; e->name; e++) {
-		struct txp_run_cfg cfg;
-		struct txp_run_result r;
-		char err[256];
-		txp_run_cfg_init(&cfg);
-		txp_run_cfg_era(&cfg, e->name);
-		cfg.ring = 32; cfg.frags_max = 3; cfg.threads = 3; cfg.packets = 300000;
-		if (txp_run(&cfg, &r, err, sizeof err)) { fprintf(stderr, "%s\n", err); return 1; }
-		printf("%-10s sub %lu tx %lu drop %lu lost %lu dup %lu calls %lu onstop %lu bug %lu busy %lu locked %lu coll %lu stops %lu wakes %lu %.2fs %.2f Mpps stalled %d acc %d rfs %lu\n",
-		 e->name, r.dev.submitted, r.dev.transmitted, r.dropped, r.lost, r.duplicated, r.dev.xmit_calls, r.dev.xmit_on_stopped, r.dev.bug_logs, r.dev.tx_busy, r.dev.tx_locked, r.dev.collisions, r.dev.stops, r.dev.wakes, r.seconds, r.mpps, r.stalled, r.accounted, r.sim.ring_full_stopped);
+	if (argc < 2) {
+		fputs(main_help, stderr);
+		return EXIT_USAGE;
 	}
-	return 0;
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		fputs(main_help, stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "txpath: unknown command '%s' (see txpath --help)\n", argv[1]);
+	return EXIT_USAGE;
 }

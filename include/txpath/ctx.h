@@ -9,6 +9,9 @@
 #ifndef TXPATH_CTX_H
 #define TXPATH_CTX_H
 
+/* Contexts that may use the library at once. */
+#define TXP_MAX_CTX 64
+
 /* Register the calling thread; returns its id, or -1 if all ids are taken. */
 int txp_ctx_attach(void);
 /* Give the calling thread's id back (also done at thread exit). */

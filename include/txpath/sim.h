@@ -17,14 +17,28 @@
 
 struct txp_sim;
 
+/* What start_xmit does when the ring lacks room for the packet. */
+enum txp_sim_ring_full {
+	TXP_SIM_FULL_LOG_BUG,	/* stop, log "BUG! Tx Ring full when queue awake!", BUSY */
+	TXP_SIM_FULL_SILENT,	/* stop, BUSY (Roland's patch; e1000) */
+	TXP_SIM_FULL_CHECK_STOPPED, /* stopped already: quiet BUSY; else as LOG_BUG (Miller) */
+};
+
+/* How the completion path orders its wake against start_xmit's stop. */
+enum txp_sim_completion {
+	TXP_SIM_COMP_OWN_LOCK,	/* under the driver's tx_lock (tg3, e1000) */
+	TXP_SIM_COMP_BARRIER,	/* lockless: stop, full barrier, recheck / retire, barrier, wake */
+	TXP_SIM_COMP_XMIT_LOCK_IRQ, /* under the core's xmit lock, irqs off (2.6.11-rc2) */
+};
+
 /* A driver personality: how start_xmit locks and what it does on a full
  * ring, and how its completion path synchronises with it. */
 struct txp_sim_personality {
 	const char *name;	/* "tg3-2004", ... */
 	const char *summary;	/* one line for --help */
 	bool own_lock;		/* takes its own tx_lock: can run LLTX */
-	int ring_full;		/* enum sim_ring_full, private */
-	int completion;		/* enum sim_completion, private */
+	enum txp_sim_ring_full ring_full;
+	enum txp_sim_completion completion;
 	bool lenient_entry;	/* full means avail < need (e1000), not <= */
 };
 

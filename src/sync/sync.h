@@ -15,6 +15,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "txpath/ctx.h"
+
 #define TXP_CACHELINE 64
 #define txp_cacheline_aligned _Alignas(TXP_CACHELINE)
 
@@ -89,8 +91,6 @@ bool txp_spin_is_locked(const struct txp_spinlock *l);
  * their owner.  Each context also carries the "interrupts off" flag that
  * local_irq_save() would set on a real CPU.
  */
-#define TXP_MAX_CTX 64
-
 int txp__ctx_attach_slow(void);
 extern _Thread_local int txp__ctx_id;	/* 0: not attached, else id + 1 */
 

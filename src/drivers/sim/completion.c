@@ -14,30 +14,30 @@
 
 static void comp_lock(struct txp_sim *sim)
 {
-	switch ((enum sim_completion)sim->p->completion) {
-	case SIM_COMP_OWN_LOCK:
+	switch (sim->p->completion) {
+	case TXP_SIM_COMP_OWN_LOCK:
 		txp_local_irq_disable();
 		txp_spin_lock(&sim->tx_lock);
 		break;
-	case SIM_COMP_XMIT_LOCK_IRQ:
+	case TXP_SIM_COMP_XMIT_LOCK_IRQ:
 		txp_netif_tx_lock_irq(sim->txq);
 		break;
-	case SIM_COMP_BARRIER:
+	case TXP_SIM_COMP_BARRIER:
 		break;
 	}
 }
 
 static void comp_unlock(struct txp_sim *sim)
 {
-	switch ((enum sim_completion)sim->p->completion) {
-	case SIM_COMP_OWN_LOCK:
+	switch (sim->p->completion) {
+	case TXP_SIM_COMP_OWN_LOCK:
 		txp_spin_unlock(&sim->tx_lock);
 		txp_local_irq_enable();
 		break;
-	case SIM_COMP_XMIT_LOCK_IRQ:
+	case TXP_SIM_COMP_XMIT_LOCK_IRQ:
 		txp_netif_tx_unlock_irq(sim->txq);
 		break;
-	case SIM_COMP_BARRIER:
+	case TXP_SIM_COMP_BARRIER:
 		break;
 	}
 }
@@ -78,7 +78,7 @@ static unsigned sim_reap(struct txp_sim *sim, unsigned budget, struct txp_pkt **
 	/* Release: clean slots before the index; pairs with the acquire of
 	 * cons in sim_start_xmit(). */
 	txp_store_release(&sim->cons, cons);
-	if (sim->p->completion == SIM_COMP_BARRIER)
+	if (sim->p->completion == TXP_SIM_COMP_BARRIER)
 		txp_smp_mb();	/* pairs with the barrier after the stop in sim_start_xmit() */
 	if (txp_netif_queue_stopped(sim->txq) &&
 	    sim_avail(sim, txp_load_acquire(&sim->prod), cons) > sim->wake_thresh)

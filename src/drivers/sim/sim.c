@@ -16,32 +16,32 @@ static const struct txp_sim_personality tg3_2004 = {
 	.name = "tg3-2004",
 	.summary = "LLTX, own tx_lock by trylock; ring full at entry: stop, log BUG, BUSY",
 	.own_lock = true,
-	.ring_full = SIM_FULL_LOG_BUG,
-	.completion = SIM_COMP_OWN_LOCK,
+	.ring_full = TXP_SIM_FULL_LOG_BUG,
+	.completion = TXP_SIM_COMP_OWN_LOCK,
 };
 
 static const struct txp_sim_personality tg3_silent = {
 	.name = "tg3-silent",
 	.summary = "as tg3-2004 without the message (Roland's patch, Dec 2004)",
 	.own_lock = true,
-	.ring_full = SIM_FULL_SILENT,
-	.completion = SIM_COMP_OWN_LOCK,
+	.ring_full = TXP_SIM_FULL_SILENT,
+	.completion = TXP_SIM_COMP_OWN_LOCK,
 };
 
 static const struct txp_sim_personality tg3_2005 = {
 	.name = "tg3-2005",
 	.summary = "Miller's rule: full and stopped is a quiet BUSY; full and awake logs BUG",
 	.own_lock = true,
-	.ring_full = SIM_FULL_CHECK_STOPPED,
-	.completion = SIM_COMP_OWN_LOCK,
+	.ring_full = TXP_SIM_FULL_CHECK_STOPPED,
+	.completion = TXP_SIM_COMP_OWN_LOCK,
 };
 
 static const struct txp_sim_personality e1000_2004 = {
 	.name = "e1000-2004",
 	.summary = "LLTX, own tx_lock by trylock; ring full: stop and BUSY, silently",
 	.own_lock = true,
-	.ring_full = SIM_FULL_SILENT,
-	.completion = SIM_COMP_OWN_LOCK,
+	.ring_full = TXP_SIM_FULL_SILENT,
+	.completion = TXP_SIM_COMP_OWN_LOCK,
 	.lenient_entry = true,
 };
 
@@ -49,16 +49,16 @@ static const struct txp_sim_personality locked = {
 	.name = "locked",
 	.summary = "no LLTX: relies on the core's xmit lock; stop, barrier, recheck",
 	.own_lock = false,
-	.ring_full = SIM_FULL_LOG_BUG,
-	.completion = SIM_COMP_BARRIER,
+	.ring_full = TXP_SIM_FULL_LOG_BUG,
+	.completion = TXP_SIM_COMP_BARRIER,
 };
 
 static const struct txp_sim_personality rc2 = {
 	.name = "rc2",
 	.summary = "2.6.11-rc2: no lock of its own; completion runs under the core's xmit lock, irqs off",
 	.own_lock = false,
-	.ring_full = SIM_FULL_LOG_BUG,
-	.completion = SIM_COMP_XMIT_LOCK_IRQ,
+	.ring_full = TXP_SIM_FULL_LOG_BUG,
+	.completion = TXP_SIM_COMP_XMIT_LOCK_IRQ,
 };
 
 const struct txp_sim_personality *const txp_sim_personalities[] = {
@@ -195,15 +195,15 @@ static enum txp_tx sim_xmit_ring_full(struct txp_sim *sim)
 	bool log = false;
 
 	txp_counter_add(stopped ? &sim->ring_full_stopped : &sim->ring_full_awake, 1);
-	switch ((enum sim_ring_full)sim->p->ring_full) {
-	case SIM_FULL_LOG_BUG:
+	switch (sim->p->ring_full) {
+	case TXP_SIM_FULL_LOG_BUG:
 		txp_netif_stop_queue(sim->txq);
 		log = true;
 		break;
-	case SIM_FULL_SILENT:
+	case TXP_SIM_FULL_SILENT:
 		txp_netif_stop_queue(sim->txq);
 		break;
-	case SIM_FULL_CHECK_STOPPED:
+	case TXP_SIM_FULL_CHECK_STOPPED:
 		if (!stopped) {
 			txp_netif_stop_queue(sim->txq);
 			log = true;
@@ -268,7 +268,7 @@ static enum txp_tx sim_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 	sim_post(sim, pkt, prod, need);
 	if (avail - need <= sim->stop_thresh) {
 		txp_netif_stop_queue(txq);
-		if (sim->p->completion == SIM_COMP_BARRIER) {
+		if (sim->p->completion == TXP_SIM_COMP_BARRIER) {
 			/* Stop, then recheck: pairs with the barrier between
 			 * retiring and testing "stopped" in sim_reap(). */
 			txp_smp_mb();

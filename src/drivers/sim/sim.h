@@ -8,20 +8,6 @@
 #include "txpath/sim.h"
 #include "wire.h"
 
-/* What start_xmit does when the ring lacks room for the packet. */
-enum sim_ring_full {
-	SIM_FULL_LOG_BUG,	/* stop, log "BUG! Tx Ring full when queue awake!", BUSY */
-	SIM_FULL_SILENT,	/* stop, BUSY (Roland's patch; e1000) */
-	SIM_FULL_CHECK_STOPPED,	/* stopped already: quiet BUSY; else as LOG_BUG (Miller) */
-};
-
-/* How the completion path orders its wake against start_xmit's stop. */
-enum sim_completion {
-	SIM_COMP_OWN_LOCK,	/* under the driver's tx_lock (tg3, e1000) */
-	SIM_COMP_BARRIER,	/* lockless: stop, full barrier, recheck / retire, barrier, wake */
-	SIM_COMP_XMIT_LOCK_IRQ,	/* under the core's xmit lock, irqs off (2.6.11-rc2) */
-};
-
 /* One descriptor.  pkt is set on a packet's last descriptor; the others
  * carry SIM_FRAG so an empty slot is told from a fragment. */
 struct sim_desc {

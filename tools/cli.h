@@ -1,0 +1,66 @@
+/*
+ * cli.h - what the txpath subcommands share: option parsing with clear
+ * one-line errors, and the run report.
+ */
+#ifndef TXP_TOOL_CLI_H
+#define TXP_TOOL_CLI_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "json.h"
+#include "txpath/ctx.h"
+#include "txpath/run.h"
+
+#define EXIT_USAGE 2
+
+int cmd_run(int argc, char **argv);
+int cmd_demo(int argc, char **argv);
+
+/* Print "txpath CMD: message" on stderr and exit 2. */
+_Noreturn void usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Strict number parsing: the whole string, in [min, max], or usage_error. */
+uint64_t parse_u64(const char *cmd, const char *opt, const char *s, uint64_t min, uint64_t max);
+double parse_seconds(const char *cmd, const char *opt, const char *s);
+/* "N" or "MIN-MAX" fragments per packet. */
+void parse_frags(const char *cmd, const char *s, unsigned *min, unsigned *max);
+
+/* The knobs `run` and `demo` share.  Returns true if opt was one of them.
+ * Options (long only): --era --lock --runner --personality --threads
+ * --packets --seconds --size --frags --ring --line-rate --batch
+ * --txqueuelen --sndbuf --qdisc. */
+bool parse_run_knob(const char *cmd, int opt, const char *arg, struct txp_run_cfg *cfg);
+/* getopt_long entries for those knobs, ending in an all-zero entry. */
+extern const struct option run_knob_options[];
+#define RUN_KNOB_HELP \
+"  --era E                 a preset: 2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18\n" \
+"  --lock core|lltx        who serialises start_xmit (overrides the era)\n" \
+"  --runner concurrent|exclusive\n" \
+"                          may several contexts run the qdisc at once\n" \
+"  --personality P         driver: tg3-2004 tg3-silent tg3-2005 e1000-2004 locked rc2\n" \
+"  --threads N             producer threads (default: one per CPU)\n" \
+"  --packets N             packets in all (default 1000000)\n" \
+"  --seconds S             run for S seconds instead\n" \
+"  --size BYTES            packet size, 60..65535 (default 64)\n" \
+"  --frags MIN-MAX         fragments per packet, 0..18 (default 0)\n" \
+"  --ring N                TX ring descriptors (default 512)\n" \
+"  --line-rate PPS         packets per second the NIC sends, 0 = unlimited\n" \
+"  --batch N               packets retired per completion pass (default 32)\n" \
+"  --txqueuelen N          qdisc limit per band (default 1000)\n" \
+"  --sndbuf N              packets a producer may have in flight, 0 = no limit\n" \
+"                          (default 256): beyond it the producer waits\n" \
+"  --qdisc pfifo_fast|noqueue\n"
+
+/* A one-line judgement of a run, in the words of the seeds. */
+const char *run_verdict(const struct txp_run_cfg *cfg, const struct txp_run_result *r,
+			char *buf, size_t len);
+/* False if the run broke the accounting: stalled, lost, duplicated. */
+bool run_ok(const struct txp_run_result *r);
+void report_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp_run_result *r);
+void report_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp_run_result *r);
+
+#endif

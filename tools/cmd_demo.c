@@ -1,0 +1,138 @@
+/*
+ * cmd_demo.c - `txpath demo`: the seeds' story in one table.  The same
+ * workload under each era preset, one row each, with the counts that
+ * matter and a verdict.
+ */
+#include <string.h>
+
+#include "cli.h"
+
+static const char demo_help[] =
+"usage: txpath demo [options]\n"
+"\n"
+"Runs the same workload under each era preset (2.6.8, 2.6.9, silence,\n"
+"2.6.11-rc2, 2.6.11, 2.6.18) and prints one row each: how often start_xmit\n"
+"ran on a stopped queue (the LLTX race), how often the driver then found\n"
+"its ring full, how many BUG lines it logged, whether anything was lost,\n"
+"and a verdict.\n"
+"\n"
+"The workload (change it with the same options as txpath run, except the\n"
+"era, lock, runner and personality, which are the rows):\n"
+"  defaults: --threads 3 --packets 2000000 --ring 32 --frags 0-3\n"
+"  --json                  print a JSON array of run objects\n"
+"  -h, --help              this help\n"
+"\n"
+"Exit status: 0 when every row accounted for every packet, 1 otherwise.\n";
+
+enum { OPT_JSON = 1000, OPT_HELP };
+
+static void print_header(void)
+{
+	printf("%-11s %-5s %-11s %-11s %6s %11s %11s %10s %9s %5s %4s  %s\n",
+	       "era", "lock", "runner", "driver", "Mpps", "start_xmit", "on stopped",
+	       "ring full", "BUG logs", "lost", "dup", "verdict");
+}
+
+static void print_row(const struct txp_run_cfg *cfg, const struct txp_run_result *r)
+{
+	char verdict[128];
+
+	printf("%-11s %-5s %-11s %-11s %6.2f %11llu %11llu %10llu %9llu %5llu %4llu  %s\n",
+	       cfg->era, txp_lock_mode_name(cfg->lock), txp_runner_name(cfg->runner),
+	       cfg->personality->name, r->mpps, (unsigned long long)r->dev.xmit_calls,
+	       (unsigned long long)r->dev.xmit_on_stopped,
+	       (unsigned long long)(r->sim.ring_full_awake + r->sim.ring_full_stopped),
+	       (unsigned long long)r->dev.bug_logs,
+	       (unsigned long long)r->lost, (unsigned long long)r->duplicated,
+	       run_verdict(cfg, r, verdict, sizeof(verdict)));
+	fflush(stdout);
+}
+
+static bool is_row_knob(const char *name)
+{
+	return !strcmp(name, "era") || !strcmp(name, "lock") || !strcmp(name, "runner") ||
+	       !strcmp(name, "personality");
+}
+
+/* The run knobs minus those the rows set, plus --json and --help. */
+static void demo_options(struct option *opts)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; run_knob_options[i].name; i++)
+		if (!is_row_knob(run_knob_options[i].name))
+			opts[n++] = run_knob_options[i];
+	opts[n++] = (struct option){ "json", no_argument, NULL, OPT_JSON };
+	opts[n++] = (struct option){ "help", no_argument, NULL, OPT_HELP };
+	opts[n] = (struct option){ NULL, 0, NULL, 0 };
+}
+
+int cmd_demo(int argc, char **argv)
+{
+	struct option opts[32];
+	struct txp_run_cfg base;
+	bool json = false, all_ok = true;
+	struct json j;
+	char err[256];
+	int c;
+
+	demo_options(opts);
+	txp_run_cfg_init(&base);
+	base.threads = 3;
+	base.packets = 2000000;
+	base.ring = 32;
+	base.frags_min = 0;
+	base.frags_max = 3;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		if (parse_run_knob("demo", c, optarg, &base))
+			continue;
+		switch (c) {
+		case OPT_JSON:
+			json = true;
+			break;
+		case 'h':
+		case OPT_HELP:
+			fputs(demo_help, stdout);
+			return 0;
+		case ':':
+			usage_error("demo", "%s needs a value", argv[optind - 1]);
+		default:
+			usage_error("demo", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		usage_error("demo", "unexpected argument '%s'", argv[optind]);
+
+	if (json) {
+		json_init(&j, stdout);
+		json_arr_begin(&j, NULL);
+	} else {
+		printf("txpath demo: %u threads, %llu packets per row, ring %u, frags %u-%u\n\n",
+		       base.threads, (unsigned long long)base.packets, base.ring,
+		       base.frags_min, base.frags_max);
+		print_header();
+	}
+	for (const struct txp_era *e = txp_eras; e->name; e++) {
+		struct txp_run_cfg cfg = base;
+		struct txp_run_result r;
+
+		txp_run_cfg_era(&cfg, e->name);
+		if (!txp_run_cfg_check(&cfg, err, sizeof(err)))
+			usage_error("demo", "%s", err);
+		if (txp_run(&cfg, &r, err, sizeof(err)) != 0) {
+			fprintf(stderr, "txpath demo: %s: %s\n", e->name, err);
+			return 1;
+		}
+		all_ok &= run_ok(&r);
+		if (json)
+			report_json(&j, &cfg, &r);
+		else
+			print_row(&cfg, &r);
+	}
+	if (json) {
+		json_arr_end(&j);
+		json_finish(&j);
+	}
+	return all_ok ? 0 : 1;
+}

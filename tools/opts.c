@@ -1,0 +1,188 @@
+/*
+ * opts.c - option parsing shared by the subcommands.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+void usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "txpath %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see txpath %s --help)\n", cmd);
+	exit(EXIT_USAGE);
+}
+
+uint64_t parse_u64(const char *cmd, const char *opt, const char *s, uint64_t min, uint64_t max)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+		usage_error(cmd, "%s wants a whole number, got '%s'", opt, s);
+	v = strtoull(s, &end, 10);
+	if (*end || errno)
+		usage_error(cmd, "%s wants a whole number, got '%s'", opt, s);
+	if (v < min || v > max)
+		usage_error(cmd, "%s must be %llu..%llu, got %llu", opt,
+			    (unsigned long long)min, (unsigned long long)max, v);
+	return v;
+}
+
+double parse_seconds(const char *cmd, const char *opt, const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (!*s || *end || errno || !isfinite(v))
+		usage_error(cmd, "%s wants a number of seconds, got '%s'", opt, s);
+	if (!(v > 0) || v > 86400)
+		usage_error(cmd, "%s must be more than 0 and at most 86400, got '%s'", opt, s);
+	return v;
+}
+
+void parse_frags(const char *cmd, const char *s, unsigned *min, unsigned *max)
+{
+	const char *dash = strchr(s, '-');
+	char lo[32];
+
+	if (!dash) {
+		*min = *max = (unsigned)parse_u64(cmd, "--frags", s, 0, TXP_MAX_FRAGS);
+		return;
+	}
+	if ((size_t)(dash - s) >= sizeof(lo))
+		usage_error(cmd, "--frags wants N or MIN-MAX, got '%s'", s);
+	memcpy(lo, s, (size_t)(dash - s));
+	lo[dash - s] = '\0';
+	*min = (unsigned)parse_u64(cmd, "--frags", lo, 0, TXP_MAX_FRAGS);
+	*max = (unsigned)parse_u64(cmd, "--frags", dash + 1, 0, TXP_MAX_FRAGS);
+	if (*min > *max)
+		usage_error(cmd, "--frags MIN-MAX needs MIN <= MAX, got '%s'", s);
+}
+
+enum {
+	OPT_ERA = 256, OPT_LOCK, OPT_RUNNER, OPT_PERSONALITY, OPT_THREADS,
+	OPT_PACKETS, OPT_SECONDS, OPT_SIZE, OPT_FRAGS, OPT_RING, OPT_LINE_RATE,
+	OPT_BATCH, OPT_TXQUEUELEN, OPT_SNDBUF, OPT_QDISC,
+};
+
+const struct option run_knob_options[] = {
+	{ "era", required_argument, NULL, OPT_ERA },
+	{ "lock", required_argument, NULL, OPT_LOCK },
+	{ "runner", required_argument, NULL, OPT_RUNNER },
+	{ "personality", required_argument, NULL, OPT_PERSONALITY },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "packets", required_argument, NULL, OPT_PACKETS },
+	{ "seconds", required_argument, NULL, OPT_SECONDS },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "frags", required_argument, NULL, OPT_FRAGS },
+	{ "ring", required_argument, NULL, OPT_RING },
+	{ "line-rate", required_argument, NULL, OPT_LINE_RATE },
+	{ "batch", required_argument, NULL, OPT_BATCH },
+	{ "txqueuelen", required_argument, NULL, OPT_TXQUEUELEN },
+	{ "sndbuf", required_argument, NULL, OPT_SNDBUF },
+	{ "qdisc", required_argument, NULL, OPT_QDISC },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Knobs set on their own override the era wherever --era stands. */
+static struct {
+	bool lock, runner, personality;
+} explicit_knob;
+
+static void parse_era(const char *cmd, const char *arg, struct txp_run_cfg *cfg)
+{
+	struct txp_run_cfg keep = *cfg;
+
+	if (!txp_run_cfg_era(cfg, arg))
+		usage_error(cmd, "unknown era '%s' (2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18)",
+			    arg);
+	if (explicit_knob.lock)
+		cfg->lock = keep.lock;
+	if (explicit_knob.runner)
+		cfg->runner = keep.runner;
+	if (explicit_knob.personality)
+		cfg->personality = keep.personality;
+}
+
+static void parse_personality(const char *cmd, const char *arg, struct txp_run_cfg *cfg)
+{
+	cfg->personality = txp_sim_personality(arg);
+	if (!cfg->personality)
+		usage_error(cmd, "unknown personality '%s' (tg3-2004 tg3-silent tg3-2005 e1000-2004 locked rc2)",
+			    arg);
+}
+
+bool parse_run_knob(const char *cmd, int opt, const char *arg, struct txp_run_cfg *cfg)
+{
+	switch (opt) {
+	case OPT_ERA:
+		parse_era(cmd, arg, cfg);
+		return true;
+	case OPT_LOCK:
+		if (strcmp(arg, "core") && strcmp(arg, "lltx"))
+			usage_error(cmd, "--lock is core or lltx, got '%s'", arg);
+		cfg->lock = strcmp(arg, "core") ? TXP_LOCK_LLTX : TXP_LOCK_CORE;
+		explicit_knob.lock = true;
+		return true;
+	case OPT_RUNNER:
+		if (strcmp(arg, "concurrent") && strcmp(arg, "exclusive"))
+			usage_error(cmd, "--runner is concurrent or exclusive, got '%s'", arg);
+		cfg->runner = strcmp(arg, "concurrent") ? TXP_RUNNER_EXCLUSIVE : TXP_RUNNER_CONCURRENT;
+		explicit_knob.runner = true;
+		return true;
+	case OPT_PERSONALITY:
+		parse_personality(cmd, arg, cfg);
+		explicit_knob.personality = true;
+		return true;
+	case OPT_THREADS:
+		cfg->threads = (unsigned)parse_u64(cmd, "--threads", arg, 1, TXP_MAX_CTX - 2);
+		return true;
+	case OPT_PACKETS:
+		cfg->packets = parse_u64(cmd, "--packets", arg, 1, UINT64_C(1) << 40);
+		cfg->seconds = 0;
+		return true;
+	case OPT_SECONDS:
+		cfg->seconds = parse_seconds(cmd, "--seconds", arg);
+		cfg->packets = 0;
+		return true;
+	case OPT_SIZE:
+		cfg->size = (unsigned)parse_u64(cmd, "--size", arg, 60, 65535);
+		return true;
+	case OPT_FRAGS:
+		parse_frags(cmd, arg, &cfg->frags_min, &cfg->frags_max);
+		return true;
+	case OPT_RING:
+		cfg->ring = (unsigned)parse_u64(cmd, "--ring", arg, 1, 1u << 20);
+		return true;
+	case OPT_LINE_RATE:
+		cfg->line_rate = parse_u64(cmd, "--line-rate", arg, 0, 1000000000);
+		return true;
+	case OPT_BATCH:
+		cfg->batch = (unsigned)parse_u64(cmd, "--batch", arg, 1, 4096);
+		return true;
+	case OPT_TXQUEUELEN:
+		cfg->txqueuelen = (unsigned)parse_u64(cmd, "--txqueuelen", arg, 1, 1u << 24);
+		return true;
+	case OPT_SNDBUF:
+		cfg->sndbuf = (unsigned)parse_u64(cmd, "--sndbuf", arg, 0, 1u << 24);
+		return true;
+	case OPT_QDISC:
+		cfg->qdisc = txp_qdisc_lookup(arg);
+		if (!cfg->qdisc)
+			usage_error(cmd, "--qdisc is pfifo_fast or noqueue, got '%s'", arg);
+		return true;
+	}
+	return false;
+}

@@ -1,0 +1,119 @@
+/*
+ * report.c - a run's result as text, as JSON, and as a one-line verdict.
+ */
+#include "cli.h"
+
+bool run_ok(const struct txp_run_result *r)
+{
+	return !r->stalled && r->accounted && r->lost == 0 && r->duplicated == 0 &&
+	       r->sim.ring_errors == 0;
+}
+
+/* Can the LLTX race happen at all under these knobs? */
+static bool race_possible(const struct txp_run_cfg *cfg)
+{
+	return cfg->lock == TXP_LOCK_LLTX && cfg->runner == TXP_RUNNER_CONCURRENT;
+}
+
+const char *run_verdict(const struct txp_run_cfg *cfg, const struct txp_run_result *r,
+			char *buf, size_t len)
+{
+	unsigned long long races = r->dev.xmit_on_stopped, bugs = r->dev.bug_logs;
+
+	if (!run_ok(r))
+		snprintf(buf, len, "BROKEN: %s%llu lost, %llu duplicated",
+			 r->stalled ? "stalled, " : "", (unsigned long long)r->lost,
+			 (unsigned long long)r->duplicated);
+	else if (!race_possible(cfg) && races)
+		snprintf(buf, len, "UNEXPECTED: race seen %llu times", races);
+	else if (!race_possible(cfg))
+		snprintf(buf, len, bugs ? "race impossible; real BUG logged %llu times"
+				       : "race impossible", bugs);
+	else if (bugs)
+		snprintf(buf, len, "false BUG alarms: %llu", bugs);
+	else if (!races)
+		snprintf(buf, len, "race possible, not seen in this run");
+	else if (cfg->personality->ring_full == TXP_SIM_FULL_SILENT)
+		snprintf(buf, len, "race happened %llu times, silenced", races);
+	else
+		snprintf(buf, len, "race happened %llu times, harmless", races);
+	return buf;
+}
+
+void report_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp_run_result *r)
+{
+	const struct txp_dev_stats *st = &r->dev;
+	char verdict[128];
+
+	json_obj_begin(j, NULL);
+	json_str(j, "era", cfg->era);
+	json_str(j, "lock", txp_lock_mode_name(cfg->lock));
+	json_str(j, "runner", txp_runner_name(cfg->runner));
+	json_str(j, "personality", cfg->personality->name);
+	json_str(j, "qdisc", cfg->qdisc->id);
+	json_u64(j, "threads", cfg->threads);
+	json_u64(j, "ring", cfg->ring);
+	json_u64(j, "frags_min", cfg->frags_min);
+	json_u64(j, "frags_max", cfg->frags_max);
+	json_u64(j, "submitted", st->submitted);
+	json_u64(j, "transmitted", st->transmitted);
+	json_obj_begin(j, "dropped");
+	for (int i = 0; i < TXP_DROP_NR; i++)
+		json_u64(j, txp_drop_reason_name(i), st->dropped[i]);
+	json_obj_end(j);
+	json_u64(j, "lost", r->lost);
+	json_u64(j, "duplicated", r->duplicated);
+	json_u64(j, "xmit_calls", st->xmit_calls);
+	json_u64(j, "xmit_on_stopped", st->xmit_on_stopped);
+	json_u64(j, "bug_logs", st->bug_logs);
+	json_u64(j, "tx_busy", st->tx_busy);
+	json_u64(j, "tx_locked", st->tx_locked);
+	json_u64(j, "collisions", st->collisions);
+	json_u64(j, "requeues", st->requeues);
+	json_u64(j, "stops", st->stops);
+	json_u64(j, "wakes", st->wakes);
+	json_u64(j, "ring_full_awake", r->sim.ring_full_awake);
+	json_u64(j, "ring_full_stopped", r->sim.ring_full_stopped);
+	json_u64(j, "ring_errors", r->sim.ring_errors);
+	json_dbl(j, "seconds", r->seconds);
+	json_dbl(j, "mpps", r->mpps);
+	json_bool(j, "stalled", r->stalled);
+	json_bool(j, "accounted", r->accounted);
+	json_str(j, "verdict", run_verdict(cfg, r, verdict, sizeof(verdict)));
+	json_obj_end(j);
+}
+
+void report_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp_run_result *r)
+{
+	const struct txp_dev_stats *st = &r->dev;
+	char verdict[128];
+
+	fprintf(f, "txpath run: era %s, lock %s, runner %s, driver %s, qdisc %s\n",
+		cfg->era ? cfg->era : "(custom)", txp_lock_mode_name(cfg->lock),
+		txp_runner_name(cfg->runner), cfg->personality->name, cfg->qdisc->id);
+	fprintf(f, "  %u threads, ring %u, frags %u-%u, %.3f s, %.2f Mpps\n",
+		cfg->threads, cfg->ring, cfg->frags_min, cfg->frags_max, r->seconds, r->mpps);
+	fprintf(f, "  submitted %llu = transmitted %llu + dropped %llu%s\n",
+		(unsigned long long)st->submitted, (unsigned long long)st->transmitted,
+		(unsigned long long)r->dropped, r->accounted ? "" : "  MISMATCH");
+	for (int i = 0; i < TXP_DROP_NR; i++)
+		if (st->dropped[i])
+			fprintf(f, "    dropped %-13s %llu\n", txp_drop_reason_name(i),
+				(unsigned long long)st->dropped[i]);
+	fprintf(f, "  on the wire: lost %llu, duplicated %llu\n",
+		(unsigned long long)r->lost, (unsigned long long)r->duplicated);
+	fprintf(f, "  start_xmit calls %llu, on a stopped queue %llu, BUG logs %llu\n",
+		(unsigned long long)st->xmit_calls, (unsigned long long)st->xmit_on_stopped,
+		(unsigned long long)st->bug_logs);
+	fprintf(f, "  busy %llu, locked %llu, collisions %llu, requeues %llu, stops %llu, wakes %llu\n",
+		(unsigned long long)st->tx_busy, (unsigned long long)st->tx_locked,
+		(unsigned long long)st->collisions, (unsigned long long)st->requeues,
+		(unsigned long long)st->stops, (unsigned long long)st->wakes);
+	fprintf(f, "  ring full at entry: queue awake %llu, queue stopped %llu\n",
+		(unsigned long long)r->sim.ring_full_awake,
+		(unsigned long long)r->sim.ring_full_stopped);
+	if (r->stalled)
+		fprintf(f, "  STALLED: nothing moved for %.0f s; what was left was dropped as dev-down\n",
+			cfg->stall_seconds);
+	fprintf(f, "  verdict: %s\n", run_verdict(cfg, r, verdict, sizeof(verdict)));
+}
