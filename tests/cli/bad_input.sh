@@ -1,0 +1,77 @@
+#!/bin/sh
+# The command's contract for bad input: one clear line on stderr, exit 2,
+# nothing on stdout; and --help for every command exits 0.
+# usage: bad_input.sh path/to/txpath
+set -u
+TXPATH=$1
+out=$(mktemp) err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+pass=0 fail=0
+
+# expect_usage WORDS-EXPECTED-IN-MESSAGE -- ARGS...
+expect_usage() {
+	want=$1; shift
+	"$TXPATH" "$@" >"$out" 2>"$err" </dev/null
+	rc=$?
+	lines=$(wc -l <"$err")
+	if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && [ ! -s "$out" ] && grep -q -- "$want" "$err"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: txpath $* -> exit $rc, $lines stderr lines (want 2, 1 line with '$want'):"
+		cat "$err"
+	fi
+}
+
+expect_ok() {
+	want=$1; shift
+	"$TXPATH" "$@" >"$out" 2>"$err" </dev/null
+	rc=$?
+	if [ "$rc" -eq 0 ] && grep -q -- "$want" "$out"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: txpath $* -> exit $rc, stdout lacks '$want'"
+		cat "$err"
+	fi
+}
+
+expect_usage "unknown command" bogus
+expect_usage "threads must be" run --threads 0
+expect_usage "threads must be" run --threads 100000
+expect_usage "too small" run --ring 4 --frags 0-3
+expect_usage "unknown era" run --era 2.7
+expect_usage "unknown personality" run --personality foo
+expect_usage "needs --lock core" run --lock lltx --personality locked
+expect_usage "needs --lock core" run --personality rc2 --era 2.6.9
+expect_usage "MIN <= MAX" run --frags 3-1
+expect_usage "--frags" run --frags 0-99
+expect_usage "whole number" run --packets -5
+expect_usage "whole number" run --packets abc
+expect_usage "whole number" run --packets 12x
+expect_usage "seconds" run --seconds 0
+expect_usage "seconds" run --seconds nan
+expect_usage "--size" run --size 10
+expect_usage "--lock is core or lltx" run --lock none
+expect_usage "--runner" run --runner parallel
+expect_usage "--qdisc" run --qdisc sfq
+expect_usage "unknown option" run --bogus
+expect_usage "needs a value" run --threads
+expect_usage "unexpected argument" run extra
+expect_usage "unknown option" demo --era 2.6.9
+expect_usage "unknown option" demo --lock core
+
+expect_ok "usage: txpath <command>" --help
+expect_ok "usage: txpath run" run --help
+expect_ok "usage: txpath demo" demo -h
+expect_ok '"xmit_on_stopped":' run --packets 2000 --threads 2 --json
+expect_ok '"submitted":2000,' run --packets 2000 --threads 2 --json
+expect_ok "verdict" run --packets 2000 --era 2.6.8
+# An era, then knobs that override it, in either order.
+expect_ok '"lock":"core","runner":"concurrent","personality":"tg3-2004"' \
+	run --lock core --era 2.6.9 --packets 1000 --json
+expect_ok '"lock":"lltx","runner":"exclusive","personality":"tg3-2004"' \
+	run --era 2.6.9 --runner exclusive --packets 1000 --json
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
