@@ -11,6 +11,10 @@
 
 #include "txpath/ctx.h"
 
+#ifdef TXP_TSAN
+_Atomic unsigned txp__mb_word;
+#endif
+
 /* -- spinning --------------------------------------------------------- */
 
 #define TXP_SPINS_BEFORE_YIELD 128

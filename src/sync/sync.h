@@ -37,8 +37,22 @@
 	atomic_compare_exchange_weak_explicit((p), (expp), (v),            \
 					      memory_order_acq_rel,        \
 					      memory_order_relaxed)
-/* Full barrier: smp_mb().  Orders earlier stores before later loads. */
+/* Full barrier: smp_mb().  Orders earlier stores before later loads.
+ * TSan does not model fences: there, a seq_cst read-modify-write of one
+ * shared word stands in, which orders the same way and which TSan sees. */
+#if defined(__SANITIZE_THREAD__)
+#define TXP_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TXP_TSAN 1
+#endif
+#endif
+#ifdef TXP_TSAN
+extern _Atomic unsigned txp__mb_word;
+#define txp_smp_mb() ((void)atomic_fetch_add_explicit(&txp__mb_word, 0, memory_order_seq_cst))
+#else
 #define txp_smp_mb()             atomic_thread_fence(memory_order_seq_cst)
+#endif
 
 /*
  * Single-writer counter: only the owning context adds, anyone may read.
