@@ -32,7 +32,7 @@ void parse_frags(const char *cmd, const char *s, unsigned *min, unsigned *max);
 /* The knobs `run` and `demo` share.  Returns true if opt was one of them.
  * Options (long only): --era --lock --runner --personality --threads
  * --packets --seconds --size --frags --ring --line-rate --batch
- * --txqueuelen --sndbuf --qdisc. */
+ * --txqueuelen --sndbuf --qdisc --driver. */
 bool parse_run_knob(const char *cmd, int opt, const char *arg, struct txp_run_cfg *cfg);
 /* getopt_long entries for those knobs, ending in an all-zero entry. */
 extern const struct option run_knob_options[];
@@ -53,7 +53,8 @@ extern const struct option run_knob_options[];
 "  --txqueuelen N          qdisc limit per band (default 1000)\n" \
 "  --sndbuf N              packets a producer may have in flight, 0 = no limit\n" \
 "                          (default 256): beyond it the producer waits\n" \
-"  --qdisc pfifo_fast|noqueue\n"
+"  --qdisc pfifo_fast|noqueue\n"                             \
+"  --driver NAME           sim (default): the simulated NIC\n"
 
 /* A one-line judgement of a run, in the words of the seeds. */
 const char *run_verdict(const struct txp_run_cfg *cfg, const struct txp_run_result *r,

@@ -41,7 +41,7 @@ static void print_row(const struct txp_run_cfg *cfg, const struct txp_run_result
 	       cfg->era, txp_lock_mode_name(cfg->lock), txp_runner_name(cfg->runner),
 	       cfg->personality->name, r->mpps, (unsigned long long)r->dev.xmit_calls,
 	       (unsigned long long)r->dev.xmit_on_stopped,
-	       (unsigned long long)(r->sim.ring_full_awake + r->sim.ring_full_stopped),
+	       (unsigned long long)(r->drv.ring_full_awake + r->drv.ring_full_stopped),
 	       (unsigned long long)r->dev.bug_logs,
 	       (unsigned long long)r->lost, (unsigned long long)r->duplicated,
 	       run_verdict(cfg, r, verdict, sizeof(verdict)));

@@ -74,7 +74,7 @@ void parse_frags(const char *cmd, const char *s, unsigned *min, unsigned *max)
 enum {
 	OPT_ERA = 256, OPT_LOCK, OPT_RUNNER, OPT_PERSONALITY, OPT_THREADS,
 	OPT_PACKETS, OPT_SECONDS, OPT_SIZE, OPT_FRAGS, OPT_RING, OPT_LINE_RATE,
-	OPT_BATCH, OPT_TXQUEUELEN, OPT_SNDBUF, OPT_QDISC,
+	OPT_BATCH, OPT_TXQUEUELEN, OPT_SNDBUF, OPT_QDISC, OPT_DRIVER,
 };
 
 const struct option run_knob_options[] = {
@@ -93,6 +93,7 @@ const struct option run_knob_options[] = {
 	{ "txqueuelen", required_argument, NULL, OPT_TXQUEUELEN },
 	{ "sndbuf", required_argument, NULL, OPT_SNDBUF },
 	{ "qdisc", required_argument, NULL, OPT_QDISC },
+	{ "driver", required_argument, NULL, OPT_DRIVER },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -177,6 +178,11 @@ bool parse_run_knob(const char *cmd, int opt, const char *arg, struct txp_run_cf
 		return true;
 	case OPT_SNDBUF:
 		cfg->sndbuf = (unsigned)parse_u64(cmd, "--sndbuf", arg, 0, 1u << 24);
+		return true;
+	case OPT_DRIVER:
+		cfg->driver = txp_run_driver(arg);
+		if (!cfg->driver)
+			usage_error(cmd, "unknown driver '%s'", arg);
 		return true;
 	case OPT_QDISC:
 		cfg->qdisc = txp_qdisc_lookup(arg);

@@ -6,7 +6,7 @@
 bool run_ok(const struct txp_run_result *r)
 {
 	return !r->stalled && r->accounted && r->lost == 0 && r->duplicated == 0 &&
-	       r->sim.ring_errors == 0;
+	       r->drv.ring_errors == 0;
 }
 
 /* Can the LLTX race happen at all under these knobs? */
@@ -49,6 +49,7 @@ void report_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp
 	json_str(j, "era", cfg->era);
 	json_str(j, "lock", txp_lock_mode_name(cfg->lock));
 	json_str(j, "runner", txp_runner_name(cfg->runner));
+	json_str(j, "driver", cfg->driver->name);
 	json_str(j, "personality", cfg->personality->name);
 	json_str(j, "qdisc", cfg->qdisc->id);
 	json_u64(j, "threads", cfg->threads);
@@ -72,9 +73,9 @@ void report_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp
 	json_u64(j, "requeues", st->requeues);
 	json_u64(j, "stops", st->stops);
 	json_u64(j, "wakes", st->wakes);
-	json_u64(j, "ring_full_awake", r->sim.ring_full_awake);
-	json_u64(j, "ring_full_stopped", r->sim.ring_full_stopped);
-	json_u64(j, "ring_errors", r->sim.ring_errors);
+	json_u64(j, "ring_full_awake", r->drv.ring_full_awake);
+	json_u64(j, "ring_full_stopped", r->drv.ring_full_stopped);
+	json_u64(j, "ring_errors", r->drv.ring_errors);
 	json_dbl(j, "seconds", r->seconds);
 	json_dbl(j, "mpps", r->mpps);
 	json_bool(j, "stalled", r->stalled);
@@ -88,9 +89,10 @@ void report_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp_run_re
 	const struct txp_dev_stats *st = &r->dev;
 	char verdict[128];
 
-	fprintf(f, "txpath run: era %s, lock %s, runner %s, driver %s, qdisc %s\n",
+	fprintf(f, "txpath run: era %s, lock %s, runner %s, driver %s/%s, qdisc %s\n",
 		cfg->era ? cfg->era : "(custom)", txp_lock_mode_name(cfg->lock),
-		txp_runner_name(cfg->runner), cfg->personality->name, cfg->qdisc->id);
+		txp_runner_name(cfg->runner), cfg->driver->name, cfg->personality->name,
+		cfg->qdisc->id);
 	fprintf(f, "  %u threads, ring %u, frags %u-%u, %.3f s, %.2f Mpps\n",
 		cfg->threads, cfg->ring, cfg->frags_min, cfg->frags_max, r->seconds, r->mpps);
 	fprintf(f, "  submitted %llu = transmitted %llu + dropped %llu%s\n",
@@ -110,8 +112,8 @@ void report_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp_run_re
 		(unsigned long long)st->collisions, (unsigned long long)st->requeues,
 		(unsigned long long)st->stops, (unsigned long long)st->wakes);
 	fprintf(f, "  ring full at entry: queue awake %llu, queue stopped %llu\n",
-		(unsigned long long)r->sim.ring_full_awake,
-		(unsigned long long)r->sim.ring_full_stopped);
+		(unsigned long long)r->drv.ring_full_awake,
+		(unsigned long long)r->drv.ring_full_stopped);
 	if (r->stalled)
 		fprintf(f, "  STALLED: nothing moved for %.0f s; what was left was dropped as dev-down\n",
 			cfg->stall_seconds);

@@ -1,6 +1,6 @@
 /*
  * txpath/run.h - a workload: producer threads pushing packets through one
- * simulated device, with every packet accounted for at the end.
+ * device, with every packet accounted for at the end.
  *
  * This is what `txpath run` and `txpath demo` drive, and what the stress
  * tests assert on.
@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "txpath/dev.h"
+#include "txpath/driver.h"
 #include "txpath/qdisc.h"
 #include "txpath/sim.h"
 
@@ -30,6 +31,38 @@ struct txp_era {
 extern const struct txp_era txp_eras[];
 const struct txp_era *txp_era_lookup(const char *name);
 
+struct txp_run_cfg;
+
+/* What a driver saw, for the report; each driver fills what it can. */
+struct txp_run_drv_stats {
+	bool wire_measured;		/* the wire_* counts are real */
+	uint64_t wire_frames;		/* frames seen on the wire */
+	uint64_t wire_unique;		/* distinct (flow, seq) seen */
+	uint64_t wire_duplicates;	/* frames seen more than once */
+	uint64_t wire_alien;		/* frames of no flow of this run */
+	uint64_t ring_full_awake;	/* start_xmit found no room, queue awake */
+	uint64_t ring_full_stopped;	/* ... queue already stopped: the race */
+	uint64_t ring_errors;		/* the ring was found in an impossible state */
+};
+
+/* How the workload makes a driver of a kind ("sim", "null", ...). */
+struct txp_run_driver {
+	const char *name;
+	const char *summary;
+	/* Do cfg's knobs fit this driver?  False and a message if not. */
+	bool (*check)(const struct txp_run_cfg *cfg, char *err, size_t errlen);
+	/* Make one: its ops, and its private state for the device's priv. */
+	int (*create)(const struct txp_run_cfg *cfg, const struct txp_driver_ops **ops,
+		      void **priv, char *err, size_t errlen);
+	/* Counters; exact once the device is closed. */
+	void (*stats)(void *priv, struct txp_run_drv_stats *st);
+	void (*destroy)(void *priv);
+};
+
+/* NULL-terminated, and lookup by name (NULL if unknown). */
+extern const struct txp_run_driver *const txp_run_drivers[];
+const struct txp_run_driver *txp_run_driver(const char *name);
+
 struct txp_run_progress {
 	double elapsed;		/* seconds */
 	uint64_t target;	/* packets to submit, 0 when running for a time */
@@ -40,7 +73,8 @@ struct txp_run_cfg {
 	const char *era;	/* label for reports; NULL when knobs were set by hand */
 	enum txp_lock_mode lock;
 	enum txp_runner runner;
-	const struct txp_sim_personality *personality;
+	const struct txp_run_driver *driver;	/* default: sim */
+	const struct txp_sim_personality *personality;	/* sim only */
 	const struct txp_qdisc_ops *qdisc;
 	unsigned threads;	/* producers */
 	uint64_t packets;	/* in all; 0 with seconds > 0 */
@@ -60,9 +94,10 @@ struct txp_run_cfg {
 
 struct txp_run_result {
 	struct txp_dev_stats dev;
-	struct txp_sim_stats sim;
+	struct txp_run_drv_stats drv;
 	uint64_t dropped;	/* all reasons */
-	uint64_t lost;		/* submitted, neither on the wire nor dropped */
+	uint64_t lost;		/* submitted, neither on the wire nor dropped
+				 * (without a wire: neither transmitted nor dropped) */
 	uint64_t duplicated;	/* seen on the wire more than once */
 	double seconds;		/* first submit until every packet was accounted */
 	double mpps;		/* transmitted per second, millions */

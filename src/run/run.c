@@ -1,5 +1,5 @@
 /*
- * run.c - producers pushing packets through one simulated device, and the
+ * run.c - producers pushing packets through one device, and the
  * end-of-run accounting: every packet transmitted or dropped by reason.
  */
 #include <stdio.h>
@@ -30,7 +30,7 @@ struct producer {
 struct run {
 	const struct txp_run_cfg *cfg;
 	struct txp_dev *dev;
-	struct txp_sim *sim;
+	void *drv;		/* the driver's private state */
 	uint64_t deadline;	/* ns, 0 for none */
 	struct producer *prod;
 	atomic_uint producers_done;
@@ -44,6 +44,7 @@ void txp_run_cfg_init(struct txp_run_cfg *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	txp_run_cfg_era(cfg, "2.6.11");
 	cfg->era = NULL;
+	cfg->driver = txp_run_driver("sim");
 	cfg->qdisc = &txp_pfifo_fast_ops;
 	cfg->threads = cpus > 0 ? (unsigned)cpus : 1;
 	cfg->packets = 1000000;
@@ -70,8 +71,6 @@ bool txp_run_cfg_era(struct txp_run_cfg *cfg, const char *era)
 
 bool txp_run_cfg_check(const struct txp_run_cfg *cfg, char *err, size_t errlen)
 {
-	unsigned min_ring = txp_sim_min_ring(cfg->frags_max);
-
 	if (cfg->threads < 1 || cfg->threads > TXP_MAX_CTX - 2) {
 		snprintf(err, errlen, "threads must be 1..%d", TXP_MAX_CTX - 2);
 		return false;
@@ -79,22 +78,6 @@ bool txp_run_cfg_check(const struct txp_run_cfg *cfg, char *err, size_t errlen)
 	if (cfg->frags_min > cfg->frags_max || cfg->frags_max > TXP_MAX_FRAGS) {
 		snprintf(err, errlen, "fragments must be MIN-MAX with 0 <= MIN <= MAX <= %d",
 			 TXP_MAX_FRAGS);
-		return false;
-	}
-	if (cfg->ring < min_ring) {
-		snprintf(err, errlen,
-			 "ring of %u descriptors too small: packets of up to %u fragments need at least %u",
-			 cfg->ring, cfg->frags_max, min_ring);
-		return false;
-	}
-	if (!cfg->personality) {
-		snprintf(err, errlen, "no driver personality");
-		return false;
-	}
-	if (cfg->lock == TXP_LOCK_LLTX && !cfg->personality->own_lock) {
-		snprintf(err, errlen,
-			 "personality '%s' has no lock of its own: it needs --lock core",
-			 cfg->personality->name);
 		return false;
 	}
 	if (cfg->packets == 0 && !(cfg->seconds > 0)) {
@@ -109,7 +92,11 @@ bool txp_run_cfg_check(const struct txp_run_cfg *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "batch and txqueuelen must be at least 1");
 		return false;
 	}
-	return true;
+	if (!cfg->driver) {
+		snprintf(err, errlen, "no driver");
+		return false;
+	}
+	return cfg->driver->check(cfg, err, errlen);
 }
 
 /* -- producers -------------------------------------------------------------- */
@@ -185,35 +172,27 @@ static void *producer_main(void *arg)
 
 static int run_setup(struct run *run, const struct txp_run_cfg *cfg, char *err, size_t errlen)
 {
-	struct txp_sim_cfg scfg = {
-		.personality = cfg->personality,
-		.ring = cfg->ring,
-		.max_frags = cfg->frags_max,
-		.line_rate = cfg->line_rate,
-		.batch = cfg->batch,
-		.max_flows = cfg->threads,
-	};
 	struct txp_dev_cfg dcfg = {
-		.name = "sim0",
+		.name = cfg->driver->name,
 		.lock = cfg->lock,
 		.runner = cfg->runner,
 		.qdisc = cfg->qdisc,
 		.txqueuelen = cfg->txqueuelen,
-		.ops = &txp_sim_ops,
 		.log = cfg->log,
 	};
+	int rc;
 
 	memset(run, 0, sizeof(*run));
 	run->cfg = cfg;
-	run->sim = txp_sim_create(&scfg, err, errlen);
-	if (!run->sim)
+	if (cfg->driver->create(cfg, &dcfg.ops, &run->drv, err, errlen) != 0)
 		return -1;
-	dcfg.priv = run->sim;
+	dcfg.priv = run->drv;
 	run->dev = txp_dev_create(&dcfg, err, errlen);
 	if (!run->dev)
 		return -1;
-	if (txp_dev_open(run->dev) != 0) {
-		snprintf(err, errlen, "cannot start the simulated NIC's completion thread");
+	rc = txp_dev_open(run->dev);
+	if (rc != 0) {
+		snprintf(err, errlen, "cannot bring %s up: %s", cfg->driver->name, strerror(-rc));
 		return -1;
 	}
 	run->prod = calloc(cfg->threads, sizeof(*run->prod));
@@ -227,7 +206,8 @@ static int run_setup(struct run *run, const struct txp_run_cfg *cfg, char *err, 
 static void run_teardown(struct run *run)
 {
 	txp_dev_destroy(run->dev);
-	txp_sim_destroy(run->sim);
+	if (run->drv)
+		run->cfg->driver->destroy(run->drv);
 	free(run->prod);
 }
 
@@ -310,12 +290,12 @@ static void run_report(struct run *run, struct txp_run_result *res)
 	uint64_t gone;
 
 	txp_dev_get_stats(run->dev, st);
-	txp_sim_get_stats(run->sim, &res->sim);
+	run->cfg->driver->stats(run->drv, &res->drv);
 	res->dropped = dropped_total(st);
 	res->accounted = st->submitted == st->transmitted + res->dropped;
-	gone = res->sim.wire_unique + res->dropped;
+	gone = (res->drv.wire_measured ? res->drv.wire_unique : st->transmitted) + res->dropped;
 	res->lost = st->submitted > gone ? st->submitted - gone : 0;
-	res->duplicated = res->sim.wire_duplicates;
+	res->duplicated = res->drv.wire_duplicates;
 	res->mpps = res->seconds > 0 ? (double)st->transmitted / res->seconds / 1e6 : 0;
 }
 

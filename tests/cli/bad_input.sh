@@ -55,6 +55,7 @@ expect_usage "--size" run --size 10
 expect_usage "--lock is core or lltx" run --lock none
 expect_usage "--runner" run --runner parallel
 expect_usage "--qdisc" run --qdisc sfq
+expect_usage "unknown driver" run --driver nic9
 expect_usage "unknown option" run --bogus
 expect_usage "needs a value" run --threads
 expect_usage "unexpected argument" run extra
@@ -68,9 +69,9 @@ expect_ok '"xmit_on_stopped":' run --packets 2000 --threads 2 --json
 expect_ok '"submitted":2000,' run --packets 2000 --threads 2 --json
 expect_ok "verdict" run --packets 2000 --era 2.6.8
 # An era, then knobs that override it, in either order.
-expect_ok '"lock":"core","runner":"concurrent","personality":"tg3-2004"' \
+expect_ok '"lock":"core","runner":"concurrent","driver":"sim","personality":"tg3-2004"' \
 	run --lock core --era 2.6.9 --packets 1000 --json
-expect_ok '"lock":"lltx","runner":"exclusive","personality":"tg3-2004"' \
+expect_ok '"lock":"lltx","runner":"exclusive","driver":"sim","personality":"tg3-2004"' \
 	run --era 2.6.9 --runner exclusive --packets 1000 --json
 
 echo "$pass passed, $fail failed"

@@ -1,0 +1,21 @@
+/*
+ * drivers.c - the drivers a workload can run on.
+ */
+#include <string.h>
+
+#include "txpath/run.h"
+
+extern const struct txp_run_driver txp_run_driver_sim;
+
+const struct txp_run_driver *const txp_run_drivers[] = {
+	&txp_run_driver_sim,
+	NULL,
+};
+
+const struct txp_run_driver *txp_run_driver(const char *name)
+{
+	for (int i = 0; txp_run_drivers[i]; i++)
+		if (strcmp(txp_run_drivers[i]->name, name) == 0)
+			return txp_run_drivers[i];
+	return NULL;
+}
