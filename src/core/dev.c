@@ -38,7 +38,7 @@ struct txp_dev *txp_dev_create(const struct txp_dev_cfg *cfg, char *err, size_t 
 	dev->priv = cfg->priv;
 	dev->log = cfg->log;
 	atomic_init(&dev->up, false);
-	txp_spin_init(&dev->ratelimit.lock);
+	txp_spin_init(&dev->ratelimit.lock, "net_ratelimit lock");
 
 	dev->txq.dev = dev;
 	dev->txq.qdisc = txp_qdisc_create(qops, limit);
@@ -47,8 +47,8 @@ struct txp_dev *txp_dev_create(const struct txp_dev_cfg *cfg, char *err, size_t 
 		snprintf(err, errlen, "out of memory for qdisc");
 		return NULL;
 	}
-	txp_spin_init(&dev->txq.root_lock);
-	txp_spin_init(&dev->txq.xmit_lock);
+	txp_spin_init(&dev->txq.root_lock, "queue lock");
+	txp_spin_init(&dev->txq.xmit_lock, "xmit lock");
 	atomic_init(&dev->txq.state, 0);
 	atomic_init(&dev->txq.sched, 0);
 	return dev;
@@ -216,6 +216,7 @@ void txp__dev_log(struct txp_dev *dev, const char *fmt, ...)
 void txp_dev_log_bug(struct txp_dev *dev, const char *what)
 {
 	txp__stat_add(dev, txp_ctx_self(), TXP__ST_BUG_LOGS, 1);
+	txp_trace("BUG! Tx Ring full when queue awake!");
 	txp__dev_log(dev, "%s: %s: BUG! %s", dev->ops->name, dev->name, what);
 }
 

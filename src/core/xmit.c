@@ -45,6 +45,7 @@ void txp_netif_wake_queue(struct txp_txq *txq)
 	if (!(txp_fetch_and(&txq->state, ~(uint64_t)TXP__TXQ_STOPPED) & TXP__TXQ_STOPPED))
 		return;
 	txp__stat_add(txq->dev, txp_ctx_self(), TXP__ST_WAKES, 1);
+	txp_trace("netif_wake_queue()");
 	netif_schedule(txq);
 }
 
@@ -78,6 +79,7 @@ static enum txp_tx call_start_xmit(struct txp_txq *txq, struct txp_pkt *pkt,
 	uint64_t stops;
 
 	txp__stat_add(dev, self, TXP__ST_XMIT_CALLS, 1);
+	txp_trace("call hard_start_xmit");
 	rc = dev->ops->start_xmit(pkt, txq);
 	stops = TXP__TXQ_STOP_GEN(txp_load_acquire(&txq->state)) - TXP__TXQ_STOP_GEN(st);
 	if (txp_unlikely(stops != txp__stat_own(dev, self, TXP__ST_STOPS) - own))
@@ -116,6 +118,7 @@ static int __txp_qdisc_restart(struct txp_txq *txq, int self)
 	pkt = q->ops->dequeue(q);
 	if (!pkt)
 		return (int)q->qlen;
+	txp_trace("qdisc_restart");
 
 	if (core && !txp_spin_trylock(&txq->xmit_lock)) {
 		/* Someone holds the driver.  If it is us, start_xmit
@@ -157,6 +160,7 @@ collision:
 	txp__stat_add(dev, self, TXP__ST_COLLISIONS, 1);
 requeue:
 	q->ops->requeue(q, pkt);
+	txp_trace("requeue");
 	txp__stat_add(dev, self, TXP__ST_REQUEUES, 1);
 	netif_schedule(txq);
 	return 1;

@@ -31,10 +31,11 @@ void txp_spin_wait(unsigned *spins)
 
 /* -- spin lock with owner -------------------------------------------- */
 
-void txp_spin_init(struct txp_spinlock *l)
+void txp_spin_init(struct txp_spinlock *l, const char *name)
 {
 	atomic_init(&l->locked, 0);
 	atomic_init(&l->owner, TXP_NO_OWNER);
+	l->name = name;
 }
 
 bool txp_spin_trylock(struct txp_spinlock *l)

@@ -84,9 +84,10 @@ void txp_spin_wait(unsigned *spins);
 struct txp_spinlock {
 	atomic_int locked;
 	atomic_int owner;	/* context id of the holder, TXP_NO_OWNER */
+	const char *name;	/* its lock class, as the seeds name it: "queue lock" */
 };
 
-void txp_spin_init(struct txp_spinlock *l);
+void txp_spin_init(struct txp_spinlock *l, const char *name);
 /* Acquire, recording txp_ctx_self() as owner: pairs with txp_spin_unlock()'s
  * release. */
 bool txp_spin_trylock(struct txp_spinlock *l);
@@ -121,6 +122,19 @@ static inline int txp_ctx_self(void)
 bool txp_irqs_disabled(void);
 void txp_local_irq_disable(void);
 void txp_local_irq_enable(void);
+
+/* -- trace ---------------------------------------------------------- */
+
+/*
+ * A high-level event in the words of the seeds ("qdisc_restart", "queue
+ * packet to HW"), for the schedule explorer's diagrams.  Nothing at all
+ * outside the check build.
+ */
+#ifdef TXP_CHECK
+void txp_trace(const char *event);
+#else
+#define txp_trace(event) ((void)0)
+#endif
 
 /* -- threads ---------------------------------------------------------- */
 

@@ -118,7 +118,7 @@ struct txp_sim *txp_sim_create(const struct txp_sim_cfg *cfg, char *err, size_t 
 	sim->wake_thresh = cfg->ring / 4 > sim->stop_thresh ? cfg->ring / 4 : sim->stop_thresh;
 	sim->line_rate = cfg->line_rate;
 	sim->batch = cfg->batch ? cfg->batch : 1;
-	txp_spin_init(&sim->tx_lock);
+	txp_spin_init(&sim->tx_lock, "TX lock");
 	return sim;
 }
 
@@ -194,6 +194,7 @@ static enum txp_tx sim_xmit_ring_full(struct txp_sim *sim)
 	bool stopped = txp_netif_queue_stopped(sim->txq);
 	bool log = false;
 
+	txp_trace(stopped ? "queue is already full! (stopped)" : "queue is already full!");
 	txp_counter_add(stopped ? &sim->ring_full_stopped : &sim->ring_full_awake, 1);
 	switch (sim->p->ring_full) {
 	case TXP_SIM_FULL_LOG_BUG:
@@ -227,6 +228,7 @@ static void sim_post(struct txp_sim *sim, struct txp_pkt *pkt, uint64_t prod, un
 			txp_counter_add(&sim->ring_errors, 1);
 		d->pkt = i + 1 == need ? pkt : SIM_FRAG;
 	}
+	txp_trace("queue packet to HW");
 	/* Release: the descriptors before the index; pairs with the acquire
 	 * of prod in sim_reap(). */
 	txp_store_release(&sim->prod, prod + need);
@@ -267,6 +269,7 @@ static enum txp_tx sim_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 
 	sim_post(sim, pkt, prod, need);
 	if (avail - need <= sim->stop_thresh) {
+		txp_trace("queue full, netif_stop_queue()");
 		txp_netif_stop_queue(txq);
 		if (sim->p->completion == TXP_SIM_COMP_BARRIER) {
 			/* Stop, then recheck: pairs with the barrier between
