@@ -2,7 +2,10 @@
 # Install the Debian packages txpath needs, only those missing.
 set -eu
 need=""
-for pkg in build-essential cmake clang libcmocka-dev libck-dev pkg-config; do
+# libxdp/libbpf/libpcap: the real drivers; netsniff-ng (trafgen), iproute2:
+# the end-to-end tests and bench on veth pairs.
+for pkg in build-essential cmake clang libcmocka-dev libck-dev pkg-config \
+	libxdp-dev libbpf-dev libpcap-dev netsniff-ng iproute2; do
 	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need="$need $pkg"
 done
 [ -z "$need" ] && exit 0
