@@ -33,10 +33,6 @@ struct txp__pcpu_stats {
 	txp_cacheline_aligned _Atomic uint64_t c[TXP__ST_NR];
 };
 
-/* txq->state: bit 0 is the stopped bit; the rest counts stops, so that a
- * caller can tell whether the queue was stopped under it. */
-#define TXP__TXQ_STOPPED 1u
-#define TXP__TXQ_STOP_GEN(st) ((st) >> 1)
 
 /*
  * A transmit queue.  Three cache lines, by who writes them:
@@ -56,8 +52,9 @@ struct txp_txq {
 	bool running;		/* exclusive runner: someone is in qdisc_run */
 
 	/* Flow control. */
-	txp_cacheline_aligned _Atomic uint64_t state;	/* TXP__TXQ_* */
+	txp_cacheline_aligned atomic_uint stopped;	/* __LINK_STATE_XOFF */
 	atomic_uint sched;	/* netif_schedule() pending */
+	_Atomic uint64_t stop_gen;	/* counts stops: was the queue stopped under a caller? */
 
 	/* The xmit lock (dev->xmit_lock), which records its owner. */
 	txp_cacheline_aligned struct txp_spinlock xmit_lock;
@@ -91,7 +88,7 @@ static inline void txp__stat_add(struct txp_dev *dev, int self, enum txp__stat s
 
 static inline uint64_t txp__stat_own(const struct txp_dev *dev, int self, enum txp__stat s)
 {
-	return txp_load_relaxed((_Atomic uint64_t *)&dev->pcpu[self].c[s]);
+	return txp_counter_read((_Atomic uint64_t *)&dev->pcpu[self].c[s]);
 }
 
 /* printk(KERN_*) through net_ratelimit(). */

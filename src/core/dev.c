@@ -49,7 +49,8 @@ struct txp_dev *txp_dev_create(const struct txp_dev_cfg *cfg, char *err, size_t 
 	}
 	txp_spin_init(&dev->txq.root_lock, "queue lock");
 	txp_spin_init(&dev->txq.xmit_lock, "xmit lock");
-	atomic_init(&dev->txq.state, 0);
+	atomic_init(&dev->txq.stopped, 0);
+	atomic_init(&dev->txq.stop_gen, 0);
 	atomic_init(&dev->txq.sched, 0);
 	return dev;
 }

@@ -14,21 +14,23 @@
 
 bool txp_netif_queue_stopped(const struct txp_txq *txq)
 {
-	return txp_load_relaxed((_Atomic uint64_t *)&txq->state) & TXP__TXQ_STOPPED;
+	return txp_load_relaxed((atomic_uint *)&txq->stopped) != 0;
 }
 
+/*
+ * Like netif_stop_queue(), a plain store that implies no barrier: a driver
+ * that rechecks its ring after stopping needs txp_smp_mb() in between
+ * (pairs with the barrier of its completion path before it tests
+ * "stopped").  The stop generation lets a caller of start_xmit tell
+ * whether the queue was stopped under it; stops are serialised by the
+ * driver, so check-then-store loses nothing.
+ */
 void txp_netif_stop_queue(struct txp_txq *txq)
 {
-	uint64_t st = txp_load_relaxed(&txq->state);
-
-	/* Set the stopped bit and count one stop, only on the transition.
-	 * Acq_rel: pairs with the wake's fetch_and, and orders the driver's
-	 * ring stores before the stop for a completion context that reads
-	 * the bit. */
-	do {
-		if (st & TXP__TXQ_STOPPED)
-			return;
-	} while (!txp_cas(&txq->state, &st, st + 2 + TXP__TXQ_STOPPED));
+	if (txp_netif_queue_stopped(txq))
+		return;
+	txp_counter_inc_shared(&txq->stop_gen);
+	txp_store_release(&txq->stopped, 1);
 	txp__stat_add(txq->dev, txp_ctx_self(), TXP__ST_STOPS, 1);
 }
 
@@ -41,8 +43,9 @@ static void netif_schedule(struct txp_txq *txq)
 
 void txp_netif_wake_queue(struct txp_txq *txq)
 {
-	/* Pairs with the CAS in txp_netif_stop_queue(). */
-	if (!(txp_fetch_and(&txq->state, ~(uint64_t)TXP__TXQ_STOPPED) & TXP__TXQ_STOPPED))
+	/* A full-barrier read-modify-write, as test_and_clear_bit(): pairs
+	 * with the store in txp_netif_stop_queue(). */
+	if (!txp_xchg(&txq->stopped, 0))
 		return;
 	txp__stat_add(txq->dev, txp_ctx_self(), TXP__ST_WAKES, 1);
 	txp_trace("netif_wake_queue()");
@@ -65,13 +68,13 @@ void txp_netif_tx_unlock_irq(struct txp_txq *txq)
 
 /*
  * Call start_xmit, counting the call and whether another context stopped
- * the queue between the caller's stopped check (whose state word is st)
- * and the driver's return: start_xmit then ran on a stopped queue.  The
- * queue's stop generation counts every stop; those this context made
- * itself during the call are its own stop counter's growth.
+ * the queue between the caller's stopped check (the stop generation was
+ * gen just before it) and the driver's return: start_xmit then ran on a
+ * stopped queue.  Stops this context made itself during the call are its
+ * own stop counter's growth.
  */
 static enum txp_tx call_start_xmit(struct txp_txq *txq, struct txp_pkt *pkt,
-				   int self, uint64_t st)
+				   int self, uint64_t gen)
 {
 	struct txp_dev *dev = txq->dev;
 	uint64_t own = txp__stat_own(dev, self, TXP__ST_STOPS);
@@ -81,7 +84,7 @@ static enum txp_tx call_start_xmit(struct txp_txq *txq, struct txp_pkt *pkt,
 	txp__stat_add(dev, self, TXP__ST_XMIT_CALLS, 1);
 	txp_trace("call hard_start_xmit");
 	rc = dev->ops->start_xmit(pkt, txq);
-	stops = TXP__TXQ_STOP_GEN(txp_load_acquire(&txq->state)) - TXP__TXQ_STOP_GEN(st);
+	stops = txp_counter_read(&txq->stop_gen) - gen;
 	if (txp_unlikely(stops != txp__stat_own(dev, self, TXP__ST_STOPS) - own))
 		txp__stat_add(dev, self, TXP__ST_XMIT_ON_STOPPED, 1);
 	if (rc == TXP_TX_BUSY)
@@ -113,7 +116,7 @@ static int __txp_qdisc_restart(struct txp_txq *txq, int self)
 	bool core = dev->lock == TXP_LOCK_CORE;
 	struct txp_pkt *pkt;
 	enum txp_tx rc;
-	uint64_t st;
+	uint64_t gen;
 
 	pkt = q->ops->dequeue(q);
 	if (!pkt)
@@ -134,10 +137,10 @@ static int __txp_qdisc_restart(struct txp_txq *txq, int self)
 
 	txp_spin_unlock(&txq->root_lock);
 
-	st = txp_load_acquire(&txq->state);
+	gen = txp_counter_read(&txq->stop_gen);
 	rc = TXP_TX_BUSY;
-	if (!(st & TXP__TXQ_STOPPED)) {
-		rc = call_start_xmit(txq, pkt, self, st);
+	if (!txp_netif_queue_stopped(txq)) {
+		rc = call_start_xmit(txq, pkt, self, gen);
 		if (rc == TXP_TX_OK) {
 			if (core)
 				xmit_lock_release(txq);
@@ -192,7 +195,7 @@ static int noqueue_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self)
 {
 	struct txp_dev *dev = txq->dev;
 	bool core = dev->lock == TXP_LOCK_CORE;
-	uint64_t st;
+	uint64_t gen;
 
 	if (core) {
 		if (txp_spin_owner(&txq->xmit_lock) == self) {
@@ -203,8 +206,8 @@ static int noqueue_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self)
 		}
 		txp_spin_lock(&txq->xmit_lock);
 	}
-	st = txp_load_acquire(&txq->state);
-	if (!(st & TXP__TXQ_STOPPED) && call_start_xmit(txq, pkt, self, st) == TXP_TX_OK) {
+	gen = txp_counter_read(&txq->stop_gen);
+	if (!txp_netif_queue_stopped(txq) && call_start_xmit(txq, pkt, self, gen) == TXP_TX_OK) {
 		if (core)
 			xmit_lock_release(txq);
 		return TXP_XMIT_OK;

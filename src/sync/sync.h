@@ -55,12 +55,18 @@ extern _Atomic unsigned txp__mb_word;
 #endif
 
 /*
- * Single-writer counter: only the owning context adds, anyone may read.
- * A relaxed load+store pair, not a locked read-modify-write: free on the
- * hot path, and still a data-race-free access for readers.
+ * Counters: statistics, never synchronisation, so never scheduling points
+ * in the check build.  txp_counter_add is for a single-writer counter:
+ * only the owning context adds, anyone may read; a relaxed load+store
+ * pair, not a locked read-modify-write, so free on the hot path and still
+ * data-race-free for readers.  txp_counter_inc_shared is for a counter
+ * several contexts may bump.
  */
+#define txp_counter_read(p) atomic_load_explicit((p), memory_order_relaxed)
 #define txp_counter_add(p, v) \
-	txp_store_relaxed((p), txp_load_relaxed(p) + (v))
+	atomic_store_explicit((p), txp_counter_read(p) + (v), memory_order_relaxed)
+#define txp_counter_inc_shared(p) \
+	((void)atomic_fetch_add_explicit((p), 1, memory_order_relaxed))
 
 static inline void txp_cpu_relax(void)
 {
