@@ -15,6 +15,7 @@
 
 #include "txpath/dev.h"
 #include "txpath/driver.h"
+#include "txpath/net.h"
 #include "txpath/qdisc.h"
 #include "txpath/sim.h"
 
@@ -43,6 +44,7 @@ struct txp_run_drv_stats {
 	uint64_t ring_full_awake;	/* start_xmit found no room, queue awake */
 	uint64_t ring_full_stopped;	/* ... queue already stopped: the race */
 	uint64_t ring_errors;		/* the ring was found in an impossible state */
+	bool link_down;			/* the link went down mid-run (real drivers) */
 };
 
 /* How the workload makes a driver of a kind ("sim", "null", ...). */
@@ -88,6 +90,7 @@ struct txp_run_cfg {
 	unsigned sndbuf;	/* packets a producer may have in flight, 0 = no limit */
 	double stall_seconds;	/* no progress this long: give up */
 	FILE *log;		/* kernel log lines, NULL for none */
+	struct txp_net_cfg net;	/* real drivers: interface, file, frame addresses */
 	void (*progress)(const struct txp_run_progress *p, void *arg);
 	void *progress_arg;
 };
