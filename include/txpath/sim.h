@@ -31,6 +31,13 @@ enum txp_sim_completion {
 	TXP_SIM_COMP_XMIT_LOCK_IRQ, /* under the core's xmit lock, irqs off (2.6.11-rc2) */
 };
 
+/* What start_xmit does after posting, when the ring is nearly full. */
+enum txp_sim_stop {
+	TXP_SIM_STOP_PLAIN,	/* stop the queue (safe when completion takes the same lock) */
+	TXP_SIM_STOP_RECHECK,	/* stop, full barrier, recheck the ring, wake if room came back */
+	TXP_SIM_STOP_RECHECK_NOMB, /* stop, recheck without the barrier: wrong on real machines */
+};
+
 /* A driver personality: how start_xmit locks and what it does on a full
  * ring, and how its completion path synchronises with it. */
 struct txp_sim_personality {
@@ -39,7 +46,9 @@ struct txp_sim_personality {
 	bool own_lock;		/* takes its own tx_lock: can run LLTX */
 	enum txp_sim_ring_full ring_full;
 	enum txp_sim_completion completion;
+	enum txp_sim_stop stop;
 	bool lenient_entry;	/* full means avail < need (e1000), not <= */
+	bool rc2_naive;		/* takes the core's xmit lock itself, carelessly */
 };
 
 /* NULL-terminated list, and lookup by name (NULL if unknown). */

@@ -9,7 +9,11 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "check/validator.h"
 #include "txpath/ctx.h"
+#ifdef TXP_CHECK
+#include "check/sched.h"
+#endif
 
 #ifdef TXP_TSAN
 _Atomic unsigned txp__mb_word;
@@ -19,6 +23,13 @@ _Atomic unsigned txp__mb_word;
 
 #define TXP_SPINS_BEFORE_YIELD 128
 
+#ifdef TXP_CHECK
+void txp_spin_wait(unsigned *spins)
+{
+	(void)spins;
+	txp_check_spin();
+}
+#else
 void txp_spin_wait(unsigned *spins)
 {
 	if (++*spins < TXP_SPINS_BEFORE_YIELD) {
@@ -28,6 +39,7 @@ void txp_spin_wait(unsigned *spins)
 	*spins = 0;
 	sched_yield();
 }
+#endif
 
 /* -- spin lock with owner -------------------------------------------- */
 
@@ -38,31 +50,48 @@ void txp_spin_init(struct txp_spinlock *l, const char *name)
 	l->name = name;
 }
 
-bool txp_spin_trylock(struct txp_spinlock *l)
+static bool spin_trylock(struct txp_spinlock *l)
 {
 	/* Test first: a failed trylock must not steal the line from the
-	 * holder (pairs with the release in txp_spin_unlock()). */
+	 * holder (pairs with the release in txp__spin_unlock()). */
 	if (txp_load_relaxed(&l->locked))
 		return false;
-	if (atomic_exchange_explicit(&l->locked, 1, memory_order_acquire))
+	if (txp_xchg(&l->locked, 1))
 		return false;
 	txp_store_relaxed(&l->owner, txp_ctx_self());
 	return true;
 }
 
-void txp_spin_lock(struct txp_spinlock *l)
+bool txp__spin_trylock(struct txp_spinlock *l, const char *site)
+{
+	if (!spin_trylock(l))
+		return false;
+	if (txp_unlikely(txp__validating))
+		txp_validate_acquired(l, site);
+	return true;
+}
+
+void txp__spin_lock(struct txp_spinlock *l, const char *site)
 {
 	unsigned spins = 0;
 
-	while (!txp_spin_trylock(l))
+	/* The validator reports taking a lock this context holds, and lets
+	 * it pass as a nested hold instead of spinning forever. */
+	if (txp_unlikely(txp__validating) && txp_validate_recursion(l, site))
+		return;
+	while (!spin_trylock(l))
 		txp_spin_wait(&spins);
+	if (txp_unlikely(txp__validating))
+		txp_validate_acquired(l, site);
 }
 
-void txp_spin_unlock(struct txp_spinlock *l)
+void txp__spin_unlock(struct txp_spinlock *l, const char *site)
 {
+	if (txp_unlikely(txp__validating) && txp_validate_release(l, site))
+		return;
 	txp_store_relaxed(&l->owner, TXP_NO_OWNER);
-	/* Release: pairs with the acquire in txp_spin_trylock(). */
-	atomic_store_explicit(&l->locked, 0, memory_order_release);
+	/* Release: pairs with the acquire in spin_trylock(). */
+	txp_store_release(&l->locked, 0);
 }
 
 int txp_spin_owner(const struct txp_spinlock *l)
@@ -78,7 +107,9 @@ bool txp_spin_is_locked(const struct txp_spinlock *l)
 /* -- contexts --------------------------------------------------------- */
 
 _Thread_local int txp__ctx_id;
-static _Thread_local unsigned txp__irq_off;
+static _Thread_local bool txp__irq_off;
+static _Thread_local const char *txp__irq_off_site;
+static _Thread_local unsigned txp__in_irq;
 static _Atomic uint64_t txp__ctx_used;	/* bit i: id i taken */
 static pthread_key_t txp__ctx_key;
 static pthread_once_t txp__ctx_once = PTHREAD_ONCE_INIT;
@@ -125,7 +156,8 @@ void txp_ctx_detach(void)
 	if (id < 0)
 		return;
 	txp__ctx_id = 0;
-	txp__irq_off = 0;
+	txp__irq_off = false;
+	txp__in_irq = 0;
 	pthread_setspecific(txp__ctx_key, NULL);
 	txp_fetch_and(&txp__ctx_used, ~(1ull << id));
 }
@@ -144,29 +176,99 @@ int txp__ctx_attach_slow(void)
 
 bool txp_irqs_disabled(void)
 {
-	return txp__irq_off != 0;
+	return txp__irq_off;
 }
 
-void txp_local_irq_disable(void)
+bool txp_in_irq(void)
 {
-	txp__irq_off++;
+	return txp__in_irq != 0;
 }
 
-void txp_local_irq_enable(void)
+/* Interrupts go from off to on: the validator's moment. */
+static void irqs_on(const char *site)
 {
-	if (txp__irq_off)
-		txp__irq_off--;
+	if (txp__irq_off) {
+		txp__irq_off = false;
+		if (txp_unlikely(txp__validating))
+			txp_validate_irqs_on(site);
+	}
+}
+
+static void irqs_off(const char *site)
+{
+	if (!txp__irq_off) {
+		txp__irq_off = true;
+		txp__irq_off_site = site;
+	}
+}
+
+void txp__local_irq_disable(const char *site)
+{
+	irqs_off(site);
+}
+
+void txp__local_irq_enable(const char *site)
+{
+	irqs_on(site);
+}
+
+unsigned long txp__local_irq_save(const char *site)
+{
+	unsigned long was_off = txp__irq_off;
+
+	irqs_off(site);
+	return was_off;
+}
+
+void txp__local_irq_restore(unsigned long flags, const char *site)
+{
+	if (!flags)
+		irqs_on(site);
+}
+
+const char *txp_irqs_off_site(void)
+{
+	return txp__irq_off ? txp__irq_off_site : NULL;
+}
+
+void txp_irq_enter(void)
+{
+	txp__in_irq++;
+}
+
+void txp_irq_exit(void)
+{
+	txp__in_irq--;
 }
 
 /* -- threads ---------------------------------------------------------- */
 
 _Static_assert(sizeof(pthread_t) <= sizeof(unsigned long), "pthread_t fits");
 
-int txp_thread_start(struct txp_thread *t, void *(*fn)(void *), void *arg)
+#ifdef TXP_CHECK
+int txp_thread_start_named(struct txp_thread *t, const char *name,
+			   void *(*fn)(void *), void *arg)
+{
+	return txp_check_thread_start(t, name, fn, arg);
+}
+
+void txp_thread_join(struct txp_thread *t)
+{
+	txp_check_thread_join(t);
+}
+
+void txp_thread_yield(void)
+{
+	txp_check_idle();
+}
+#else
+int txp_thread_start_named(struct txp_thread *t, const char *name,
+			   void *(*fn)(void *), void *arg)
 {
 	pthread_t th;
 	int rc = pthread_create(&th, NULL, fn, arg);
 
+	(void)name;
 	if (rc == 0)
 		t->handle = (unsigned long)th;
 	return rc;
@@ -181,6 +283,7 @@ void txp_thread_yield(void)
 {
 	sched_yield();
 }
+#endif
 
 /* -- time ------------------------------------------------------------- */
 

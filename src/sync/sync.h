@@ -4,15 +4,20 @@
  * Every shared-memory synchronisation of the library goes through here:
  * spin locks that record their owner, atomics with named orderings,
  * threads, and the per-context "interrupts off" flag.  Nothing else in
- * src/ includes <stdatomic.h> or <pthread.h> for synchronisation, so a
- * check build can turn each operation below into a scheduling point
- * (DESIGN.md §6).  In the normal build they are plain C11 atomics.
+ * src/ uses <stdatomic.h> or <pthread.h> for synchronisation, so the check
+ * build (-DTXP_CHECK) turns each operation below into a scheduling point
+ * of the schedule explorer (src/check/, DESIGN.md §6).  In the normal
+ * build they are plain C11 atomics and cost nothing more.
+ *
+ * Locks and interrupt flags also feed the lock validator (src/check/
+ * validator.c) when it is switched on, in either build.
  */
 #ifndef TXP_SYNC_H
 #define TXP_SYNC_H
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "txpath/ctx.h"
@@ -23,7 +28,17 @@
 #define txp_likely(x)   __builtin_expect(!!(x), 1)
 #define txp_unlikely(x) __builtin_expect(!!(x), 0)
 
+#if defined(__SANITIZE_THREAD__)
+#define TXP_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TXP_TSAN 1
+#endif
+#endif
+
 /* -- atomics --------------------------------------------------------- */
+
+#ifndef TXP_CHECK
 
 #define txp_load_relaxed(p)      atomic_load_explicit((p), memory_order_relaxed)
 #define txp_load_acquire(p)      atomic_load_explicit((p), memory_order_acquire)
@@ -31,6 +46,7 @@
 #define txp_store_release(p, v)  atomic_store_explicit((p), (v), memory_order_release)
 #define txp_xchg(p, v)           atomic_exchange_explicit((p), (v), memory_order_acq_rel)
 #define txp_fetch_add(p, v)      atomic_fetch_add_explicit((p), (v), memory_order_acq_rel)
+#define txp_fetch_sub(p, v)      atomic_fetch_sub_explicit((p), (v), memory_order_acq_rel)
 #define txp_fetch_or(p, v)       atomic_fetch_or_explicit((p), (v), memory_order_acq_rel)
 #define txp_fetch_and(p, v)      atomic_fetch_and_explicit((p), (v), memory_order_acq_rel)
 #define txp_cas(p, expp, v)                                                \
@@ -40,19 +56,81 @@
 /* Full barrier: smp_mb().  Orders earlier stores before later loads.
  * TSan does not model fences: there, a seq_cst read-modify-write of one
  * shared word stands in, which orders the same way and which TSan sees. */
-#if defined(__SANITIZE_THREAD__)
-#define TXP_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define TXP_TSAN 1
-#endif
-#endif
 #ifdef TXP_TSAN
 extern _Atomic unsigned txp__mb_word;
 #define txp_smp_mb() ((void)atomic_fetch_add_explicit(&txp__mb_word, 0, memory_order_seq_cst))
 #else
 #define txp_smp_mb()             atomic_thread_fence(memory_order_seq_cst)
 #endif
+
+static inline void txp_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
+#else /* TXP_CHECK: every operation is a scheduling point */
+
+enum txp_check_op {
+	TXP_OP_LOAD,		/* reads addr */
+	TXP_OP_STORE,		/* writes addr; may sit in a store buffer (tso) */
+	TXP_OP_RMW,		/* reads and writes addr; drains the store buffer */
+	TXP_OP_FENCE,		/* drains the store buffer */
+};
+
+/* Before an operation: maybe let another context run first. */
+void txp_check_point(enum txp_check_op op, const volatile void *addr);
+/* After a write reached memory: wake contexts that spin reading addr. */
+void txp_check_wrote(const volatile void *addr);
+/* Memory model tso: the calling context's newest buffered store to addr. */
+bool txp_check_forward(const volatile void *addr, size_t size, uint64_t *v);
+/* Memory model tso: buffer a store; false when it must go to memory now. */
+bool txp_check_buffer(volatile void *addr, size_t size, uint64_t v);
+/* A spinning context with nothing to do: run others until it may. */
+void txp_check_idle(void);
+
+#define txp__check_load(p, order) __extension__ ({			\
+	__typeof__(+*(p)) v_;						\
+	uint64_t b_;							\
+	txp_check_point(TXP_OP_LOAD, (p));				\
+	if (txp_check_forward((p), sizeof(*(p)), &b_))			\
+		v_ = (__typeof__(+*(p)))b_;				\
+	else								\
+		v_ = atomic_load_explicit((p), (order));		\
+	v_; })
+#define txp__check_store(p, v, order) __extension__ ({			\
+	__typeof__(+*(p)) s_ = (v);					\
+	txp_check_point(TXP_OP_STORE, (p));				\
+	if (!txp_check_buffer((p), sizeof(*(p)), (uint64_t)s_)) {	\
+		atomic_store_explicit((p), s_, (order));		\
+		txp_check_wrote(p);					\
+	}								\
+	(void)0; })
+#define txp__check_rmw(p, expr) __extension__ ({			\
+	txp_check_point(TXP_OP_RMW, (p));				\
+	__typeof__(expr) r_ = (expr);					\
+	txp_check_wrote(p);						\
+	r_; })
+
+#define txp_load_relaxed(p)      txp__check_load(p, memory_order_relaxed)
+#define txp_load_acquire(p)      txp__check_load(p, memory_order_acquire)
+#define txp_store_relaxed(p, v)  txp__check_store(p, v, memory_order_relaxed)
+#define txp_store_release(p, v)  txp__check_store(p, v, memory_order_release)
+#define txp_xchg(p, v)           txp__check_rmw(p, atomic_exchange_explicit((p), (v), memory_order_acq_rel))
+#define txp_fetch_add(p, v)      txp__check_rmw(p, atomic_fetch_add_explicit((p), (v), memory_order_acq_rel))
+#define txp_fetch_sub(p, v)      txp__check_rmw(p, atomic_fetch_sub_explicit((p), (v), memory_order_acq_rel))
+#define txp_fetch_or(p, v)       txp__check_rmw(p, atomic_fetch_or_explicit((p), (v), memory_order_acq_rel))
+#define txp_fetch_and(p, v)      txp__check_rmw(p, atomic_fetch_and_explicit((p), (v), memory_order_acq_rel))
+#define txp_cas(p, expp, v)      txp__check_rmw(p, atomic_compare_exchange_strong_explicit( \
+					(p), (expp), (v), memory_order_acq_rel, memory_order_relaxed))
+#define txp_smp_mb() \
+	(txp_check_point(TXP_OP_FENCE, NULL), atomic_thread_fence(memory_order_seq_cst))
+#define txp_cpu_relax() txp_check_idle()
+
+#endif /* TXP_CHECK */
 
 /*
  * Counters: statistics, never synchronisation, so never scheduling points
@@ -68,17 +146,9 @@ extern _Atomic unsigned txp__mb_word;
 #define txp_counter_inc_shared(p) \
 	((void)atomic_fetch_add_explicit((p), 1, memory_order_relaxed))
 
-static inline void txp_cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield");
-#endif
-}
-
-/* Spin politely: pause a while, then give the CPU away (a holder may be
- * preempted: user space has no "interrupts off" to stop that). */
+/* Spin politely while waiting for a lock or a condition: pause a while,
+ * then give the CPU away (a holder may be preempted: user space has no
+ * "interrupts off" to stop that). */
 void txp_spin_wait(unsigned *spins);
 
 /* -- spin lock with owner -------------------------------------------- */
@@ -86,7 +156,8 @@ void txp_spin_wait(unsigned *spins);
 #define TXP_NO_OWNER (-1)
 
 /* A test-and-test-and-set lock that records the context holding it, as
- * dev->xmit_lock and dev->xmit_lock_owner do in Linux 2.6. */
+ * dev->xmit_lock and dev->xmit_lock_owner do in Linux 2.6.  The site
+ * arguments (the caller's function) are for the lock validator. */
 struct txp_spinlock {
 	atomic_int locked;
 	atomic_int owner;	/* context id of the holder, TXP_NO_OWNER */
@@ -96,9 +167,12 @@ struct txp_spinlock {
 void txp_spin_init(struct txp_spinlock *l, const char *name);
 /* Acquire, recording txp_ctx_self() as owner: pairs with txp_spin_unlock()'s
  * release. */
-bool txp_spin_trylock(struct txp_spinlock *l);
-void txp_spin_lock(struct txp_spinlock *l);
-void txp_spin_unlock(struct txp_spinlock *l);
+bool txp__spin_trylock(struct txp_spinlock *l, const char *site);
+void txp__spin_lock(struct txp_spinlock *l, const char *site);
+void txp__spin_unlock(struct txp_spinlock *l, const char *site);
+#define txp_spin_trylock(l) txp__spin_trylock((l), __func__)
+#define txp_spin_lock(l)    txp__spin_lock((l), __func__)
+#define txp_spin_unlock(l)  txp__spin_unlock((l), __func__)
 /* Owner as last recorded; exact only for the holder asking about itself. */
 int txp_spin_owner(const struct txp_spinlock *l);
 bool txp_spin_is_locked(const struct txp_spinlock *l);
@@ -109,8 +183,7 @@ bool txp_spin_is_locked(const struct txp_spinlock *l);
  * A context is the user-space stand-in for a CPU: a thread that registered
  * (explicitly with txp_ctx_attach(), or lazily on first use).  Its small
  * integer id indexes per-context counters and is what locks record as
- * their owner.  Each context also carries the "interrupts off" flag that
- * local_irq_save() would set on a real CPU.
+ * their owner.
  */
 int txp__ctx_attach_slow(void);
 extern _Thread_local int txp__ctx_id;	/* 0: not attached, else id + 1 */
@@ -123,11 +196,30 @@ static inline int txp_ctx_self(void)
 	return txp_likely(id) ? id - 1 : txp__ctx_attach_slow();
 }
 
-/* "Interrupts off" depth of the calling context (validator state only:
- * nothing is masked in user space). */
+/* -- "interrupts" --------------------------------------------------------- */
+
+/*
+ * Each context has an "interrupts off" flag, as a CPU does; nothing is
+ * masked in user space, but the lock validator checks the rules the
+ * 2.6.11-rc2 design imposed.  Like the kernel's: disable/enable set and
+ * clear the flag (spin_lock_irq / spin_unlock_irq), save/restore nest
+ * (spin_lock_irqsave / spin_unlock_irqrestore).  irq_enter/irq_exit
+ * bracket a completion handler: the context is then "in interrupt".
+ */
 bool txp_irqs_disabled(void);
-void txp_local_irq_disable(void);
-void txp_local_irq_enable(void);
+bool txp_in_irq(void);
+/* Where interrupts were turned off, NULL if they are on. */
+const char *txp_irqs_off_site(void);
+void txp__local_irq_disable(const char *site);
+void txp__local_irq_enable(const char *site);
+unsigned long txp__local_irq_save(const char *site);
+void txp__local_irq_restore(unsigned long flags, const char *site);
+#define txp_local_irq_disable()     txp__local_irq_disable(__func__)
+#define txp_local_irq_enable()      txp__local_irq_enable(__func__)
+#define txp_local_irq_save()        txp__local_irq_save(__func__)
+#define txp_local_irq_restore(f)    txp__local_irq_restore((f), __func__)
+void txp_irq_enter(void);
+void txp_irq_exit(void);
 
 /* -- trace ---------------------------------------------------------- */
 
@@ -145,10 +237,14 @@ void txp_trace(const char *event);
 /* -- threads ---------------------------------------------------------- */
 
 struct txp_thread {
-	unsigned long handle;	/* pthread_t */
+	unsigned long handle;	/* pthread_t, or the explorer's context */
 };
 
-int txp_thread_start(struct txp_thread *t, void *(*fn)(void *), void *arg);
+/* Start fn(arg) in a new context (in the check build, one the explorer
+ * schedules).  The name is for the explorer's diagrams: "IRQ". */
+int txp_thread_start_named(struct txp_thread *t, const char *name,
+			   void *(*fn)(void *), void *arg);
+#define txp_thread_start(t, fn, arg) txp_thread_start_named((t), NULL, (fn), (arg))
 void txp_thread_join(struct txp_thread *t);
 void txp_thread_yield(void);
 

@@ -12,11 +12,15 @@
 #define SIM_IDLE_SPINS 32
 #define SIM_MAX_NAP_NS 1000000u	/* so that stopping never waits long */
 
-static void comp_lock(struct txp_sim *sim)
+/* Take what serialises retiring against start_xmit's stop; returns the
+ * saved interrupt state for comp_unlock(). */
+static unsigned long comp_lock(struct txp_sim *sim)
 {
+	unsigned long flags = 0;
+
 	switch (sim->p->completion) {
 	case TXP_SIM_COMP_OWN_LOCK:
-		txp_local_irq_disable();
+		flags = txp_local_irq_save();
 		txp_spin_lock(&sim->tx_lock);
 		break;
 	case TXP_SIM_COMP_XMIT_LOCK_IRQ:
@@ -25,14 +29,15 @@ static void comp_lock(struct txp_sim *sim)
 	case TXP_SIM_COMP_BARRIER:
 		break;
 	}
+	return flags;
 }
 
-static void comp_unlock(struct txp_sim *sim)
+static void comp_unlock(struct txp_sim *sim, unsigned long flags)
 {
 	switch (sim->p->completion) {
 	case TXP_SIM_COMP_OWN_LOCK:
 		txp_spin_unlock(&sim->tx_lock);
-		txp_local_irq_enable();
+		txp_local_irq_restore(flags);
 		break;
 	case TXP_SIM_COMP_XMIT_LOCK_IRQ:
 		txp_netif_tx_unlock_irq(sim->txq);
@@ -49,6 +54,7 @@ static void comp_unlock(struct txp_sim *sim)
 static unsigned sim_reap(struct txp_sim *sim, unsigned budget, struct txp_pkt **done)
 {
 	struct txp_pkt **tail = done;
+	unsigned long flags;
 	uint64_t cons, prod;
 	unsigned n = 0;
 
@@ -58,7 +64,8 @@ static unsigned sim_reap(struct txp_sim *sim, unsigned budget, struct txp_pkt **
 	if (cons == txp_load_acquire(&sim->prod) && !txp_netif_queue_stopped(sim->txq))
 		return 0;
 
-	comp_lock(sim);
+	txp_irq_enter();
+	flags = comp_lock(sim);
 	/* Acquire: pairs with the release of prod in sim_post(). */
 	prod = txp_load_acquire(&sim->prod);
 	while (cons < prod && n < budget) {
@@ -83,7 +90,8 @@ static unsigned sim_reap(struct txp_sim *sim, unsigned budget, struct txp_pkt **
 	if (txp_netif_queue_stopped(sim->txq) &&
 	    sim_avail(sim, txp_load_acquire(&sim->prod), cons) > sim->wake_thresh)
 		txp_netif_wake_queue(sim->txq);
-	comp_unlock(sim);
+	comp_unlock(sim, flags);
+	txp_irq_exit();
 	return n;
 }
 
@@ -144,7 +152,7 @@ static void *sim_completion_main(void *arg)
 int sim_completion_start(struct txp_sim *sim)
 {
 	atomic_init(&sim->running, true);
-	return -txp_thread_start(&sim->thread, sim_completion_main, sim);
+	return -txp_thread_start_named(&sim->thread, "IRQ", sim_completion_main, sim);
 }
 
 void sim_completion_stop(struct txp_sim *sim)

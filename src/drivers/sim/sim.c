@@ -51,6 +51,7 @@ static const struct txp_sim_personality locked = {
 	.own_lock = false,
 	.ring_full = TXP_SIM_FULL_LOG_BUG,
 	.completion = TXP_SIM_COMP_BARRIER,
+	.stop = TXP_SIM_STOP_RECHECK,
 };
 
 static const struct txp_sim_personality rc2 = {
@@ -61,8 +62,37 @@ static const struct txp_sim_personality rc2 = {
 	.completion = TXP_SIM_COMP_XMIT_LOCK_IRQ,
 };
 
+static const struct txp_sim_personality rc2_naive = {
+	.name = "rc2-naive",
+	.summary = "a 2004 driver carelessly converted to rc2: takes the xmit lock its caller holds, "
+		   "frees with irqs off, unlocks with spin_unlock_irq",
+	.own_lock = false,
+	.ring_full = TXP_SIM_FULL_LOG_BUG,
+	.completion = TXP_SIM_COMP_XMIT_LOCK_IRQ,
+	.rc2_naive = true,
+};
+
+static const struct txp_sim_personality lost_wakeup = {
+	.name = "lost-wakeup",
+	.summary = "test: stops its queue without rechecking the ring; completion wakes only a stopped queue",
+	.own_lock = false,
+	.ring_full = TXP_SIM_FULL_LOG_BUG,
+	.completion = TXP_SIM_COMP_BARRIER,
+	.stop = TXP_SIM_STOP_PLAIN,
+};
+
+static const struct txp_sim_personality recheck_nomb = {
+	.name = "recheck-nomb",
+	.summary = "test: stop, then recheck the ring, with no full barrier in between",
+	.own_lock = false,
+	.ring_full = TXP_SIM_FULL_LOG_BUG,
+	.completion = TXP_SIM_COMP_BARRIER,
+	.stop = TXP_SIM_STOP_RECHECK_NOMB,
+};
+
 const struct txp_sim_personality *const txp_sim_personalities[] = {
-	&tg3_2004, &tg3_silent, &tg3_2005, &e1000_2004, &locked, &rc2, NULL,
+	&tg3_2004, &tg3_silent, &tg3_2005, &e1000_2004, &locked, &rc2, &rc2_naive,
+	&lost_wakeup, &recheck_nomb, NULL,
 };
 
 const struct txp_sim_personality *txp_sim_personality(const char *name)
@@ -173,11 +203,27 @@ static void sim_stop(struct txp_dev *dev)
 	txp_store_release(&sim->cons, cons);
 }
 
-static void sim_tx_unlock(struct txp_sim *sim)
+/* LLTX personalities: their own tx_lock, by trylock, interrupts saved
+ * (spin_trylock with local_irq_save).  False: busy, irqs as they were. */
+static bool sim_tx_trylock(struct txp_sim *sim, unsigned long *flags)
+{
+	if (!sim->p->own_lock)
+		return true;
+	*flags = txp_local_irq_save();
+	if (txp_spin_trylock(&sim->tx_lock)) {
+		txp_trace("acquire TX lock");
+		return true;
+	}
+	txp_local_irq_restore(*flags);
+	return false;
+}
+
+static void sim_tx_unlock(struct txp_sim *sim, unsigned long flags)
 {
 	if (sim->p->own_lock) {
+		txp_trace("release TX lock");
 		txp_spin_unlock(&sim->tx_lock);
-		txp_local_irq_enable();
+		txp_local_irq_restore(flags);
 	}
 }
 
@@ -189,7 +235,7 @@ static bool sim_ring_full(const struct txp_sim *sim, unsigned avail, unsigned ne
 
 /* The ring lacks room at entry: the personality's policy.  Called with the
  * driver serialised; releases its own lock; always BUSY. */
-static enum txp_tx sim_xmit_ring_full(struct txp_sim *sim)
+static enum txp_tx sim_xmit_ring_full(struct txp_sim *sim, unsigned long flags)
 {
 	bool stopped = txp_netif_queue_stopped(sim->txq);
 	bool log = false;
@@ -211,7 +257,7 @@ static enum txp_tx sim_xmit_ring_full(struct txp_sim *sim)
 		}
 		break;
 	}
-	sim_tx_unlock(sim);
+	sim_tx_unlock(sim, flags);
 	if (log)
 		txp_dev_log_bug(sim->dev, "Tx Ring full when queue awake!");
 	return TXP_TX_BUSY;
@@ -234,18 +280,69 @@ static void sim_post(struct txp_sim *sim, struct txp_pkt *pkt, uint64_t prod, un
 	txp_store_release(&sim->prod, prod + need);
 }
 
+/* After posting, with avail descriptors left: stop the queue if a
+ * maximal packet might not fit, as the personality does it. */
+static void sim_maybe_stop(struct txp_sim *sim, uint64_t prod, unsigned avail)
+{
+	if (avail > sim->stop_thresh)
+		return;
+	txp_trace("queue full, netif_stop_queue()");
+	txp_netif_stop_queue(sim->txq);
+	if (sim->p->stop == TXP_SIM_STOP_PLAIN)
+		return;
+	/* Stop, then recheck: the completion context may have retired
+	 * everything before it could see the stop.  The barrier pairs with
+	 * the one between retiring and testing "stopped" in sim_reap(). */
+	if (sim->p->stop == TXP_SIM_STOP_RECHECK)
+		txp_smp_mb();
+	if (sim_avail(sim, prod, txp_load_acquire(&sim->cons)) > sim->wake_thresh)
+		txp_netif_wake_queue(sim->txq);
+}
+
+/*
+ * The careless rc2 conversion: takes the xmit lock its caller already
+ * holds (spin_lock_irq), frees a packet it cannot map with interrupts
+ * off, and leaves with spin_unlock_irq, turning interrupts on under the
+ * caller's irq-safe lock.  Each is a hazard the validator names; with the
+ * validator on, the nested lock passes instead of deadlocking.
+ */
+static enum txp_tx rc2_naive_start_xmit(struct txp_sim *sim, struct txp_pkt *pkt)
+{
+	unsigned need = pkt->nr_frags + 1u, avail;
+	uint64_t prod;
+
+	txp_netif_tx_lock_irq(sim->txq);
+	if (pkt->nr_frags > 2) {
+		/* "Cannot map more than two fragments": the error path. */
+		txp_pkt_drop(sim->dev, pkt, TXP_DROP_DRIVER);
+		txp_netif_tx_unlock_irq(sim->txq);
+		return TXP_TX_OK;
+	}
+	prod = txp_load_relaxed(&sim->prod);
+	avail = sim_avail(sim, prod, txp_load_acquire(&sim->cons));
+	if (sim_ring_full(sim, avail, need)) {
+		txp_netif_tx_unlock_irq(sim->txq);
+		return sim_xmit_ring_full(sim, 0);
+	}
+	sim_post(sim, pkt, prod, need);
+	sim_maybe_stop(sim, prod + need, avail - need);
+	txp_netif_tx_unlock_irq(sim->txq);
+	return TXP_TX_OK;
+}
+
 /*
  * start_xmit, as tg3_start_xmit() of 2004-2005 for every personality.
  * Synchronization: LLTX personalities trylock their own tx_lock; the
  * others rely on the caller holding the xmit lock (core mode).
  * Context: a producer, or a context running the queue.
- * Return codes: OK (posted, or dropped as too fragmented), BUSY (ring full, see sim_xmit_ring_full()),
- * LOCKED (own tx_lock busy).
+ * Return codes: OK (posted, or dropped as too fragmented), BUSY (ring
+ * full, see sim_xmit_ring_full()), LOCKED (own tx_lock busy).
  */
 static enum txp_tx sim_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 {
 	struct txp_sim *sim = txp_dev_priv(txp_txq_dev(txq));
 	unsigned need = pkt->nr_frags + 1u, avail;
+	unsigned long flags = 0;
 	uint64_t prod;
 
 	if (txp_unlikely(pkt->nr_frags >= sim->stop_thresh)) {
@@ -253,33 +350,22 @@ static enum txp_tx sim_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 		txp_pkt_drop(sim->dev, pkt, TXP_DROP_DRIVER);
 		return TXP_TX_OK;
 	}
-	if (sim->p->own_lock) {
-		txp_local_irq_disable();
-		if (!txp_spin_trylock(&sim->tx_lock)) {
-			txp_local_irq_enable();
-			return TXP_TX_LOCKED;
-		}
+	if (sim->p->rc2_naive)
+		return rc2_naive_start_xmit(sim, pkt);
+	if (!sim_tx_trylock(sim, &flags)) {
+		txp_trace("TX lock busy");
+		return TXP_TX_LOCKED;
 	}
 	prod = txp_load_relaxed(&sim->prod);
 	/* Acquire: pairs with the release of cons in sim_reap(), so retired
 	 * slots are clean before they are reused. */
 	avail = sim_avail(sim, prod, txp_load_acquire(&sim->cons));
 	if (txp_unlikely(sim_ring_full(sim, avail, need)))
-		return sim_xmit_ring_full(sim);
+		return sim_xmit_ring_full(sim, flags);
 
 	sim_post(sim, pkt, prod, need);
-	if (avail - need <= sim->stop_thresh) {
-		txp_trace("queue full, netif_stop_queue()");
-		txp_netif_stop_queue(txq);
-		if (sim->p->completion == TXP_SIM_COMP_BARRIER) {
-			/* Stop, then recheck: pairs with the barrier between
-			 * retiring and testing "stopped" in sim_reap(). */
-			txp_smp_mb();
-			if (sim_avail(sim, prod + need, txp_load_acquire(&sim->cons)) > sim->wake_thresh)
-				txp_netif_wake_queue(txq);
-		}
-	}
-	sim_tx_unlock(sim);
+	sim_maybe_stop(sim, prod + need, avail - need);
+	sim_tx_unlock(sim, flags);
 	return TXP_TX_OK;
 }
 

@@ -1,0 +1,36 @@
+/*
+ * txpath/check.h - the lock validator, in the spirit of lockdep.
+ *
+ * Per lock class (the name a lock was given) it reports: taking a lock the
+ * context already holds (and lets it pass as nested instead of hanging);
+ * a lock used in interrupt context and also taken elsewhere with
+ * interrupts on; lock-order inversions between classes, with both chains;
+ * a packet freed with interrupts off; interrupts turned on while an
+ * irq-safe lock is held.  Each report names the locks and the functions.
+ */
+#ifndef TXPATH_CHECK_H
+#define TXPATH_CHECK_H
+
+#include <stdbool.h>
+
+enum txp_hazard {
+	TXP_HAZARD_RECURSION,		/* "recursion" */
+	TXP_HAZARD_IRQ_INCONSISTENT,	/* "irq-inconsistent" */
+	TXP_HAZARD_LOCK_ORDER,		/* "lock-order" */
+	TXP_HAZARD_FREE_IRQS_OFF,	/* "free-irqs-off" */
+	TXP_HAZARD_IRQS_ON_HELD,	/* "irqs-on-held" */
+	TXP_HAZARD_NR,
+};
+
+/* Switch the validator on or off; only while no context runs.  On
+ * clears what it learned and reported before. */
+void txp_validator_enable(bool on);
+bool txp_validator_enabled(void);
+/* Distinct reports so far, and each one (NULL past the end). */
+unsigned txp_validator_count(void);
+const char *txp_validator_report(unsigned i, enum txp_hazard *kind);
+const char *txp_hazard_name(enum txp_hazard h);
+/* Called for each new distinct report (the explorer's hook); NULL: none. */
+void txp_validator_on_report(void (*fn)(enum txp_hazard h, const char *msg, void *arg), void *arg);
+
+#endif
