@@ -7,12 +7,15 @@
  * One producer keeps a run nearly deterministic; the completion thread
  * still runs beside it.
  */
+#include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -25,6 +28,14 @@
 #include "txpath/sim.h"
 
 #define WAIT_SECONDS 10
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 static void cfg_one_thread(struct txp_run_cfg *cfg, uint64_t packets)
 {
@@ -89,6 +100,9 @@ static void test_eras_and_personalities_lookup(void **state)
 	static const char *const eras[] = {
 		"2.6.8", "2.6.9", "silence", "2.6.11-rc2", "2.6.11", "2.6.18",
 	};
+	static const char *const drivers_2004[] = {
+		"tg3-2004", "tg3-silent", "tg3-2005", "e1000-2004", "locked", "rc2",
+	};
 	struct txp_run_cfg cfg;
 	unsigned n = 0;
 	(void)state;
@@ -111,11 +125,11 @@ static void test_eras_and_personalities_lookup(void **state)
 	txp_run_cfg_init(&cfg);
 	assert_false(txp_run_cfg_era(&cfg, "2.4"));
 
-	n = 0;
-	for (int i = 0; txp_sim_personalities[i]; i++, n++)
+	for (int i = 0; txp_sim_personalities[i]; i++)
 		assert_ptr_equal(txp_sim_personality(txp_sim_personalities[i]->name),
 				 txp_sim_personalities[i]);
-	assert_int_equal(n, 6);
+	for (unsigned i = 0; i < sizeof(drivers_2004) / sizeof(drivers_2004[0]); i++)
+		assert_non_null(txp_sim_personality(drivers_2004[i]));
 	assert_null(txp_sim_personality("tg3"));
 	assert_false(txp_sim_personality("locked")->own_lock);
 	assert_false(txp_sim_personality("rc2")->own_lock);
@@ -358,20 +372,65 @@ static void test_timed_run(void **state)
 	assert_true(seen.last_elapsed > 0.1);
 }
 
+/* A run on a thread of its own, so a run that never returns fails the
+ * test instead of hanging it. */
+struct bg_run {
+	struct txp_run_cfg cfg;
+	struct txp_run_result res;
+	char err[256];
+	int rc;
+	atomic_bool done;
+};
+
+static void *bg_run_main(void *arg)
+{
+	struct bg_run *r = arg;
+
+	r->rc = txp_run(&r->cfg, &r->res, r->err, sizeof(r->err));
+	atomic_store(&r->done, true);
+	return NULL;
+}
+
+/* Fewer packets than producers: a producer's share is then 0, which
+ * must mean "nothing to send", not "send until the deadline" (there is
+ * none).  Known bug in src/run/run.c (producer_main() reads quota 0 as
+ * "until the deadline"): the run never ends.  Skipped unless
+ * TXP_TEST_KNOWN_BUGS is set; the stuck run is abandoned, not joined. */
+static void test_fewer_packets_than_threads(void **state)
+{
+	static struct bg_run r;
+	pthread_t th;
+	double t0 = now_s();
+	(void)state;
+
+	if (!getenv("TXP_TEST_KNOWN_BUGS"))
+		skip();
+	cfg_one_thread(&r.cfg, 2);
+	r.cfg.threads = 3;
+	assert_int_equal(pthread_create(&th, NULL, bg_run_main, &r), 0);
+	while (!atomic_load(&r.done)) {
+		if (now_s() - t0 > WAIT_SECONDS)
+			fail_msg("txp_run with 2 packets on 3 threads did not return");
+		sched_yield();
+	}
+	assert_int_equal(pthread_join(th, NULL), 0);
+	assert_int_equal(r.rc, 0);
+	txp_test_assert_run_clean(&r.res);
+	assert_int_equal(r.res.dev.submitted, 2);
+}
+
 /* -- the sim device without the run engine --------------------------------- */
 
 static void wait_drained(struct txp_dev *dev)
 {
-	struct timespec t0, t;
+	double t0 = now_s();
 	struct txp_dev_stats st;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		txp_dev_get_stats(dev, &st);
 		if (st.submitted == st.transmitted + txp_test_dropped(&st))
 			return;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if (t.tv_sec - t0.tv_sec > WAIT_SECONDS)
+		if (now_s() - t0 > WAIT_SECONDS)
 			fail_msg("device did not drain");
 		sched_yield();
 	}
@@ -460,6 +519,7 @@ int main(void)
 		cmocka_unit_test(test_timed_run),
 		cmocka_unit_test(test_sim_create_errors),
 		cmocka_unit_test(test_sim_drops_overfragmented),
+		cmocka_unit_test(test_fewer_packets_than_threads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
