@@ -18,6 +18,7 @@
 
 int cmd_run(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
+int cmd_recv(int argc, char **argv);
 
 /* Print "txpath CMD: message" on stderr and exit 2. */
 _Noreturn void usage_error(const char *cmd, const char *fmt, ...)
@@ -32,7 +33,9 @@ void parse_frags(const char *cmd, const char *s, unsigned *min, unsigned *max);
 /* The knobs `run` and `demo` share.  Returns true if opt was one of them.
  * Options (long only): --era --lock --runner --personality --threads
  * --packets --seconds --size --frags --ring --line-rate --batch
- * --txqueuelen --sndbuf --qdisc --driver. */
+ * --txqueuelen --sndbuf --qdisc --driver, and the real drivers' --dev --file
+ * --xdp-mode --queue --tpacket --qdisc-bypass --src-mac --dst-mac --src-ip
+ * --dst-ip --src-port --dst-port. */
 bool parse_run_knob(const char *cmd, int opt, const char *arg, struct txp_run_cfg *cfg);
 /* getopt_long entries for those knobs, ending in an all-zero entry. */
 extern const struct option run_knob_options[];
@@ -54,7 +57,17 @@ extern const struct option run_knob_options[];
 "  --sndbuf N              packets a producer may have in flight, 0 = no limit\n" \
 "                          (default 256): beyond it the producer waits\n" \
 "  --qdisc pfifo_fast|noqueue\n"                             \
-"  --driver NAME           sim (default): the simulated NIC\n"
+"  --driver NAME           sim (default): the simulated NIC; real drivers:\n" \
+"                          afpacket afxdp tap (--dev IFNAME), pcap (--file PATH)\n" \
+"  --dev IFNAME            the interface (afpacket, afxdp) or TAP device (tap)\n" \
+"  --file PATH             the pcap file to write (pcap)\n" \
+"  --xdp-mode copy|zerocopy  AF_XDP bind mode (default copy)\n" \
+"  --queue N               AF_XDP: the interface's queue (default 0)\n" \
+"  --tpacket 2|3           AF_PACKET: TPACKET_V2 (default) or TPACKET_V3\n" \
+"  --qdisc-bypass          AF_PACKET: PACKET_QDISC_BYPASS, skip the kernel's qdisc\n" \
+"  --src-mac, --dst-mac MAC  frame MACs (default: the interface's; broadcast)\n" \
+"  --src-ip, --dst-ip A    in 198.18.0.0/15 (default 198.18.0.1, 198.18.0.2)\n" \
+"  --src-port, --dst-port N  UDP ports (default 9, 9)\n"
 
 /* A one-line judgement of a run, in the words of the seeds. */
 const char *run_verdict(const struct txp_run_cfg *cfg, const struct txp_run_result *r,

@@ -69,7 +69,7 @@ static void demo_options(struct option *opts)
 
 int cmd_demo(int argc, char **argv)
 {
-	struct option opts[32];
+	struct option opts[48];
 	struct txp_run_cfg base;
 	bool json = false, all_ok = true;
 	struct json j;

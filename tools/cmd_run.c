@@ -45,7 +45,7 @@ enum { OPT_JSON = 1000, OPT_QUIET, OPT_HELP };
 
 int cmd_run(int argc, char **argv)
 {
-	struct option opts[32];
+	struct option opts[48];
 	struct txp_run_cfg cfg;
 	struct txp_run_result res;
 	bool json = false, tty = isatty(STDERR_FILENO);

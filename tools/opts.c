@@ -75,6 +75,8 @@ enum {
 	OPT_ERA = 256, OPT_LOCK, OPT_RUNNER, OPT_PERSONALITY, OPT_THREADS,
 	OPT_PACKETS, OPT_SECONDS, OPT_SIZE, OPT_FRAGS, OPT_RING, OPT_LINE_RATE,
 	OPT_BATCH, OPT_TXQUEUELEN, OPT_SNDBUF, OPT_QDISC, OPT_DRIVER,
+	OPT_DEV, OPT_FILE, OPT_XDP_MODE, OPT_QUEUE, OPT_TPACKET, OPT_QDISC_BYPASS,
+	OPT_SRC_MAC, OPT_DST_MAC, OPT_SRC_IP, OPT_DST_IP, OPT_SRC_PORT, OPT_DST_PORT,
 };
 
 const struct option run_knob_options[] = {
@@ -94,6 +96,18 @@ const struct option run_knob_options[] = {
 	{ "sndbuf", required_argument, NULL, OPT_SNDBUF },
 	{ "qdisc", required_argument, NULL, OPT_QDISC },
 	{ "driver", required_argument, NULL, OPT_DRIVER },
+	{ "dev", required_argument, NULL, OPT_DEV },
+	{ "file", required_argument, NULL, OPT_FILE },
+	{ "xdp-mode", required_argument, NULL, OPT_XDP_MODE },
+	{ "queue", required_argument, NULL, OPT_QUEUE },
+	{ "tpacket", required_argument, NULL, OPT_TPACKET },
+	{ "qdisc-bypass", no_argument, NULL, OPT_QDISC_BYPASS },
+	{ "src-mac", required_argument, NULL, OPT_SRC_MAC },
+	{ "dst-mac", required_argument, NULL, OPT_DST_MAC },
+	{ "src-ip", required_argument, NULL, OPT_SRC_IP },
+	{ "dst-ip", required_argument, NULL, OPT_DST_IP },
+	{ "src-port", required_argument, NULL, OPT_SRC_PORT },
+	{ "dst-port", required_argument, NULL, OPT_DST_PORT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -125,8 +139,76 @@ static void parse_personality(const char *cmd, const char *arg, struct txp_run_c
 			    arg);
 }
 
+static void parse_mac_opt(const char *cmd, const char *opt, const char *arg, uint8_t *mac,
+			  bool *set)
+{
+	if (!txp_parse_mac(arg, mac))
+		usage_error(cmd, "%s wants a MAC address like 02:00:00:00:00:01, got '%s'", opt, arg);
+	*set = true;
+}
+
+static uint32_t parse_ip_opt(const char *cmd, const char *opt, const char *arg)
+{
+	uint32_t ip;
+
+	if (!txp_parse_ipv4(arg, &ip))
+		usage_error(cmd, "%s wants an IPv4 address, got '%s'", opt, arg);
+	if (!txp_ipv4_is_bench(ip))
+		usage_error(cmd, "%s must be in the benchmarking range 198.18.0.0/15, got '%s'",
+			    opt, arg);
+	return ip;
+}
+
+/* The real drivers' knobs (cfg->net).  True if opt was one of them. */
+static bool parse_net_knob(const char *cmd, int opt, const char *arg, struct txp_net_cfg *nc)
+{
+	switch (opt) {
+	case OPT_DEV:
+		nc->ifname = arg;
+		return true;
+	case OPT_FILE:
+		nc->file = arg;
+		return true;
+	case OPT_XDP_MODE:
+		if (strcmp(arg, "copy") && strcmp(arg, "zerocopy"))
+			usage_error(cmd, "--xdp-mode is copy or zerocopy, got '%s'", arg);
+		nc->xdp_mode = strcmp(arg, "copy") ? TXP_XDP_ZEROCOPY : TXP_XDP_COPY;
+		return true;
+	case OPT_QUEUE:
+		nc->queue = (unsigned)parse_u64(cmd, "--queue", arg, 0, 4095);
+		return true;
+	case OPT_TPACKET:
+		nc->tpacket = (unsigned)parse_u64(cmd, "--tpacket", arg, 2, 3);
+		return true;
+	case OPT_QDISC_BYPASS:
+		nc->qdisc_bypass = true;
+		return true;
+	case OPT_SRC_MAC:
+		parse_mac_opt(cmd, "--src-mac", arg, nc->addr.src_mac, &nc->addr.src_mac_set);
+		return true;
+	case OPT_DST_MAC:
+		parse_mac_opt(cmd, "--dst-mac", arg, nc->addr.dst_mac, &nc->addr.dst_mac_set);
+		return true;
+	case OPT_SRC_IP:
+		nc->addr.src_ip = parse_ip_opt(cmd, "--src-ip", arg);
+		return true;
+	case OPT_DST_IP:
+		nc->addr.dst_ip = parse_ip_opt(cmd, "--dst-ip", arg);
+		return true;
+	case OPT_SRC_PORT:
+		nc->addr.src_port = (uint16_t)parse_u64(cmd, "--src-port", arg, 1, 65535);
+		return true;
+	case OPT_DST_PORT:
+		nc->addr.dst_port = (uint16_t)parse_u64(cmd, "--dst-port", arg, 1, 65535);
+		return true;
+	}
+	return false;
+}
+
 bool parse_run_knob(const char *cmd, int opt, const char *arg, struct txp_run_cfg *cfg)
 {
+	if (parse_net_knob(cmd, opt, arg, &cfg->net))
+		return true;
 	switch (opt) {
 	case OPT_ERA:
 		parse_era(cmd, arg, cfg);
@@ -182,7 +264,7 @@ bool parse_run_knob(const char *cmd, int opt, const char *arg, struct txp_run_cf
 	case OPT_DRIVER:
 		cfg->driver = txp_run_driver(arg);
 		if (!cfg->driver)
-			usage_error(cmd, "unknown driver '%s'", arg);
+			usage_error(cmd, "unknown driver '%s' (sim afpacket afxdp tap pcap)", arg);
 		return true;
 	case OPT_QDISC:
 		cfg->qdisc = txp_qdisc_lookup(arg);

@@ -1,0 +1,242 @@
+/*
+ * afpacket.c - a PACKET_TX_RING (TPACKET_V2 or V3) as a transmit ring.
+ *
+ * Ring slot i is frame i of the mmap'ed TX ring.  start_xmit writes the
+ * frame after the slot's tpacket header and hands the slot to the kernel
+ * (status SEND_REQUEST).  The completion context kicks the kernel with
+ * send(MSG_DONTWAIT), which transmits every requested frame in order, and
+ * takes slots whose status is back to AVAILABLE as completions.  EAGAIN or
+ * ENOBUFS from the kick (the kernel's qdisc, or the device, is full; the
+ * frame stays requested) stops the queue until a kick goes through.
+ * PACKET_QDISC_BYPASS (optional) skips the kernel's own qdisc.
+ */
+#include <errno.h>
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "drivers/common/netdev.h"
+#include "drivers/common/netdrv.h"
+
+#define AFP_PAGE 4096u
+
+struct afpacket {
+	struct netdev nd;
+	int fd;
+	unsigned version;	/* TPACKET_V2 or TPACKET_V3 */
+	unsigned data_off;	/* frame data after the slot's header */
+	void *map;
+	size_t map_len;
+};
+
+/* The slot's status word, shared with the kernel. */
+static _Atomic uint32_t *afp_status(struct ring *r, uint64_t idx)
+{
+	struct afpacket *a = ring_drv(r);
+	unsigned char *slot = ring_buf(r, idx);
+
+	if (a->version == TPACKET_V3)
+		return (_Atomic uint32_t *)&((struct tpacket3_hdr *)(void *)slot)->tp_status;
+	return (_Atomic uint32_t *)&((struct tpacket2_hdr *)(void *)slot)->tp_status;
+}
+
+/*
+ * post: write the frame into TX ring frame idx and request its sending.
+ * Synchronization: serialised by ring_start_xmit().
+ * Context: a producer.
+ * Return codes: 0; -1 if the kernel still holds the frame (never, if the
+ * ring's accounting is right: counted as a ring error).
+ */
+static int afp_post(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
+{
+	struct afpacket *a = ring_drv(r);
+	unsigned char *slot = ring_buf(r, idx);
+	_Atomic uint32_t *status = afp_status(r, idx);
+
+	/* Acquire: pairs with the kernel's release of AVAILABLE (its
+	 * smp_wmb() before the status store), so the frame is ours. */
+	if (txp_unlikely(txp_load_acquire(status) != TP_STATUS_AVAILABLE)) {
+		txp_counter_add(&r->ring_errors, 1);
+		return -1;
+	}
+	ring_build_frame(r, slot + a->data_off, pkt);
+	if (a->version == TPACKET_V3) {
+		struct tpacket3_hdr *h = (void *)slot;
+
+		h->tp_len = r->frame_len;
+		h->tp_snaplen = r->frame_len;
+		h->tp_next_offset = 0;
+	} else {
+		struct tpacket2_hdr *h = (void *)slot;
+
+		h->tp_len = r->frame_len;
+		h->tp_snaplen = r->frame_len;
+	}
+	/* Release: the frame before its status; pairs with the kernel's
+	 * smp_rmb() after reading SEND_REQUEST in tpacket_snd(). */
+	txp_store_release(status, TP_STATUS_SEND_REQUEST);
+	return 0;
+}
+
+/*
+ * reap: kick the kernel when frames were requested since the last kick
+ * went through, then mark the frames it handed back.
+ * Synchronization: the completion context only.
+ * Context: the completion context.
+ * Return codes: 0; -errno when the link is gone (ENETDOWN, ENXIO).
+ */
+static int afp_reap(struct ring *r, uint64_t cons, uint64_t prod)
+{
+	struct afpacket *a = ring_drv(r);
+
+	if (txp_load_relaxed(&r->kicked) != prod) {
+		if (send(a->fd, NULL, 0, MSG_DONTWAIT) >= 0) {
+			txp_store_relaxed(&r->kicked, prod);
+			ring_set_congested(r, false);
+		} else if (errno == EAGAIN || errno == ENOBUFS || errno == EINTR) {
+			ring_set_congested(r, true);
+		} else if (errno == ENETDOWN || errno == ENXIO || errno == ENODEV) {
+			return -errno;
+		} else {
+			/* A frame the kernel would not take: it is skipped
+			 * (PACKET_LOSS) and counted by the status scan. */
+			txp_counter_add(&r->ring_errors, 1);
+		}
+	}
+	for (; cons < prod; cons++) {
+		struct ring_slot *s = &r->slot[cons % r->size];
+		uint32_t st;
+
+		if (s->done)
+			continue;
+		/* Acquire: pairs with the kernel's release of the status in
+		 * tpacket_destruct_skb(): it is finished with the frame. */
+		st = txp_load_acquire(afp_status(r, cons));
+		if (st & (TP_STATUS_SEND_REQUEST | TP_STATUS_SENDING))
+			break;
+		s->done = true;
+		s->refused = st & TP_STATUS_WRONG_FORMAT;
+	}
+	return 0;
+}
+
+static bool afp_link_ok(struct ring *r)
+{
+	struct afpacket *a = ring_drv(r);
+
+	return netdev_link_ok(&a->nd);
+}
+
+static void afp_free(void *drv);
+
+static const struct ring_ops afp_ring_ops = {
+	.name = "afpacket",
+	.post = afp_post,
+	.reap = afp_reap,
+	.link_ok = afp_link_ok,
+	.release = afp_free,
+};
+
+static void afp_free(void *drv)
+{
+	struct afpacket *a = drv;
+
+	if (a->map && a->map != MAP_FAILED)
+		munmap(a->map, a->map_len);
+	if (a->fd >= 0)
+		close(a->fd);
+	netdev_close(&a->nd);
+	free(a);
+}
+
+static unsigned pow2_at_least(unsigned v)
+{
+	unsigned p = 1;
+
+	while (p < v)
+		p <<= 1;
+	return p;
+}
+
+/* Socket, version, options, ring, mmap, bind.  0 or -1 and a message. */
+static int afp_setup(struct afpacket *a, const struct netdrv_cfg *c, unsigned *slots,
+		     unsigned *frame_size, char *err, size_t errlen)
+{
+	const struct txp_net_cfg *nc = c->net;
+	int version = a->version == TPACKET_V3 ? TPACKET_V3 : TPACKET_V2, one = 1;
+	unsigned hdr = a->version == TPACKET_V3 ? TPACKET3_HDRLEN : TPACKET2_HDRLEN;
+	unsigned block, fpb, nblocks;
+	struct sockaddr_ll sll;
+	union {
+		struct tpacket_req req;
+		struct tpacket_req3 req3;
+	} u;
+
+	a->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (a->fd < 0) {
+		netdev_sock_error(err, errlen, nc->ifname, "AF_PACKET socket", errno);
+		return -1;
+	}
+	a->data_off = hdr - (unsigned)sizeof(struct sockaddr_ll);
+	*frame_size = pow2_at_least(TPACKET_ALIGN(hdr + c->frame_len));
+	block = *frame_size > AFP_PAGE ? *frame_size : AFP_PAGE;
+	fpb = block / *frame_size;
+	nblocks = (c->slots + fpb - 1) / fpb;
+	*slots = nblocks * fpb;
+	memset(&u, 0, sizeof(u));
+	u.req.tp_block_size = block;	/* the same first four fields in both */
+	u.req.tp_block_nr = nblocks;
+	u.req.tp_frame_size = *frame_size;
+	u.req.tp_frame_nr = *slots;
+	if (setsockopt(a->fd, SOL_PACKET, PACKET_VERSION, &version, sizeof(version)) != 0 ||
+	    setsockopt(a->fd, SOL_PACKET, PACKET_LOSS, &one, sizeof(one)) != 0 ||
+	    (nc->qdisc_bypass &&
+	     setsockopt(a->fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one)) != 0) ||
+	    setsockopt(a->fd, SOL_PACKET, PACKET_TX_RING, &u,
+		       a->version == TPACKET_V3 ? sizeof(u.req3) : sizeof(u.req)) != 0) {
+		netdev_sock_error(err, errlen, nc->ifname, "PACKET_TX_RING set-up", errno);
+		return -1;
+	}
+	a->map_len = (size_t)block * nblocks;
+	a->map = mmap(NULL, a->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, a->fd, 0);
+	if (a->map == MAP_FAILED) {
+		netdev_sock_error(err, errlen, nc->ifname, "mmap of the TX ring", errno);
+		return -1;
+	}
+	memset(&sll, 0, sizeof(sll));
+	sll.sll_family = AF_PACKET;
+	sll.sll_protocol = 0;	/* transmit only: receive nothing */
+	sll.sll_ifindex = a->nd.ifindex;
+	if (bind(a->fd, (struct sockaddr *)&sll, sizeof(sll)) != 0) {
+		netdev_sock_error(err, errlen, nc->ifname, "bind", errno);
+		return -1;
+	}
+	return 0;
+}
+
+static struct ring *afp_create(const struct netdrv_cfg *c, char *err, size_t errlen)
+{
+	struct afpacket *a = calloc(1, sizeof(*a));
+	struct ring_cfg rc = netdrv_ring_cfg(c, &afp_ring_ops);
+
+	if (!a) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	a->fd = -1;
+	a->version = c->net->tpacket == 3 ? TPACKET_V3 : TPACKET_V2;
+	if (netdev_open(&a->nd, c->net->ifname, err, errlen) != 0 ||
+	    !netdev_fits_mtu(&a->nd, c->frame_len, err, errlen) ||
+	    afp_setup(a, c, &rc.slots, &rc.slot_size, err, errlen) != 0) {
+		afp_free(a);
+		return NULL;
+	}
+	rc.buf = a->map;
+	return netdrv_make_ring(&rc, a, a->nd.mac, err, errlen);
+}
+
+NETDRV_DEFINE(afpacket, afp_create);

@@ -1,0 +1,297 @@
+/*
+ * afxdp.c - an AF_XDP socket's TX ring and UMEM as a transmit ring.
+ *
+ * A TX-only XSK socket on one queue of the interface (no XDP program is
+ * needed to transmit).  The UMEM is a pool of frames, one per ring slot:
+ * start_xmit builds the frame in its UMEM frame and posts a descriptor to
+ * the TX ring.  The completion context kicks the kernel with sendto()
+ * while the TX ring holds descriptors (copy mode sends a batch per call;
+ * zero-copy only when the ring asks for a wakeup), reads the completion
+ * ring and gives the frames back to the pool.  The queue stops when the
+ * pool (or, never with the sizes below, the TX ring) runs out, and wakes
+ * when completions free room.  Copy mode by default; zero-copy when the
+ * interface's driver supports it (--xdp-mode zerocopy).
+ *
+ * The TX and completion rings are shared with the kernel: their producer
+ * and consumer words are read and written through the seam's acquire and
+ * release, pairing with the kernel's own (smp_load_acquire and
+ * smp_store_release in net/xdp/xsk_queue.h).
+ */
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <xdp/libxdp.h>
+#include <xdp/xsk.h>
+
+#include "drivers/common/netdev.h"
+#include "drivers/common/netdrv.h"
+
+struct afxdp {
+	struct netdev nd;
+	void *area;
+	size_t area_len;
+	unsigned frame_size;
+	bool zerocopy;
+	struct xsk_umem *umem;
+	struct xsk_socket *xsk;
+	struct xsk_ring_prod fq, tx;
+	struct xsk_ring_cons cq;
+	int fd;
+	uint32_t tx_prod;	/* TX ring producer: written serialised (start_xmit) */
+};
+
+static _Atomic uint32_t *ring_word(uint32_t *p)
+{
+	return (_Atomic uint32_t *)p;
+}
+
+/*
+ * post: build the frame in its UMEM frame and post its descriptor.
+ * Synchronization: serialised by ring_start_xmit(): the TX ring's one
+ * producer.
+ * Context: a producer.
+ * Return codes: 0; -1 when the TX ring is full (then nothing was posted).
+ */
+static int xdp_post(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
+{
+	struct afxdp *x = ring_drv(r);
+	struct xdp_desc *d;
+
+	/* Acquire: pairs with the kernel's release of the consumer, so the
+	 * descriptor slot is free before it is rewritten. */
+	if (x->tx_prod - txp_load_acquire(ring_word(x->tx.consumer)) >= x->tx.size)
+		return -1;
+	ring_build_frame(r, ring_buf(r, idx), pkt);
+	d = &((struct xdp_desc *)x->tx.ring)[x->tx_prod & x->tx.mask];
+	d->addr = (uint64_t)(idx % r->size) * x->frame_size;
+	d->len = r->frame_len;
+	d->options = 0;
+	x->tx_prod++;
+	/* Release: the frame and descriptor before the producer; pairs with
+	 * the kernel's acquire of it in xskq_cons_peek_desc(), and with the
+	 * acquire in xdp_reap(). */
+	txp_store_release(ring_word(x->tx.producer), x->tx_prod);
+	return 0;
+}
+
+/* Kick the kernel if the TX ring holds descriptors it has not consumed. */
+static int xdp_kick(struct ring *r, struct afxdp *x)
+{
+	/* Acquire: pairs with the release in xdp_post() and the kernel's. */
+	uint32_t prod = txp_load_acquire(ring_word(x->tx.producer));
+
+	if (prod == txp_load_acquire(ring_word(x->tx.consumer)))
+		return 0;
+	if (x->zerocopy && !(txp_load_relaxed(ring_word(x->tx.flags)) & XDP_RING_NEED_WAKEUP))
+		return 0;
+	if (sendto(x->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) >= 0) {
+		ring_set_congested(r, false);
+		return 0;
+	}
+	switch (errno) {
+	case EAGAIN:
+	case ENOBUFS:
+	case EINTR:
+		ring_set_congested(r, true);
+		return 0;
+	case EBUSY:
+		/* The device dropped a frame it had taken (NET_XMIT_DROP): it is
+		 * completed, yet not sent.  Counted: the run is not clean. */
+		txp_counter_add(&r->ring_errors, 1);
+		return 0;
+	default:
+		return -errno;
+	}
+}
+
+/*
+ * reap: kick, then take the completion ring's frames back into the pool.
+ * Synchronization: the completion context only: the completion ring's one
+ * consumer.
+ * Context: the completion context.
+ * Return codes: 0; -ENETDOWN (or another -errno) when the link is gone.
+ */
+static int xdp_reap(struct ring *r, uint64_t cons, uint64_t prod)
+{
+	struct afxdp *x = ring_drv(r);
+	uint32_t head, tail;
+	int rc;
+
+	(void)cons;
+	(void)prod;
+	rc = xdp_kick(r, x);
+	if (rc < 0)
+		return rc;
+	head = txp_load_relaxed(ring_word(x->cq.consumer));
+	/* Acquire: pairs with the kernel's release of the producer after it
+	 * wrote the addresses. */
+	tail = txp_load_acquire(ring_word(x->cq.producer));
+	if (head == tail)
+		return 0;
+	for (uint32_t i = head; i != tail; i++) {
+		uint64_t addr = ((const uint64_t *)x->cq.ring)[i & x->cq.mask];
+		uint64_t slot = addr / x->frame_size;
+
+		if (slot >= r->size || !r->slot[slot].pkt || r->slot[slot].done)
+			txp_counter_add(&r->ring_errors, 1);
+		else
+			r->slot[slot].done = true;
+	}
+	/* Release: the addresses are read before the kernel may reuse them. */
+	txp_store_release(ring_word(x->cq.consumer), tail);
+	return 0;
+}
+
+static bool xdp_link_ok(struct ring *r)
+{
+	struct afxdp *x = ring_drv(r);
+
+	return netdev_link_ok(&x->nd);
+}
+
+static void xdp_release(void *drv)
+{
+	struct afxdp *x = drv;
+
+	if (x->xsk)
+		xsk_socket__delete(x->xsk);
+	if (x->umem)
+		xsk_umem__delete(x->umem);
+	if (x->area && x->area != MAP_FAILED)
+		munmap(x->area, x->area_len);
+	netdev_close(&x->nd);
+	free(x);
+}
+
+static const struct ring_ops xdp_ring_ops = {
+	.name = "afxdp",
+	.post = xdp_post,
+	.reap = xdp_reap,
+	.link_ok = xdp_link_ok,
+	.release = xdp_release,
+};
+
+static unsigned pow2_at_least(unsigned v)
+{
+	unsigned p = 1;
+
+	while (p < v)
+		p <<= 1;
+	return p;
+}
+
+/* The message for a failed UMEM or socket set-up. */
+static void xdp_error(char *err, size_t errlen, const struct netdrv_cfg *c, int e)
+{
+	const char *ifname = c->net->ifname;
+
+	if (e == EAFNOSUPPORT)
+		snprintf(err, errlen, "%s: XDP not supported: this kernel has no AF_XDP sockets",
+			 ifname);
+	else if (c->net->xdp_mode == TXP_XDP_ZEROCOPY && (e == EOPNOTSUPP || e == EPROTONOSUPPORT))
+		snprintf(err, errlen,
+			 "%s: XDP zero-copy not supported by this interface's driver (use --xdp-mode copy)",
+			 ifname);
+	else if (e == EOPNOTSUPP || e == EPROTONOSUPPORT)
+		snprintf(err, errlen, "%s: XDP not supported on this interface", ifname);
+	else if (e == EINVAL)
+		snprintf(err, errlen, "%s: cannot bind an AF_XDP socket to queue %u (no such queue?)",
+			 ifname, c->net->queue);
+	else
+		netdev_sock_error(err, errlen, ifname, "AF_XDP socket", e);
+}
+
+static int xdp_setup(struct afxdp *x, const struct netdrv_cfg *c, char *err, size_t errlen)
+{
+	unsigned ring = pow2_at_least(c->slots);
+	struct xsk_umem_config ucfg = {
+		.fill_size = 64,
+		.comp_size = ring,
+		.frame_headroom = 0,
+	};
+	struct xsk_socket_config scfg = {
+		.rx_size = 0,
+		.tx_size = ring,
+		.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
+		.bind_flags = XDP_USE_NEED_WAKEUP,
+	};
+	int rc;
+
+	if (c->frame_len > 4096) {
+		snprintf(err, errlen, "%s: AF_XDP frames are at most 4096 bytes (--size)",
+			 c->net->ifname);
+		return -1;
+	}
+	x->frame_size = c->frame_len <= 2048 ? 2048 : 4096;
+	ucfg.frame_size = x->frame_size;
+	x->area_len = (size_t)c->slots * x->frame_size;
+	x->area = mmap(NULL, x->area_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+	if (x->area == MAP_FAILED) {
+		snprintf(err, errlen, "out of memory for the UMEM");
+		return -1;
+	}
+	x->zerocopy = c->net->xdp_mode == TXP_XDP_ZEROCOPY;
+	scfg.bind_flags |= x->zerocopy ? XDP_ZEROCOPY : XDP_COPY;
+	rc = xsk_umem__create(&x->umem, x->area, x->area_len, &x->fq, &x->cq, &ucfg);
+	if (rc) {
+		x->umem = NULL;
+		xdp_error(err, errlen, c, -rc);
+		return -1;
+	}
+	rc = xsk_socket__create(&x->xsk, c->net->ifname, c->net->queue, x->umem, NULL, &x->tx,
+				&scfg);
+	if (rc) {
+		x->xsk = NULL;
+		xdp_error(err, errlen, c, -rc);
+		return -1;
+	}
+	x->fd = xsk_socket__fd(x->xsk);
+	x->tx_prod = txp_load_relaxed(ring_word(x->tx.producer));
+	return 0;
+}
+
+/* libbpf and libxdp print their own diagnostics; txpath gives one line. */
+static int xdp_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+static int xdp_quiet_libxdp(enum libxdp_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+static struct ring *xdp_create(const struct netdrv_cfg *c, char *err, size_t errlen)
+{
+	struct afxdp *x = calloc(1, sizeof(*x));
+	struct ring_cfg rc = netdrv_ring_cfg(c, &xdp_ring_ops);
+
+	if (!x) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	x->nd.ctl_fd = -1;
+	libbpf_set_print(xdp_quiet);
+	libxdp_set_print(xdp_quiet_libxdp);
+	if (netdev_open(&x->nd, c->net->ifname, err, errlen) != 0 ||
+	    !netdev_fits_mtu(&x->nd, c->frame_len, err, errlen) ||
+	    xdp_setup(x, c, err, errlen) != 0) {
+		xdp_release(x);
+		return NULL;
+	}
+	rc.buf = x->area;
+	rc.slot_size = x->frame_size;
+	return netdrv_make_ring(&rc, x, x->nd.mac, err, errlen);
+}
+
+NETDRV_DEFINE(afxdp, xdp_create);

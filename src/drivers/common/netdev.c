@@ -1,0 +1,106 @@
+/*
+ * netdev.c - interface look-ups and the real drivers' error messages.
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "netdev.h"
+
+static int netdev_flags(const struct netdev *nd, short *flags)
+{
+	struct ifreq ifr;
+
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", nd->name);
+	if (ioctl(nd->ctl_fd, SIOCGIFFLAGS, &ifr) != 0)
+		return -errno;
+	*flags = ifr.ifr_flags;
+	return 0;
+}
+
+int netdev_open(struct netdev *nd, const char *ifname, char *err, size_t errlen)
+{
+	struct ifreq ifr;
+	short flags;
+
+	memset(nd, 0, sizeof(*nd));
+	nd->ctl_fd = -1;
+	if (!ifname || !*ifname) {
+		snprintf(err, errlen, "no interface given (--dev IFNAME)");
+		return -1;
+	}
+	if (strlen(ifname) >= sizeof(nd->name)) {
+		snprintf(err, errlen, "%s: interface name too long", ifname);
+		return -1;
+	}
+	snprintf(nd->name, sizeof(nd->name), "%s", ifname);
+	nd->ifindex = (int)if_nametoindex(ifname);
+	if (!nd->ifindex) {
+		snprintf(err, errlen, "%s: no such interface", ifname);
+		return -1;
+	}
+	nd->ctl_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (nd->ctl_fd < 0 || netdev_flags(nd, &flags) != 0) {
+		snprintf(err, errlen, "%s: cannot read the interface's flags: %s", ifname,
+			 strerror(errno));
+		netdev_close(nd);
+		return -1;
+	}
+	if (!(flags & IFF_UP)) {
+		snprintf(err, errlen, "%s: interface is down (ip link set %s up)", ifname, ifname);
+		netdev_close(nd);
+		return -1;
+	}
+	if (!(flags & IFF_RUNNING)) {
+		snprintf(err, errlen, "%s: interface has no carrier (link down)", ifname);
+		netdev_close(nd);
+		return -1;
+	}
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (ioctl(nd->ctl_fd, SIOCGIFHWADDR, &ifr) == 0)
+		memcpy(nd->mac, ifr.ifr_hwaddr.sa_data, 6);
+	if (ioctl(nd->ctl_fd, SIOCGIFMTU, &ifr) == 0)
+		nd->mtu = (unsigned)ifr.ifr_mtu;
+	return 0;
+}
+
+void netdev_close(struct netdev *nd)
+{
+	if (nd->ctl_fd >= 0)
+		close(nd->ctl_fd);
+	nd->ctl_fd = -1;
+}
+
+bool netdev_link_ok(const struct netdev *nd)
+{
+	short flags;
+
+	if (netdev_flags(nd, &flags) != 0)
+		return false;	/* gone altogether */
+	return (flags & IFF_UP) && (flags & IFF_RUNNING);
+}
+
+void netdev_sock_error(char *err, size_t errlen, const char *ifname, const char *what, int e)
+{
+	if (e == EPERM || e == EACCES)
+		snprintf(err, errlen, "%s: %s: permission denied (run as root or with CAP_NET_RAW)",
+			 ifname, what);
+	else
+		snprintf(err, errlen, "%s: %s: %s", ifname, what, strerror(e));
+}
+
+bool netdev_fits_mtu(const struct netdev *nd, unsigned len, char *err, size_t errlen)
+{
+	if (nd->mtu && len > nd->mtu + 14) {
+		snprintf(err, errlen, "%s: %u-byte frames exceed the MTU (%u): --size at most %u",
+			 nd->name, len, nd->mtu, nd->mtu + 14);
+		return false;
+	}
+	return true;
+}

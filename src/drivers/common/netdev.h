@@ -1,0 +1,35 @@
+/*
+ * netdev.h - looking at a network interface: does it exist, is it up,
+ * its MAC and MTU; and the one-line errors every real driver gives.
+ */
+#ifndef TXP_DRIVERS_NETDEV_H
+#define TXP_DRIVERS_NETDEV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct netdev {
+	char name[16];
+	int ifindex;
+	uint8_t mac[6];
+	unsigned mtu;
+	int ctl_fd;		/* a datagram socket for interface ioctls */
+};
+
+/* Find ifname and check it is up with carrier; 0, or -1 and a message
+ * ("veth9: no such interface", "veth0: interface is down", ...). */
+int netdev_open(struct netdev *nd, const char *ifname, char *err, size_t errlen);
+void netdev_close(struct netdev *nd);
+
+/* Up and with carrier (IFF_UP and IFF_RUNNING)? */
+bool netdev_link_ok(const struct netdev *nd);
+
+/* The message for a failed socket()/bind()/setsockopt() of a driver:
+ * permission errors say what is needed. */
+void netdev_sock_error(char *err, size_t errlen, const char *ifname, const char *what, int e);
+
+/* Frames of len bytes fit the interface's MTU?  False and a message if not. */
+bool netdev_fits_mtu(const struct netdev *nd, unsigned len, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,400 @@
+/*
+ * ring.c - the single-producer transmit ring the real drivers share:
+ * start_xmit with the 2005 flow control, and the completion context.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frame.h"
+#include "netdrv.h"
+#include "ring.h"
+
+#define RING_LINK_CHECK_NS 10000000u	/* look at the link every 10 ms */
+#define RING_IDLE_SPINS 64
+#define RING_IDLE_NAP_NS 200000u	/* an idle completion context naps this long */
+
+struct ring *ring_create(const struct ring_cfg *cfg, char *err, size_t errlen)
+{
+	struct ring *r;
+
+	if (cfg->slots < 2 || cfg->frame_len < TXP_FRAME_MIN_LEN ||
+	    cfg->frame_len > cfg->slot_size) {
+		snprintf(err, errlen, "ring of %u slots of %u bytes cannot carry %u-byte frames",
+			 cfg->slots, cfg->slot_size, cfg->frame_len);
+		return NULL;
+	}
+	r = aligned_alloc(TXP_CACHELINE, sizeof(*r));
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	memset(r, 0, sizeof(*r));
+	r->ops = cfg->ops;
+	r->drv = cfg->drv;
+	r->size = cfg->slots;
+	r->slot_size = cfg->slot_size;
+	r->frame_len = cfg->frame_len;
+	r->log = cfg->log;
+	snprintf(r->ifname, sizeof(r->ifname), "%s", cfg->ifname ? cfg->ifname : "-");
+	/* Wake with a quarter of the ring free, as tg3's TG3_TX_WAKEUP_THRESH. */
+	r->wake_thresh = r->size / 4;
+	r->buf = cfg->buf;
+	if (!r->buf) {
+		r->buf = calloc(r->size, r->slot_size);
+		r->own_buf = true;
+	}
+	r->slot = calloc(r->size, sizeof(*r->slot));
+	r->tmpl = malloc(r->frame_len);
+	if (!r->buf || !r->slot || !r->tmpl) {
+		r->drv = NULL;	/* still the caller's */
+		ring_destroy(r);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	r->csum_base = frame_template(r->tmpl, r->frame_len, &cfg->addr);
+	txp_spin_init(&r->tx_lock, "TX lock");
+	return r;
+}
+
+struct ring_cfg netdrv_ring_cfg(const struct netdrv_cfg *c, const struct ring_ops *ops)
+{
+	return (struct ring_cfg){
+		.ops = ops,
+		.slots = c->slots,
+		.slot_size = c->frame_len,
+		.frame_len = c->frame_len,
+		.addr = c->net->addr,
+		.ifname = c->net->ifname ? c->net->ifname : c->net->file,
+		.log = c->log,
+	};
+}
+
+struct ring *netdrv_make_ring(struct ring_cfg *rc, void *drv, const uint8_t *mac, char *err,
+			      size_t errlen)
+{
+	struct ring *r;
+
+	txp_frame_addr_resolve(&rc->addr, mac);
+	rc->drv = drv;
+	r = ring_create(rc, err, errlen);
+	if (!r)
+		rc->ops->release(drv);
+	return r;
+}
+
+void ring_destroy(struct ring *r)
+{
+	if (!r)
+		return;
+	if (r->drv && r->ops->release)
+		r->ops->release(r->drv);
+	if (r->own_buf)
+		free(r->buf);
+	free(r->slot);
+	free(r->tmpl);
+	free(r);
+}
+
+void ring_build_frame(const struct ring *r, void *dst, const struct txp_pkt *pkt)
+{
+	memcpy(dst, r->tmpl, r->frame_len);
+	frame_stamp(dst, r->csum_base, pkt->flow, pkt->seq);
+}
+
+/*
+ * post for tap and pcap: the frame is built in its slot; the completion
+ * context sends it from there.
+ * Synchronization: serialised by ring_start_xmit().
+ * Context: a producer.
+ * Return codes: 0.
+ */
+int ring_post_in_slot(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
+{
+	ring_build_frame(r, ring_buf(r, idx), pkt);
+	return 0;
+}
+
+void ring_set_link_down(struct ring *r, const char *why)
+{
+	/* Release: pairs with the acquire in ring_start_xmit(); a producer
+	 * that sees it drops instead of posting. */
+	if (!txp_xchg(&r->link_down, true) && r->log)
+		fprintf(r->log, "%s: %s: NIC Link is Down (%s)\n", r->ops->name, r->ifname, why);
+}
+
+/* -- start_xmit ------------------------------------------------------------ */
+
+static void ring_tx_unlock(struct ring *r)
+{
+	if (r->lltx) {
+		txp_spin_unlock(&r->tx_lock);
+		txp_local_irq_enable();
+	}
+}
+
+/* No room at entry.  Called serialised; releases tx_lock; always BUSY.
+ * Miller's rule (2.6.11): stopped already is the LLTX race, harmless;
+ * awake means the driver forgot to stop: a real bug, logged. */
+static enum txp_tx ring_full(struct ring *r)
+{
+	bool stopped = txp_netif_queue_stopped(r->txq);
+
+	txp_counter_add(stopped ? &r->ring_full_stopped : &r->ring_full_awake, 1);
+	if (!stopped)
+		txp_netif_stop_queue(r->txq);
+	ring_tx_unlock(r);
+	if (!stopped)
+		txp_dev_log_bug(r->dev, "Tx Ring full when queue awake!");
+	return TXP_TX_BUSY;
+}
+
+/*
+ * start_xmit of every real driver: one slot per packet (fragments are
+ * linearised into it, as a device without scatter-gather needs).
+ * Synchronization: LLTX: the ring's own tx_lock by trylock; core: the
+ * caller holds the xmit lock.  Either way, the one producer of the ring.
+ * Context: a producer, or a context running the queue.  Never sleeps.
+ * Return codes: OK (posted; or dropped as dev-down once the link is gone),
+ * BUSY (no room: see ring_full()), LOCKED (LLTX, tx_lock busy).
+ */
+enum txp_tx ring_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
+{
+	struct ring *r = txp_dev_priv(txp_txq_dev(txq));
+	uint64_t prod, cons;
+	unsigned avail;
+
+	if (r->lltx) {
+		txp_local_irq_disable();
+		if (!txp_spin_trylock(&r->tx_lock)) {
+			txp_local_irq_enable();
+			return TXP_TX_LOCKED;
+		}
+	}
+	/* Acquire: pairs with the xchg in ring_set_link_down(). */
+	if (txp_unlikely(txp_load_acquire(&r->link_down))) {
+		ring_tx_unlock(r);
+		txp_counter_add(&r->dropped_down, 1);
+		txp_pkt_drop(r->dev, pkt, TXP_DROP_DEV_DOWN);
+		return TXP_TX_OK;
+	}
+	prod = txp_load_relaxed(&r->prod);
+	/* Acquire: pairs with the release of cons in ring_retire(): retired
+	 * slots are free before they are reused. */
+	cons = txp_load_acquire(&r->cons);
+	avail = r->size - (unsigned)(prod - cons);
+	if (txp_unlikely(avail < 1))
+		return ring_full(r);
+	r->slot[prod % r->size] = (struct ring_slot){ .pkt = pkt };
+	if (txp_unlikely(r->ops->post(r, prod, pkt) != 0)) {
+		r->slot[prod % r->size].pkt = NULL;
+		return ring_full(r);
+	}
+	/* Release: the slot before the index; pairs with the acquire of prod
+	 * in the completion context. */
+	txp_store_release(&r->prod, prod + 1);
+	if (avail - 1 < 1) {
+		txp_netif_stop_queue(txq);
+		if (!r->lltx) {
+			/* Stop, then recheck: pairs with the barrier between
+			 * retiring and testing "stopped" in ring_retire(). */
+			txp_smp_mb();
+			if (r->size - (unsigned)(prod + 1 - txp_load_acquire(&r->cons)) > r->wake_thresh &&
+			    !txp_load_relaxed(&r->congested))
+				txp_netif_wake_queue(txq);
+		}
+	}
+	ring_tx_unlock(r);
+	return TXP_TX_OK;
+}
+
+/* -- the completion context ------------------------------------------------- */
+
+static void comp_lock(struct ring *r)
+{
+	if (r->lltx) {
+		txp_local_irq_disable();
+		txp_spin_lock(&r->tx_lock);
+	}
+}
+
+/*
+ * Retire the slots the driver marked done, in order: the packets sent onto
+ * *sent, those the device refused onto *refused (lists through pkt->next);
+ * then wake the queue if it is stopped and room is back.  Returns the count.
+ */
+static unsigned ring_retire(struct ring *r, struct txp_pkt **sent, struct txp_pkt **refused)
+{
+	uint64_t cons = txp_load_relaxed(&r->cons), prod = txp_load_acquire(&r->prod);
+	struct txp_pkt **ts = sent, **tr = refused;
+	unsigned n = 0;
+
+	while (cons < prod) {
+		struct ring_slot *s = &r->slot[cons % r->size];
+
+		if (!s->done)
+			break;
+		if (!s->pkt) {
+			txp_counter_add(&r->ring_errors, 1);
+		} else if (s->refused) {
+			*tr = s->pkt;
+			tr = &s->pkt->next;
+		} else {
+			*ts = s->pkt;
+			ts = &s->pkt->next;
+		}
+		*s = (struct ring_slot){ 0 };
+		cons++;
+		n++;
+	}
+	*ts = NULL;
+	*tr = NULL;
+	if (!n && !txp_netif_queue_stopped(r->txq))
+		return 0;
+	comp_lock(r);
+	/* Release: clean slots before the index; pairs with the acquire of
+	 * cons in ring_start_xmit(). */
+	txp_store_release(&r->cons, cons);
+	if (!r->lltx)
+		txp_smp_mb();	/* pairs with the barrier after the stop in ring_start_xmit() */
+	if (txp_netif_queue_stopped(r->txq) && !txp_load_relaxed(&r->congested) &&
+	    r->size - (unsigned)(txp_load_acquire(&r->prod) - cons) > r->wake_thresh)
+		txp_netif_wake_queue(r->txq);
+	ring_tx_unlock(r);
+	return n;
+}
+
+void ring_set_congested(struct ring *r, bool congested)
+{
+	if (txp_load_relaxed(&r->congested) == congested)
+		return;
+	txp_store_relaxed(&r->congested, congested);
+	if (!congested)
+		return;	/* the next ring_retire() wakes the queue */
+	txp_counter_add(&r->congestions, 1);
+	/* Stop under the lock that serialises start_xmit, so the core never
+	 * sees the queue stopped under a start_xmit in core mode. */
+	if (r->lltx) {
+		comp_lock(r);
+		txp_netif_stop_queue(r->txq);
+		ring_tx_unlock(r);
+	} else {
+		txp_netif_tx_lock_irq(r->txq);
+		txp_netif_stop_queue(r->txq);
+		txp_netif_tx_unlock_irq(r->txq);
+	}
+}
+
+static void complete_list(struct ring *r, struct txp_pkt *p, bool sent)
+{
+	struct txp_pkt *next;
+
+	for (; p; p = next) {
+		next = p->next;
+		if (sent) {
+			txp_pkt_complete(r->dev, p);
+		} else {
+			txp_counter_add(&r->refused, 1);
+			txp_pkt_drop(r->dev, p, TXP_DROP_DRIVER);
+		}
+	}
+}
+
+/* The link is gone: everything posted and not done will never be sent. */
+static void ring_abandon(struct ring *r)
+{
+	uint64_t cons = txp_load_relaxed(&r->cons), prod = txp_load_acquire(&r->prod);
+
+	for (uint64_t i = cons; i < prod; i++) {
+		struct ring_slot *s = &r->slot[i % r->size];
+
+		if (!s->done && s->pkt) {
+			txp_counter_add(&r->dropped_down, 1);
+			txp_pkt_drop(r->dev, s->pkt, TXP_DROP_DEV_DOWN);
+			s->pkt = NULL;
+			s->done = true;
+		}
+	}
+}
+
+/* One pass: let the driver push and reap, retire, run the queue (not
+ * while closing: nothing may be posted then).
+ * Returns the slots retired. */
+static unsigned ring_pass(struct ring *r, bool run_queue)
+{
+	struct txp_pkt *sent, *refused;
+	uint64_t cons = txp_load_relaxed(&r->cons), prod = txp_load_acquire(&r->prod);
+	unsigned n;
+
+	if (txp_load_acquire(&r->link_down)) {
+		ring_abandon(r);
+	} else if (cons != prod) {
+		int rc = r->ops->reap(r, cons, prod);
+
+		if (rc < 0) {
+			ring_set_link_down(r, strerror(-rc));
+			ring_abandon(r);
+		}
+	}
+	n = ring_retire(r, &sent, &refused);
+	complete_list(r, sent, true);
+	complete_list(r, refused, false);
+	if (run_queue)
+		txp_net_tx_action(r->dev);
+	return n;
+}
+
+static void *ring_completion_main(void *arg)
+{
+	struct ring *r = arg;
+	uint64_t next_link_check = 0;
+	unsigned idle = 0;
+
+	txp_ctx_attach();
+	while (txp_load_acquire(&r->running)) {
+		uint64_t now;
+
+		if (ring_pass(r, true)) {
+			idle = 0;
+		} else if (++idle < RING_IDLE_SPINS) {
+			txp_cpu_relax();
+		} else if (r->ops->idle) {
+			r->ops->idle(r, RING_IDLE_NAP_NS);
+		} else {
+			txp_thread_yield();
+		}
+		now = txp_now_ns();
+		if (r->ops->link_ok && now >= next_link_check) {
+			next_link_check = now + RING_LINK_CHECK_NS;
+			if (!txp_load_relaxed(&r->link_down) && !r->ops->link_ok(r))
+				ring_set_link_down(r, "no carrier");
+		}
+	}
+	txp_ctx_detach();
+	return NULL;
+}
+
+int ring_open(struct txp_dev *dev)
+{
+	struct ring *r = txp_dev_priv(dev);
+
+	r->dev = dev;
+	r->txq = txp_dev_txq(dev, 0);
+	r->lltx = txp_dev_lock_mode(dev) == TXP_LOCK_LLTX;
+	atomic_init(&r->running, true);
+	return -txp_thread_start(&r->thread, ring_completion_main, r);
+}
+
+/* Stop the completion context, take what the device finished, and drop
+ * the rest as dev-down. */
+void ring_stop(struct txp_dev *dev)
+{
+	struct ring *r = txp_dev_priv(dev);
+
+	/* Release: pairs with the acquire in the loop above. */
+	txp_store_release(&r->running, false);
+	txp_thread_join(&r->thread);
+	ring_pass(r, false);
+	ring_abandon(r);
+	ring_pass(r, false);
+}

@@ -1,0 +1,165 @@
+/*
+ * ring.h - what the real drivers share: a single-producer ring of transmit
+ * slots, its flow control, and its completion context.
+ *
+ * Every real transmit ring (a PACKET_TX_RING, an AF_XDP UMEM and TX ring,
+ * the frames waiting for a TAP write or a pcap record) is single-producer:
+ * one context at a time may post.  The ring below is that, as the tg3 of
+ * 2005 and the drivers after it did it:
+ *
+ *  - start_xmit (ring_start_xmit) posts one slot per packet.  Lock mode
+ *    core: the core's xmit lock serialises it.  Lock mode LLTX: the ring
+ *    takes its own tx_lock by trylock (TXP_TX_LOCKED on failure) and
+ *    applies Miller's rule of 2.6.11 when it finds no room: queue already
+ *    stopped, a quiet BUSY (the harmless LLTX race); queue awake, a real
+ *    bug: stop, log it, BUSY.
+ *  - After posting, it stops the queue when the next packet would not fit.
+ *  - The completion context (one thread per device, ring_completion_*)
+ *    lets the driver push posted slots to the kernel and find which are
+ *    done, retires them (each packet completed, or dropped with a reason),
+ *    and wakes the queue once more than wake_thresh slots are free.  In
+ *    LLTX mode it does so under tx_lock (tg3); in core mode locklessly:
+ *    stop, full barrier, recheck / retire, full barrier, wake.
+ *  - It watches the link: when the interface loses carrier or goes down,
+ *    every packet still held and every later one is dropped as dev-down,
+ *    and the run is told (ring->link_down).
+ */
+#ifndef TXP_DRIVERS_RING_H
+#define TXP_DRIVERS_RING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sync/sync.h"
+#include "txpath/driver.h"
+#include "txpath/net.h"
+
+struct ring;
+
+/* A slot: the packet it carries, and whether the device refused it. */
+struct ring_slot {
+	struct txp_pkt *pkt;
+	bool refused;		/* retire as dropped (TXP_DROP_DRIVER), not sent */
+	bool done;		/* the device is finished with it (completion side) */
+};
+
+struct ring_ops {
+	const char *name;
+	/*
+	 * post: write pkt's frame into slot idx (buffer ring_buf(r, idx)) and
+	 * hand it to the device's ring.
+	 * Synchronization: serialised by ring_start_xmit (xmit lock or tx_lock).
+	 * Context: a producer, or a context running the queue.
+	 * Return codes: 0; -1 when the device's own ring has no room (then
+	 * nothing was posted: treated as a full ring).
+	 */
+	int (*post)(struct ring *r, uint64_t idx, struct txp_pkt *pkt);
+	/*
+	 * reap: push posted slots [kicked, prod) to the device as it needs
+	 * (a kick, a write), and mark the slots the device is finished with
+	 * (slot->done; slot->refused if it refused them).
+	 * Synchronization: the completion context only, lock-free.
+	 * Context: the completion context.
+	 * Return codes: 0; -ENETDOWN (or another negative errno) when the
+	 * device reports the link gone.
+	 */
+	int (*reap)(struct ring *r, uint64_t cons, uint64_t prod);
+	/*
+	 * link_ok: is the interface up with carrier?  NULL: always.
+	 * Context: the completion context, every RING_LINK_CHECK_NS.
+	 */
+	bool (*link_ok)(struct ring *r);
+	/*
+	 * idle: nothing was done in a pass: the driver may wait for its
+	 * device (poll) up to ns nanoseconds.  NULL: yield.
+	 */
+	void (*idle)(struct ring *r, uint64_t ns);
+	/* release: free the driver's own state (ring_drv()); from ring_destroy(). */
+	void (*release)(void *drv);
+};
+
+struct ring_cfg {
+	const struct ring_ops *ops;
+	void *drv;		/* the driver's own state, ring_drv() */
+	unsigned slots;
+	unsigned slot_size;	/* bytes per slot buffer (stride) */
+	unsigned char *buf;	/* slots * slot_size bytes: the driver's (mmap, UMEM), or NULL: malloc'd */
+	unsigned frame_len;	/* bytes of every frame */
+	struct txp_frame_addr addr;	/* resolved */
+	const char *ifname;	/* for messages */
+	FILE *log;
+};
+
+struct ring {
+	/* Read-only while the device is up. */
+	const struct ring_ops *ops;
+	void *drv;
+	struct txp_dev *dev;
+	struct txp_txq *txq;
+	struct ring_slot *slot;
+	unsigned char *buf;
+	bool own_buf;
+	unsigned size, slot_size, frame_len;
+	unsigned wake_thresh;	/* wake when more than this many slots are free */
+	bool lltx;		/* own tx_lock, Miller's rule */
+	unsigned char *tmpl;	/* the frame template: headers, magic, pattern */
+	uint32_t csum_base;	/* UDP checksum sum of the template, flow/seq zero */
+	char ifname[32];
+	FILE *log;
+
+	/* Producer side: written under tx_lock (LLTX) or the xmit lock. */
+	txp_cacheline_aligned _Atomic uint64_t prod;	/* slots posted, ever */
+	struct txp_spinlock tx_lock;			/* the driver's own (tp->tx_lock) */
+	_Atomic uint64_t ring_full_awake, ring_full_stopped, dropped_down;
+
+	/* Completion side. */
+	txp_cacheline_aligned _Atomic uint64_t cons;	/* slots retired, ever */
+	_Atomic uint64_t kicked;	/* slots handed to the device (driver's use) */
+	atomic_bool link_down;		/* latched: the link went away */
+	atomic_bool congested;		/* the device said "later" (EAGAIN, ENOBUFS) */
+	_Atomic uint64_t congestions;
+	atomic_bool running;
+	struct txp_thread thread;
+	_Atomic uint64_t ring_errors, refused;
+};
+
+/* Make a ring; NULL and a message on failure (the driver's state is then
+ * still the caller's). */
+struct ring *ring_create(const struct ring_cfg *cfg, char *err, size_t errlen);
+/* Free the ring and, through ops->release, the driver's state. */
+void ring_destroy(struct ring *r);
+
+static inline void *ring_drv(const struct ring *r)
+{
+	return r->drv;
+}
+
+static inline unsigned char *ring_buf(const struct ring *r, uint64_t idx)
+{
+	return r->buf + (size_t)(idx % r->size) * r->slot_size;
+}
+
+/* Write the frame of pkt into dst (frame_len bytes). */
+void ring_build_frame(const struct ring *r, void *dst, const struct txp_pkt *pkt);
+
+/* A post op for devices whose completion context does the sending from
+ * the slot buffers (tap, pcap): build the frame in slot idx; returns 0. */
+int ring_post_in_slot(struct ring *r, uint64_t idx, struct txp_pkt *pkt);
+
+/* The driver ops on a ring (the device's priv is the struct ring):
+ * open starts the completion context, stop ends it and drops what is held. */
+int ring_open(struct txp_dev *dev);
+void ring_stop(struct txp_dev *dev);
+enum txp_tx ring_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq);
+
+/* The device refused more for now (EAGAIN, ENOBUFS): stop the queue until
+ * it takes frames again (congested false), then wake it on the next pass.
+ * Context: the completion context. */
+void ring_set_congested(struct ring *r, bool congested);
+
+/* Mark the link gone (latched): any context. */
+void ring_set_link_down(struct ring *r, const char *why);
+
+#endif

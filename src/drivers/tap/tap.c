@@ -1,0 +1,149 @@
+/*
+ * tap.c - a TAP device (IFF_TAP | IFF_NO_PI) as the wire.
+ *
+ * The ring's slots are frame buffers; start_xmit builds the frame in its
+ * slot, and the completion context (the "DMA engine") writes posted
+ * frames to the TAP file descriptor, non-blocking, in ring order: a frame
+ * written is a frame the kernel took, a completion.  A write that would
+ * block (EAGAIN) stops the queue; the completion context waits for the
+ * descriptor to be writable again and wakes it.  The frames arrive on the
+ * TAP interface as received frames.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/if_tun.h>
+#include <net/if.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "drivers/common/netdev.h"
+#include "drivers/common/netdrv.h"
+
+struct tapdrv {
+	struct netdev nd;
+	int fd;
+};
+
+/*
+ * reap: write the posted frames [kicked, prod), in order, until one would
+ * block.
+ * Synchronization: the completion context only.
+ * Context: the completion context.
+ * Return codes: 0; -EIO (the interface is down) or another -errno when
+ * the device is gone.
+ */
+static int tap_reap(struct ring *r, uint64_t cons, uint64_t prod)
+{
+	struct tapdrv *t = ring_drv(r);
+	uint64_t i = txp_load_relaxed(&r->kicked);
+
+	(void)cons;
+	for (; i < prod; i++) {
+		struct ring_slot *s = &r->slot[i % r->size];
+		ssize_t n = write(t->fd, ring_buf(r, i), r->frame_len);
+
+		if (n < 0 && (errno == EAGAIN || errno == ENOBUFS)) {
+			ring_set_congested(r, true);
+			break;
+		}
+		if (n < 0 && (errno == EIO || errno == EBADFD || errno == ENODEV))
+			return -errno;
+		s->refused = n != (ssize_t)r->frame_len;
+		s->done = true;
+		ring_set_congested(r, false);
+	}
+	txp_store_relaxed(&r->kicked, i);
+	return 0;
+}
+
+/* Nothing moved: wait for the descriptor to take frames again. */
+static void tap_idle(struct ring *r, uint64_t ns)
+{
+	struct tapdrv *t = ring_drv(r);
+	struct pollfd p = { .fd = t->fd, .events = POLLOUT };
+
+	if (txp_load_relaxed(&r->congested))
+		poll(&p, 1, (int)(ns / 1000000u) + 1);
+	else
+		txp_sleep_ns(ns);
+}
+
+static bool tap_link_ok(struct ring *r)
+{
+	struct tapdrv *t = ring_drv(r);
+
+	return netdev_link_ok(&t->nd);
+}
+
+static void tap_release(void *drv)
+{
+	struct tapdrv *t = drv;
+
+	if (t->fd >= 0)
+		close(t->fd);
+	netdev_close(&t->nd);
+	free(t);
+}
+
+static const struct ring_ops tap_ring_ops = {
+	.name = "tap",
+	.post = ring_post_in_slot,
+	.reap = tap_reap,
+	.link_ok = tap_link_ok,
+	.idle = tap_idle,
+	.release = tap_release,
+};
+
+/* Attach to the existing TAP interface ifname. */
+static int tap_attach(struct tapdrv *t, const char *ifname, char *err, size_t errlen)
+{
+	struct ifreq ifr;
+
+	if (!ifname || !if_nametoindex(ifname)) {
+		snprintf(err, errlen, "%s: no such interface (ip tuntap add dev %s mode tap)",
+			 ifname ? ifname : "(none)", ifname ? ifname : "IFNAME");
+		return -1;
+	}
+	t->fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (t->fd < 0) {
+		netdev_sock_error(err, errlen, ifname, "open /dev/net/tun", errno);
+		return -1;
+	}
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	ifr.ifr_flags = IFF_TAP | IFF_NO_PI;
+	if (ioctl(t->fd, TUNSETIFF, &ifr) != 0) {
+		if (errno == EINVAL)
+			snprintf(err, errlen, "%s: not a single-queue TAP device", ifname);
+		else
+			netdev_sock_error(err, errlen, ifname, "TUNSETIFF", errno);
+		return -1;
+	}
+	return 0;
+}
+
+static struct ring *tap_create(const struct netdrv_cfg *c, char *err, size_t errlen)
+{
+	struct tapdrv *t = calloc(1, sizeof(*t));
+	struct ring_cfg rc = netdrv_ring_cfg(c, &tap_ring_ops);
+
+	if (!t) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	t->fd = -1;
+	t->nd.ctl_fd = -1;
+	/* Attach first: a TAP has carrier only while a descriptor holds it. */
+	if (tap_attach(t, c->net->ifname, err, errlen) != 0 ||
+	    netdev_open(&t->nd, c->net->ifname, err, errlen) != 0 ||
+	    !netdev_fits_mtu(&t->nd, c->frame_len, err, errlen)) {
+		tap_release(t);
+		return NULL;
+	}
+	return netdrv_make_ring(&rc, t, t->nd.mac, err, errlen);
+}
+
+NETDRV_DEFINE(tap, tap_create);
