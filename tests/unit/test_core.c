@@ -695,6 +695,27 @@ static void test_dead_loop_noqueue(void **state)
 	finish(d);
 }
 
+/* With the exclusive runner (2.6.16+) the inner call only queues: the
+ * queue is being run, by this very context, which sends the inner packet
+ * next.  No dead loop. */
+static void test_recursion_exclusive_runner_queues(void **state)
+{
+	struct tdrv *d = *state;
+	struct txp_dev_stats st;
+
+	dev_up(d, TXP_LOCK_CORE, TXP_RUNNER_EXCLUSIVE, NULL);
+	atomic_store(&d->recurse, true);
+	assert_int_equal(xmit(d, 0), TXP_XMIT_OK);
+	assert_int_equal(atomic_load(&d->recurse_rc), TXP_XMIT_OK);
+	ASSERT_ACCEPTED(d, 0, RECURSE_SEQ);
+	assert_int_equal(atomic_load(&d->max_inside), 1);
+	st = stats(d);
+	assert_int_equal(st.submitted, 2);
+	assert_int_equal(st.transmitted, 2);
+	assert_int_equal(txp_test_dropped(&st), 0);
+	finish(d);
+}
+
 /* A context that holds the xmit lock (a 2.6.11-rc2 completion path) and
  * transmits on the same queue would deadlock; the core drops instead. */
 static void test_xmit_under_own_xmit_lock(void **state)
@@ -1028,6 +1049,7 @@ int main(void)
 		T(test_qdisc_limit_drop),
 		T(test_dead_loop_core),
 		T(test_dead_loop_noqueue),
+		T(test_recursion_exclusive_runner_queues),
 		T(test_xmit_under_own_xmit_lock),
 		T(test_collision_core_lock_held),
 		T(test_collision_core_driver_busy),
