@@ -21,7 +21,9 @@ RUN_KNOB_HELP
 "  -h, --help              this help\n"
 "\n"
 "Exit status: 0 when every packet was accounted for, 1 when the run stalled,\n"
-"lost or duplicated packets, 2 on bad usage.\n";
+"lost or duplicated packets, the device could not be set up (no such\n"
+"interface, interface down, no permission, XDP not supported) or its link\n"
+"went down mid-run, 2 on bad usage.\n";
 
 /* Live progress on a terminal, for runs longer than a second. */
 static void show_progress(const struct txp_run_progress *p, void *arg)
@@ -105,6 +107,11 @@ int cmd_run(int argc, char **argv)
 		json_finish(&j);
 	} else {
 		report_text(stdout, &cfg, &res);
+	}
+	if (res.drv.link_down) {
+		fprintf(stderr, "txpath run: %s: link went down mid-run: %llu packets dropped as dev-down\n",
+			cfg.net.ifname, (unsigned long long)res.dev.dropped[TXP_DROP_DEV_DOWN]);
+		return 1;
 	}
 	return run_ok(&res) ? 0 : 1;
 }

@@ -235,7 +235,7 @@ static unsigned ring_retire(struct ring *r, struct txp_pkt **sent, struct txp_pk
 		if (!s->done)
 			break;
 		if (!s->pkt) {
-			txp_counter_add(&r->ring_errors, 1);
+			/* dropped already by ring_abandon() */
 		} else if (s->refused) {
 			*tr = s->pkt;
 			tr = &s->pkt->next;
@@ -326,15 +326,18 @@ static unsigned ring_pass(struct ring *r, bool run_queue)
 	uint64_t cons = txp_load_relaxed(&r->cons), prod = txp_load_acquire(&r->prod);
 	unsigned n;
 
-	if (txp_load_acquire(&r->link_down)) {
-		ring_abandon(r);
-	} else if (cons != prod) {
+	if (!txp_load_acquire(&r->link_down) && cons != prod) {
 		int rc = r->ops->reap(r, cons, prod);
 
-		if (rc < 0) {
+		if (rc < 0)
 			ring_set_link_down(r, strerror(-rc));
-			ring_abandon(r);
-		}
+	}
+	if (txp_load_acquire(&r->link_down)) {
+		/* Whatever is held will not be sent; the queue stays awake so
+		 * that the qdisc drains into start_xmit's dev-down drops, as
+		 * the kernel's noop qdisc does for a device without carrier. */
+		ring_abandon(r);
+		txp_store_relaxed(&r->congested, false);
 	}
 	n = ring_retire(r, &sent, &refused);
 	complete_list(r, sent, true);
