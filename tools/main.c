@@ -14,6 +14,7 @@ static const char main_help[] =
 "commands:\n"
 "  run     push packets from many threads through one device\n"
 "  demo    the LLTX story in one table: each era, the same workload\n"
+"  bench   txpath against a mutex and a lock-free ring: Mpps, ratios, a chart\n"
 "  recv    count txpath's frames on an interface: loss, duplicates, order\n"
 "\n"
 "txpath <command> --help tells more.\n";
@@ -24,6 +25,7 @@ static const struct {
 } commands[] = {
 	{ "run", cmd_run },
 	{ "demo", cmd_demo },
+	{ "bench", cmd_bench },
 	{ "recv", cmd_recv },
 };
 

@@ -55,10 +55,17 @@ struct txp_dev_cfg {
 	enum txp_runner runner;
 	const struct txp_qdisc_ops *qdisc;	/* NULL: txp_pfifo_fast_ops */
 	unsigned txqueuelen;			/* 0: 1000 */
+	/* Packets qdisc_restart() takes from the qdisc per xmit lock
+	 * acquisition, each but the last sent with xmit_more set (bulk
+	 * dequeue, Linux 3.18).  0 or 1: one, as 2.6.x did; at most
+	 * TXP_DEV_BULK_MAX. */
+	unsigned bulk;
 	const struct txp_driver_ops *ops;
 	void *priv;				/* the driver's, see txp_dev_priv() */
 	FILE *log;				/* kernel log lines; NULL: none */
 };
+
+#define TXP_DEV_BULK_MAX 64
 
 /* Counters of one device, summed over contexts when read. */
 struct txp_dev_stats {
@@ -97,6 +104,19 @@ void *txp_dev_priv(const struct txp_dev *dev);
  * dropped (counted with its reason).
  */
 int txp_dev_queue_xmit(struct txp_dev *dev, struct txp_pkt *pkt);
+
+/*
+ * Queue n packets at once: one root lock acquisition for all of them,
+ * then the queue runs (with bulk dequeue, the driver sees them with
+ * xmit_more).  Multi-producer safe.  Takes ownership of every packet;
+ * returns how many were queued or sent, the others were dropped (counted
+ * with their reason).  The order of pkts is kept within each band.
+ */
+unsigned txp_xmit_burst(struct txp_dev *dev, struct txp_pkt **pkts, unsigned n);
+
+/* For drivers: txp_pkt_complete() for a list linked through ->next
+ * (n packets): counted once, freed in runs per pool.  Any context. */
+void txp_pkt_complete_list(struct txp_dev *dev, struct txp_pkt *list, unsigned n);
 
 /*
  * Run the queues of dev that were scheduled (net_tx_action): each is

@@ -35,12 +35,16 @@ struct txp__pcpu_stats {
 
 
 /*
- * A transmit queue.  Three cache lines, by who writes them:
- *  - the root-lock line: every producer, for enqueue and dequeue;
+ * A transmit queue.  Four cache lines, by who writes them:
+ *  - the first line: read-only after creation, shared clean by all;
+ *  - the root-lock line: every producer, for enqueue and dequeue (the
+ *    qdisc's own state, its allocation, moves with it);
  *  - the flow-control line: stop (in start_xmit) and wake (completion),
  *    read by every qdisc_restart();
  *  - the xmit-lock line: the context calling start_xmit in core mode.
- * So the completion context writes only the flow-control line.
+ * So the completion context writes only the flow-control line, and a
+ * producer waiting for the root lock does not disturb the line of the
+ * context that holds the xmit lock, nor the reverse.
  */
 struct txp_txq {
 	/* Read-only after creation. */
@@ -60,6 +64,12 @@ struct txp_txq {
 	txp_cacheline_aligned struct txp_spinlock xmit_lock;
 };
 
+/* txp_netif_queue_stopped(), inline for the core's own hot path. */
+static inline bool txp__txq_stopped(const struct txp_txq *txq)
+{
+	return txp_load_relaxed((atomic_uint *)&txq->stopped) != 0;
+}
+
 struct txp__ratelimit {
 	struct txp_spinlock lock;
 	uint64_t window_start;	/* ns */
@@ -67,16 +77,25 @@ struct txp__ratelimit {
 	unsigned suppressed;
 };
 
+/*
+ * A device.  The first line is read-mostly (up changes twice in a life);
+ * the queue follows on lines of its own; the log's rate limit is written
+ * only when a line is logged, so it has a line of its own too, away from
+ * the xmit lock; each context's counters are on lines of their own, so
+ * producers and the completion context count without sharing a line.
+ */
 struct txp_dev {
 	char name[16];
 	enum txp_lock_mode lock;
 	enum txp_runner runner;
+	unsigned bulk;		/* packets per qdisc_restart(), 1..TXP_DEV_BULK_MAX */
+	unsigned txqueuelen;	/* the qdisc's limit per band */
 	const struct txp_driver_ops *ops;
 	void *priv;
 	FILE *log;
 	atomic_bool up;
 	struct txp_txq txq;	/* one queue for now; see txp_dev_txq() */
-	struct txp__ratelimit ratelimit;
+	txp_cacheline_aligned struct txp__ratelimit ratelimit;
 	struct txp__pcpu_stats pcpu[TXP_MAX_CTX];
 };
 

@@ -34,6 +34,8 @@ struct txp_dev *txp_dev_create(const struct txp_dev_cfg *cfg, char *err, size_t 
 	snprintf(dev->name, sizeof(dev->name), "%s", cfg->name ? cfg->name : "sim0");
 	dev->lock = cfg->lock;
 	dev->runner = cfg->runner;
+	dev->txqueuelen = limit;
+	dev->bulk = cfg->bulk < 1 ? 1 : cfg->bulk > TXP_DEV_BULK_MAX ? TXP_DEV_BULK_MAX : cfg->bulk;
 	dev->ops = cfg->ops;
 	dev->priv = cfg->priv;
 	dev->log = cfg->log;
@@ -171,6 +173,12 @@ void txp_pkt_complete(struct txp_dev *dev, struct txp_pkt *pkt)
 {
 	txp__stat_add(dev, txp_ctx_self(), TXP__ST_TRANSMITTED, 1);
 	txp_pkt_free(pkt);
+}
+
+void txp_pkt_complete_list(struct txp_dev *dev, struct txp_pkt *list, unsigned n)
+{
+	txp__stat_add(dev, txp_ctx_self(), TXP__ST_TRANSMITTED, n);
+	txp_pkt_free_list(list);
 }
 
 /* -- the kernel log --------------------------------------------------- */

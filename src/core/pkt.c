@@ -1,18 +1,238 @@
 /*
- * pkt.c - packet allocation.
+ * pkt.c - packets: from the heap, or from per-thread pools.
+ *
+ * A pool is a free list owned by one thread plus a return stack any
+ * thread may push onto.  The owner allocates from its list with no atomic
+ * at all; when the list runs dry it takes the whole return stack with one
+ * exchange.  A packet freed by its owner goes straight onto the list; one
+ * freed elsewhere (the completion context, a context that ran another
+ * producer's packets through the qdisc) is pushed onto the return stack
+ * with one compare-and-swap, a whole run of packets at a time when they
+ * are freed as a list.  The owner only ever takes the whole stack, never
+ * one entry, so the push has no ABA problem.
  */
 #include <stdlib.h>
+#include <string.h>
 
+#include "sync/sync.h"
 #include "txpath/pkt.h"
+
+#define POOL_CHUNK 256u		/* packets added when an unbounded pool grows */
+
+/* One packet per cache line: two packets handled by two contexts at once
+ * never share a line. */
+struct pool_slot {
+	txp_cacheline_aligned struct txp_pkt pkt;
+};
+
+struct pool_chunk {
+	struct pool_chunk *next;
+	struct pool_slot slot[];
+};
+
+struct txp_pkt_pool {
+	/* The owner's line: only the owning thread touches these after
+	 * creation (owner and capacity are read-only, read by any thread). */
+	txp_cacheline_aligned struct txp_pkt *free;	/* home, owner's list */
+	uint64_t owner;		/* thread token of the owner */
+	unsigned capacity;	/* 0: unbounded */
+	unsigned created;	/* packets made so far */
+	struct pool_chunk *chunks;
+
+	/* The return line: written by every thread that frees a packet of
+	 * this pool, read by the owner when its list runs dry. */
+	txp_cacheline_aligned _Atomic(struct txp_pkt *) remote;
+};
+
+/* A token per thread, never reused (thread ids and TLS addresses are). */
+static _Atomic uint64_t pool_next_token = 1;
+static _Thread_local uint64_t pool_token;
+
+static inline uint64_t thread_token(void)
+{
+	if (txp_unlikely(!pool_token))
+		pool_token = txp_fetch_add(&pool_next_token, 1);
+	return pool_token;
+}
+
+/* -- heap packets ------------------------------------------------------- */
 
 struct txp_pkt *txp_pkt_alloc(void)
 {
 	return calloc(1, sizeof(struct txp_pkt));
 }
 
+/* -- going home ----------------------------------------------------------- */
+
+/* Give back first..last (linked through ->next) to pool.  Any thread. */
+static void pool_put(struct txp_pkt_pool *pool, struct txp_pkt *first, struct txp_pkt *last)
+{
+	struct txp_pkt *head;
+
+	if (pool->owner == thread_token()) {
+		last->next = pool->free;
+		pool->free = first;
+		return;
+	}
+	head = txp_load_relaxed(&pool->remote);
+	do {
+		last->next = head;
+		/* Release on success: the packets' contents and links before
+		 * they are visible; pairs with the exchange in pool_refill(). */
+	} while (!txp_cas(&pool->remote, &head, first));
+}
+
+/* first..last, all of first's pool (or all from the heap), go home. */
+static void pool_free_run(struct txp_pkt *first, struct txp_pkt *last)
+{
+	struct txp_pkt *next;
+
+	if (first->pool) {
+		pool_put(first->pool, first, last);
+		return;
+	}
+	for (last->next = NULL; first; first = next) {
+		next = first->next;
+		free(first);
+	}
+}
+
 void txp_pkt_free(struct txp_pkt *pkt)
 {
 	if (pkt->destructor)
 		pkt->destructor(pkt);
-	free(pkt);
+	if (pkt->pool)
+		pool_put(pkt->pool, pkt, pkt);
+	else
+		free(pkt);
+}
+
+void txp_pkt_free_list(struct txp_pkt *list)
+{
+	struct txp_pkt *first = list, *prev = NULL, *next;
+
+	/* Cut the list into runs of one pool each; a run needs no relinking,
+	 * it goes home as it stands. */
+	for (struct txp_pkt *pkt = list; pkt; prev = pkt, pkt = next) {
+		next = pkt->next;
+		if (txp_unlikely(pkt->destructor != NULL))
+			pkt->destructor(pkt);
+		if (pkt->pool == first->pool)
+			continue;
+		pool_free_run(first, prev);
+		first = pkt;
+	}
+	if (first)
+		pool_free_run(first, prev);
+}
+
+/* -- pools ---------------------------------------------------------------- */
+
+struct txp_pkt_pool *txp_pkt_pool_create(unsigned capacity)
+{
+	struct txp_pkt_pool *pool = aligned_alloc(TXP_CACHELINE, sizeof(*pool));
+
+	if (!pool)
+		return NULL;
+	memset(pool, 0, sizeof(*pool));
+	pool->owner = thread_token();
+	pool->capacity = capacity;
+	atomic_init(&pool->remote, NULL);
+	return pool;
+}
+
+/* Add up to POOL_CHUNK new packets; returns them as a list, or NULL at
+ * capacity or when memory is short.  Owner only. */
+static struct txp_pkt *pool_grow(struct txp_pkt_pool *pool)
+{
+	unsigned n = POOL_CHUNK;
+	struct pool_chunk *c;
+	struct txp_pkt *list = NULL;
+
+	if (pool->capacity) {
+		if (pool->created >= pool->capacity)
+			return NULL;
+		if (n > pool->capacity - pool->created)
+			n = pool->capacity - pool->created;
+	}
+	c = aligned_alloc(TXP_CACHELINE, sizeof(*c) + n * sizeof(struct pool_slot));
+	if (!c)
+		return NULL;
+	c->next = pool->chunks;
+	pool->chunks = c;
+	pool->created += n;
+	for (unsigned i = n; i-- > 0;) {
+		c->slot[i].pkt.next = list;
+		list = &c->slot[i].pkt;
+	}
+	return list;
+}
+
+/* The owner's list is empty: take what came home, else grow.  Owner only. */
+static struct txp_pkt *pool_refill(struct txp_pkt_pool *pool)
+{
+	/* Test first, so an owner waiting for its packets does not take
+	 * the return line away from the threads giving them back. */
+	if (txp_load_relaxed(&pool->remote))
+		/* Acquire: pairs with the release of the CAS in pool_put(). */
+		return txp_xchg(&pool->remote, NULL);
+	return pool_grow(pool);
+}
+
+unsigned txp_pkt_pool_alloc_bulk(struct txp_pkt_pool *pool, struct txp_pkt **pkts, unsigned n)
+{
+	struct txp_pkt *p = pool->free;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		if (txp_unlikely(!p) && !(p = pool_refill(pool)))
+			break;
+		pkts[i] = p;
+		p = p->next;
+		*pkts[i] = (struct txp_pkt){ .pool = pool };
+	}
+	pool->free = p;
+	return i;
+}
+
+struct txp_pkt *txp_pkt_pool_alloc(struct txp_pkt_pool *pool)
+{
+	struct txp_pkt *pkt;
+
+	return txp_pkt_pool_alloc_bulk(pool, &pkt, 1) ? pkt : NULL;
+}
+
+static unsigned list_len(const struct txp_pkt *p)
+{
+	unsigned n = 0;
+
+	for (; p; p = p->next)
+		n++;
+	return n;
+}
+
+bool txp_pkt_pool_destroy(struct txp_pkt_pool *pool)
+{
+	struct txp_pkt *back, *last;
+	struct pool_chunk *c, *next;
+
+	if (!pool)
+		return true;
+	/* Everything home goes onto one list: the return stack too (acquire:
+	 * pairs with the CAS in pool_put()). */
+	back = txp_xchg(&pool->remote, NULL);
+	if (back) {
+		for (last = back; last->next; last = last->next)
+			;
+		last->next = pool->free;
+		pool->free = back;
+	}
+	if (list_len(pool->free) != pool->created)
+		return false;
+	for (c = pool->chunks; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	free(pool);
+	return true;
 }

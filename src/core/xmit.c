@@ -14,7 +14,7 @@
 
 bool txp_netif_queue_stopped(const struct txp_txq *txq)
 {
-	return txp_load_relaxed((atomic_uint *)&txq->stopped) != 0;
+	return txp__txq_stopped(txq);
 }
 
 /*
@@ -67,30 +67,31 @@ void txp_netif_tx_unlock_irq(struct txp_txq *txq)
 /* -- calling the driver ------------------------------------------------ */
 
 /*
- * Call start_xmit, counting the call and whether another context stopped
- * the queue between the caller's stopped check (the stop generation was
- * gen just before it) and the driver's return: start_xmit then ran on a
- * stopped queue.  Stops this context made itself during the call are its
- * own stop counter's growth.
+ * Call start_xmit, counting whether another context stopped the queue
+ * between the caller's stopped check (the stop generation was gen just
+ * before it) and the driver's return: start_xmit then ran on a stopped
+ * queue.  Stops this context made itself during the call are its own stop
+ * counter's growth.  The caller counts the call itself.  Inlined: it runs
+ * once per packet.
  */
-static enum txp_tx call_start_xmit(struct txp_txq *txq, struct txp_pkt *pkt,
-				   int self, uint64_t gen)
+static inline __attribute__((always_inline)) enum txp_tx
+call_start_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self, uint64_t gen)
 {
 	struct txp_dev *dev = txq->dev;
 	uint64_t own = txp__stat_own(dev, self, TXP__ST_STOPS);
 	enum txp_tx rc;
-	uint64_t stops;
 
-	txp__stat_add(dev, self, TXP__ST_XMIT_CALLS, 1);
 	txp_trace("call hard_start_xmit");
 	rc = dev->ops->start_xmit(pkt, txq);
-	stops = txp_counter_read(&txq->stop_gen) - gen;
-	if (txp_unlikely(stops != txp__stat_own(dev, self, TXP__ST_STOPS) - own))
+	if (txp_unlikely(txp_counter_read(&txq->stop_gen) - gen !=
+			 txp__stat_own(dev, self, TXP__ST_STOPS) - own))
 		txp__stat_add(dev, self, TXP__ST_XMIT_ON_STOPPED, 1);
-	if (rc == TXP_TX_BUSY)
-		txp__stat_add(dev, self, TXP__ST_TX_BUSY, 1);
-	else if (rc == TXP_TX_LOCKED)
-		txp__stat_add(dev, self, TXP__ST_TX_LOCKED, 1);
+	if (txp_unlikely(rc != TXP_TX_OK)) {
+		if (rc == TXP_TX_BUSY)
+			txp__stat_add(dev, self, TXP__ST_TX_BUSY, 1);
+		else if (rc == TXP_TX_LOCKED)
+			txp__stat_add(dev, self, TXP__ST_TX_LOCKED, 1);
+	}
 	return rc;
 }
 
@@ -103,88 +104,166 @@ static void xmit_lock_release(struct txp_txq *txq)
 /* -- qdisc_restart / qdisc_run ----------------------------------------- */
 
 /*
- * __txp_qdisc_restart: send one packet.  Caller holds the root lock; it
- * is dropped around start_xmit and held again on return.
- * Returns < 0: one packet sent (or dropped as a dead loop), go on.
- * Returns >= 0: stop; the backlog left (the packet was requeued, and the
- * queue scheduled, if it could not be sent).
+ * Send pkts[0..n) in order, each after checking that the queue is awake,
+ * all but the last with xmit_more set.  Caller holds whatever serialises
+ * start_xmit (the xmit lock in core mode, nothing in LLTX mode), not the
+ * root lock.  Returns how many the driver took; *rc is the result of the
+ * first one it did not take (TXP_TX_BUSY too when the queue was found
+ * stopped).
+ */
+static unsigned send_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n,
+			   int self, enum txp_tx *rc)
+{
+	unsigned i, calls = 0;
+
+	*rc = TXP_TX_OK;
+	for (i = 0; i < n; i++) {
+		uint64_t gen = txp_counter_read(&txq->stop_gen);
+
+		if (txp__txq_stopped(txq)) {
+			*rc = TXP_TX_BUSY;
+			break;
+		}
+		pkts[i]->xmit_more = i + 1 < n;
+		calls++;
+		*rc = call_start_xmit(txq, pkts[i], self, gen);
+		if (*rc != TXP_TX_OK)
+			break;
+	}
+	txp__stat_add(txq->dev, self, TXP__ST_XMIT_CALLS, calls);
+	return i;
+}
+
+/* Put pkts[0..n) back at the head of the qdisc, in order, and schedule
+ * the queue.  Caller holds the root lock.  Returns 1: stop running. */
+static int requeue(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
+{
+	struct txp_qdisc *q = txq->qdisc;
+
+	for (unsigned i = n; i-- > 0;)
+		q->ops->requeue(q, pkts[i]);
+	txp_trace("requeue");
+	txp__stat_add(txq->dev, self, TXP__ST_REQUEUES, n);
+	netif_schedule(txq);
+	return 1;
+}
+
+/*
+ * __txp_xmit_batch: send pkts[0..n), taken off the qdisc (or bypassing
+ * it).  Caller holds the root lock and, in core mode, the xmit lock; the
+ * root lock is dropped around start_xmit and held again on return, the
+ * xmit lock is released.
+ * Returns < 0: all of it sent, go on.  Returns >= 0: stop; the backlog
+ * left (what could not be sent was requeued, in order, and the queue
+ * scheduled).
+ */
+static int __txp_xmit_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
+{
+	struct txp_dev *dev = txq->dev;
+	bool core = dev->lock == TXP_LOCK_CORE;
+	enum txp_tx rc;
+	unsigned sent;
+
+	txp_spin_unlock(&txq->root_lock);
+	sent = send_batch(txq, pkts, n, self, &rc);
+	if (core)
+		xmit_lock_release(txq);
+	txp_spin_lock(&txq->root_lock);
+	if (sent == n)
+		return -1;
+	/* TXP_TX_BUSY, or the queue was stopped: requeue.  TXP_TX_LOCKED
+	 * (LLTX: the driver's own lock was busy) is a collision too. */
+	if (rc == TXP_TX_LOCKED && !core)
+		txp__stat_add(dev, self, TXP__ST_COLLISIONS, 1);
+	return requeue(txq, pkts + sent, n - sent, self);
+}
+
+/*
+ * __txp_qdisc_restart: take a batch off the qdisc (one packet, as 2.6.x,
+ * unless the device has a bulk size) and send it.  Caller holds the root
+ * lock.  Returns as __txp_xmit_batch(); a packet dropped as a dead loop
+ * counts as sent.
  */
 static int __txp_qdisc_restart(struct txp_txq *txq, int self)
 {
 	struct txp_dev *dev = txq->dev;
 	struct txp_qdisc *q = txq->qdisc;
-	bool core = dev->lock == TXP_LOCK_CORE;
-	struct txp_pkt *pkt;
-	enum txp_tx rc;
-	uint64_t gen;
+	struct txp_pkt *pkts[TXP_DEV_BULK_MAX];
+	unsigned n = 1;
 
-	pkt = q->ops->dequeue(q);
-	if (!pkt)
+	pkts[0] = q->ops->dequeue(q);
+	if (!pkts[0])
 		return (int)q->qlen;
 	txp_trace("qdisc_restart");
 
-	if (core && !txp_spin_trylock(&txq->xmit_lock)) {
+	if (dev->lock == TXP_LOCK_CORE && !txp_spin_trylock(&txq->xmit_lock)) {
 		/* Someone holds the driver.  If it is us, start_xmit
 		 * recursed into its own queue: drop, or loop forever. */
 		if (txp_spin_owner(&txq->xmit_lock) == self) {
-			txp__drop(dev, self, pkt, TXP_DROP_DEAD_LOOP);
+			txp__drop(dev, self, pkts[0], TXP_DROP_DEAD_LOOP);
 			txp__dev_log(dev, "Dead loop on netdevice %s, fix it urgently!",
 				     dev->name);
 			return -1;
 		}
-		goto collision;
+		txp__stat_add(dev, self, TXP__ST_COLLISIONS, 1);
+		return requeue(txq, pkts, 1, self);
 	}
-
-	txp_spin_unlock(&txq->root_lock);
-
-	gen = txp_counter_read(&txq->stop_gen);
-	rc = TXP_TX_BUSY;
-	if (!txp_netif_queue_stopped(txq)) {
-		rc = call_start_xmit(txq, pkt, self, gen);
-		if (rc == TXP_TX_OK) {
-			if (core)
-				xmit_lock_release(txq);
-			txp_spin_lock(&txq->root_lock);
-			return -1;
-		}
-		if (rc == TXP_TX_LOCKED && !core) {
-			txp_spin_lock(&txq->root_lock);
-			goto collision;
-		}
-	}
-
-	/* TXP_TX_BUSY, or the queue was stopped: requeue. */
-	if (core)
-		xmit_lock_release(txq);
-	txp_spin_lock(&txq->root_lock);
-	goto requeue;
-
-collision:
-	txp__stat_add(dev, self, TXP__ST_COLLISIONS, 1);
-requeue:
-	q->ops->requeue(q, pkt);
-	txp_trace("requeue");
-	txp__stat_add(dev, self, TXP__ST_REQUEUES, 1);
-	netif_schedule(txq);
-	return 1;
+	/* The driver is ours (or needs no lock): take the rest of a batch. */
+	while (n < dev->bulk && (pkts[n] = q->ops->dequeue(q)) != NULL)
+		n++;
+	return __txp_xmit_batch(txq, pkts, n, self);
 }
 
-/* __txp_qdisc_run: drain the queue while it is awake.  Caller holds the
- * root lock.  The exclusive runner lets one context in at a time; the
- * others leave their packets to it. */
-static void __txp_qdisc_run(struct txp_txq *txq, int self)
+/*
+ * __txp_qdisc_run: drain the queue while it is awake, starting with
+ * pkts[0..n) if given (a bypass batch, see try_bypass()).  Caller holds
+ * the root lock.  The exclusive runner lets one context in at a time; the
+ * others leave their packets to it (a bypass batch is only given by the
+ * context allowed in).
+ */
+static void __txp_qdisc_run(struct txp_txq *txq, int self, struct txp_pkt **pkts, unsigned n)
 {
-	if (txq->dev->runner == TXP_RUNNER_CONCURRENT) {
-		while (!txp_netif_queue_stopped(txq) && __txp_qdisc_restart(txq, self) < 0)
-			;
-		return;
+	bool exclusive = txq->dev->runner == TXP_RUNNER_EXCLUSIVE;
+	int rc = -1;
+
+	if (exclusive) {
+		if (txq->running || txp__txq_stopped(txq))
+			return;
+		txq->running = true;
 	}
-	if (txq->running || txp_netif_queue_stopped(txq))
-		return;
-	txq->running = true;
-	while (__txp_qdisc_restart(txq, self) < 0 && !txp_netif_queue_stopped(txq))
-		;
-	txq->running = false;
+	if (n)
+		rc = __txp_xmit_batch(txq, pkts, n, self);
+	while (rc < 0 && !txp__txq_stopped(txq))
+		rc = __txp_qdisc_restart(txq, self);
+	if (exclusive)
+		txq->running = false;
+}
+
+/*
+ * try_bypass: may a burst skip the qdisc?  Caller holds the root lock.
+ * When the qdisc is empty, nobody else runs it, the queue is awake and
+ * the whole burst would be the next batch anyway (fits the bulk size and
+ * the band's limit, all of one band), enqueueing and dequeueing it is
+ * work with no effect: Linux 2.6.32's TCQ_F_CAN_BYPASS.  Same packets,
+ * same order, same drops.  In core mode the xmit lock must be had at
+ * once; true means it is held.
+ */
+static bool try_bypass(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n)
+{
+	struct txp_dev *dev = txq->dev;
+	struct txp_qdisc *q = txq->qdisc;
+
+	if (q->qlen || n > dev->bulk || n > dev->txqueuelen || q->ops != &txp_pfifo_fast_ops ||
+	    txp__txq_stopped(txq) || (dev->runner == TXP_RUNNER_EXCLUSIVE && txq->running))
+		return false;
+	for (unsigned i = 1; i < n; i++)
+		if (pkts[i]->priority != pkts[0]->priority &&
+		    txp_pfifo_fast_band(pkts[i]->priority) != txp_pfifo_fast_band(pkts[0]->priority))
+			return false;
+	if (dev->lock == TXP_LOCK_CORE && !txp_spin_trylock(&txq->xmit_lock))
+		return false;	/* the usual path counts the collision */
+	txp_trace("qdisc_restart");
+	return true;
 }
 
 /* -- entry points ------------------------------------------------------ */
@@ -195,6 +274,7 @@ static int noqueue_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self)
 {
 	struct txp_dev *dev = txq->dev;
 	bool core = dev->lock == TXP_LOCK_CORE;
+	enum txp_tx rc = TXP_TX_BUSY;
 	uint64_t gen;
 
 	if (core) {
@@ -207,7 +287,12 @@ static int noqueue_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self)
 		txp_spin_lock(&txq->xmit_lock);
 	}
 	gen = txp_counter_read(&txq->stop_gen);
-	if (!txp_netif_queue_stopped(txq) && call_start_xmit(txq, pkt, self, gen) == TXP_TX_OK) {
+	pkt->xmit_more = 0;
+	if (!txp__txq_stopped(txq)) {
+		txp__stat_add(dev, self, TXP__ST_XMIT_CALLS, 1);
+		rc = call_start_xmit(txq, pkt, self, gen);
+	}
+	if (rc == TXP_TX_OK) {
 		if (core)
 			xmit_lock_release(txq);
 		return TXP_XMIT_OK;
@@ -219,30 +304,56 @@ static int noqueue_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self)
 	return TXP_XMIT_DROP;
 }
 
-int txp_dev_queue_xmit(struct txp_dev *dev, struct txp_pkt *pkt)
+unsigned txp_xmit_burst(struct txp_dev *dev, struct txp_pkt **pkts, unsigned n)
 {
 	struct txp_txq *txq = &dev->txq;
 	struct txp_qdisc *q = txq->qdisc;
 	int self = txp_ctx_self();
-	int rc;
+	struct txp_pkt *refused = NULL, **tail = &refused;
+	unsigned queued = 0;
 
-	txp__stat_add(dev, self, TXP__ST_SUBMITTED, 1);
+	txp__stat_add(dev, self, TXP__ST_SUBMITTED, n);
 	if (txp_unlikely(!txp_load_acquire(&dev->up))) {
-		txp__drop(dev, self, pkt, TXP_DROP_DEV_DOWN);
-		return TXP_XMIT_DROP;
+		for (unsigned i = 0; i < n; i++)
+			txp__drop(dev, self, pkts[i], TXP_DROP_DEV_DOWN);
+		return 0;
 	}
-	if (!q->ops->enqueue)
-		return noqueue_xmit(txq, pkt, self);
+	if (!q->ops->enqueue) {
+		for (unsigned i = 0; i < n; i++)
+			queued += noqueue_xmit(txq, pkts[i], self) == TXP_XMIT_OK;
+		return queued;
+	}
 
 	txp_spin_lock(&txq->root_lock);
-	rc = q->ops->enqueue(q, pkt);
-	__txp_qdisc_run(txq, self);
+	if (try_bypass(txq, pkts, n)) {
+		queued = n;
+		__txp_qdisc_run(txq, self, pkts, n);
+	} else {
+		for (unsigned i = 0; i < n; i++) {
+			if (txp_likely(q->ops->enqueue(q, pkts[i]) == TXP_XMIT_OK)) {
+				queued++;
+			} else {
+				/* Still ours: dropped once the lock is released. */
+				*tail = pkts[i];
+				tail = &pkts[i]->next;
+			}
+		}
+		*tail = NULL;
+		__txp_qdisc_run(txq, self, NULL, 0);
+	}
 	txp_spin_unlock(&txq->root_lock);
-	if (rc != TXP_XMIT_OK)
-		txp__drop(dev, self, pkt, TXP_DROP_QDISC_LIMIT);
+	if (txp_unlikely(refused != NULL)) {
+		txp__stat_add(dev, self, TXP__ST_DROPPED + TXP_DROP_QDISC_LIMIT, n - queued);
+		txp_pkt_free_list(refused);
+	}
 	/* Leaving the bottom half: run what was scheduled meanwhile. */
 	txp_net_tx_action(dev);
-	return rc;
+	return queued;
+}
+
+int txp_dev_queue_xmit(struct txp_dev *dev, struct txp_pkt *pkt)
+{
+	return txp_xmit_burst(dev, &pkt, 1) ? TXP_XMIT_OK : TXP_XMIT_DROP;
 }
 
 void txp_net_tx_action(struct txp_dev *dev)
@@ -256,6 +367,6 @@ void txp_net_tx_action(struct txp_dev *dev)
 		netif_schedule(txq);
 		return;
 	}
-	__txp_qdisc_run(txq, txp_ctx_self());
+	__txp_qdisc_run(txq, txp_ctx_self(), NULL, 0);
 	txp_spin_unlock(&txq->root_lock);
 }

@@ -6,11 +6,13 @@
 #include "txpath/run.h"
 
 extern const struct txp_run_driver txp_run_driver_sim;
+extern const struct txp_run_driver txp_run_driver_null;
 extern const struct txp_run_driver txp_run_driver_afpacket, txp_run_driver_afxdp,
 	txp_run_driver_tap, txp_run_driver_pcap;
 
 const struct txp_run_driver *const txp_run_drivers[] = {
 	&txp_run_driver_sim,
+	&txp_run_driver_null,
 	&txp_run_driver_afpacket,
 	&txp_run_driver_afxdp,
 	&txp_run_driver_tap,

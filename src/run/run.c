@@ -14,6 +14,8 @@
 #define RUN_POLL_NS 1000000u		/* main thread checks every 1 ms */
 #define RUN_PROGRESS_NS 200000000u	/* progress callback every 200 ms */
 #define RUN_CLOCK_EVERY 256		/* producers read the clock this often */
+#define RUN_BURST 32			/* packets a producer hands over at once */
+#define RUN_BULK 32			/* packets qdisc_restart() sends per batch */
 
 struct producer {
 	struct run *run;
@@ -22,9 +24,10 @@ struct producer {
 	uint64_t quota;		/* 0: until the deadline */
 	uint64_t rng;
 	const char *error;	/* set if it had to give up */
-	/* Its socket's send budget: packets submitted and not yet freed.
-	 * Written by the producer and by whoever frees its packets. */
-	txp_cacheline_aligned atomic_uint inflight;
+	/* Its packets.  With a capacity (sndbuf) the pool is the socket's
+	 * send buffer: packets out of it are in flight, and come home when
+	 * they are freed, by whichever context (sock_wfree). */
+	struct txp_pkt_pool *pool;
 };
 
 struct run {
@@ -111,27 +114,23 @@ static uint64_t xorshift(uint64_t *s)
 	return *s = x;
 }
 
-/* sock_wfree(): the packet is gone, its sender may send one more. */
-static void producer_wfree(struct txp_pkt *pkt)
+/* Up to want packets from the pool; when every one is in flight, block
+ * as a socket with a full send buffer does, until some come home.
+ * 0 if the run is being abandoned or memory is out. */
+static unsigned producer_alloc(struct producer *p, struct txp_pkt **pkts, unsigned want)
 {
-	struct producer *p = pkt->sk;
+	unsigned spins = 0, n;
 
-	/* Release: pairs with the acquire in producer_wait_room(). */
-	atomic_fetch_sub_explicit(&p->inflight, 1, memory_order_release);
-}
-
-/* Block, as a socket with a full send buffer does, until one of our
- * packets is freed.  False if the run is being abandoned. */
-static bool producer_wait_room(struct producer *p, unsigned sndbuf)
-{
-	unsigned spins = 0;
-
-	while (txp_load_acquire(&p->inflight) >= sndbuf) {
+	while ((n = txp_pkt_pool_alloc_bulk(p->pool, pkts, want)) == 0) {
+		if (!p->run->cfg->sndbuf) {
+			p->error = "out of memory for packets";
+			return 0;
+		}
 		if (txp_load_relaxed(&p->run->abort))
-			return false;
+			return 0;
 		txp_spin_wait(&spins);
 	}
-	return true;
+	return n;
 }
 
 static void *producer_main(void *arg)
@@ -139,29 +138,35 @@ static void *producer_main(void *arg)
 	struct producer *p = arg;
 	const struct txp_run_cfg *cfg = p->run->cfg;
 	unsigned span = cfg->frags_max - cfg->frags_min + 1;
+	uint64_t seq = 0, clock_at = 0;
 
 	txp_ctx_attach();
-	for (uint64_t seq = 0; !p->quota || seq < p->quota; seq++) {
-		struct txp_pkt *pkt;
+	p->pool = txp_pkt_pool_create(cfg->sndbuf);
+	if (!p->pool)
+		p->error = "out of memory for packets";
+	while (p->pool && (!p->quota || seq < p->quota)) {
+		struct txp_pkt *pkts[RUN_BURST];
+		unsigned n = RUN_BURST;
 
-		if (p->run->deadline && seq % RUN_CLOCK_EVERY == 0 &&
-		    txp_now_ns() >= p->run->deadline)
-			break;
-		if (cfg->sndbuf && !producer_wait_room(p, cfg->sndbuf))
-			break;
-		pkt = txp_pkt_alloc();
-		if (!pkt) {
-			p->error = "out of memory for packets";
-			break;
+		if (p->run->deadline && seq >= clock_at) {
+			if (txp_now_ns() >= p->run->deadline)
+				break;
+			clock_at = seq + RUN_CLOCK_EVERY;
 		}
-		pkt->flow = p->flow;
-		pkt->seq = seq;
-		pkt->len = cfg->size;
-		pkt->nr_frags = (uint16_t)(cfg->frags_min + xorshift(&p->rng) % span);
-		pkt->destructor = producer_wfree;
-		pkt->sk = p;
-		txp_fetch_add(&p->inflight, 1);
-		txp_dev_queue_xmit(p->run->dev, pkt);
+		if (p->quota && p->quota - seq < n)
+			n = (unsigned)(p->quota - seq);
+		n = producer_alloc(p, pkts, n);
+		if (!n)
+			break;
+		for (unsigned i = 0; i < n; i++) {
+			pkts[i]->flow = p->flow;
+			pkts[i]->seq = seq + i;
+			pkts[i]->len = cfg->size;
+			pkts[i]->nr_frags = (uint16_t)(cfg->frags_min +
+						       (span > 1 ? xorshift(&p->rng) % span : 0));
+		}
+		seq += n;
+		txp_xmit_burst(p->run->dev, pkts, n);
 	}
 	txp_fetch_add(&p->run->producers_done, 1);
 	txp_ctx_detach();
@@ -178,6 +183,7 @@ static int run_setup(struct run *run, const struct txp_run_cfg *cfg, char *err, 
 		.runner = cfg->runner,
 		.qdisc = cfg->qdisc,
 		.txqueuelen = cfg->txqueuelen,
+		.bulk = RUN_BULK,
 		.log = cfg->log,
 	};
 	int rc;
@@ -208,6 +214,10 @@ static void run_teardown(struct run *run)
 	txp_dev_destroy(run->dev);
 	if (run->drv)
 		run->cfg->driver->destroy(run->drv);
+	/* Every packet is home once the device is down; a pool that is not
+	 * (a bug) is left alone rather than freed under its packets. */
+	for (unsigned i = 0; run->prod && i < run->cfg->threads; i++)
+		txp_pkt_pool_destroy(run->prod[i].pool);
 	free(run->prod);
 }
 

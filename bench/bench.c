@@ -1,0 +1,355 @@
+/*
+ * bench.c - the cases of `txpath bench`, the harness they share, and the
+ * txpath case itself.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "../src/sync/sync.h"
+#include "txpath/ctx.h"
+#include "txpath/run.h"
+
+/* The window's flags, each on a line of its own: ready is written by
+ * every worker once, go and stop by the main thread once each, and read
+ * by every worker once per burst. */
+struct bench_sync {
+	txp_cacheline_aligned atomic_uint ready;
+	txp_cacheline_aligned atomic_bool go;
+	atomic_bool stop;
+};
+
+bool bench_stopped(const struct bench_worker *w)
+{
+	/* Relaxed: nothing is published with the flag; the join orders the
+	 * workers' results before the main thread reads them. */
+	return txp_load_relaxed(&w->sync->stop);
+}
+
+unsigned bench_next_burst(struct bench_worker *w, struct txp_pkt **pkts)
+{
+	unsigned spins = 0, n;
+
+	while ((n = txp_pkt_pool_alloc_bulk(w->pool, pkts, w->burst)) == 0) {
+		if (bench_stopped(w))
+			return 0;
+		/* All in flight: give the CPU to whoever completes them. */
+		txp_spin_wait(&spins);
+	}
+	for (unsigned i = 0; i < n; i++) {
+		pkts[i]->flow = w->idx;
+		pkts[i]->seq = w->seq++;
+		pkts[i]->len = 64;
+	}
+	return n;
+}
+
+static void *worker_main(void *arg)
+{
+	struct bench_worker *w = arg;
+	struct txp_pkt *list = NULL;
+
+	txp_ctx_attach();
+	w->pool = txp_pkt_pool_create(BENCH_POOL_CAP);
+	if (!w->pool) {
+		w->error = "out of memory for packets";
+	} else {
+		/* Warm: every packet made now, not inside the window. */
+		for (struct txp_pkt *p; (p = txp_pkt_pool_alloc(w->pool)) != NULL; list = p)
+			p->next = list;
+		txp_pkt_free_list(list);
+	}
+	/* Release: the pool before "ready"; pairs with the acquire in
+	 * bench_window(). */
+	txp_fetch_add(&w->sync->ready, 1);
+	while (!txp_load_acquire(&w->sync->go))
+		txp_thread_yield();
+	if (w->pool)
+		w->loop(w);
+	txp_ctx_detach();
+	return NULL;
+}
+
+double bench_window(struct bench_worker *w, unsigned n, double seconds,
+		    uint64_t (*transmitted)(void *arg), void *arg, char *err, size_t errlen)
+{
+	struct bench_sync *sync = aligned_alloc(TXP_CACHELINE, sizeof(*sync));
+	uint64_t t0, t1, c0, c1;
+	unsigned started = 0;
+	double mpps = -1;
+
+	if (!sync) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	memset(sync, 0, sizeof(*sync));
+	for (; started < n; started++) {
+		pthread_t th;
+
+		w[started].sync = sync;
+		w[started].idx = started;
+		if (pthread_create(&th, NULL, worker_main, &w[started]) != 0)
+			break;
+		w[started].thread = (unsigned long)th;
+	}
+	/* Acquire: pairs with each worker's fetch_add. */
+	while (txp_load_acquire(&sync->ready) < started)
+		txp_thread_yield();
+	c0 = transmitted(arg);
+	t0 = txp_now_ns();
+	/* Release: the case's set-up before the workers start. */
+	txp_store_release(&sync->go, true);
+	txp_sleep_ns((uint64_t)(seconds * 1e9));
+	c1 = transmitted(arg);
+	t1 = txp_now_ns();
+	txp_store_relaxed(&sync->stop, true);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join((pthread_t)w[i].thread, NULL);
+	if (started < n)
+		snprintf(err, errlen, "cannot start %u threads", n);
+	for (unsigned i = 0; i < started && started == n; i++)
+		if (w[i].error) {
+			snprintf(err, errlen, "%s", w[i].error);
+			started = 0;
+		}
+	if (started == n)
+		mpps = (double)(c1 - c0) / ((double)(t1 - t0) / 1e9) / 1e6;
+	free(sync);
+	return mpps;
+}
+
+bool bench_pools_destroy(struct bench_worker *w, unsigned n)
+{
+	bool ok = true;
+
+	for (unsigned i = 0; i < n; i++)
+		ok &= txp_pkt_pool_destroy(w[i].pool);
+	return ok;
+}
+
+/* -- the txpath case ------------------------------------------------------ */
+
+static void txpath_loop(struct bench_worker *w)
+{
+	struct txp_dev *dev = w->arg;
+
+	while (!bench_stopped(w)) {
+		struct txp_pkt *pkts[BENCH_BURST_MAX];
+		unsigned n = bench_next_burst(w, pkts);
+
+		w->sent += n;
+		txp_xmit_burst(dev, pkts, n);
+	}
+}
+
+static uint64_t dev_transmitted(void *dev)
+{
+	struct txp_dev_stats st;
+
+	txp_dev_get_stats(dev, &st);
+	return st.transmitted;
+}
+
+static uint64_t dropped_total(const struct txp_dev_stats *st)
+{
+	uint64_t n = 0;
+
+	for (int r = 0; r < TXP_DROP_NR; r++)
+		n += st->dropped[r];
+	return n;
+}
+
+double bench_case_txpath(const struct bench_cfg *cfg, const struct bench_row *row,
+			 bool *accounted, char *err, size_t errlen)
+{
+	struct bench_worker w[TXP_MAX_CTX];
+	const struct txp_driver_ops *ops;
+	struct txp_dev_cfg dcfg;
+	struct txp_run_cfg rcfg;
+	struct txp_dev_stats st;
+	struct txp_dev *dev;
+	void *priv;
+	double mpps;
+
+	/* The driver, made as `txpath run` makes it: tg3-2005 on the sim,
+	 * which takes its own lock in either mode (2.6.8's tg3 did too). */
+	txp_run_cfg_init(&rcfg);
+	rcfg.driver = txp_run_driver(row->driver);
+	rcfg.personality = txp_sim_personality("tg3-2005");
+	rcfg.lock = (enum txp_lock_mode)row->lock;
+	rcfg.runner = (enum txp_runner)row->runner;
+	rcfg.threads = row->threads;
+	rcfg.line_rate = 0;
+	if (!rcfg.driver || !txp_run_cfg_check(&rcfg, err, errlen))
+		return -1;
+	if (rcfg.driver->create(&rcfg, &ops, &priv, err, errlen) != 0)
+		return -1;
+	dcfg = (struct txp_dev_cfg){
+		.name = row->driver, .lock = rcfg.lock, .runner = rcfg.runner,
+		.txqueuelen = rcfg.txqueuelen, .bulk = cfg->bulk, .ops = ops, .priv = priv,
+	};
+	dev = txp_dev_create(&dcfg, err, errlen);
+	if (!dev || txp_dev_open(dev) != 0) {
+		if (dev)
+			snprintf(err, errlen, "cannot bring %s up", row->driver);
+		txp_dev_destroy(dev);
+		rcfg.driver->destroy(priv);
+		return -1;
+	}
+	memset(w, 0, sizeof(w));
+	for (unsigned i = 0; i < row->threads; i++) {
+		w[i].loop = txpath_loop;
+		w[i].arg = dev;
+		w[i].burst = cfg->burst;
+	}
+	mpps = bench_window(w, row->threads, cfg->seconds, dev_transmitted, dev, err, errlen);
+	txp_dev_close(dev);
+	txp_dev_get_stats(dev, &st);
+	*accounted = st.submitted == st.transmitted + dropped_total(&st);
+	txp_dev_destroy(dev);
+	rcfg.driver->destroy(priv);
+	if (!bench_pools_destroy(w, row->threads))
+		*accounted = false;
+	return mpps;
+}
+
+/* -- the cases -------------------------------------------------------------- */
+
+static const struct {
+	const char *config;
+	enum txp_lock_mode lock;
+	enum txp_runner runner;
+} txpath_configs[] = {
+	{ "core/concurrent", TXP_LOCK_CORE, TXP_RUNNER_CONCURRENT },
+	{ "lltx/concurrent", TXP_LOCK_LLTX, TXP_RUNNER_CONCURRENT },
+	{ "core/exclusive", TXP_LOCK_CORE, TXP_RUNNER_EXCLUSIVE },
+	{ "lltx/exclusive", TXP_LOCK_LLTX, TXP_RUNNER_EXCLUSIVE },
+};
+#define NCONFIGS (sizeof(txpath_configs) / sizeof(txpath_configs[0]))
+
+#if defined(__SANITIZE_THREAD__)
+#define BENCH_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define BENCH_TSAN 1
+#endif
+#endif
+
+static struct bench_row *add_row(struct bench_row *r, const char *config, const char *driver,
+				 enum bench_kind kind, unsigned threads)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->config, sizeof(r->config), "%s", config);
+	r->driver = driver;
+	r->kind = kind;
+	r->threads = threads;
+	return r + 1;
+}
+
+struct bench_row *bench_rows(const struct bench_cfg *cfg, size_t *n)
+{
+	size_t per = 2 + NCONFIGS * (cfg->sim ? 2 : 1);
+	struct bench_row *rows = calloc(per * cfg->max_threads, sizeof(*rows)), *r = rows;
+
+	if (!rows)
+		return NULL;
+	for (unsigned t = 1; t <= cfg->max_threads; t++) {
+		r = add_row(r, "mutex", "null", BENCH_MUTEX, t);
+		r = add_row(r, "ckring", "null", BENCH_CKRING, t);
+#ifdef BENCH_TSAN
+		r[-1].skipped = true;
+		r[-1].note = "Concurrency Kit's atomics are invisible to TSan";
+#endif
+		for (int d = 0; d < (cfg->sim ? 2 : 1); d++)
+			for (size_t c = 0; c < NCONFIGS; c++) {
+				r = add_row(r, txpath_configs[c].config, d ? "sim" : "null",
+					    BENCH_TXPATH, t);
+				r[-1].lock = txpath_configs[c].lock;
+				r[-1].runner = txpath_configs[c].runner;
+			}
+	}
+	for (size_t i = 0; i < per * cfg->max_threads; i++) {
+		rows[i].samples = calloc(cfg->reps, sizeof(double));
+		if (!rows[i].samples) {
+			bench_rows_free(rows, per * cfg->max_threads);
+			return NULL;
+		}
+	}
+	*n = per * cfg->max_threads;
+	return rows;
+}
+
+void bench_rows_free(struct bench_row *rows, size_t n)
+{
+	if (!rows)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(rows[i].samples);
+	free(rows);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Median, spread and ratios, once every sample is in. */
+static void summarise(const struct bench_cfg *cfg, struct bench_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct bench_row *r = &rows[i];
+		unsigned k = cfg->reps;
+
+		if (r->skipped)
+			continue;
+		qsort(r->samples, k, sizeof(double), cmp_double);
+		r->mpps = k % 2 ? r->samples[k / 2] : (r->samples[k / 2 - 1] + r->samples[k / 2]) / 2;
+		r->min = r->samples[0];
+		r->max = r->samples[k - 1];
+		r->spread = r->mpps > 0 ? (r->max - r->min) / r->mpps : 0;
+		r->ns_per_packet = r->mpps > 0 ? 1e3 / r->mpps : 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		rows[i].ratio_vs_mutex = 0;
+		for (size_t j = 0; j < n; j++)
+			if (rows[j].kind == BENCH_MUTEX && rows[j].threads == rows[i].threads &&
+			    rows[j].mpps > 0)
+				rows[i].ratio_vs_mutex = rows[i].mpps / rows[j].mpps;
+	}
+}
+
+int bench_run(const struct bench_cfg *cfg, struct bench_row *rows, size_t n,
+	      void (*progress)(unsigned done, unsigned total, void *arg), void *arg,
+	      char *err, size_t errlen)
+{
+	unsigned done = 0, total = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		total += rows[i].skipped ? 0 : cfg->reps;
+		rows[i].accounted = true;
+	}
+	for (unsigned rep = 0; rep < cfg->reps; rep++) {
+		for (size_t i = 0; i < n; i++) {
+			struct bench_row *r = &rows[i];
+			bool accounted = false;
+			double mpps;
+
+			if (r->skipped)
+				continue;
+			mpps = r->kind == BENCH_TXPATH ?
+				bench_case_txpath(cfg, r, &accounted, err, errlen) :
+				bench_case_baseline(cfg, r, &accounted, err, errlen);
+			if (mpps < 0)
+				return -1;
+			r->samples[rep] = mpps;
+			r->accounted &= accounted;
+			if (progress)
+				progress(++done, total, arg);
+		}
+	}
+	summarise(cfg, rows, n);
+	return 0;
+}

@@ -1,0 +1,117 @@
+/*
+ * bench.h - `txpath bench`: the transmit path against the baselines a
+ * user would otherwise write, all in one process, one after another.
+ *
+ * Each case runs `threads` producer threads for a fixed time against one
+ * device and counts what the device completed in that window.  Cases are
+ * repeated, interleaved (every case once, then every case again), so slow
+ * phases of a shared machine spread over all of them; the median is
+ * reported with the spread.
+ */
+#ifndef TXP_BENCH_H
+#define TXP_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "txpath/pkt.h"
+
+/* What a case runs. */
+enum bench_kind {
+	BENCH_TXPATH,	/* txp_xmit_burst() through the core */
+	BENCH_MUTEX,	/* a pthread mutex around "queue it, call the driver" */
+	BENCH_CKRING,	/* a Concurrency Kit MPSC ring, one transmit thread */
+};
+
+struct bench_cfg {
+	unsigned max_threads;	/* rows for 1..max_threads producers */
+	unsigned reps;		/* repetitions of each case */
+	double seconds;		/* one repetition */
+	unsigned burst;		/* packets per txp_xmit_burst() */
+	unsigned bulk;		/* packets per qdisc_restart() */
+	bool sim;		/* also the simulated NIC */
+};
+
+/* One case: its knobs, then its results. */
+struct bench_row {
+	char config[24];	/* "core/concurrent", "mutex", "ckring" */
+	const char *driver;	/* "null", "sim" */
+	enum bench_kind kind;
+	int lock, runner;	/* enum txp_lock_mode, enum txp_runner (txpath only) */
+	unsigned threads;
+	bool skipped;		/* not run in this build (why: note) */
+	const char *note;
+
+	double mpps;		/* median over the repetitions */
+	double ns_per_packet;	/* wall-clock nanoseconds per packet: 1000 / mpps */
+	double ratio_vs_mutex;	/* mpps / mutex's mpps at the same thread count */
+	double spread;		/* (max - min) / median */
+	double min, max;
+	bool accounted;		/* every packet transmitted or dropped with a reason */
+	double *samples;	/* reps of them while running */
+};
+
+/* The cases of cfg, in table order; NULL when out of memory. */
+struct bench_row *bench_rows(const struct bench_cfg *cfg, size_t *n);
+void bench_rows_free(struct bench_row *rows, size_t n);
+
+/* Run every case reps times, interleaved; fill in the results.
+ * progress (may be NULL) is called after each run.  0, or -1 and err. */
+int bench_run(const struct bench_cfg *cfg, struct bench_row *rows, size_t n,
+	      void (*progress)(unsigned done, unsigned total, void *arg), void *arg,
+	      char *err, size_t errlen);
+
+/* One repetition of one case: packets per second in millions, or < 0 and
+ * err.  *accounted: the device accounted for every packet at the end. */
+double bench_case_txpath(const struct bench_cfg *cfg, const struct bench_row *row,
+			 bool *accounted, char *err, size_t errlen);
+double bench_case_baseline(const struct bench_cfg *cfg, const struct bench_row *row,
+			   bool *accounted, char *err, size_t errlen);
+
+/* -- the harness the cases share ------------------------------------------ */
+
+#define BENCH_BURST_MAX 256
+#define BENCH_POOL_CAP 256	/* packets a producer may have in flight */
+
+struct bench_sync;
+
+/* One producer thread of a case. */
+struct bench_worker {
+	struct bench_sync *sync;
+	unsigned idx;			/* 0..threads-1: its flow id */
+	unsigned burst;
+	void (*loop)(struct bench_worker *w);	/* produce until told to stop */
+	void *arg;			/* the case's */
+	struct txp_pkt_pool *pool;	/* made by the thread, destroyed by the case */
+	uint64_t seq;			/* of its next packet */
+	uint64_t sent;			/* packets handed over */
+	const char *error;
+	unsigned long thread;		/* pthread_t */
+};
+
+/* Has the window closed?  For the loops, once per burst. */
+bool bench_stopped(const struct bench_worker *w);
+
+/* The worker's next burst from its pool, flow and sequence numbers set;
+ * while every packet is in flight it waits for some to come home.  0 once
+ * the window has closed. */
+unsigned bench_next_burst(struct bench_worker *w, struct txp_pkt **pkts);
+
+/*
+ * Start the workers, wait until each is ready (its pool made and warm),
+ * open the window for seconds, close it, join them.  transmitted() is
+ * read as the window opens and closes.  Returns the packets per second in
+ * millions, or < 0 with err (a thread could not start, a pool not be made).
+ */
+double bench_window(struct bench_worker *w, unsigned n, double seconds,
+		    uint64_t (*transmitted)(void *arg), void *arg, char *err, size_t errlen);
+
+/* Destroy the workers' pools once every packet is home: false if one is not. */
+bool bench_pools_destroy(struct bench_worker *w, unsigned n);
+
+/* Draw throughput against threads, a line per (config, driver). */
+void bench_svg(FILE *f, const struct bench_cfg *cfg, const struct bench_row *rows, size_t n);
+
+#endif

@@ -1,0 +1,119 @@
+/*
+ * null.c - the null driver.
+ *
+ * start_xmit posts the packet on the calling context's own pending list;
+ * a packet without xmit_more rings the "doorbell" (one store to a shared
+ * device word, as the MMIO write of a real NIC) and completes the whole
+ * list at once.  Each context has its own list, so the driver needs no
+ * lock at all: it is safe under LLTX (a fully lockless software device,
+ * as LLTX came to mean) and under the core's xmit lock alike.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "null.h"
+#include "sync/sync.h"
+
+/* Written only by its context; each on lines of its own. */
+struct null_pcpu {
+	txp_cacheline_aligned struct txp_pkt *head, *last;	/* posted, no doorbell yet */
+	unsigned n;
+	_Atomic uint64_t packets, doorbells;
+};
+
+struct txp_null {
+	struct txp_dev *dev;		/* set by open */
+	/* The doorbell register: every context that flushes writes it. */
+	txp_cacheline_aligned _Atomic uint64_t doorbell;
+	struct null_pcpu pcpu[TXP_MAX_CTX];
+};
+
+struct txp_null *txp_null_create(void)
+{
+	struct txp_null *nul = aligned_alloc(TXP_CACHELINE, sizeof(*nul));
+
+	if (nul)
+		memset(nul, 0, sizeof(*nul));
+	return nul;
+}
+
+void txp_null_destroy(struct txp_null *nul)
+{
+	free(nul);
+}
+
+void txp_null_get_stats(struct txp_null *nul, struct txp_null_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	for (int i = 0; i < TXP_MAX_CTX; i++) {
+		st->packets += txp_counter_read(&nul->pcpu[i].packets);
+		st->doorbells += txp_counter_read(&nul->pcpu[i].doorbells);
+	}
+}
+
+/* Ring the doorbell: everything this context posted is sent, and done. */
+static void null_flush(struct txp_null *nul, struct null_pcpu *c)
+{
+	struct txp_pkt *list = c->head;
+	unsigned n = c->n;
+
+	if (!list)
+		return;
+	txp_counter_add(&c->packets, n);
+	txp_counter_add(&c->doorbells, 1);
+	/* A device register, not synchronisation: it pairs with nothing. */
+	txp_store_relaxed(&nul->doorbell, txp_counter_read(&c->packets));
+	c->last->next = NULL;
+	c->head = c->last = NULL;
+	c->n = 0;
+	txp_pkt_complete_list(nul->dev, list, n);
+}
+
+static int null_open(struct txp_dev *dev)
+{
+	struct txp_null *nul = txp_dev_priv(dev);
+
+	nul->dev = dev;
+	return 0;
+}
+
+/* Flush what contexts left posted (none, when every batch ended with a
+ * packet without xmit_more).  No producer runs. */
+static void null_stop(struct txp_dev *dev)
+{
+	struct txp_null *nul = txp_dev_priv(dev);
+
+	for (int i = 0; i < TXP_MAX_CTX; i++)
+		null_flush(nul, &nul->pcpu[i]);
+}
+
+/*
+ * start_xmit: post, and flush at the end of a batch.
+ * Synchronization: none needed: the state it writes is the calling
+ * context's own.  Context: any.
+ * Return codes: always TXP_TX_OK.
+ */
+static enum txp_tx null_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
+{
+	struct txp_null *nul = txp_dev_priv(txp_txq_dev(txq));
+	struct null_pcpu *c = &nul->pcpu[txp_ctx_self()];
+
+	if (c->head)
+		c->last->next = pkt;
+	else
+		c->head = pkt;
+	c->last = pkt;
+	c->n++;
+	/* It never stops the queue, so the end of a batch is all it needs
+	 * to ring for. */
+	if (!pkt->xmit_more)
+		null_flush(nul, c);
+	return TXP_TX_OK;
+}
+
+const struct txp_driver_ops txp_null_ops = {
+	.name = "null",
+	.open = null_open,
+	.stop = null_stop,
+	.start_xmit = null_start_xmit,
+};

@@ -1,0 +1,51 @@
+#!/bin/sh
+# `txpath bench --quick`: the smoke run keeps working (no judgement on
+# speed): every case runs and accounts for its packets, the JSON has a row
+# per case with every field, the chart is drawn, bad usage exits 2.
+# usage: bench_quick.sh path/to/txpath
+set -u
+TXPATH=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+pass=0 fail=0
+
+check() {
+	if eval "$2"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: $1"
+	fi
+}
+
+"$TXPATH" bench --quick --threads 2 --json --svg "$dir/b.svg" >"$dir/out" 2>"$dir/err"
+rc=$?
+check "bench --quick exits 0 (got $rc: $(cat "$dir/err"))" '[ "$rc" -eq 0 ]'
+for config in mutex core/concurrent lltx/concurrent core/exclusive lltx/exclusive; do
+	for t in 1 2; do
+		check "a null row for $config at $t threads" \
+			"grep -q '\"config\":\"$config\",\"driver\":\"null\",\"threads\":$t,' '$dir/out'"
+	done
+done
+check "sim rows" "grep -q '\"config\":\"lltx/concurrent\",\"driver\":\"sim\",\"threads\":2,' '$dir/out'"
+check "every row has its fields" \
+	"[ \$(grep -o '\"mpps\":[0-9.e+-]*,\"ns_per_packet\":[0-9.e+-]*,\"ratio_vs_mutex\":[0-9.e+-]*,\"spread\":[0-9.e+-]*}' '$dir/out' | wc -l) -eq \$(grep -o '\"config\":' '$dir/out' | wc -l) ]"
+check "mutex is 1x itself" "grep -q '\"config\":\"mutex\",\"driver\":\"null\",\"threads\":1,\"mpps\":[0-9.e+-]*,\"ns_per_packet\":[0-9.e+-]*,\"ratio_vs_mutex\":1,' '$dir/out'"
+check "ratios" "grep -q '\"ratio\":\"lltx/core, concurrent\",\"driver\":\"null\",\"threads\":1,\"value\":' '$dir/out'"
+check "the chart is an SVG with lines" "head -c 4 '$dir/b.svg' | grep -q '<svg' && grep -q '<polyline' '$dir/b.svg' && tail -1 '$dir/b.svg' | grep -q '</svg>'"
+
+"$TXPATH" bench --quick --threads 1 --no-sim >"$dir/out" 2>"$dir/err"
+rc=$?
+check "table run exits 0 (got $rc)" '[ "$rc" -eq 0 ]'
+check "table header" "grep -q '^config  *driver  *threads  *Mpps  *ns/pkt  *vs mutex  *spread' '$dir/out'"
+check "no sim rows with --no-sim" "! grep -q ' sim ' '$dir/out'"
+
+"$TXPATH" bench --burst 0 >"$dir/out" 2>"$dir/err"
+check "--burst 0 is bad usage" '[ $? -eq 2 ] && grep -q -- "--burst" "$dir/err" && [ ! -s "$dir/out" ]'
+"$TXPATH" bench --bogus >"$dir/out" 2>"$dir/err"
+check "unknown option is bad usage" '[ $? -eq 2 ]'
+"$TXPATH" bench --help >"$dir/out" 2>"$dir/err"
+check "--help" '[ $? -eq 0 ] && grep -q "usage: txpath bench" "$dir/out"'
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,302 @@
+/*
+ * cmd_bench.c - `txpath bench`: the transmit path against a mutex and a
+ * Concurrency Kit ring, in one process; a table (or JSON), the costs of
+ * LLTX and of the exclusive runner as ratios, and a chart.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../bench/bench.h"
+#include "cli.h"
+
+static const char bench_help[] =
+"usage: txpath bench [options]\n"
+"\n"
+"Measures, one after another in this process, packets per second through\n"
+"txpath (each lock mode x runner: core/concurrent, lltx/concurrent,\n"
+"core/exclusive, lltx/exclusive) on the null driver and on the simulated NIC\n"
+"at unlimited line rate (tg3-2005), and two baselines on the same null driver:\n"
+"  mutex   a pthread mutex around \"queue the packet and call the driver\"\n"
+"  ckring  a Concurrency Kit multi-producer ring feeding one transmit thread\n"
+"for 1..N producer threads.  Each case runs several times, interleaved with\n"
+"the others; the table gives the median, nanoseconds per packet (wall clock,\n"
+"all threads together), the ratio to mutex at the same thread count, and the\n"
+"spread ((max - min) / median).  Timings on a shared machine are noisy: read\n"
+"the spread.\n"
+"\n"
+"  --threads N      up to N producers (default: the CPUs, here %ld)\n"
+"  --reps N         runs of each case (default 5)\n"
+"  --seconds S      length of one run (default 0.25)\n"
+"  --burst N        packets per txp_xmit_burst() and per pool allocation,\n"
+"                   1..%d (default 32); the baselines take the lock, or the\n"
+"                   ring slot, once per packet whatever the burst\n"
+"  --bulk N         packets qdisc_restart() sends per batch, 1..%d (default 32)\n"
+"  --no-sim         leave out the simulated NIC\n"
+"  --quick          a smoke run: 2 threads at most, 1 run of 0.02 s each\n"
+"  --json           print {\"rows\": [...], \"ratios\": [...]} instead of the table\n"
+"  --svg FILE       draw Mpps against threads, a line per configuration\n"
+"  -h, --help       this help\n"
+"\n"
+"Exit status: 0, or 1 when a case did not account for every packet or\n"
+"could not run, 2 on bad usage.\n";
+
+enum { OPT_THREADS = 1000, OPT_REPS, OPT_SECONDS, OPT_BURST, OPT_BULK, OPT_NO_SIM,
+       OPT_QUICK, OPT_JSON, OPT_SVG, OPT_HELP };
+
+static const struct option bench_options[] = {
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "reps", required_argument, NULL, OPT_REPS },
+	{ "seconds", required_argument, NULL, OPT_SECONDS },
+	{ "burst", required_argument, NULL, OPT_BURST },
+	{ "bulk", required_argument, NULL, OPT_BULK },
+	{ "no-sim", no_argument, NULL, OPT_NO_SIM },
+	{ "quick", no_argument, NULL, OPT_QUICK },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "svg", required_argument, NULL, OPT_SVG },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void show_progress(unsigned done, unsigned total, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "\r\033[K  run %u/%u", done, total);
+	fflush(stderr);
+}
+
+static const struct bench_row *find(const struct bench_row *rows, size_t n, const char *config,
+				    const char *driver, unsigned threads)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!rows[i].skipped && rows[i].threads == threads &&
+		    !strcmp(rows[i].config, config) && !strcmp(rows[i].driver, driver))
+			return &rows[i];
+	return NULL;
+}
+
+/* a's median over b's, 0 when either is missing. */
+static double ratio(const struct bench_row *rows, size_t n, const char *a, const char *b,
+		    const char *driver, unsigned threads)
+{
+	const struct bench_row *x = find(rows, n, a, driver, threads);
+	const struct bench_row *y = find(rows, n, b, driver, threads);
+
+	return x && y && y->mpps > 0 ? x->mpps / y->mpps : 0;
+}
+
+/* The article's claims as ratios: what LLTX saves over the core's xmit
+ * lock, and what the exclusive runner costs over the concurrent one. */
+static const struct {
+	const char *name, *a, *b;
+} ratio_defs[] = {
+	{ "lltx/core, concurrent", "lltx/concurrent", "core/concurrent" },
+	{ "lltx/core, exclusive", "lltx/exclusive", "core/exclusive" },
+	{ "exclusive/concurrent, core", "core/exclusive", "core/concurrent" },
+	{ "exclusive/concurrent, lltx", "lltx/exclusive", "lltx/concurrent" },
+};
+#define NRATIOS (sizeof(ratio_defs) / sizeof(ratio_defs[0]))
+
+static const char *const drivers[] = { "null", "sim" };
+
+static void print_table(const struct bench_cfg *cfg, const struct bench_row *rows, size_t n)
+{
+	printf("txpath bench: %u run%s of %.3g s per case, bursts of %u, bulk %u, %ld CPUs\n",
+	       cfg->reps, cfg->reps > 1 ? "s" : "", cfg->seconds, cfg->burst, cfg->bulk,
+	       sysconf(_SC_NPROCESSORS_ONLN));
+	printf("%-16s %-6s %7s %9s %9s %9s %8s\n", "config", "driver", "threads", "Mpps",
+	       "ns/pkt", "vs mutex", "spread");
+	for (size_t i = 0; i < n; i++) {
+		const struct bench_row *r = &rows[i];
+
+		if (i && r->threads != rows[i - 1].threads)
+			putchar('\n');
+		if (r->skipped) {
+			printf("%-16s %-6s %7u  skipped: %s\n", r->config, r->driver, r->threads, r->note);
+			continue;
+		}
+		printf("%-16s %-6s %7u %9.2f %9.1f %8.2fx %7.1f%%%s\n", r->config, r->driver,
+		       r->threads, r->mpps, r->ns_per_packet, r->ratio_vs_mutex, 100 * r->spread,
+		       r->accounted ? "" : "  NOT ACCOUNTED");
+	}
+	printf("\ncosts as ratios of medians (above 1: the first is faster)\n");
+	printf("%-28s %-6s %7s %7s\n", "ratio", "driver", "threads", "value");
+	for (size_t k = 0; k < NRATIOS; k++)
+		for (size_t d = 0; d < (cfg->sim ? 2 : 1); d++)
+			for (unsigned t = 1; t <= cfg->max_threads; t++)
+				printf("%-28s %-6s %7u %7.2f\n", ratio_defs[k].name, drivers[d], t,
+				       ratio(rows, n, ratio_defs[k].a, ratio_defs[k].b, drivers[d], t));
+}
+
+/* The best txpath configuration on the null driver at a thread count. */
+static const struct bench_row *best_txpath(const struct bench_row *rows, size_t n, unsigned threads)
+{
+	const struct bench_row *best = NULL;
+
+	for (size_t i = 0; i < n; i++)
+		if (!rows[i].skipped && rows[i].kind == BENCH_TXPATH && rows[i].threads == threads &&
+		    !strcmp(rows[i].driver, "null") && (!best || rows[i].mpps > best->mpps))
+			best = &rows[i];
+	return best;
+}
+
+static void print_targets(const struct bench_row *rows, size_t n, unsigned max_threads)
+{
+	const struct bench_row *one = best_txpath(rows, n, 1), *two = best_txpath(rows, n, 2);
+	const struct bench_row *ck = find(rows, n, "ckring", "null", 2);
+
+	printf("\ntargets\n");
+	if (one)
+		printf("  1 producer, null driver: best %s %.2f Mpps (target >= 20)\n",
+		       one->config, one->mpps);
+	if (two && max_threads >= 2) {
+		printf("  2 producers: best %s %.2f Mpps = %.2fx mutex (target >= 2)", two->config,
+		       two->mpps, two->ratio_vs_mutex);
+		if (ck && ck->mpps > 0)
+			printf(", %.2fx ckring (target >= 1)", two->mpps / ck->mpps);
+		putchar('\n');
+	}
+}
+
+static void print_json(const struct bench_cfg *cfg, const struct bench_row *rows, size_t n)
+{
+	struct json j;
+
+	json_init(&j, stdout);
+	json_obj_begin(&j, NULL);
+	json_arr_begin(&j, "rows");
+	for (size_t i = 0; i < n; i++) {
+		const struct bench_row *r = &rows[i];
+
+		if (r->skipped)
+			continue;
+		json_obj_begin(&j, NULL);
+		json_str(&j, "config", r->config);
+		json_str(&j, "driver", r->driver);
+		json_u64(&j, "threads", r->threads);
+		json_dbl(&j, "mpps", r->mpps);
+		json_dbl(&j, "ns_per_packet", r->ns_per_packet);
+		json_dbl(&j, "ratio_vs_mutex", r->ratio_vs_mutex);
+		json_dbl(&j, "spread", r->spread);
+		json_obj_end(&j);
+	}
+	json_arr_end(&j);
+	json_arr_begin(&j, "ratios");
+	for (size_t k = 0; k < NRATIOS; k++)
+		for (size_t d = 0; d < (cfg->sim ? 2 : 1); d++)
+			for (unsigned t = 1; t <= cfg->max_threads; t++) {
+				json_obj_begin(&j, NULL);
+				json_str(&j, "ratio", ratio_defs[k].name);
+				json_str(&j, "driver", drivers[d]);
+				json_u64(&j, "threads", t);
+				json_dbl(&j, "value", ratio(rows, n, ratio_defs[k].a, ratio_defs[k].b,
+							    drivers[d], t));
+				json_obj_end(&j);
+			}
+	json_arr_end(&j);
+	json_obj_end(&j);
+	json_finish(&j);
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct bench_cfg cfg = {
+		.max_threads = cpus > 0 ? (unsigned)cpus : 1,
+		.reps = 5, .seconds = 0.25, .burst = 32, .bulk = 32, .sim = true,
+	};
+	bool json = false, quick = false, threads_set = false, ok = true;
+	const char *svg = NULL;
+	struct bench_row *rows;
+	char err[256];
+	size_t n;
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", bench_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_THREADS:
+			cfg.max_threads = (unsigned)parse_u64("bench", "--threads", optarg, 1,
+							      TXP_MAX_CTX - 2);
+			threads_set = true;
+			break;
+		case OPT_REPS:
+			cfg.reps = (unsigned)parse_u64("bench", "--reps", optarg, 1, 1000);
+			break;
+		case OPT_SECONDS:
+			cfg.seconds = parse_seconds("bench", "--seconds", optarg);
+			break;
+		case OPT_BURST:
+			cfg.burst = (unsigned)parse_u64("bench", "--burst", optarg, 1, BENCH_BURST_MAX);
+			break;
+		case OPT_BULK:
+			cfg.bulk = (unsigned)parse_u64("bench", "--bulk", optarg, 1, TXP_DEV_BULK_MAX);
+			break;
+		case OPT_NO_SIM:
+			cfg.sim = false;
+			break;
+		case OPT_QUICK:
+			quick = true;
+			break;
+		case OPT_JSON:
+			json = true;
+			break;
+		case OPT_SVG:
+			svg = optarg;
+			break;
+		case 'h':
+		case OPT_HELP:
+			printf(bench_help, cpus, BENCH_BURST_MAX, TXP_DEV_BULK_MAX);
+			return 0;
+		case ':':
+			usage_error("bench", "%s needs a value", argv[optind - 1]);
+		default:
+			usage_error("bench", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		usage_error("bench", "unexpected argument '%s'", argv[optind]);
+	if (quick) {
+		cfg.reps = 1;
+		cfg.seconds = 0.02;
+		if (!threads_set && cfg.max_threads > 2)
+			cfg.max_threads = 2;
+	}
+
+	rows = bench_rows(&cfg, &n);
+	if (!rows) {
+		fprintf(stderr, "txpath bench: out of memory\n");
+		return 1;
+	}
+	if (bench_run(&cfg, rows, n, isatty(STDERR_FILENO) ? show_progress : NULL, NULL,
+		      err, sizeof(err)) != 0) {
+		fprintf(stderr, "\ntxpath bench: %s\n", err);
+		bench_rows_free(rows, n);
+		return 1;
+	}
+	if (isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);
+	for (size_t i = 0; i < n; i++)
+		ok &= rows[i].skipped || rows[i].accounted;
+	if (json) {
+		print_json(&cfg, rows, n);
+	} else {
+		print_table(&cfg, rows, n);
+		print_targets(rows, n, cfg.max_threads);
+	}
+	if (svg) {
+		FILE *f = fopen(svg, "w");
+
+		if (!f) {
+			fprintf(stderr, "txpath bench: cannot write %s\n", svg);
+			ok = false;
+		} else {
+			bench_svg(f, &cfg, rows, n);
+			ok &= fclose(f) == 0;
+			if (!json)
+				printf("\nchart: %s\n", svg);
+		}
+	}
+	bench_rows_free(rows, n);
+	return ok ? 0 : 1;
+}
