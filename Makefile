@@ -5,7 +5,7 @@ JOBS ?= 2
 O ?= .
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build run test test-plain test-asan test-tsan clean
+.PHONY: all deps build run test test-plain test-asan test-tsan bench clean
 
 all: build
 
@@ -35,6 +35,14 @@ test-asan: deps
 
 test-tsan: deps
 	$(call variant,build-tsan,thread)
+
+# Throughput of txpath against its baselines (a table, and a chart in
+# $(O)/build/bench.svg), then the hot path's instructions per packet under
+# callgrind.  Never part of `make test`.
+bench: build
+	@sh scripts/deps.sh bench
+	$(O)/build/txpath bench --svg $(O)/build/bench.svg
+	@sh bench/callgrind.sh $(O)/build/txpath
 
 clean:
 	rm -rf $(O)/build $(O)/build-asan $(O)/build-tsan

@@ -1,0 +1,34 @@
+#!/bin/sh
+# Instructions per packet on the hot path, free of timing noise: run
+# `txpath run --driver null --threads 1` under callgrind for two packet
+# counts and divide the difference in instructions by the difference in
+# packets, so start-up and tear-down cancel.
+# usage: callgrind.sh path/to/txpath [extra txpath run options]
+set -eu
+TXPATH=$1
+shift
+SMALL=200000
+LARGE=1200000
+if ! command -v valgrind >/dev/null 2>&1; then
+	echo "callgrind: valgrind is not installed (apt-get install valgrind)" >&2
+	exit 1
+fi
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+
+# Instructions executed by the whole process for a run of $1 packets.
+count() {
+	n=$1
+	shift
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+		"$TXPATH" run --driver null --threads 1 --packets "$n" --quiet "$@" >"$out" 2>&1 ||
+		{ cat "$out" >&2; exit 1; }
+	sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$out"
+}
+
+small=$(count $SMALL "$@")
+large=$(count $LARGE "$@")
+echo "callgrind: txpath run --driver null --threads 1${*:+ $*}"
+echo "  $SMALL packets: $small instructions; $LARGE packets: $large instructions"
+awk -v a="$small" -v b="$large" -v p=$((LARGE - SMALL)) \
+	'BEGIN { printf "  instructions per packet: %.1f (target <= 150)\n", (b - a) / p }'
