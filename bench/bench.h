@@ -73,6 +73,7 @@ double bench_case_baseline(const struct bench_cfg *cfg, const struct bench_row *
 /* -- the harness the cases share ------------------------------------------ */
 
 #define BENCH_BURST_MAX 256
+#define TXP_BENCH_MAX_THREADS 64	/* drawn in the chart */
 #define BENCH_POOL_CAP 256	/* packets a producer may have in flight */
 
 struct bench_sync;

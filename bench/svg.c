@@ -1,8 +1,10 @@
 /*
  * svg.c - the bench as a chart: million packets per second against
  * producer threads, one line per configuration, min-max bars at each
- * point, and a legend ordered by the last point so a line is found at a
- * glance.
+ * point.  Two panels with scales of their own, the null driver (with the
+ * baselines, which drive it too) and the simulated NIC, so neither is
+ * squashed flat by the other; under each a legend ordered by the figure
+ * at the most threads, so a line is found at a glance.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -10,20 +12,28 @@
 
 #include "bench.h"
 
-#define W 900
-#define H 520
-#define PX0 80		/* plot area */
-#define PX1 590
-#define PY0 80
-#define PY1 450
+#define W 1000
+#define H 600
+#define PY0 110		/* plot area, top and bottom */
+#define PY1 400
+#define LEGEND_Y 470
+#define MAX_SERIES 8
 
 struct series {
-	char name[40];
+	const char *name;
 	const char *color;
-	const char *dash;	/* NULL: solid */
 	double width;
-	const struct bench_row *pt[64];	/* by threads - 1 */
+	const struct bench_row *pt[TXP_BENCH_MAX_THREADS];	/* by threads - 1 */
 	double last;		/* median at the most threads measured */
+};
+
+struct panel {
+	const char *driver;	/* rows of this driver */
+	const char *title;
+	double x0, x1;		/* plot area, left and right */
+	struct series s[MAX_SERIES];
+	size_t ns;
+	double top, step;	/* y axis */
 };
 
 static const char *config_color(const char *config)
@@ -40,45 +50,6 @@ static const char *config_color(const char *config)
 		if (!strcmp(colors[i].config, config))
 			return colors[i].color;
 	return "#9467bd";
-}
-
-/* Group the rows into lines; returns how many. */
-static size_t make_series(const struct bench_row *rows, size_t n, struct series *s, size_t max)
-{
-	size_t ns = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		const struct bench_row *r = &rows[i];
-		char name[40];
-		size_t k;
-
-		if (r->skipped || r->threads < 1 || r->threads > 64)
-			continue;
-		if (r->kind == BENCH_TXPATH)
-			snprintf(name, sizeof(name), "txpath %s %s", r->driver, r->config);
-		else
-			snprintf(name, sizeof(name), "%s (null)", r->config);
-		for (k = 0; k < ns && strcmp(s[k].name, name); k++)
-			;
-		if (k == ns) {
-			if (ns == max)
-				continue;
-			memset(&s[ns], 0, sizeof(s[ns]));
-			snprintf(s[ns].name, sizeof(s[ns].name), "%s", name);
-			s[ns].color = config_color(r->config);
-			s[ns].dash = !strcmp(r->driver, "sim") ? "7 4" : NULL;
-			s[ns].width = r->kind == BENCH_TXPATH ? 2.2 : 3.2;
-			ns++;
-		}
-		s[k].pt[r->threads - 1] = r;
-	}
-	for (size_t k = 0; k < ns; k++)
-		for (int t = 63; t >= 0; t--)
-			if (s[k].pt[t]) {
-				s[k].last = s[k].pt[t]->mpps;
-				break;
-			}
-	return ns;
 }
 
 static int by_last_desc(const void *a, const void *b)
@@ -101,60 +72,80 @@ static double nice_top(double v, double *step)
 	return ceil(v / *step) * *step;
 }
 
-void bench_svg(FILE *f, const struct bench_cfg *cfg, const struct bench_row *rows, size_t n)
+/* Group the panel's rows into lines, scale it, order the legend. */
+static void panel_fill(struct panel *p, const struct bench_row *rows, size_t n)
 {
-	struct series s[32];
-	size_t ns = make_series(rows, n, s, 32);
-	unsigned tmax = cfg->max_threads;
-	double ymax = 0, step, top;
+	double ymax = 0;
 
-	for (size_t i = 0; i < n; i++)
-		if (!rows[i].skipped && rows[i].max > ymax)
-			ymax = rows[i].max;
-	top = nice_top(ymax * 1.05, &step);
-	qsort(s, ns, sizeof(s[0]), by_last_desc);
+	for (size_t i = 0; i < n; i++) {
+		const struct bench_row *r = &rows[i];
+		size_t k;
 
-#define X(t) (tmax > 1 ? PX0 + 20 + ((double)(t) - 1) * (PX1 - PX0 - 40) / (tmax - 1) : (PX0 + PX1) / 2.0)
-#define Y(v) (PY1 - (v) / top * (PY1 - PY0))
-	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		"viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
-		W, H, W, H);
-	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-	fprintf(f, "<text x=\"%d\" y=\"32\" font-size=\"20\" font-weight=\"bold\">"
-		"txpath bench: packets per second against producer threads</text>\n", PX0);
-	fprintf(f, "<text x=\"%d\" y=\"56\" font-size=\"13\" fill=\"#444\">median of %u runs of "
-		"%.2g s each, bars min to max; bursts of %u, bulk %u; solid: null driver, "
-		"dashed: simulated NIC (tg3-2005, no line rate)</text>\n",
-		PX0, cfg->reps, cfg->seconds, cfg->burst, cfg->bulk);
-
-	/* Grid and axes. */
-	for (double v = 0; v <= top + step / 2; v += step) {
-		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\"/>\n",
-			PX0, Y(v), PX1, Y(v), v == 0 ? "#000" : "#ddd");
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\" font-size=\"13\" text-anchor=\"end\">%g</text>\n",
-			PX0 - 8, Y(v) + 4, v);
+		if (r->skipped || strcmp(r->driver, p->driver) || r->threads < 1 ||
+		    r->threads > TXP_BENCH_MAX_THREADS)
+			continue;
+		for (k = 0; k < p->ns && strcmp(p->s[k].name, r->config); k++)
+			;
+		if (k == p->ns) {
+			if (p->ns == MAX_SERIES)
+				continue;
+			p->s[k] = (struct series){
+				.name = r->config,
+				.color = config_color(r->config),
+				.width = r->kind == BENCH_TXPATH ? 2.5 : 3.5,
+			};
+			p->ns++;
+		}
+		p->s[k].pt[r->threads - 1] = r;
+		p->s[k].last = r->mpps;		/* rows come by increasing threads */
+		if (r->max > ymax)
+			ymax = r->max;
 	}
-	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\"/>\n",
-		PX0, PY0, PX0, PY1);
+	p->top = nice_top(ymax * 1.05, &p->step);
+	qsort(p->s, p->ns, sizeof(p->s[0]), by_last_desc);
+}
+
+static double px(const struct panel *p, unsigned t, unsigned tmax)
+{
+	return tmax > 1 ? p->x0 + 25 + (t - 1) * (p->x1 - p->x0 - 50) / (tmax - 1)
+			: (p->x0 + p->x1) / 2;
+}
+
+static double py(const struct panel *p, double v)
+{
+	return PY1 - v / p->top * (PY1 - PY0);
+}
+
+static void panel_draw(FILE *f, const struct panel *p, unsigned tmax)
+{
+	fprintf(f, "<text x=\"%.0f\" y=\"%d\" font-size=\"15\" font-weight=\"bold\">%s</text>\n",
+		p->x0, PY0 - 14, p->title);
+	for (double v = 0; v <= p->top + p->step / 2; v += p->step) {
+		fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
+			p->x0, py(p, v), p->x1, py(p, v), v == 0 ? "#000" : "#ddd");
+		fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" font-size=\"13\" text-anchor=\"end\">%g</text>\n",
+			p->x0 - 8, py(p, v) + 4, v);
+	}
+	fprintf(f, "<line x1=\"%.0f\" y1=\"%d\" x2=\"%.0f\" y2=\"%d\" stroke=\"#000\"/>\n",
+		p->x0, PY0, p->x0, PY1);
 	for (unsigned t = 1; t <= tmax; t++)
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"13\" text-anchor=\"middle\">%u</text>\n",
-			X(t), PY1 + 20, t);
-	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"14\" text-anchor=\"middle\">producer threads</text>\n",
-		(PX0 + PX1) / 2, PY1 + 44);
-	fprintf(f, "<text x=\"22\" y=\"%d\" font-size=\"14\" text-anchor=\"middle\" "
-		"transform=\"rotate(-90 22 %d)\">million packets per second (Mpps)</text>\n",
-		(PY0 + PY1) / 2, (PY0 + PY1) / 2);
+			px(p, t, tmax), PY1 + 20, t);
+	fprintf(f, "<text x=\"%.0f\" y=\"%d\" font-size=\"14\" text-anchor=\"middle\">producer threads</text>\n",
+		(p->x0 + p->x1) / 2, PY1 + 42);
+	fprintf(f, "<text x=\"%.0f\" y=\"%d\" font-size=\"14\" text-anchor=\"middle\" "
+		"transform=\"rotate(-90 %.0f %d)\">Mpps</text>\n",
+		p->x0 - 48, (PY0 + PY1) / 2, p->x0 - 48, (PY0 + PY1) / 2);
 
 	/* The lines, the best drawn last so it stays on top. */
-	for (size_t k = ns; k-- > 0;) {
-		const struct series *e = &s[k];
+	for (size_t k = p->ns; k-- > 0;) {
+		const struct series *e = &p->s[k];
 
-		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\"%s%s%s points=\"",
-			e->color, e->width, e->dash ? " stroke-dasharray=\"" : "",
-			e->dash ? e->dash : "", e->dash ? "\"" : "");
+		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\" points=\"",
+			e->color, e->width);
 		for (unsigned t = 1; t <= tmax; t++)
 			if (e->pt[t - 1])
-				fprintf(f, "%.1f,%.1f ", X(t), Y(e->pt[t - 1]->mpps));
+				fprintf(f, "%.1f,%.1f ", px(p, t, tmax), py(p, e->pt[t - 1]->mpps));
 		fprintf(f, "\"/>\n");
 		for (unsigned t = 1; t <= tmax; t++) {
 			const struct bench_row *r = e->pt[t - 1];
@@ -162,29 +153,55 @@ void bench_svg(FILE *f, const struct bench_cfg *cfg, const struct bench_row *row
 			if (!r)
 				continue;
 			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-				"stroke-width=\"1.2\"/>\n", X(t), Y(r->min), X(t), Y(r->max), e->color);
+				"stroke-width=\"1.2\"/>\n", px(p, t, tmax), py(p, r->min),
+				px(p, t, tmax), py(p, r->max), e->color);
 			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>\n",
-				X(t), Y(r->mpps), e->dash ? "white" : e->color);
-			if (e->dash)
-				fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"none\" "
-					"stroke=\"%s\" stroke-width=\"2\"/>\n", X(t), Y(r->mpps), e->color);
+				px(p, t, tmax), py(p, r->mpps), e->color);
 		}
 	}
 
 	/* The legend, best first, with the figure at the most threads. */
-	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"13\" fill=\"#444\">at %u thread%s, best first</text>\n",
-		PX1 + 24, PY0 - 4, tmax, tmax > 1 ? "s" : "");
-	for (size_t k = 0; k < ns; k++) {
-		double y = PY0 + 16 + 22.0 * (double)k;
+	fprintf(f, "<text x=\"%.0f\" y=\"%d\" font-size=\"13\" fill=\"#444\">"
+		"Mpps at %u thread%s, best first</text>\n", p->x0, LEGEND_Y - 8, tmax,
+		tmax > 1 ? "s" : "");
+	for (size_t k = 0; k < p->ns; k++) {
+		double y = LEGEND_Y + 10 + 20.0 * (double)(k % 6);
+		double x = p->x0 + 200.0 * (double)(k / 6);
 
-		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" "
-			"stroke-width=\"%.1f\"%s%s%s/>\n", PX1 + 24, y, PX1 + 54, y, s[k].color,
-			s[k].width, s[k].dash ? " stroke-dasharray=\"" : "", s[k].dash ? s[k].dash : "",
-			s[k].dash ? "\"" : "");
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\" font-size=\"13\">%s  %.1f</text>\n",
-			PX1 + 62, y + 4, s[k].name, s[k].last);
+		fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"%s\" "
+			"stroke-width=\"%.1f\"/>\n", x, y, x + 28, y, p->s[k].color, p->s[k].width);
+		fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"13\">%-s</text>\n",
+			x + 36, y + 4, p->s[k].name);
+		fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"13\" text-anchor=\"end\">%.1f</text>\n",
+			x + 240, y + 4, p->s[k].last);
+	}
+}
+
+void bench_svg(FILE *f, const struct bench_cfg *cfg, const struct bench_row *rows, size_t n)
+{
+	static struct panel panels[2];
+	unsigned tmax = cfg->max_threads < TXP_BENCH_MAX_THREADS ? cfg->max_threads
+								  : TXP_BENCH_MAX_THREADS;
+	size_t np = cfg->sim ? 2 : 1;
+
+	memset(panels, 0, sizeof(panels));
+	panels[0] = (struct panel){ .driver = "null", .x0 = 90, .x1 = 460,
+		.title = "null driver: the path's own cost, and the baselines" };
+	panels[1] = (struct panel){ .driver = "sim", .x0 = 590, .x1 = 960,
+		.title = "simulated NIC, no line rate (tg3-2005)" };
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		"viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
+		W, H, W, H);
+	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+	fprintf(f, "<text x=\"40\" y=\"32\" font-size=\"21\" font-weight=\"bold\">"
+		"txpath bench: packets per second against producer threads</text>\n");
+	fprintf(f, "<text x=\"40\" y=\"56\" font-size=\"13\" fill=\"#444\">Median of %u run%s of "
+		"%.2g s per point; bars: min to max.  txpath: bursts of %u, bulk dequeue of %u.  "
+		"mutex, ckring: one lock or ring slot per packet.</text>\n",
+		cfg->reps, cfg->reps > 1 ? "s" : "", cfg->seconds, cfg->burst, cfg->bulk);
+	for (size_t i = 0; i < np; i++) {
+		panel_fill(&panels[i], rows, n);
+		panel_draw(f, &panels[i], tmax);
 	}
 	fprintf(f, "</svg>\n");
-#undef X
-#undef Y
 }
