@@ -138,6 +138,8 @@ static void txpath_loop(struct bench_worker *w)
 		struct txp_pkt *pkts[BENCH_BURST_MAX];
 		unsigned n = bench_next_burst(w, pkts);
 
+		if (!n)
+			break;
 		w->sent += n;
 		txp_xmit_burst(dev, pkts, n);
 	}

@@ -312,6 +312,8 @@ unsigned txp_xmit_burst(struct txp_dev *dev, struct txp_pkt **pkts, unsigned n)
 	struct txp_pkt *refused = NULL, **tail = &refused;
 	unsigned queued = 0;
 
+	if (txp_unlikely(!n))
+		return 0;
 	txp__stat_add(dev, self, TXP__ST_SUBMITTED, n);
 	if (txp_unlikely(!txp_load_acquire(&dev->up))) {
 		for (unsigned i = 0; i < n; i++)

@@ -272,6 +272,27 @@ static void test_burst_bulk_xmit_more(void **state)
 	}
 }
 
+/* An empty burst is nothing at all: in core mode it leaves the xmit lock
+ * free, so the next packet goes straight to the driver. */
+static void test_empty_burst(void **state)
+{
+	struct txp_pkt_pool *pool = txp_pkt_pool_create(0);
+	struct txp_pkt *pkts[1];
+	struct rec r;
+	struct txp_dev *dev = rec_dev(&r, TXP_LOCK_CORE, 8, 0);
+	struct txp_dev_stats st;
+
+	(void)state;
+	assert_int_equal(txp_xmit_burst(dev, pkts, 0), 0);
+	make_burst(pool, pkts, 1, 5);
+	assert_int_equal(txp_xmit_burst(dev, pkts, 1), 1);
+	assert_int_equal(r.calls, 1);
+	txp_dev_get_stats(dev, &st);
+	assert_int_equal(st.submitted, 1);
+	assert_int_equal(st.collisions, 0);
+	close_and_check(dev, pool);
+}
+
 /* BUSY in the middle of a batch: the rest goes back in order, and goes
  * out in order once the queue is woken. */
 static void test_busy_mid_batch_requeues_in_order(void **state)
@@ -429,6 +450,7 @@ int main(void)
 		cmocka_unit_test(test_free_list_mixed),
 		cmocka_unit_test(test_pool_cross_thread_frees),
 		cmocka_unit_test(test_burst_bulk_xmit_more),
+		cmocka_unit_test(test_empty_burst),
 		cmocka_unit_test(test_busy_mid_batch_requeues_in_order),
 		cmocka_unit_test(test_burst_over_limit_drops),
 		cmocka_unit_test(test_burst_mixed_bands_keeps_priority),
