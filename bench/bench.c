@@ -77,7 +77,6 @@ double bench_window(struct bench_worker *w, unsigned n, double seconds,
 	struct bench_sync *sync = aligned_alloc(TXP_CACHELINE, sizeof(*sync));
 	uint64_t t0, t1, c0, c1;
 	unsigned started = 0;
-	double mpps = -1;
 
 	if (!sync) {
 		snprintf(err, errlen, "out of memory");
@@ -106,17 +105,17 @@ double bench_window(struct bench_worker *w, unsigned n, double seconds,
 	txp_store_relaxed(&sync->stop, true);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join((pthread_t)w[i].thread, NULL);
-	if (started < n)
+	free(sync);
+	if (started < n) {
 		snprintf(err, errlen, "cannot start %u threads", n);
-	for (unsigned i = 0; i < started && started == n; i++)
+		return -1;
+	}
+	for (unsigned i = 0; i < n; i++)
 		if (w[i].error) {
 			snprintf(err, errlen, "%s", w[i].error);
-			started = 0;
+			return -1;
 		}
-	if (started == n)
-		mpps = (double)(c1 - c0) / ((double)(t1 - t0) / 1e9) / 1e6;
-	free(sync);
-	return mpps;
+	return (double)(c1 - c0) / ((double)(t1 - t0) / 1e9) / 1e6;
 }
 
 bool bench_pools_destroy(struct bench_worker *w, unsigned n)

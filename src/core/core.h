@@ -38,7 +38,7 @@ struct txp__pcpu_stats {
  * A transmit queue.  Four cache lines, by who writes them:
  *  - the first line: read-only after creation, shared clean by all;
  *  - the root-lock line: every producer, for enqueue and dequeue (the
- *    qdisc's own state, its allocation, moves with it);
+ *    qdisc's state, in an allocation of its own, moves along with it);
  *  - the flow-control line: stop (in start_xmit) and wake (completion),
  *    read by every qdisc_restart();
  *  - the xmit-lock line: the context calling start_xmit in core mode.
