@@ -229,7 +229,7 @@ static struct ring *afp_create(const struct netdrv_cfg *c, char *err, size_t err
 	}
 	a->fd = -1;
 	a->version = c->net->tpacket == 3 ? TPACKET_V3 : TPACKET_V2;
-	if (netdev_open(&a->nd, c->net->ifname, err, errlen) != 0 ||
+	if (netdev_open(&a->nd, c->net->ifname, 0, err, errlen) != 0 ||
 	    !netdev_fits_mtu(&a->nd, c->frame_len, err, errlen) ||
 	    afp_setup(a, c, &rc.slots, &rc.slot_size, err, errlen) != 0) {
 		afp_free(a);

@@ -283,7 +283,7 @@ static struct ring *xdp_create(const struct netdrv_cfg *c, char *err, size_t err
 	x->nd.ctl_fd = -1;
 	libbpf_set_print(xdp_quiet);
 	libxdp_set_print(xdp_quiet_libxdp);
-	if (netdev_open(&x->nd, c->net->ifname, err, errlen) != 0 ||
+	if (netdev_open(&x->nd, c->net->ifname, 0, err, errlen) != 0 ||
 	    !netdev_fits_mtu(&x->nd, c->frame_len, err, errlen) ||
 	    xdp_setup(x, c, err, errlen) != 0) {
 		xdp_release(x);

@@ -23,7 +23,8 @@ static int netdev_flags(const struct netdev *nd, short *flags)
 	return 0;
 }
 
-int netdev_open(struct netdev *nd, const char *ifname, char *err, size_t errlen)
+int netdev_open(struct netdev *nd, const char *ifname, unsigned wait_ms, char *err,
+		size_t errlen)
 {
 	struct ifreq ifr;
 	short flags;
@@ -56,6 +57,9 @@ int netdev_open(struct netdev *nd, const char *ifname, char *err, size_t errlen)
 		netdev_close(nd);
 		return -1;
 	}
+	for (; !(flags & IFF_RUNNING) && wait_ms >= 10 && netdev_flags(nd, &flags) == 0;
+	     wait_ms -= 10)
+		usleep(10000);
 	if (!(flags & IFF_RUNNING)) {
 		snprintf(err, errlen, "%s: interface has no carrier (link down)", ifname);
 		netdev_close(nd);

@@ -17,9 +17,12 @@ struct netdev {
 	int ctl_fd;		/* a datagram socket for interface ioctls */
 };
 
-/* Find ifname and check it is up with carrier; 0, or -1 and a message
- * ("veth9: no such interface", "veth0: interface is down", ...). */
-int netdev_open(struct netdev *nd, const char *ifname, char *err, size_t errlen);
+/* Find ifname and check it is up with carrier, waiting up to wait_ms for
+ * the carrier (a TAP gets it just after being attached, once the kernel's
+ * link watch ran); 0, or -1 and a message ("veth9: no such interface",
+ * "veth0: interface is down", ...). */
+int netdev_open(struct netdev *nd, const char *ifname, unsigned wait_ms, char *err,
+		size_t errlen);
 void netdev_close(struct netdev *nd);
 
 /* Up and with carrier (IFF_UP and IFF_RUNNING)? */

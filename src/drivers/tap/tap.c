@@ -138,7 +138,7 @@ static struct ring *tap_create(const struct netdrv_cfg *c, char *err, size_t err
 	t->nd.ctl_fd = -1;
 	/* Attach first: a TAP has carrier only while a descriptor holds it. */
 	if (tap_attach(t, c->net->ifname, err, errlen) != 0 ||
-	    netdev_open(&t->nd, c->net->ifname, err, errlen) != 0 ||
+	    netdev_open(&t->nd, c->net->ifname, 2000, err, errlen) != 0 ||
 	    !netdev_fits_mtu(&t->nd, c->frame_len, err, errlen)) {
 		tap_release(t);
 		return NULL;

@@ -1,0 +1,69 @@
+#!/bin/sh
+# The real drivers' errors, each one clear line and the right exit status:
+# no such interface, interface down, no permission, XDP zero-copy not
+# supported (veth has none), and the link going down mid-run: the run
+# drops what is left as dev-down, reports it, and ends; nothing hangs.
+# usage: errors.sh path/to/txpath
+set -u
+TXPATH=$1
+. "$(dirname "$0")/lib.sh"
+require_root_and_tools
+ns_setup errors
+veth_setup
+
+# expect_error WANT-IN-MESSAGE -- COMMAND...: exit 1, one line on stderr.
+expect_error() {
+	want=$1
+	shift
+	"$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+	rc=$?
+	lines=$(wc -l <"$TMP/err")
+	if [ "$rc" -ne 1 ] || [ "$lines" -ne 1 ] || ! grep -q -- "$want" "$TMP/err"; then
+		cat "$TMP/err"
+		fail "$* -> exit $rc, $lines stderr lines (want 1, one line with '$want')"
+	fi
+}
+
+for d in afpacket afxdp tap; do
+	expect_error "nosuch0: no such interface" nsx "$TXPATH" run --driver $d --dev nosuch0 --packets 10
+done
+expect_error "nosuch0: no such interface" nsx "$TXPATH" recv --dev nosuch0 --packets 10
+expect_error "zero-copy not supported" \
+	nsx "$TXPATH" run --driver afxdp --dev veth0 --xdp-mode zerocopy --packets 10
+ip -n "$NS" link set veth0 down
+for d in afpacket afxdp; do
+	expect_error "veth0: interface is down" nsx "$TXPATH" run --driver $d --dev veth0 --packets 10
+done
+ip -n "$NS" link set veth0 up
+
+# Without privilege: an unprivileged user, if it can run the binary.
+if command -v setpriv >/dev/null 2>&1 &&
+	setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$TXPATH"; then
+	for d in afpacket afxdp; do
+		expect_error "permission denied (run as root or with CAP_NET_RAW)" \
+			nsx setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$TXPATH" run --driver $d --dev veth0 --packets 10
+	done
+else
+	echo "note: no unprivileged check (nobody cannot run $TXPATH)"
+fi
+
+# The link goes down mid-run: the peer goes down, veth0 loses carrier.
+for d in afpacket afxdp; do
+	for lock in core lltx; do
+		ip -n "$NS" link set veth1 up
+		(sleep 1; ip -n "$NS" link set veth1 down) &
+		nsx timeout 30 "$TXPATH" run --driver $d --dev veth0 --lock $lock --threads 2 \
+			--seconds 3 --json >"$TMP/run.json" 2>"$TMP/run.err"
+		rc=$?
+		wait
+		[ $rc -eq 1 ] || { cat "$TMP/run.err"; fail "$d $lock link down: exit $rc, want 1"; }
+		grep -q "veth0: link went down mid-run" "$TMP/run.err" ||
+			{ cat "$TMP/run.err"; fail "$d $lock: no link-down line"; }
+		expect "$d $lock accounted" "$(json "$TMP/run.json" "d['accounted']")" True
+		expect "$d $lock stalled" "$(json "$TMP/run.json" "d['stalled']")" False
+		down=$(json "$TMP/run.json" "d['dropped']['dev-down']")
+		[ "$down" -gt 0 ] || fail "$d $lock: no dev-down drops after the link went down"
+	done
+done
+echo "PASS: errors and link down"
