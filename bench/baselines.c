@@ -184,15 +184,15 @@ static void base_destroy(struct base *b)
 	free(b);
 }
 
-double bench_case_baseline(const struct bench_cfg *cfg, const struct bench_row *row,
-			   bool *accounted, char *err, size_t errlen)
+int bench_case_baseline(const struct bench_cfg *cfg, const struct bench_row *row,
+			struct bench_result *res, char *err, size_t errlen)
 {
 	struct bench_worker w[TXP_MAX_CTX];
 	struct base *b = base_create(row, err, errlen);
 	struct txp_dev_stats st;
 	uint64_t sent = 0;
 	pthread_t tx;
-	double mpps;
+	int rc;
 
 	if (!b || !b->slots) {
 		if (b)
@@ -211,7 +211,7 @@ double bench_case_baseline(const struct bench_cfg *cfg, const struct bench_row *
 		snprintf(err, errlen, "cannot start the transmit thread");
 		return -1;
 	}
-	mpps = bench_window(w, row->threads, cfg->seconds, base_transmitted, b, err, errlen);
+	rc = bench_window(w, row->threads, cfg->seconds, base_transmitted, b, res, err, errlen);
 	if (row->kind == BENCH_CKRING) {
 		/* Release: the producers' enqueues (ordered by the joins in
 		 * bench_window()) before "done". */
@@ -222,7 +222,7 @@ double bench_case_baseline(const struct bench_cfg *cfg, const struct bench_row *
 	txp_dev_get_stats(b->dev, &st);
 	for (unsigned i = 0; i < row->threads; i++)
 		sent += w[i].sent;
-	*accounted = st.transmitted == sent && bench_pools_destroy(w, row->threads);
+	res->accounted = st.transmitted == sent && bench_pools_destroy(w, row->threads);
 	base_destroy(b);
-	return mpps;
+	return rc;
 }

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench.h"
 #include "../src/sync/sync.h"
@@ -71,11 +72,21 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-double bench_window(struct bench_worker *w, unsigned n, double seconds,
-		    uint64_t (*transmitted)(void *arg), void *arg, char *err, size_t errlen)
+/* CPU time used by every thread of the process so far, ns. */
+static uint64_t process_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int bench_window(struct bench_worker *w, unsigned n, double seconds,
+		 uint64_t (*transmitted)(void *arg), void *arg, struct bench_result *res,
+		 char *err, size_t errlen)
 {
 	struct bench_sync *sync = aligned_alloc(TXP_CACHELINE, sizeof(*sync));
-	uint64_t t0, t1, c0, c1;
+	uint64_t t0, t1, c0, c1, cpu0, cpu1;
 	unsigned started = 0;
 
 	if (!sync) {
@@ -96,11 +107,13 @@ double bench_window(struct bench_worker *w, unsigned n, double seconds,
 	while (txp_load_acquire(&sync->ready) < started)
 		txp_thread_yield();
 	c0 = transmitted(arg);
+	cpu0 = process_cpu_ns();
 	t0 = txp_now_ns();
 	/* Release: the case's set-up before the workers start. */
 	txp_store_release(&sync->go, true);
 	txp_sleep_ns((uint64_t)(seconds * 1e9));
 	c1 = transmitted(arg);
+	cpu1 = process_cpu_ns();
 	t1 = txp_now_ns();
 	txp_store_relaxed(&sync->stop, true);
 	for (unsigned i = 0; i < started; i++)
@@ -115,7 +128,9 @@ double bench_window(struct bench_worker *w, unsigned n, double seconds,
 			snprintf(err, errlen, "%s", w[i].error);
 			return -1;
 		}
-	return (double)(c1 - c0) / ((double)(t1 - t0) / 1e9) / 1e6;
+	res->mpps = (double)(c1 - c0) / ((double)(t1 - t0) / 1e9) / 1e6;
+	res->cpu_ns = c1 > c0 ? (double)(cpu1 - cpu0) / (double)(c1 - c0) : 0;
+	return 0;
 }
 
 bool bench_pools_destroy(struct bench_worker *w, unsigned n)
@@ -161,8 +176,8 @@ static uint64_t dropped_total(const struct txp_dev_stats *st)
 	return n;
 }
 
-double bench_case_txpath(const struct bench_cfg *cfg, const struct bench_row *row,
-			 bool *accounted, char *err, size_t errlen)
+int bench_case_txpath(const struct bench_cfg *cfg, const struct bench_row *row,
+		      struct bench_result *res, char *err, size_t errlen)
 {
 	struct bench_worker w[TXP_MAX_CTX];
 	const struct txp_driver_ops *ops;
@@ -171,7 +186,7 @@ double bench_case_txpath(const struct bench_cfg *cfg, const struct bench_row *ro
 	struct txp_dev_stats st;
 	struct txp_dev *dev;
 	void *priv;
-	double mpps;
+	int rc;
 
 	/* The driver, made as `txpath run` makes it: tg3-2005 on the sim,
 	 * which takes its own lock in either mode (2.6.8's tg3 did too). */
@@ -204,15 +219,15 @@ double bench_case_txpath(const struct bench_cfg *cfg, const struct bench_row *ro
 		w[i].arg = dev;
 		w[i].burst = cfg->burst;
 	}
-	mpps = bench_window(w, row->threads, cfg->seconds, dev_transmitted, dev, err, errlen);
+	rc = bench_window(w, row->threads, cfg->seconds, dev_transmitted, dev, res, err, errlen);
 	txp_dev_close(dev);
 	txp_dev_get_stats(dev, &st);
-	*accounted = st.submitted == st.transmitted + dropped_total(&st);
+	res->accounted = st.submitted == st.transmitted + dropped_total(&st);
 	txp_dev_destroy(dev);
 	rcfg.driver->destroy(priv);
 	if (!bench_pools_destroy(w, row->threads))
-		*accounted = false;
-	return mpps;
+		res->accounted = false;
+	return rc;
 }
 
 /* -- the cases -------------------------------------------------------------- */
@@ -272,7 +287,8 @@ struct bench_row *bench_rows(const struct bench_cfg *cfg, size_t *n)
 	}
 	for (size_t i = 0; i < per * cfg->max_threads; i++) {
 		rows[i].samples = calloc(cfg->reps, sizeof(double));
-		if (!rows[i].samples) {
+		rows[i].cpu_samples = calloc(cfg->reps, sizeof(double));
+		if (!rows[i].samples || !rows[i].cpu_samples) {
 			bench_rows_free(rows, per * cfg->max_threads);
 			return NULL;
 		}
@@ -285,8 +301,10 @@ void bench_rows_free(struct bench_row *rows, size_t n)
 {
 	if (!rows)
 		return;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		free(rows[i].samples);
+		free(rows[i].cpu_samples);
+	}
 	free(rows);
 }
 
@@ -295,6 +313,13 @@ static int cmp_double(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return (x > y) - (x < y);
+}
+
+/* Sorts v. */
+static double median(double *v, unsigned k)
+{
+	qsort(v, k, sizeof(double), cmp_double);
+	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
 }
 
 /* Median, spread and ratios, once every sample is in. */
@@ -306,8 +331,8 @@ static void summarise(const struct bench_cfg *cfg, struct bench_row *rows, size_
 
 		if (r->skipped)
 			continue;
-		qsort(r->samples, k, sizeof(double), cmp_double);
-		r->mpps = k % 2 ? r->samples[k / 2] : (r->samples[k / 2 - 1] + r->samples[k / 2]) / 2;
+		r->mpps = median(r->samples, k);
+		r->cpu_ns_per_packet = median(r->cpu_samples, k);
 		r->min = r->samples[0];
 		r->max = r->samples[k - 1];
 		r->spread = r->mpps > 0 ? (r->max - r->min) / r->mpps : 0;
@@ -335,18 +360,18 @@ int bench_run(const struct bench_cfg *cfg, struct bench_row *rows, size_t n,
 	for (unsigned rep = 0; rep < cfg->reps; rep++) {
 		for (size_t i = 0; i < n; i++) {
 			struct bench_row *r = &rows[i];
-			bool accounted = false;
-			double mpps;
+			struct bench_result res = { 0 };
+			int rc;
 
 			if (r->skipped)
 				continue;
-			mpps = r->kind == BENCH_TXPATH ?
-				bench_case_txpath(cfg, r, &accounted, err, errlen) :
-				bench_case_baseline(cfg, r, &accounted, err, errlen);
-			if (mpps < 0)
+			rc = r->kind == BENCH_TXPATH ? bench_case_txpath(cfg, r, &res, err, errlen) :
+				bench_case_baseline(cfg, r, &res, err, errlen);
+			if (rc != 0)
 				return -1;
-			r->samples[rep] = mpps;
-			r->accounted &= accounted;
+			r->samples[rep] = res.mpps;
+			r->cpu_samples[rep] = res.cpu_ns;
+			r->accounted &= res.accounted;
 			if (progress)
 				progress(++done, total, arg);
 		}

@@ -46,11 +46,14 @@ struct bench_row {
 
 	double mpps;		/* median over the repetitions */
 	double ns_per_packet;	/* wall-clock nanoseconds per packet: 1000 / mpps */
+	double cpu_ns_per_packet; /* median CPU time of the process per packet: what
+				 * it costs, whatever else the machine runs */
 	double ratio_vs_mutex;	/* mpps / mutex's mpps at the same thread count */
 	double spread;		/* (max - min) / median */
 	double min, max;
 	bool accounted;		/* every packet transmitted or dropped with a reason */
-	double *samples;	/* reps of them while running */
+	double *samples;	/* reps of them while running: Mpps */
+	double *cpu_samples;	/* ... and CPU ns per packet */
 };
 
 /* The cases of cfg, in table order; NULL when out of memory. */
@@ -63,12 +66,18 @@ int bench_run(const struct bench_cfg *cfg, struct bench_row *rows, size_t n,
 	      void (*progress)(unsigned done, unsigned total, void *arg), void *arg,
 	      char *err, size_t errlen);
 
-/* One repetition of one case: packets per second in millions, or < 0 and
- * err.  *accounted: the device accounted for every packet at the end. */
-double bench_case_txpath(const struct bench_cfg *cfg, const struct bench_row *row,
-			 bool *accounted, char *err, size_t errlen);
-double bench_case_baseline(const struct bench_cfg *cfg, const struct bench_row *row,
-			   bool *accounted, char *err, size_t errlen);
+/* What one repetition of one case measured. */
+struct bench_result {
+	double mpps;		/* packets completed per second, millions */
+	double cpu_ns;		/* CPU time of the process per packet, ns */
+	bool accounted;		/* every packet transmitted or dropped with a reason */
+};
+
+/* One repetition of one case: 0, or -1 and err. */
+int bench_case_txpath(const struct bench_cfg *cfg, const struct bench_row *row,
+		      struct bench_result *res, char *err, size_t errlen);
+int bench_case_baseline(const struct bench_cfg *cfg, const struct bench_row *row,
+			struct bench_result *res, char *err, size_t errlen);
 
 /* -- the harness the cases share ------------------------------------------ */
 
@@ -102,12 +111,14 @@ unsigned bench_next_burst(struct bench_worker *w, struct txp_pkt **pkts);
 
 /*
  * Start the workers, wait until each is ready (its pool made and warm),
- * open the window for seconds, close it, join them.  transmitted() is
- * read as the window opens and closes.  Returns the packets per second in
- * millions, or < 0 with err (a thread could not start, a pool not be made).
+ * open the window for seconds, close it, join them.  transmitted() and the
+ * process's CPU clock are read as the window opens and closes: res->mpps
+ * and res->cpu_ns.  0, or -1 with err (a thread could not start, a pool
+ * not be made).
  */
-double bench_window(struct bench_worker *w, unsigned n, double seconds,
-		    uint64_t (*transmitted)(void *arg), void *arg, char *err, size_t errlen);
+int bench_window(struct bench_worker *w, unsigned n, double seconds,
+		 uint64_t (*transmitted)(void *arg), void *arg, struct bench_result *res,
+		 char *err, size_t errlen);
 
 /* Destroy the workers' pools once every packet is home: false if one is not. */
 bool bench_pools_destroy(struct bench_worker *w, unsigned n);

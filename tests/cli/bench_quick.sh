@@ -29,7 +29,7 @@ for config in mutex core/concurrent lltx/concurrent core/exclusive lltx/exclusiv
 done
 check "sim rows" "grep -q '\"config\":\"lltx/concurrent\",\"driver\":\"sim\",\"threads\":2,' '$dir/out'"
 check "every row has its fields" \
-	"[ \$(grep -o '\"mpps\":[0-9.e+-]*,\"ns_per_packet\":[0-9.e+-]*,\"ratio_vs_mutex\":[0-9.e+-]*,\"spread\":[0-9.e+-]*}' '$dir/out' | wc -l) -eq \$(grep -o '\"config\":' '$dir/out' | wc -l) ]"
+	"[ \$(grep -o '\"mpps\":[0-9.e+-]*,\"ns_per_packet\":[0-9.e+-]*,\"ratio_vs_mutex\":[0-9.e+-]*,\"spread\":[0-9.e+-]*,\"cpu_ns_per_packet\":[0-9.e+-]*}' '$dir/out' | wc -l) -eq \$(grep -o '\"config\":' '$dir/out' | wc -l) ]"
 check "mutex is 1x itself" "grep -q '\"config\":\"mutex\",\"driver\":\"null\",\"threads\":1,\"mpps\":[0-9.e+-]*,\"ns_per_packet\":[0-9.e+-]*,\"ratio_vs_mutex\":1,' '$dir/out'"
 check "ratios" "grep -q '\"ratio\":\"lltx/core, concurrent\",\"driver\":\"null\",\"threads\":1,\"value\":' '$dir/out'"
 check "the chart is an SVG with lines" "head -c 4 '$dir/b.svg' | grep -q '<svg' && grep -q '<polyline' '$dir/b.svg' && tail -1 '$dir/b.svg' | grep -q '</svg>'"
