@@ -67,24 +67,39 @@ void txp_netif_tx_unlock_irq(struct txp_txq *txq)
 /* -- calling the driver ------------------------------------------------ */
 
 /*
+ * What a caller of start_xmit has seen of the queue's stops: the stop
+ * generation, and its own stop count (the stops it made itself).  Taken
+ * before the caller checks "stopped"; call_start_xmit() moves it past the
+ * call, so a batch reads each word once per packet.
+ */
+struct xmit_watch {
+	uint64_t gen, own;
+};
+
+static inline void xmit_watch(struct txp_txq *txq, int self, struct xmit_watch *w)
+{
+	w->gen = txp_counter_read(&txq->stop_gen);
+	w->own = txp__stat_own(txq->dev, self, TXP__ST_STOPS);
+}
+
+/*
  * Call start_xmit, counting whether another context stopped the queue
- * between the caller's stopped check (the stop generation was gen just
- * before it) and the driver's return: start_xmit then ran on a stopped
- * queue.  Stops this context made itself during the call are its own stop
- * counter's growth.  The caller counts the call itself.  Inlined: it runs
- * once per packet.
+ * between the caller's stopped check and the driver's return: start_xmit
+ * then ran on a stopped queue.  That is, the stop generation grew by more
+ * than this context's own stops.  The caller counts the call itself.
+ * Inlined: it runs once per packet.
  */
 static inline __attribute__((always_inline)) enum txp_tx
-call_start_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self, uint64_t gen)
+call_start_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self, struct xmit_watch *w)
 {
 	struct txp_dev *dev = txq->dev;
-	uint64_t own = txp__stat_own(dev, self, TXP__ST_STOPS);
+	struct xmit_watch was = *w;
 	enum txp_tx rc;
 
 	txp_trace("call hard_start_xmit");
 	rc = dev->ops->start_xmit(pkt, txq);
-	if (txp_unlikely(txp_counter_read(&txq->stop_gen) - gen !=
-			 txp__stat_own(dev, self, TXP__ST_STOPS) - own))
+	xmit_watch(txq, self, w);
+	if (txp_unlikely(w->gen - was.gen != w->own - was.own))
 		txp__stat_add(dev, self, TXP__ST_XMIT_ON_STOPPED, 1);
 	if (txp_unlikely(rc != TXP_TX_OK)) {
 		if (rc == TXP_TX_BUSY)
@@ -115,18 +130,18 @@ static unsigned send_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned 
 			   int self, enum txp_tx *rc)
 {
 	unsigned i, calls = 0;
+	struct xmit_watch w;
 
 	*rc = TXP_TX_OK;
+	xmit_watch(txq, self, &w);
 	for (i = 0; i < n; i++) {
-		uint64_t gen = txp_counter_read(&txq->stop_gen);
-
 		if (txp__txq_stopped(txq)) {
 			*rc = TXP_TX_BUSY;
 			break;
 		}
 		pkts[i]->xmit_more = i + 1 < n;
 		calls++;
-		*rc = call_start_xmit(txq, pkts[i], self, gen);
+		*rc = call_start_xmit(txq, pkts[i], self, &w);
 		if (*rc != TXP_TX_OK)
 			break;
 	}
@@ -275,7 +290,7 @@ static int noqueue_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self)
 	struct txp_dev *dev = txq->dev;
 	bool core = dev->lock == TXP_LOCK_CORE;
 	enum txp_tx rc = TXP_TX_BUSY;
-	uint64_t gen;
+	struct xmit_watch w;
 
 	if (core) {
 		if (txp_spin_owner(&txq->xmit_lock) == self) {
@@ -286,11 +301,11 @@ static int noqueue_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self)
 		}
 		txp_spin_lock(&txq->xmit_lock);
 	}
-	gen = txp_counter_read(&txq->stop_gen);
+	xmit_watch(txq, self, &w);
 	pkt->xmit_more = 0;
 	if (!txp__txq_stopped(txq)) {
 		txp__stat_add(dev, self, TXP__ST_XMIT_CALLS, 1);
-		rc = call_start_xmit(txq, pkt, self, gen);
+		rc = call_start_xmit(txq, pkt, self, &w);
 	}
 	if (rc == TXP_TX_OK) {
 		if (core)

@@ -16,7 +16,7 @@
 
 /* Written only by its context; each on lines of its own. */
 struct null_pcpu {
-	txp_cacheline_aligned struct txp_pkt *head, *last;	/* posted, no doorbell yet */
+	txp_cacheline_aligned struct txp_pkt *head, **tail;	/* posted, no doorbell yet */
 	unsigned n;
 	_Atomic uint64_t packets, doorbells;
 };
@@ -32,8 +32,11 @@ struct txp_null *txp_null_create(void)
 {
 	struct txp_null *nul = aligned_alloc(TXP_CACHELINE, sizeof(*nul));
 
-	if (nul)
-		memset(nul, 0, sizeof(*nul));
+	if (!nul)
+		return NULL;
+	memset(nul, 0, sizeof(*nul));
+	for (int i = 0; i < TXP_MAX_CTX; i++)
+		nul->pcpu[i].tail = &nul->pcpu[i].head;
 	return nul;
 }
 
@@ -63,8 +66,9 @@ static void null_flush(struct txp_null *nul, struct null_pcpu *c)
 	txp_counter_add(&c->doorbells, 1);
 	/* A device register, not synchronisation: it pairs with nothing. */
 	txp_store_relaxed(&nul->doorbell, txp_counter_read(&c->packets));
-	c->last->next = NULL;
-	c->head = c->last = NULL;
+	*c->tail = NULL;
+	c->head = NULL;
+	c->tail = &c->head;
 	c->n = 0;
 	txp_pkt_complete_list(nul->dev, list, n);
 }
@@ -98,11 +102,8 @@ static enum txp_tx null_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 	struct txp_null *nul = txp_dev_priv(txp_txq_dev(txq));
 	struct null_pcpu *c = &nul->pcpu[txp_ctx_self()];
 
-	if (c->head)
-		c->last->next = pkt;
-	else
-		c->head = pkt;
-	c->last = pkt;
+	*c->tail = pkt;
+	c->tail = &pkt->next;
 	c->n++;
 	/* It never stops the queue, so the end of a batch is all it needs
 	 * to ring for. */
