@@ -223,7 +223,8 @@ static void comp_lock(struct ring *r)
  * *sent, those the device refused onto *refused (lists through pkt->next);
  * then wake the queue if it is stopped and room is back.  Returns the count.
  */
-static unsigned ring_retire(struct ring *r, struct txp_pkt **sent, struct txp_pkt **refused)
+static unsigned ring_retire(struct ring *r, struct txp_pkt **sent, unsigned *nsent,
+			    struct txp_pkt **refused)
 {
 	uint64_t cons = txp_load_relaxed(&r->cons), prod = txp_load_acquire(&r->prod);
 	struct txp_pkt **ts = sent, **tr = refused;
@@ -242,6 +243,7 @@ static unsigned ring_retire(struct ring *r, struct txp_pkt **sent, struct txp_pk
 		} else {
 			*ts = s->pkt;
 			ts = &s->pkt->next;
+			(*nsent)++;
 		}
 		*s = (struct ring_slot){ 0 };
 		cons++;
@@ -285,18 +287,19 @@ void ring_set_congested(struct ring *r, bool congested)
 	}
 }
 
-static void complete_list(struct ring *r, struct txp_pkt *p, bool sent)
+/* The device's verdicts: sent packets completed in one go (n of them),
+ * refused ones dropped. */
+static void complete_lists(struct ring *r, struct txp_pkt *sent, unsigned n,
+			   struct txp_pkt *refused)
 {
 	struct txp_pkt *next;
 
-	for (; p; p = next) {
-		next = p->next;
-		if (sent) {
-			txp_pkt_complete(r->dev, p);
-		} else {
-			txp_counter_add(&r->refused, 1);
-			txp_pkt_drop(r->dev, p, TXP_DROP_DRIVER);
-		}
+	if (sent)
+		txp_pkt_complete_list(r->dev, sent, n);
+	for (; refused; refused = next) {
+		next = refused->next;
+		txp_counter_add(&r->refused, 1);
+		txp_pkt_drop(r->dev, refused, TXP_DROP_DRIVER);
 	}
 }
 
@@ -324,7 +327,7 @@ static unsigned ring_pass(struct ring *r, bool run_queue)
 {
 	struct txp_pkt *sent, *refused;
 	uint64_t cons = txp_load_relaxed(&r->cons), prod = txp_load_acquire(&r->prod);
-	unsigned n;
+	unsigned n, nsent = 0;
 
 	if (!txp_load_acquire(&r->link_down) && cons != prod) {
 		int rc = r->ops->reap(r, cons, prod);
@@ -339,9 +342,8 @@ static unsigned ring_pass(struct ring *r, bool run_queue)
 		ring_abandon(r);
 		txp_store_relaxed(&r->congested, false);
 	}
-	n = ring_retire(r, &sent, &refused);
-	complete_list(r, sent, true);
-	complete_list(r, refused, false);
+	n = ring_retire(r, &sent, &nsent, &refused);
+	complete_lists(r, sent, nsent, refused);
 	if (run_queue)
 		txp_net_tx_action(r->dev);
 	return n;
