@@ -2,10 +2,11 @@
 # Install the Debian packages txpath needs, only those missing.
 set -eu
 need=""
-# libxdp/libbpf/libpcap: the real drivers; netsniff-ng (trafgen), iproute2:
-# the end-to-end tests and bench on veth pairs.
+# libxdp/libbpf/libpcap: the real drivers; netsniff-ng (trafgen), iproute2,
+# ethtool, python3, util-linux (setpriv): the end-to-end tests and bench on
+# veth pairs.
 for pkg in build-essential cmake clang libcmocka-dev libck-dev pkg-config \
-	libxdp-dev libbpf-dev libpcap-dev netsniff-ng iproute2 \
+	libxdp-dev libbpf-dev libpcap-dev netsniff-ng iproute2 ethtool python3 util-linux \
 	${1:+valgrind}; do	# deps.sh bench: valgrind (callgrind) too
 	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need="$need $pkg"
 done
