@@ -248,7 +248,8 @@ static void __txp_qdisc_run(struct txp_txq *txq, int self, struct txp_pkt **pkts
 	}
 	if (n)
 		rc = __txp_xmit_batch(txq, pkts, n, self);
-	while (rc < 0 && !txp__txq_stopped(txq))
+	/* An empty qdisc has nothing to restart (it would return 0). */
+	while (rc < 0 && txq->qdisc->qlen && !txp__txq_stopped(txq))
 		rc = __txp_qdisc_restart(txq, self);
 	if (exclusive)
 		txq->running = false;
