@@ -117,11 +117,9 @@ static int xdp_kick(struct ring *r, struct afxdp *x)
 static int xdp_reap(struct ring *r, uint64_t cons, uint64_t prod)
 {
 	struct afxdp *x = ring_drv(r);
-	uint32_t head, tail;
+	uint32_t head, tail, i;
 	int rc;
 
-	(void)cons;
-	(void)prod;
 	rc = xdp_kick(r, x);
 	if (rc < 0)
 		return rc;
@@ -131,17 +129,29 @@ static int xdp_reap(struct ring *r, uint64_t cons, uint64_t prod)
 	tail = txp_load_acquire(ring_word(x->cq.producer));
 	if (head == tail)
 		return 0;
-	for (uint32_t i = head; i != tail; i++) {
+	/* The kernel may complete a frame before start_xmit has published
+	 * its slot (prod is released after the descriptor is posted): touch
+	 * only published slots.  Acquire: pairs with the release of prod in
+	 * ring_start_xmit(), so the slot's packet is visible. */
+	prod = txp_load_acquire(&r->prod);
+	for (i = head; i != tail; i++) {
 		uint64_t addr = ((const uint64_t *)x->cq.ring)[i & x->cq.mask];
 		uint64_t slot = addr / x->frame_size;
+		uint64_t off = (slot + r->size - cons % r->size) % r->size;
 
-		if (slot >= r->size || !r->slot[slot].pkt || r->slot[slot].done)
+		if (slot >= r->size) {
+			txp_counter_add(&r->ring_errors, 1);
+			continue;
+		}
+		if (off >= prod - cons)
+			break;	/* not published yet: the next pass takes it */
+		if (!r->slot[slot].pkt || r->slot[slot].done)
 			txp_counter_add(&r->ring_errors, 1);
 		else
 			r->slot[slot].done = true;
 	}
 	/* Release: the addresses are read before the kernel may reuse them. */
-	txp_store_release(ring_word(x->cq.consumer), tail);
+	txp_store_release(ring_word(x->cq.consumer), i);
 	return 0;
 }
 
