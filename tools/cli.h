@@ -19,6 +19,7 @@
 int cmd_run(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_check(int argc, char **argv);	/* txpath-check only */
 int cmd_recv(int argc, char **argv);
 
 /* Print "txpath CMD: message" on stderr and exit 2. */

@@ -21,7 +21,7 @@ struct producer {
 	struct run *run;
 	struct txp_thread thread;
 	uint32_t flow;
-	uint64_t quota;		/* 0: until the deadline */
+	uint64_t quota;		/* packets to send; UINT64_MAX: until the deadline */
 	uint64_t rng;
 	const char *error;	/* set if it had to give up */
 	/* Its packets.  With a capacity (sndbuf) the pool is the socket's
@@ -144,7 +144,7 @@ static void *producer_main(void *arg)
 	p->pool = txp_pkt_pool_create(cfg->sndbuf);
 	if (!p->pool)
 		p->error = "out of memory for packets";
-	while (p->pool && (!p->quota || seq < p->quota)) {
+	while (p->pool && seq < p->quota) {
 		struct txp_pkt *pkts[RUN_BURST];
 		unsigned n = RUN_BURST;
 
@@ -153,7 +153,7 @@ static void *producer_main(void *arg)
 				break;
 			clock_at = seq + RUN_CLOCK_EVERY;
 		}
-		if (p->quota && p->quota - seq < n)
+		if (p->quota - seq < n)
 			n = (unsigned)(p->quota - seq);
 		n = producer_alloc(p, pkts, n);
 		if (!n)
@@ -234,6 +234,8 @@ static unsigned start_producers(struct run *run)
 		p->rng = 0x9e3779b97f4a7c15ull * (i + 1);
 		if (cfg->packets)
 			p->quota = cfg->packets / cfg->threads + (i < cfg->packets % cfg->threads);
+		else
+			p->quota = UINT64_MAX;
 		if (txp_thread_start(&p->thread, producer_main, p) != 0)
 			break;
 	}

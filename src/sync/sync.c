@@ -7,6 +7,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "check/validator.h"
@@ -53,19 +54,39 @@ void txp_spin_init(struct txp_spinlock *l, const char *name)
 static bool spin_trylock(struct txp_spinlock *l)
 {
 	/* Test first: a failed trylock must not steal the line from the
-	 * holder (pairs with the release in txp__spin_unlock()). */
+	 * holder (nor, in the check build, wake the other spinners). */
 	if (txp_load_relaxed(&l->locked))
 		return false;
+	/* Acquire: pairs with the release in txp__spin_unlock(). */
 	if (txp_xchg(&l->locked, 1))
 		return false;
-	txp_store_relaxed(&l->owner, txp_ctx_self());
+	/* The owner is bookkeeping, read only to compare with oneself: not
+	 * a scheduling point. */
+	atomic_store_explicit(&l->owner, txp_ctx_self(), memory_order_relaxed);
 	return true;
 }
+
+#ifdef TXP_CHECK
+/* The explorer's diagrams show lock traffic in the seeds' words. */
+static void trace_acquire(const struct txp_spinlock *l)
+{
+	txp_trace_lock("acquire", l->name);
+}
+
+static void trace_release(const struct txp_spinlock *l)
+{
+	txp_trace_lock(l->name && !strcmp(l->name, "queue lock") ? "drop" : "release", l->name);
+}
+#else
+#define trace_acquire(l) ((void)0)
+#define trace_release(l) ((void)0)
+#endif
 
 bool txp__spin_trylock(struct txp_spinlock *l, const char *site)
 {
 	if (!spin_trylock(l))
 		return false;
+	trace_acquire(l);
 	if (txp_unlikely(txp__validating))
 		txp_validate_acquired(l, site);
 	return true;
@@ -81,6 +102,7 @@ void txp__spin_lock(struct txp_spinlock *l, const char *site)
 		return;
 	while (!spin_trylock(l))
 		txp_spin_wait(&spins);
+	trace_acquire(l);
 	if (txp_unlikely(txp__validating))
 		txp_validate_acquired(l, site);
 }
@@ -89,14 +111,15 @@ void txp__spin_unlock(struct txp_spinlock *l, const char *site)
 {
 	if (txp_unlikely(txp__validating) && txp_validate_release(l, site))
 		return;
-	txp_store_relaxed(&l->owner, TXP_NO_OWNER);
+	trace_release(l);
+	atomic_store_explicit(&l->owner, TXP_NO_OWNER, memory_order_relaxed);
 	/* Release: pairs with the acquire in spin_trylock(). */
 	txp_store_release(&l->locked, 0);
 }
 
 int txp_spin_owner(const struct txp_spinlock *l)
 {
-	return txp_load_relaxed(&((struct txp_spinlock *)l)->owner);
+	return atomic_load_explicit(&((struct txp_spinlock *)l)->owner, memory_order_relaxed);
 }
 
 bool txp_spin_is_locked(const struct txp_spinlock *l)
@@ -133,14 +156,16 @@ int txp_ctx_attach(void)
 	if (txp__ctx_id)
 		return txp__ctx_id - 1;
 	pthread_once(&txp__ctx_once, txp__ctx_key_init);
-	used = txp_load_relaxed(&txp__ctx_used);
+	/* Context ids are bookkeeping, not part of any protocol: plain
+	 * atomics, never scheduling points. */
+	used = atomic_load_explicit(&txp__ctx_used, memory_order_relaxed);
 	for (;;) {
 		int id;
 
 		if (used == UINT64_MAX)
 			return -1;
 		id = __builtin_ctzll(~used);
-		if (txp_cas(&txp__ctx_used, &used, used | (1ull << id))) {
+		if (atomic_compare_exchange_weak(&txp__ctx_used, &used, used | (1ull << id))) {
 			txp__ctx_id = id + 1;
 			/* Any non-NULL value makes the destructor run. */
 			pthread_setspecific(txp__ctx_key, &txp__ctx_id);
@@ -159,7 +184,7 @@ void txp_ctx_detach(void)
 	txp__irq_off = false;
 	txp__in_irq = 0;
 	pthread_setspecific(txp__ctx_key, NULL);
-	txp_fetch_and(&txp__ctx_used, ~(1ull << id));
+	atomic_fetch_and(&txp__ctx_used, ~(1ull << id));
 }
 
 int txp__ctx_attach_slow(void)
@@ -269,8 +294,10 @@ int txp_thread_start_named(struct txp_thread *t, const char *name,
 	int rc = pthread_create(&th, NULL, fn, arg);
 
 	(void)name;
-	if (rc == 0)
+	if (rc == 0) {
 		t->handle = (unsigned long)th;
+		t->ctx = -1;
+	}
 	return rc;
 }
 

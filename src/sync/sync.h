@@ -81,8 +81,9 @@ enum txp_check_op {
 	TXP_OP_FENCE,		/* drains the store buffer */
 };
 
-/* Before an operation: maybe let another context run first. */
-void txp_check_point(enum txp_check_op op, const volatile void *addr);
+/* Before an operation on size bytes at addr: maybe let another context
+ * run first. */
+void txp_check_point(enum txp_check_op op, const volatile void *addr, size_t size);
 /* After a write reached memory: wake contexts that spin reading addr. */
 void txp_check_wrote(const volatile void *addr);
 /* Memory model tso: the calling context's newest buffered store to addr. */
@@ -92,25 +93,27 @@ bool txp_check_buffer(volatile void *addr, size_t size, uint64_t v);
 /* A spinning context with nothing to do: run others until it may. */
 void txp_check_idle(void);
 
+/* The plain type of the atomic object at p (for pointers too). */
+#define txp__plain_type(p) __typeof__(atomic_load_explicit((p), memory_order_relaxed))
 #define txp__check_load(p, order) __extension__ ({			\
-	__typeof__(+*(p)) v_;						\
+	txp__plain_type(p) v_;						\
 	uint64_t b_;							\
-	txp_check_point(TXP_OP_LOAD, (p));				\
+	txp_check_point(TXP_OP_LOAD, (p), sizeof(*(p)));				\
 	if (txp_check_forward((p), sizeof(*(p)), &b_))			\
-		v_ = (__typeof__(+*(p)))b_;				\
+		v_ = (txp__plain_type(p))(uintptr_t)b_;			\
 	else								\
 		v_ = atomic_load_explicit((p), (order));		\
 	v_; })
 #define txp__check_store(p, v, order) __extension__ ({			\
-	__typeof__(+*(p)) s_ = (v);					\
-	txp_check_point(TXP_OP_STORE, (p));				\
-	if (!txp_check_buffer((p), sizeof(*(p)), (uint64_t)s_)) {	\
+	txp__plain_type(p) s_ = (v);					\
+	txp_check_point(TXP_OP_STORE, (p), sizeof(*(p)));				\
+	if (!txp_check_buffer((p), sizeof(*(p)), (uint64_t)(uintptr_t)s_)) { \
 		atomic_store_explicit((p), s_, (order));		\
 		txp_check_wrote(p);					\
 	}								\
 	(void)0; })
 #define txp__check_rmw(p, expr) __extension__ ({			\
-	txp_check_point(TXP_OP_RMW, (p));				\
+	txp_check_point(TXP_OP_RMW, (p), sizeof(*(p)));				\
 	__typeof__(expr) r_ = (expr);					\
 	txp_check_wrote(p);						\
 	r_; })
@@ -126,8 +129,14 @@ void txp_check_idle(void);
 #define txp_fetch_and(p, v)      txp__check_rmw(p, atomic_fetch_and_explicit((p), (v), memory_order_acq_rel))
 #define txp_cas(p, expp, v)      txp__check_rmw(p, atomic_compare_exchange_strong_explicit( \
 					(p), (expp), (v), memory_order_acq_rel, memory_order_relaxed))
+#ifdef TXP_TSAN
+extern _Atomic unsigned txp__mb_word;
+#define txp_smp_mb() (txp_check_point(TXP_OP_FENCE, NULL, 0), \
+	(void)atomic_fetch_add_explicit(&txp__mb_word, 0, memory_order_seq_cst))
+#else
 #define txp_smp_mb() \
-	(txp_check_point(TXP_OP_FENCE, NULL), atomic_thread_fence(memory_order_seq_cst))
+	(txp_check_point(TXP_OP_FENCE, NULL, 0), atomic_thread_fence(memory_order_seq_cst))
+#endif
 #define txp_cpu_relax() txp_check_idle()
 
 #endif /* TXP_CHECK */
@@ -237,7 +246,8 @@ void txp_trace(const char *event);
 /* -- threads ---------------------------------------------------------- */
 
 struct txp_thread {
-	unsigned long handle;	/* pthread_t, or the explorer's context */
+	unsigned long handle;	/* pthread_t */
+	int ctx;		/* check build: the explorer's context, or -1 */
 };
 
 /* Start fn(arg) in a new context (in the check build, one the explorer

@@ -210,10 +210,8 @@ static bool sim_tx_trylock(struct txp_sim *sim, unsigned long *flags)
 	if (!sim->p->own_lock)
 		return true;
 	*flags = txp_local_irq_save();
-	if (txp_spin_trylock(&sim->tx_lock)) {
-		txp_trace("acquire TX lock");
+	if (txp_spin_trylock(&sim->tx_lock))
 		return true;
-	}
 	txp_local_irq_restore(*flags);
 	return false;
 }
@@ -221,7 +219,6 @@ static bool sim_tx_trylock(struct txp_sim *sim, unsigned long *flags)
 static void sim_tx_unlock(struct txp_sim *sim, unsigned long flags)
 {
 	if (sim->p->own_lock) {
-		txp_trace("release TX lock");
 		txp_spin_unlock(&sim->tx_lock);
 		txp_local_irq_restore(flags);
 	}

@@ -1,0 +1,667 @@
+/*
+ * explore.c - the schedule explorer: scenarios, strategies, replay.
+ *
+ * A scenario is built afresh for every schedule: a simulated NIC and its
+ * device, its completion context ("IRQ"), and the producer contexts
+ * ("CPU 1", ...), each sending a few packets.  The scheduler (sched.c)
+ * runs them until nobody can go on; then the properties are checked.
+ *
+ * The bounded search is iterative context bounding: stateless depth-first
+ * search over the branch points of the executions, allowing at most k
+ * preemptions (switching away from a context that could have gone on, or
+ * flushing a store early), for k = 0, 1, ... bound.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/sched.h"
+#include "txpath/check.h"
+#include "txpath/ctx.h"
+#include "txpath/explore.h"
+
+#define DEFAULT_MAX_STEPS 200000
+
+struct scenario {
+	const struct txp_check_cfg *cfg;
+	struct txp_sim *sim;
+	struct txp_dev *dev;
+	unsigned next_flow;
+};
+
+struct outcome {
+	enum sched_end end;
+	const char *kind;	/* NULL: no violation */
+	char detail[400];
+	bool xmit_on_stopped;
+};
+
+struct producer_arg {
+	struct scenario *sc;
+	uint32_t flow;
+};
+
+static struct producer_arg producer_args[SCHED_MAX_CTX];
+static char validator_msg[400];
+static unsigned validator_reports;
+
+static void on_report(enum txp_hazard h, const char *msg, void *arg)
+{
+	(void)arg;
+	if (!validator_reports++)
+		snprintf(validator_msg, sizeof(validator_msg), "%s: %s", txp_hazard_name(h), msg);
+}
+
+static void *producer_main(void *arg)
+{
+	struct producer_arg *pa = arg;
+	const struct txp_check_cfg *cfg = pa->sc->cfg;
+	unsigned span = cfg->frags_max - cfg->frags_min + 1;
+
+	txp_ctx_attach();
+	for (unsigned k = 0; k < cfg->packets; k++) {
+		struct txp_pkt *pkt = txp_pkt_alloc();
+
+		if (!pkt)
+			break;
+		pkt->flow = pa->flow;
+		pkt->seq = k;
+		pkt->len = 64;
+		pkt->nr_frags = (uint16_t)(cfg->frags_min + (pa->flow + k) % span);
+		txp_dev_queue_xmit(pa->sc->dev, pkt);
+	}
+	txp_ctx_detach();
+	return NULL;
+}
+
+static unsigned ring_size(const struct txp_check_cfg *cfg)
+{
+	return cfg->ring ? cfg->ring : txp_sim_min_ring(cfg->frags_max);
+}
+
+static int scenario_setup(struct scenario *sc, const struct txp_check_cfg *cfg,
+			  char *err, size_t errlen)
+{
+	struct txp_sim_cfg scfg = {
+		.personality = cfg->personality,
+		.ring = ring_size(cfg),
+		.max_frags = cfg->frags_max,
+		.batch = cfg->batch,
+		.max_flows = cfg->producers,
+	};
+	struct txp_dev_cfg dcfg = {
+		.name = "sim0",
+		.lock = cfg->lock,
+		.runner = cfg->runner,
+		.ops = &txp_sim_ops,
+	};
+
+	memset(sc, 0, sizeof(*sc));
+	sc->cfg = cfg;
+	sc->sim = txp_sim_create(&scfg, err, errlen);
+	if (!sc->sim)
+		return -1;
+	dcfg.priv = sc->sim;
+	sc->dev = txp_dev_create(&dcfg, err, errlen);
+	if (!sc->dev || txp_dev_open(sc->dev) != 0) {
+		if (sc->dev)
+			snprintf(err, errlen, "cannot open the simulated NIC");
+		return -1;
+	}
+	for (unsigned i = 0; i < cfg->producers; i++) {
+		char name[16];
+
+		producer_args[i] = (struct producer_arg){ sc, i };
+		snprintf(name, sizeof(name), "CPU %u", i + 1);
+		if (sched_spawn(name, producer_main, &producer_args[i]) != 0) {
+			snprintf(err, errlen, "cannot start producer contexts");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static uint64_t dropped_total(const struct txp_dev_stats *st)
+{
+	uint64_t n = 0;
+
+	for (int r = 0; r < TXP_DROP_NR; r++)
+		n += st->dropped[r];
+	return n;
+}
+
+/* Properties at the end of a quiescent execution, then tear down. */
+static void judge_quiescent(struct scenario *sc, struct outcome *o)
+{
+	struct txp_dev_stats st;
+	struct txp_sim_stats ss;
+	uint64_t done, backlog;
+
+	txp_dev_get_stats(sc->dev, &st);
+	done = st.transmitted + dropped_total(&st);
+	backlog = txp_dev_backlog(sc->dev);
+	sched_release();
+	txp_dev_close(sc->dev);
+	txp_sim_get_stats(sc->sim, &ss);
+	o->xmit_on_stopped = st.xmit_on_stopped > 0;
+	if (validator_reports) {
+		o->kind = "validator";
+		snprintf(o->detail, sizeof(o->detail), "%s", validator_msg);
+	} else if (st.bug_logs) {
+		o->kind = "bug-log";
+		snprintf(o->detail, sizeof(o->detail), "BUG! Tx Ring full when queue awake! (%llu times)",
+			 (unsigned long long)st.bug_logs);
+	} else if (done < st.submitted) {
+		o->kind = "stall";
+		snprintf(o->detail, sizeof(o->detail),
+			 "%llu packets queued, queue %s, nothing in flight: nothing will ever wake it",
+			 (unsigned long long)backlog, txp_netif_queue_stopped(txp_dev_txq(sc->dev, 0))
+			 ? "stopped" : "awake");
+	} else if (ss.wire_duplicates) {
+		o->kind = "duplicated";
+		snprintf(o->detail, sizeof(o->detail), "%llu packets sent twice",
+			 (unsigned long long)ss.wire_duplicates);
+	} else if (ss.wire_unique + dropped_total(&st) < st.submitted || ss.ring_errors) {
+		o->kind = "lost";
+		snprintf(o->detail, sizeof(o->detail), "%llu packets never reached the wire, %llu ring errors",
+			 (unsigned long long)(st.submitted - ss.wire_unique - dropped_total(&st)),
+			 (unsigned long long)ss.ring_errors);
+	}
+}
+
+/* One execution under plan. */
+static int exec_one(const struct txp_check_cfg *cfg, const struct sched_plan *plan,
+		    struct outcome *o, char *err, size_t errlen)
+{
+	struct scenario sc;
+	int rc;
+
+	memset(o, 0, sizeof(*o));
+	validator_reports = 0;
+	txp_validator_enable(true);
+	txp_validator_on_report(on_report, NULL);
+	sched_begin(plan, cfg->tso, cfg->max_steps ? cfg->max_steps : DEFAULT_MAX_STEPS);
+	rc = scenario_setup(&sc, cfg, err, errlen);
+	if (rc == 0) {
+		o->end = sched_run();
+		if (o->end == SCHED_QUIESCENT) {
+			judge_quiescent(&sc, o);
+		} else {
+			int stuck = sched_stuck_ctx();
+
+			o->kind = o->end == SCHED_DEADLOCK ? "deadlock" : "livelock";
+			if (o->end == SCHED_DEADLOCK)
+				snprintf(o->detail, sizeof(o->detail), "%s waits for a lock nobody will release",
+					 sched_ctx_name(stuck));
+			else
+				snprintf(o->detail, sizeof(o->detail), "no end after %u steps", sched_steps());
+			if (validator_reports) {
+				size_t len = strlen(o->detail);
+
+				snprintf(o->detail + len, sizeof(o->detail) - len, "; %s", validator_msg);
+			}
+			sched_release();
+		}
+	}
+	sched_finish();
+	txp_validator_on_report(NULL, NULL);
+	txp_validator_enable(false);
+	/* After a deadlock the stuck contexts hold locks: the device cannot
+	 * be closed, and is left behind (the search stops there anyway). */
+	if (rc != 0 || o->end == SCHED_QUIESCENT) {
+		txp_dev_destroy(sc.dev);
+		txp_sim_destroy(sc.sim);
+	}
+	return rc;
+}
+
+/* -- schedules as strings ------------------------------------------------ */
+
+static int default_action(const struct sched_branch *b)
+{
+	return b->cur >= 0 ? b->cur : __builtin_ctz(b->enabled);
+}
+
+/* "INDEX:ACTION,..." for each branch that left the default; ACTION is a
+ * context number, or f and a number for flushing that context's store. */
+static char *schedule_string(const struct sched_branch *b, unsigned n)
+{
+	size_t cap = 16 + (size_t)n * 12, len = 0;
+	char *s = malloc(cap);
+
+	if (!s)
+		return NULL;
+	s[0] = '\0';
+	for (unsigned i = 0; i < n; i++) {
+		if (b[i].chosen == default_action(&b[i]))
+			continue;
+		if (b[i].chosen >= SCHED_FLUSH)
+			len += (size_t)snprintf(s + len, cap - len, "%s%u:f%d", len ? "," : "", i,
+						b[i].chosen - SCHED_FLUSH);
+		else
+			len += (size_t)snprintf(s + len, cap - len, "%s%u:%d", len ? "," : "", i,
+						b[i].chosen);
+	}
+	if (!len)
+		snprintf(s, cap, "-");
+	return s;
+}
+
+struct override {
+	unsigned index;
+	int8_t action;
+};
+
+/* Parse a replay string; -1 if it is malformed. */
+static int parse_schedule(const char *s, struct override **out, unsigned *n)
+{
+	unsigned cap = 0, count = 0;
+	struct override *ov = NULL;
+
+	*out = NULL;
+	*n = 0;
+	if (!strcmp(s, "-"))
+		return 0;
+	while (*s) {
+		char *end;
+		unsigned long idx = strtoul(s, &end, 10);
+		long act;
+		bool flush = false;
+
+		if (end == s || *end != ':')
+			goto bad;
+		s = end + 1;
+		if (*s == 'f') {
+			flush = true;
+			s++;
+		}
+		act = strtol(s, &end, 10);
+		if (end == s || act < 0 || act >= SCHED_MAX_CTX || (count && idx <= ov[count - 1].index))
+			goto bad;
+		if (count == cap) {
+			struct override *nv = realloc(ov, (cap = cap ? cap * 2 : 16) * sizeof(*ov));
+
+			if (!nv)
+				goto bad;
+			ov = nv;
+		}
+		ov[count++] = (struct override){ (unsigned)idx, (int8_t)(flush ? SCHED_FLUSH + act : act) };
+		s = end;
+		if (*s == ',')
+			s++;
+		else if (*s)
+			goto bad;
+	}
+	*out = ov;
+	*n = count;
+	return 0;
+bad:
+	free(ov);
+	return -1;
+}
+
+/* Turn sparse overrides into a full prefix: defaults in between are
+ * re-derived as the execution goes, so a replay plan marks them -1. */
+static int8_t *overrides_to_prefix(const struct override *ov, unsigned n, unsigned *len)
+{
+	unsigned total = n ? ov[n - 1].index + 1 : 0;
+	int8_t *p = malloc(total ? total : 1);
+
+	if (!p)
+		return NULL;
+	memset(p, -1, total ? total : 1);
+	for (unsigned i = 0; i < n; i++)
+		p[ov[i].index] = ov[i].action;
+	*len = total;
+	return p;
+}
+
+/* -- results ----------------------------------------------------------------- */
+
+static void fill_violation(struct txp_check_result *res, const struct outcome *o)
+{
+	unsigned nbr, nev;
+	const struct sched_branch *b = sched_branches(&nbr);
+	const struct sched_event *ev = sched_events(&nev);
+	int col[SCHED_MAX_CTX], ncol = 0, irq = -1;
+
+	res->found = true;
+	res->kind = o->kind;
+	snprintf(res->detail, sizeof(res->detail), "%s", o->detail);
+	res->preemptions = sched_preemptions();
+	res->schedule = schedule_string(b, nbr);
+	/* Columns: the producers in order, the completion context last. */
+	for (int i = 0; i < sched_nctx(); i++) {
+		if (!strcmp(sched_ctx_name(i), "IRQ")) {
+			irq = i;
+			continue;
+		}
+		col[i] = ncol;
+		snprintf(res->columns[ncol++], sizeof(res->columns[0]), "%s", sched_ctx_name(i));
+	}
+	if (irq >= 0) {
+		col[irq] = ncol;
+		snprintf(res->columns[ncol++], sizeof(res->columns[0]), "IRQ (completion)");
+	}
+	res->ncolumns = ncol;
+	res->events = calloc(nev ? nev : 1, sizeof(*res->events));
+	if (!res->events)
+		return;
+	for (unsigned i = 0; i < nev; i++) {
+		struct txp_check_event *e = &res->events[res->nevents++];
+
+		e->column = col[ev[i].ctx];
+		if (ev[i].arg)
+			snprintf(e->text, sizeof(e->text), "%s %s", ev[i].what, ev[i].arg);
+		else
+			snprintf(e->text, sizeof(e->text), "%s", ev[i].what);
+		/* A BUG line is the violation: the rest is aftermath. */
+		if (!strcmp(o->kind, "bug-log") && !strncmp(ev[i].what, "BUG!", 4))
+			break;
+	}
+}
+
+/* -- strategies ------------------------------------------------------------- */
+
+struct dfs {
+	int8_t *path;		/* actions along the current path */
+	uint32_t *tried;	/* per branch: actions tried (bit per action) */
+	uint16_t *enabled;	/* per branch, to catch nondeterminism */
+	unsigned len, cap;
+};
+
+static int dfs_reserve(struct dfs *d, unsigned n)
+{
+	if (n <= d->cap)
+		return 0;
+	while (d->cap < n)
+		d->cap = d->cap ? d->cap * 2 : 1024;
+	d->path = realloc(d->path, d->cap);
+	d->tried = realloc(d->tried, d->cap * sizeof(*d->tried));
+	d->enabled = realloc(d->enabled, d->cap * sizeof(*d->enabled));
+	return d->path && d->tried && d->enabled ? 0 : -1;
+}
+
+static unsigned action_bit(int a)
+{
+	return a >= SCHED_FLUSH ? 1u << (a - SCHED_FLUSH + SCHED_MAX_CTX) : 1u << a;
+}
+
+/* Record the branches of the last execution beyond the forced prefix. */
+static int dfs_record(struct dfs *d, unsigned forced)
+{
+	unsigned n;
+	const struct sched_branch *b = sched_branches(&n);
+
+	if (dfs_reserve(d, n) != 0)
+		return -1;
+	for (unsigned i = 0; i < n; i++) {
+		if (i < forced && d->enabled[i] != b[i].enabled)
+			return -2;	/* the same choices led elsewhere */
+		if (i >= forced) {
+			d->tried[i] = action_bit(b[i].chosen);
+			d->enabled[i] = b[i].enabled;
+		}
+		d->path[i] = b[i].chosen;
+	}
+	d->len = n;
+	return 0;
+}
+
+/* Deepest branch with an untried action within the bound: make it the
+ * end of the next prefix.  False when the search is complete. */
+static bool dfs_next(struct dfs *d, unsigned bound, unsigned *prefix_len)
+{
+	unsigned n;
+	const struct sched_branch *b = sched_branches(&n);
+
+	(void)n;
+	for (unsigned i = d->len; i-- > 0;) {
+		for (unsigned k = 0; k < 2 * SCHED_MAX_CTX; k++) {
+			int a = k < SCHED_MAX_CTX ? (int)k : SCHED_FLUSH + (int)(k - SCHED_MAX_CTX);
+			bool ok = a < SCHED_FLUSH ? (b[i].enabled & (1u << a))
+						  : (b[i].flushable & (1u << (a - SCHED_FLUSH)));
+			unsigned cost = a >= SCHED_FLUSH || (b[i].cur >= 0 && a != b[i].cur);
+
+			if (!ok || (d->tried[i] & action_bit(a)) || b[i].preempt + cost > bound)
+				continue;
+			d->tried[i] |= action_bit(a);
+			d->path[i] = (int8_t)a;
+			*prefix_len = i + 1;
+			return true;
+		}
+	}
+	return false;
+}
+
+static int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_result *res,
+			 struct outcome *o, char *err, size_t errlen)
+{
+	struct dfs d = { 0 };
+	int rc = 0;
+
+	for (unsigned k = 0; k <= cfg->bound && !res->found && rc == 0; k++) {
+		unsigned prefix = 0;
+
+		d.len = 0;
+		for (;;) {
+			struct sched_plan plan = { .kind = PLAN_DEFAULT, .prefix = d.path, .nprefix = prefix };
+
+			rc = exec_one(cfg, &plan, o, err, errlen);
+			if (rc)
+				break;
+			res->schedules++;
+			res->xmit_on_stopped_reachable |= o->xmit_on_stopped;
+			if (o->kind) {
+				fill_violation(res, o);
+				break;
+			}
+			rc = dfs_record(&d, prefix);
+			if (rc) {
+				snprintf(err, errlen, rc == -2 ? "internal error: an execution did not repeat"
+							       : "out of memory");
+				rc = -1;
+				break;
+			}
+			if (cfg->progress && res->schedules % 256 == 0)
+				cfg->progress(res->schedules, k, cfg->progress_arg);
+			if (!dfs_next(&d, k, &prefix))
+				break;
+		}
+	}
+	res->complete = !res->found && rc == 0;
+	free(d.path);
+	free(d.tried);
+	free(d.enabled);
+	return rc;
+}
+
+static uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static int cmp_unsigned(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int explore_sampled(const struct txp_check_cfg *cfg, struct txp_check_result *res,
+			   struct outcome *o, char *err, size_t errlen)
+{
+	uint64_t seed = cfg->seed;
+	unsigned steps = 0, change[64];
+	int rc = 0;
+
+	if (cfg->strategy == TXP_CHECK_PCT) {
+		/* One default run to learn how many steps a schedule takes. */
+		struct sched_plan plan = { .kind = PLAN_DEFAULT };
+
+		rc = exec_one(cfg, &plan, o, err, errlen);
+		steps = sched_steps() ? sched_steps() : 1;
+	}
+	for (uint64_t run = 0; run < cfg->runs && rc == 0; run++) {
+		struct sched_plan plan = { .kind = cfg->strategy == TXP_CHECK_PCT ? PLAN_PCT : PLAN_RANDOM };
+		unsigned depth = cfg->depth < 64 ? cfg->depth : 64;
+
+		plan.rng = splitmix(&seed) | 1;
+		if (plan.kind == PLAN_PCT) {
+			/* Distinct priorities above every change-point priority. */
+			for (int i = 0; i < SCHED_MAX_CTX; i++)
+				plan.prio[i] = (int)depth + i;
+			for (int i = SCHED_MAX_CTX - 1; i > 0; i--) {
+				int j = (int)(splitmix(&seed) % (uint64_t)(i + 1)), t = plan.prio[i];
+
+				plan.prio[i] = plan.prio[j];
+				plan.prio[j] = t;
+			}
+			for (unsigned i = 0; i + 1 < depth; i++)
+				change[i] = 1 + (unsigned)(splitmix(&seed) % steps);
+			qsort(change, depth ? depth - 1 : 0, sizeof(change[0]), cmp_unsigned);
+			plan.change = change;
+			plan.nchange = depth ? depth - 1 : 0;
+		}
+		rc = exec_one(cfg, &plan, o, err, errlen);
+		if (rc)
+			break;
+		res->schedules++;
+		res->xmit_on_stopped_reachable |= o->xmit_on_stopped;
+		if (o->kind) {
+			fill_violation(res, o);
+			break;
+		}
+		if (cfg->progress && res->schedules % 256 == 0)
+			cfg->progress(res->schedules, 0, cfg->progress_arg);
+	}
+	res->complete = false;
+	return rc;
+}
+
+static int explore_replay(const struct txp_check_cfg *cfg, struct txp_check_result *res,
+			  struct outcome *o, char *err, size_t errlen)
+{
+	struct override *ov;
+	unsigned n, len;
+	int8_t *prefix;
+	int rc;
+
+	if (parse_schedule(cfg->replay, &ov, &n) != 0) {
+		snprintf(err, errlen, "malformed schedule '%s' (want INDEX:CTX,... as printed)",
+			 cfg->replay);
+		return -1;
+	}
+	prefix = overrides_to_prefix(ov, n, &len);
+	free(ov);
+	if (!prefix) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	{
+		struct sched_plan plan = { .kind = PLAN_DEFAULT, .prefix = prefix, .nprefix = len };
+
+		rc = exec_one(cfg, &plan, o, err, errlen);
+	}
+	free(prefix);
+	if (rc)
+		return rc;
+	res->schedules = 1;
+	res->xmit_on_stopped_reachable = o->xmit_on_stopped;
+	if (o->kind) {
+		fill_violation(res, o);
+	} else {
+		/* No violation: the diagram of the schedule all the same. */
+		struct outcome none = { .kind = "none" };
+
+		fill_violation(res, &none);
+		res->found = false;
+	}
+	return 0;
+}
+
+/* -- the API ------------------------------------------------------------------ */
+
+void txp_check_cfg_init(struct txp_check_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->lock = TXP_LOCK_LLTX;
+	cfg->runner = TXP_RUNNER_CONCURRENT;
+	cfg->personality = txp_sim_personality("tg3-2005");
+	cfg->producers = 2;
+	cfg->packets = 2;
+	cfg->batch = 32;
+	cfg->strategy = TXP_CHECK_BOUND;
+	cfg->bound = 2;
+	cfg->depth = 3;
+	cfg->runs = 1000;
+	cfg->seed = 1;
+}
+
+bool txp_check_cfg_valid(const struct txp_check_cfg *cfg, char *err, size_t errlen)
+{
+	if (cfg->producers < 1 || cfg->producers > SCHED_MAX_CTX - 2) {
+		snprintf(err, errlen, "producers must be 1..%d", SCHED_MAX_CTX - 2);
+		return false;
+	}
+	if (cfg->packets < 1 || cfg->packets > 64) {
+		snprintf(err, errlen, "packets must be 1..64 per producer");
+		return false;
+	}
+	if (cfg->frags_min > cfg->frags_max || cfg->frags_max > TXP_MAX_FRAGS) {
+		snprintf(err, errlen, "fragments must be MIN-MAX with 0 <= MIN <= MAX <= %d",
+			 TXP_MAX_FRAGS);
+		return false;
+	}
+	if (cfg->ring && cfg->ring < txp_sim_min_ring(cfg->frags_max)) {
+		snprintf(err, errlen,
+			 "ring of %u descriptors too small: packets of up to %u fragments need at least %u",
+			 cfg->ring, cfg->frags_max, txp_sim_min_ring(cfg->frags_max));
+		return false;
+	}
+	if (!cfg->personality) {
+		snprintf(err, errlen, "no driver personality");
+		return false;
+	}
+	if (cfg->lock == TXP_LOCK_LLTX && !cfg->personality->own_lock) {
+		snprintf(err, errlen, "personality '%s' has no lock of its own: it needs --lock core",
+			 cfg->personality->name);
+		return false;
+	}
+	if (cfg->strategy == TXP_CHECK_PCT && (cfg->depth < 1 || cfg->depth > 64)) {
+		snprintf(err, errlen, "PCT depth must be 1..64");
+		return false;
+	}
+	return true;
+}
+
+int txp_check_run(const struct txp_check_cfg *cfg, struct txp_check_result *res,
+		  char *err, size_t errlen)
+{
+	struct outcome o;
+	uint64_t t0 = txp_now_ns();
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	if (!txp_check_cfg_valid(cfg, err, errlen))
+		return -1;
+	if (cfg->replay)
+		rc = explore_replay(cfg, res, &o, err, errlen);
+	else if (cfg->strategy == TXP_CHECK_BOUND)
+		rc = explore_bound(cfg, res, &o, err, errlen);
+	else
+		rc = explore_sampled(cfg, res, &o, err, errlen);
+	res->seconds = (double)(txp_now_ns() - t0) / 1e9;
+	return rc;
+}
+
+void txp_check_result_free(struct txp_check_result *res)
+{
+	free(res->schedule);
+	free(res->events);
+	res->schedule = NULL;
+	res->events = NULL;
+}

@@ -1,0 +1,95 @@
+/*
+ * sched.h - the explorer's deterministic scheduler (check build only).
+ *
+ * Each context is a real thread, but only the one holding the baton runs:
+ * at every operation of the seam (src/sync/sync.h) it asks the scheduler
+ * whether to go on or to hand the baton over.  A context that spins (on
+ * a lock, or idling for work) waits until another context writes what it
+ * read.  What is chosen at each branch point (a point with more than one
+ * possible next action) is decided by a plan, and recorded, so that any
+ * execution can be replayed exactly.
+ *
+ * With the tso memory model each context's stores wait in a FIFO store
+ * buffer until a fence or read-modify-write (or thread exit) drains it, or
+ * the plan chooses to flush one store: a missing barrier becomes visible.
+ */
+#ifndef TXP_CHECK_SCHED_H
+#define TXP_CHECK_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sync/sync.h"
+
+#define SCHED_MAX_CTX 8
+
+/* An action: run context i (0..SCHED_MAX_CTX-1), or flush the oldest
+ * buffered store of context i (SCHED_FLUSH + i). */
+#define SCHED_FLUSH 16
+
+struct sched_branch {
+	uint16_t enabled;	/* contexts that could run */
+	uint16_t flushable;	/* contexts with buffered stores (tso) */
+	int8_t cur;		/* the running context, -1 if it cannot go on */
+	int8_t chosen;		/* the action taken */
+	uint16_t preempt;	/* preemptions before this branch */
+};
+
+enum sched_plan_kind {
+	PLAN_DEFAULT,		/* after the prefix: go on if possible, else the lowest id */
+	PLAN_RANDOM,		/* uniformly among the actions */
+	PLAN_PCT,		/* priorities with random change points */
+};
+
+struct sched_plan {
+	enum sched_plan_kind kind;
+	const int8_t *prefix;	/* actions for the first nprefix branches */
+	unsigned nprefix;
+	uint64_t rng;
+	/* PCT: priorities by context id, and the steps at which the running
+	 * context drops to a low priority. */
+	int prio[SCHED_MAX_CTX];
+	const unsigned *change;
+	unsigned nchange;
+};
+
+enum sched_end {
+	SCHED_QUIESCENT,	/* nobody can run; whoever is left idles */
+	SCHED_DEADLOCK,		/* nobody can run; someone waits for a lock */
+	SCHED_STEP_LIMIT,	/* too many steps: a livelock, or a runaway */
+};
+
+struct sched_event {
+	int ctx;
+	const char *what, *arg;	/* printed "what" or "what arg" */
+};
+
+/* Prepare an execution: contexts started from now on are scheduled. */
+void sched_begin(const struct sched_plan *plan, bool tso, unsigned max_steps);
+/* Start a context of the scenario (a producer). */
+int sched_spawn(const char *name, void *(*fn)(void *), void *arg);
+/* Run until nobody can: returns why. */
+enum sched_end sched_run(void);
+/* Let every context run freely to its end (the scenario then tears down);
+ * contexts stuck on a lock are ended instead. */
+void sched_release(void);
+/* Forget the execution (all contexts have ended). */
+void sched_finish(void);
+
+/* What the last execution did. */
+const struct sched_branch *sched_branches(unsigned *n);
+const struct sched_event *sched_events(unsigned *n);
+unsigned sched_steps(void);
+unsigned sched_preemptions(void);
+int sched_nctx(void);
+const char *sched_ctx_name(int id);
+/* Context that was waiting for a lock at a deadlock, -1 if none. */
+int sched_stuck_ctx(void);
+
+/* Hooks from the seam (sync.c). */
+int txp_check_thread_start(struct txp_thread *t, const char *name, void *(*fn)(void *), void *arg);
+void txp_check_thread_join(struct txp_thread *t);
+void txp_check_spin(void);
+void txp_trace_lock(const char *what, const char *name);
+
+#endif

@@ -1,0 +1,195 @@
+/*
+ * test_explore.c - the schedule explorer on the real code (check build).
+ *
+ * Each era is proved or refuted within a bound; stop-barrier-recheck is
+ * clean under sc and tso; the careless rc2 driver meets the validator.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "txpath/explore.h"
+#include "txpath/run.h"
+
+/* The bound the clean eras are proved to in the suite.  Bound 2 takes
+ * tens of seconds per era and bound 3 minutes (`txpath check --bound N`);
+ * the suite, which runs three times and under sanitizers, proves bound 1. */
+#define CLEAN_BOUND 1
+
+static void era_cfg(struct txp_check_cfg *cfg, const char *era)
+{
+	const struct txp_era *e = txp_era_lookup(era);
+
+	assert_non_null(e);
+	txp_check_cfg_init(cfg);
+	cfg->era = e->name;
+	cfg->lock = e->lock;
+	cfg->runner = e->runner;
+	cfg->personality = txp_sim_personality(e->personality);
+}
+
+static void explore(const struct txp_check_cfg *cfg, struct txp_check_result *res)
+{
+	char err[256] = "";
+
+	assert_int_equal(txp_check_run(cfg, res, err, sizeof(err)), 0);
+}
+
+/* 2.6.9: the false BUG of Roland's email, within two preemptions; its
+ * schedule replays to the same violation. */
+static void test_269_bug_found(void **state)
+{
+	struct txp_check_cfg cfg, again;
+	struct txp_check_result res, rep;
+	bool saw_full = false, saw_bug = false;
+
+	(void)state;
+	era_cfg(&cfg, "2.6.9");
+	cfg.bound = 2;
+	explore(&cfg, &res);
+	assert_true(res.found);
+	assert_string_equal(res.kind, "bug-log");
+	assert_true(res.preemptions <= 2);
+	for (unsigned i = 0; i < res.nevents; i++) {
+		saw_full |= strstr(res.events[i].text, "queue is already full!") != NULL;
+		saw_bug |= strstr(res.events[i].text, "BUG! Tx Ring full") != NULL;
+	}
+	assert_true(saw_full);
+	assert_true(saw_bug);
+
+	again = cfg;
+	again.replay = res.schedule;
+	explore(&again, &rep);
+	assert_true(rep.found);
+	assert_string_equal(rep.kind, "bug-log");
+	assert_int_equal(rep.nevents, res.nevents);
+	for (unsigned i = 0; i < res.nevents; i++)
+		assert_string_equal(rep.events[i].text, res.events[i].text);
+	txp_check_result_free(&rep);
+	txp_check_result_free(&res);
+}
+
+/* Proved within CLEAN_BOUND: no violation, and whether the race is reachable. */
+static void expect_clean(const char *era, bool race_reachable)
+{
+	struct txp_check_cfg cfg;
+	struct txp_check_result res;
+
+	era_cfg(&cfg, era);
+	cfg.bound = CLEAN_BOUND;
+	explore(&cfg, &res);
+	if (res.found)
+		fail_msg("%s: %s after %u preemptions: %s (schedule %s)", era, res.kind,
+			 res.preemptions, res.detail, res.schedule);
+	assert_true(res.complete);
+	assert_true(res.schedules > 1);
+	assert_int_equal(res.xmit_on_stopped_reachable, race_reachable);
+	txp_check_result_free(&res);
+}
+
+static void test_2611_harmless(void **state) { (void)state; expect_clean("2.6.11", true); }
+static void test_268_clean(void **state) { (void)state; expect_clean("2.6.8", false); }
+static void test_2618_clean(void **state) { (void)state; expect_clean("2.6.18", false); }
+
+static void personality_cfg(struct txp_check_cfg *cfg, const char *p, bool tso, unsigned bound)
+{
+	txp_check_cfg_init(cfg);
+	cfg->lock = TXP_LOCK_CORE;
+	cfg->personality = txp_sim_personality(p);
+	assert_non_null(cfg->personality);
+	cfg->tso = tso;
+	cfg->bound = bound;
+}
+
+/* Stop, barrier, recheck: no stall, under sc or tso. */
+static void test_recheck_clean(void **state)
+{
+	struct txp_check_cfg cfg;
+	struct txp_check_result res;
+
+	(void)state;
+	for (int tso = 0; tso < 2; tso++) {
+		personality_cfg(&cfg, "locked", tso, CLEAN_BOUND);
+		explore(&cfg, &res);
+		if (res.found)
+			fail_msg("locked (%s): %s: %s", tso ? "tso" : "sc", res.kind, res.detail);
+		assert_true(res.complete);
+		txp_check_result_free(&res);
+	}
+}
+
+/* The careless rc2 driver: the validator speaks on the first schedule. */
+static void test_rc2_naive_validator(void **state)
+{
+	struct txp_check_cfg cfg;
+	struct txp_check_result res;
+
+	(void)state;
+	personality_cfg(&cfg, "rc2-naive", false, 0);
+	explore(&cfg, &res);
+	assert_true(res.found);
+	assert_string_equal(res.kind, "validator");
+	txp_check_result_free(&res);
+}
+
+/* Sampling strategies run, count, and with a fixed seed find the 2.6.9 bug. */
+static void test_sampling(void **state)
+{
+	struct txp_check_cfg cfg;
+	struct txp_check_result res;
+
+	(void)state;
+	era_cfg(&cfg, "2.6.9");
+	cfg.strategy = TXP_CHECK_RANDOM;
+	cfg.runs = 3000;
+	cfg.seed = 7;
+	explore(&cfg, &res);
+	assert_true(res.schedules >= 1);
+	assert_false(res.complete);
+	if (res.found)
+		assert_string_equal(res.kind, "bug-log");
+	txp_check_result_free(&res);
+
+	era_cfg(&cfg, "2.6.8");
+	cfg.strategy = TXP_CHECK_PCT;
+	cfg.depth = 3;
+	cfg.runs = 200;
+	explore(&cfg, &res);
+	assert_false(res.found);
+	assert_int_equal(res.schedules, 200);
+	txp_check_result_free(&res);
+}
+
+static void test_bad_replay(void **state)
+{
+	struct txp_check_cfg cfg;
+	struct txp_check_result res;
+	char err[256];
+
+	(void)state;
+	era_cfg(&cfg, "2.6.9");
+	cfg.replay = "12:x";
+	assert_int_equal(txp_check_run(&cfg, &res, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "malformed"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_269_bug_found),
+		cmocka_unit_test(test_2611_harmless),
+		cmocka_unit_test(test_268_clean),
+		cmocka_unit_test(test_2618_clean),
+		cmocka_unit_test(test_recheck_clean),
+		cmocka_unit_test(test_rc2_naive_validator),
+		cmocka_unit_test(test_sampling),
+		cmocka_unit_test(test_bad_replay),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,335 @@
+/*
+ * cmd_check.c - `txpath check`: the schedule explorer on the real code.
+ * Built only into txpath-check, the binary of the check build.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../cli.h"
+#include "txpath/check.h"
+#include "txpath/explore.h"
+
+static const char check_help[] =
+"usage: txpath check [options]\n"
+"\n"
+"Runs the real transmit path, built so that every operation of its\n"
+"concurrency seam (locks, atomics, fences, thread start and exit,\n"
+"\"interrupts\" off and on) is a scheduling point, under a deterministic\n"
+"scheduler: a small scenario, one interleaving at a time.  Every schedule\n"
+"is checked for: bug-log (a driver logged BUG), lost, duplicated,\n"
+"deadlock, stall (packets queued, queue stopped, nothing in flight: a lost\n"
+"wakeup), validator (a lock-validator report), livelock (a step limit).\n"
+"Whether start_xmit ever ran on a stopped queue (the LLTX race itself,\n"
+"harmless under the 2005 rule) is reported as reachable or not.  On the\n"
+"first violation the schedule is drawn as the 2004 email draws it, with a\n"
+"string that --replay runs again exactly.\n"
+"\n"
+"The scenario:\n"
+"  --era E                 2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18\n"
+"  --lock core|lltx  --runner concurrent|exclusive  --personality P\n"
+"                          override the era; personalities: tg3-2004 tg3-silent\n"
+"                          tg3-2005 e1000-2004 locked rc2 rc2-naive lost-wakeup\n"
+"                          recheck-nomb\n"
+"  --producers N           producer contexts (default 2)\n"
+"  --packets N             packets each (default 2)\n"
+"  --ring N                descriptors (default: the smallest that fits one\n"
+"                          maximal packet above the stop reserve)\n"
+"  --frags MIN-MAX         fragments per packet (default 0)\n"
+"  --batch N               packets the completion retires per pass (default 32)\n"
+"  --memory-model sc|tso   sc (default): every store is seen at once; tso:\n"
+"                          stores wait in a per-context buffer until a fence,\n"
+"                          a read-modify-write, or the explorer, flushes them\n"
+"The strategy (one of):\n"
+"  --bound K               every schedule with at most K preemptions,\n"
+"                          iterative context bounding (default, K = 2)\n"
+"  --pct D                 probabilistic concurrency testing of depth D\n"
+"  --random                a random choice at every branch\n"
+"  --runs N --seed S       schedules to sample and the seed (PCT, random)\n"
+"  --replay STRING         run exactly this schedule and draw it\n"
+"  --max-steps N           steps per schedule before calling it a livelock\n"
+"Output:\n"
+"  --json                  {\"violation\": null | {\"kind\", \"preemptions\",\n"
+"                          \"schedule\", \"events\": [...]}, \"schedules\",\n"
+"                          \"complete\", \"xmit_on_stopped_reachable\", ...}\n"
+"  -h, --help              this help\n"
+"\n"
+"Exit status: 0 when no violation was found, 1 when one was, 2 on bad usage.\n";
+
+enum {
+	OPT_ERA = 256, OPT_LOCK, OPT_RUNNER, OPT_PERSONALITY, OPT_PRODUCERS, OPT_PACKETS,
+	OPT_RING, OPT_FRAGS, OPT_BATCH, OPT_MM, OPT_BOUND, OPT_PCT, OPT_RANDOM, OPT_RUNS,
+	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_JSON, OPT_HELP,
+};
+
+static const struct option check_options[] = {
+	{ "era", required_argument, NULL, OPT_ERA },
+	{ "lock", required_argument, NULL, OPT_LOCK },
+	{ "runner", required_argument, NULL, OPT_RUNNER },
+	{ "personality", required_argument, NULL, OPT_PERSONALITY },
+	{ "producers", required_argument, NULL, OPT_PRODUCERS },
+	{ "packets", required_argument, NULL, OPT_PACKETS },
+	{ "ring", required_argument, NULL, OPT_RING },
+	{ "frags", required_argument, NULL, OPT_FRAGS },
+	{ "batch", required_argument, NULL, OPT_BATCH },
+	{ "memory-model", required_argument, NULL, OPT_MM },
+	{ "bound", required_argument, NULL, OPT_BOUND },
+	{ "pct", required_argument, NULL, OPT_PCT },
+	{ "random", no_argument, NULL, OPT_RANDOM },
+	{ "runs", required_argument, NULL, OPT_RUNS },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "replay", required_argument, NULL, OPT_REPLAY },
+	{ "max-steps", required_argument, NULL, OPT_MAX_STEPS },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Knobs given on their own override the era wherever --era stands. */
+struct picks {
+	const char *era;
+	int lock, runner;	/* -1: from the era */
+	const struct txp_sim_personality *personality;
+};
+
+static void apply_picks(struct txp_check_cfg *cfg, const struct picks *p)
+{
+	if (p->era) {
+		const struct txp_era *e = txp_era_lookup(p->era);
+
+		if (!e)
+			usage_error("check", "unknown era '%s' (2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18)",
+				    p->era);
+		cfg->era = e->name;
+		cfg->lock = e->lock;
+		cfg->runner = e->runner;
+		cfg->personality = txp_sim_personality(e->personality);
+	}
+	if (p->lock >= 0)
+		cfg->lock = (enum txp_lock_mode)p->lock;
+	if (p->runner >= 0)
+		cfg->runner = (enum txp_runner)p->runner;
+	if (p->personality)
+		cfg->personality = p->personality;
+}
+
+static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, struct picks *p,
+			 bool *json, int *strategies)
+{
+	switch (c) {
+	case OPT_ERA: p->era = arg; break;
+	case OPT_LOCK:
+		if (strcmp(arg, "core") && strcmp(arg, "lltx"))
+			usage_error("check", "--lock is core or lltx, got '%s'", arg);
+		p->lock = strcmp(arg, "core") ? TXP_LOCK_LLTX : TXP_LOCK_CORE;
+		break;
+	case OPT_RUNNER:
+		if (strcmp(arg, "concurrent") && strcmp(arg, "exclusive"))
+			usage_error("check", "--runner is concurrent or exclusive, got '%s'", arg);
+		p->runner = strcmp(arg, "concurrent") ? TXP_RUNNER_EXCLUSIVE : TXP_RUNNER_CONCURRENT;
+		break;
+	case OPT_PERSONALITY:
+		p->personality = txp_sim_personality(arg);
+		if (!p->personality)
+			usage_error("check", "unknown personality '%s'", arg);
+		break;
+	case OPT_PRODUCERS: cfg->producers = (unsigned)parse_u64("check", "--producers", arg, 1, 6); break;
+	case OPT_PACKETS: cfg->packets = (unsigned)parse_u64("check", "--packets", arg, 1, 64); break;
+	case OPT_RING: cfg->ring = (unsigned)parse_u64("check", "--ring", arg, 1, 4096); break;
+	case OPT_FRAGS: parse_frags("check", arg, &cfg->frags_min, &cfg->frags_max); break;
+	case OPT_BATCH: cfg->batch = (unsigned)parse_u64("check", "--batch", arg, 1, 4096); break;
+	case OPT_MM:
+		if (strcmp(arg, "sc") && strcmp(arg, "tso"))
+			usage_error("check", "--memory-model is sc or tso, got '%s'", arg);
+		cfg->tso = !strcmp(arg, "tso");
+		break;
+	case OPT_BOUND:
+		cfg->strategy = TXP_CHECK_BOUND;
+		cfg->bound = (unsigned)parse_u64("check", "--bound", arg, 0, 16);
+		(*strategies)++;
+		break;
+	case OPT_PCT:
+		cfg->strategy = TXP_CHECK_PCT;
+		cfg->depth = (unsigned)parse_u64("check", "--pct", arg, 1, 64);
+		(*strategies)++;
+		break;
+	case OPT_RANDOM:
+		cfg->strategy = TXP_CHECK_RANDOM;
+		(*strategies)++;
+		break;
+	case OPT_RUNS: cfg->runs = parse_u64("check", "--runs", arg, 1, UINT64_C(1) << 40); break;
+	case OPT_SEED: cfg->seed = parse_u64("check", "--seed", arg, 0, UINT64_MAX); break;
+	case OPT_REPLAY: cfg->replay = arg; (*strategies)++; break;
+	case OPT_MAX_STEPS:
+		cfg->max_steps = (unsigned)parse_u64("check", "--max-steps", arg, 100, 100000000);
+		break;
+	case OPT_JSON: *json = true; break;
+	default: break;
+	}
+}
+
+static void show_progress(uint64_t schedules, unsigned bound, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "\r\033[K  %llu schedules (bound %u)...", (unsigned long long)schedules, bound);
+	fflush(stderr);
+}
+
+static const char *strategy_text(const struct txp_check_cfg *cfg, char *buf, size_t len)
+{
+	if (cfg->replay)
+		snprintf(buf, len, "replay of one schedule");
+	else if (cfg->strategy == TXP_CHECK_BOUND)
+		snprintf(buf, len, "every schedule with at most %u preemptions", cfg->bound);
+	else if (cfg->strategy == TXP_CHECK_PCT)
+		snprintf(buf, len, "PCT depth %u, %llu runs, seed %llu", cfg->depth,
+			 (unsigned long long)cfg->runs, (unsigned long long)cfg->seed);
+	else
+		snprintf(buf, len, "random, %llu runs, seed %llu", (unsigned long long)cfg->runs,
+			 (unsigned long long)cfg->seed);
+	return buf;
+}
+
+/* The command line to replay a schedule: the scenario options as given. */
+static void print_replay_hint(int argc, char **argv, const char *schedule)
+{
+	printf("replay: txpath check");
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--json") || !strcmp(a, "--random"))
+			continue;
+		if (!strcmp(a, "--bound") || !strcmp(a, "--pct") || !strcmp(a, "--runs") ||
+		    !strcmp(a, "--seed") || !strcmp(a, "--replay")) {
+			i++;
+			continue;
+		}
+		if (!strncmp(a, "--bound=", 8) || !strncmp(a, "--pct=", 6) || !strncmp(a, "--runs=", 7) ||
+		    !strncmp(a, "--seed=", 7) || !strncmp(a, "--replay=", 9))
+			continue;
+		printf(" %s", a);
+	}
+	printf(" --replay %s\n", schedule);
+}
+
+static void print_text(const struct txp_check_cfg *cfg, const struct txp_check_result *r,
+		       int argc, char **argv)
+{
+	char strat[128];
+	double rate = r->seconds > 0 ? (double)r->schedules / r->seconds : 0;
+
+	printf("txpath check: era %s (lock %s, runner %s, driver %s), %u producers x %u packets, "
+	       "ring %u, frags %u-%u, memory model %s\n",
+	       cfg->era ? cfg->era : "(custom)", txp_lock_mode_name(cfg->lock),
+	       txp_runner_name(cfg->runner), cfg->personality->name, cfg->producers, cfg->packets,
+	       cfg->ring ? cfg->ring : txp_sim_min_ring(cfg->frags_max), cfg->frags_min,
+	       cfg->frags_max, cfg->tso ? "tso" : "sc");
+	printf("strategy: %s\n\n", strategy_text(cfg, strat, sizeof(strat)));
+	if (r->found || cfg->replay) {
+		if (r->found)
+			printf("VIOLATION %s after %u preemptions: %s\n\n", r->kind, r->preemptions,
+			       r->detail);
+		else
+			printf("no violation in this schedule\n\n");
+		txp_check_diagram(stdout, r);
+		printf("\nschedule: %s\n", r->schedule ? r->schedule : "-");
+		print_replay_hint(argc, argv, r->schedule ? r->schedule : "-");
+	} else {
+		printf("no violation\n");
+	}
+	printf("explored %llu schedules in %.2f s (%.0f schedules/s)%s\n",
+	       (unsigned long long)r->schedules, r->seconds, rate,
+	       r->found ? ", stopped at the first violation"
+			: r->complete ? ", the search within the bound is complete" : "");
+	printf("start_xmit on a stopped queue: %s\n",
+	       r->xmit_on_stopped_reachable ? "reachable" : "not reachable");
+}
+
+static void print_json(const struct txp_check_cfg *cfg, const struct txp_check_result *r)
+{
+	struct json j;
+
+	json_init(&j, stdout);
+	json_obj_begin(&j, NULL);
+	json_str(&j, "era", cfg->era);
+	json_str(&j, "lock", txp_lock_mode_name(cfg->lock));
+	json_str(&j, "runner", txp_runner_name(cfg->runner));
+	json_str(&j, "personality", cfg->personality->name);
+	json_str(&j, "memory_model", cfg->tso ? "tso" : "sc");
+	if (r->found) {
+		json_obj_begin(&j, "violation");
+		json_str(&j, "kind", r->kind);
+		json_str(&j, "detail", r->detail);
+		json_u64(&j, "preemptions", r->preemptions);
+		json_str(&j, "schedule", r->schedule);
+		json_arr_begin(&j, "events");
+		for (unsigned i = 0; i < r->nevents; i++) {
+			json_obj_begin(&j, NULL);
+			json_str(&j, "ctx", r->columns[r->events[i].column]);
+			json_str(&j, "event", r->events[i].text);
+			json_obj_end(&j);
+		}
+		json_arr_end(&j);
+		json_obj_end(&j);
+	} else {
+		json_str(&j, "violation", NULL);
+	}
+	json_u64(&j, "schedules", r->schedules);
+	json_bool(&j, "complete", r->complete);
+	json_bool(&j, "xmit_on_stopped_reachable", r->xmit_on_stopped_reachable);
+	json_dbl(&j, "seconds", r->seconds);
+	json_dbl(&j, "schedules_per_second", r->seconds > 0 ? (double)r->schedules / r->seconds : 0);
+	json_obj_end(&j);
+	json_finish(&j);
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct txp_check_cfg cfg;
+	struct txp_check_result res;
+	struct picks picks = { .lock = -1, .runner = -1 };
+	bool json = false;
+	int strategies = 0, c, rc;
+	char err[256];
+
+	txp_check_cfg_init(&cfg);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", check_options, NULL)) != -1) {
+		if (c == 'h' || c == OPT_HELP) {
+			fputs(check_help, stdout);
+			return 0;
+		}
+		if (c == ':')
+			usage_error("check", "%s needs a value", argv[optind - 1]);
+		if (c == '?')
+			usage_error("check", "unknown option '%s'", argv[optind - 1]);
+		parse_option(c, optarg, &cfg, &picks, &json, &strategies);
+	}
+	if (optind < argc)
+		usage_error("check", "unexpected argument '%s'", argv[optind]);
+	if (strategies > 1)
+		usage_error("check", "choose one of --bound, --pct, --random, --replay");
+	apply_picks(&cfg, &picks);
+	if (!txp_check_cfg_valid(&cfg, err, sizeof(err)))
+		usage_error("check", "%s", err);
+	if (!json && isatty(STDERR_FILENO))
+		cfg.progress = show_progress;
+	rc = txp_check_run(&cfg, &res, err, sizeof(err));
+	if (cfg.progress)
+		fputs("\r\033[K", stderr);
+	if (rc != 0) {
+		bool usage = cfg.replay && !strncmp(err, "malformed", 9);
+
+		if (usage)
+			usage_error("check", "%s", err);
+		fprintf(stderr, "txpath check: %s\n", err);
+		return 1;
+	}
+	if (json)
+		print_json(&cfg, &res);
+	else
+		print_text(&cfg, &res, argc, argv);
+	rc = res.found ? 1 : 0;
+	txp_check_result_free(&res);
+	return rc;
+}
