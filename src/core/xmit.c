@@ -242,7 +242,10 @@ static void __txp_qdisc_run(struct txp_txq *txq, int self, struct txp_pkt **pkts
 	int rc = -1;
 
 	if (exclusive) {
-		if (txq->running || txp__txq_stopped(txq))
+		/* A bypass batch is already taken (and in core mode its xmit
+		 * lock held): it must go through __txp_xmit_batch(), which
+		 * requeues what a stopped queue cannot take. */
+		if (!n && (txq->running || txp__txq_stopped(txq)))
 			return;
 		txq->running = true;
 	}

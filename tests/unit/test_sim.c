@@ -393,9 +393,8 @@ static void *bg_run_main(void *arg)
 
 /* Fewer packets than producers: a producer's share is then 0, which
  * must mean "nothing to send", not "send until the deadline" (there is
- * none).  Known bug in src/run/run.c (producer_main() reads quota 0 as
- * "until the deadline"): the run never ends.  Skipped unless
- * TXP_TEST_KNOWN_BUGS is set; the stuck run is abandoned, not joined. */
+ * none).  (It once meant "until the deadline", and the run never ended;
+ * should that come back, the stuck run is abandoned, not joined.) */
 static void test_fewer_packets_than_threads(void **state)
 {
 	static struct bg_run r;
@@ -403,8 +402,6 @@ static void test_fewer_packets_than_threads(void **state)
 	double t0 = now_s();
 	(void)state;
 
-	if (!getenv("TXP_TEST_KNOWN_BUGS"))
-		skip();
 	cfg_one_thread(&r.cfg, 2);
 	r.cfg.threads = 3;
 	assert_int_equal(pthread_create(&th, NULL, bg_run_main, &r), 0);
