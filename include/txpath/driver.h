@@ -78,6 +78,10 @@ struct txp_dev *txp_txq_dev(const struct txp_txq *txq);
 /* Take txq's xmit lock with "interrupts off" (spin_lock_irqsave), as the
  * 2.6.11-rc2 drivers did in their completion path.  Spins. */
 void txp_netif_tx_lock_irq(struct txp_txq *txq);
+/* The driver uses the xmit lock from its completion ("interrupt") path:
+ * the core then takes it with interrupts saved and off everywhere, as
+ * 2.6.11-rc2 did.  Call from open. */
+void txp_dev_xmit_lock_irqsafe(struct txp_dev *dev);
 void txp_netif_tx_unlock_irq(struct txp_txq *txq);
 
 /* -- packets leaving the driver --------------------------------------- */

@@ -62,6 +62,7 @@ struct txp_txq {
 
 	/* The xmit lock (dev->xmit_lock), which records its owner. */
 	txp_cacheline_aligned struct txp_spinlock xmit_lock;
+	unsigned long xmit_irq_flags;	/* the holder's saved irq state */
 };
 
 /* txp_netif_queue_stopped(), inline for the core's own hot path. */
@@ -89,6 +90,7 @@ struct txp_dev {
 	enum txp_lock_mode lock;
 	enum txp_runner runner;
 	unsigned bulk;		/* packets per qdisc_restart(), 1..TXP_DEV_BULK_MAX */
+	bool xmit_irqsafe;	/* take the xmit lock with irqs off (2.6.11-rc2) */
 	unsigned txqueuelen;	/* the qdisc's limit per band */
 	const struct txp_driver_ops *ops;
 	void *priv;

@@ -8,6 +8,7 @@
  * the root lock around start_xmit; in LLTX mode it takes no xmit lock at
  * all, which is the window of the race (DESIGN.md §3).
  */
+#include "check/validator.h"
 #include "core.h"
 
 /* -- flow control ------------------------------------------------------ */
@@ -110,10 +111,41 @@ call_start_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self, struct xmit_
 	return rc;
 }
 
+/* The xmit lock, taken with interrupts saved and off when the driver
+ * uses it from its completion path (2.6.11-rc2: spin_lock_irqsave). */
+static bool xmit_lock_try(struct txp_txq *txq)
+{
+	unsigned long flags = 0;
+
+	if (txq->dev->xmit_irqsafe)
+		flags = txp_local_irq_save();
+	if (!txp_spin_trylock(&txq->xmit_lock)) {
+		if (txq->dev->xmit_irqsafe)
+			txp_local_irq_restore(flags);
+		return false;
+	}
+	txq->xmit_irq_flags = flags;	/* the holder's alone */
+	return true;
+}
+
+static void xmit_lock_take(struct txp_txq *txq)
+{
+	unsigned long flags = 0;
+
+	if (txq->dev->xmit_irqsafe)
+		flags = txp_local_irq_save();
+	txp_spin_lock(&txq->xmit_lock);
+	txq->xmit_irq_flags = flags;
+}
+
 static void xmit_lock_release(struct txp_txq *txq)
 {
-	/* Pairs with the trylock in qdisc_restart(). */
+	unsigned long flags = txq->xmit_irq_flags;
+
+	/* Pairs with the trylock in xmit_lock_try(). */
 	txp_spin_unlock(&txq->xmit_lock);
+	if (txq->dev->xmit_irqsafe)
+		txp_local_irq_restore(flags);
 }
 
 /* -- qdisc_restart / qdisc_run ----------------------------------------- */
@@ -211,7 +243,7 @@ static int __txp_qdisc_restart(struct txp_txq *txq, int self)
 		return (int)q->qlen;
 	txp_trace("qdisc_restart");
 
-	if (dev->lock == TXP_LOCK_CORE && !txp_spin_trylock(&txq->xmit_lock)) {
+	if (dev->lock == TXP_LOCK_CORE && !xmit_lock_try(txq)) {
 		/* Someone holds the driver.  If it is us, start_xmit
 		 * recursed into its own queue: drop, or loop forever. */
 		if (txp_spin_owner(&txq->xmit_lock) == self) {
@@ -279,7 +311,7 @@ static bool try_bypass(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n)
 		if (pkts[i]->priority != pkts[0]->priority &&
 		    txp_pfifo_fast_band(pkts[i]->priority) != txp_pfifo_fast_band(pkts[0]->priority))
 			return false;
-	if (dev->lock == TXP_LOCK_CORE && !txp_spin_trylock(&txq->xmit_lock))
+	if (dev->lock == TXP_LOCK_CORE && !xmit_lock_try(txq))
 		return false;	/* the usual path counts the collision */
 	txp_trace("qdisc_restart");
 	return true;
@@ -303,7 +335,7 @@ static int noqueue_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self)
 				     dev->name);
 			return TXP_XMIT_DROP;
 		}
-		txp_spin_lock(&txq->xmit_lock);
+		xmit_lock_take(txq);
 	}
 	xmit_watch(txq, self, &w);
 	pkt->xmit_more = 0;
@@ -390,4 +422,11 @@ void txp_net_tx_action(struct txp_dev *dev)
 	}
 	__txp_qdisc_run(txq, txp_ctx_self(), NULL, 0);
 	txp_spin_unlock(&txq->root_lock);
+}
+
+void txp_dev_xmit_lock_irqsafe(struct txp_dev *dev)
+{
+	dev->xmit_irqsafe = true;
+	if (txp__validating)
+		txp_validate_irqsafe(&dev->txq.xmit_lock);
 }

@@ -94,6 +94,7 @@ static void expect_clean(const char *era, bool race_reachable)
 
 static void test_2611_harmless(void **state) { (void)state; expect_clean("2.6.11", true); }
 static void test_268_clean(void **state) { (void)state; expect_clean("2.6.8", false); }
+static void test_rc2_clean(void **state) { (void)state; expect_clean("2.6.11-rc2", false); }
 static void test_2618_clean(void **state) { (void)state; expect_clean("2.6.18", false); }
 
 static void personality_cfg(struct txp_check_cfg *cfg, const char *p, bool tso, unsigned bound)
@@ -184,6 +185,7 @@ int main(void)
 		cmocka_unit_test(test_269_bug_found),
 		cmocka_unit_test(test_2611_harmless),
 		cmocka_unit_test(test_268_clean),
+		cmocka_unit_test(test_rc2_clean),
 		cmocka_unit_test(test_2618_clean),
 		cmocka_unit_test(test_recheck_clean),
 		cmocka_unit_test(test_rc2_naive_validator),

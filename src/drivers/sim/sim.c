@@ -181,6 +181,8 @@ static int sim_open(struct txp_dev *dev)
 
 	sim->dev = dev;
 	sim->txq = txp_dev_txq(dev, 0);
+	if (sim->p->completion == TXP_SIM_COMP_XMIT_LOCK_IRQ)
+		txp_dev_xmit_lock_irqsafe(dev);
 	return sim_completion_start(sim);
 }
 
