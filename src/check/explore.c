@@ -433,6 +433,21 @@ static bool dfs_next(struct dfs *d, unsigned bound, unsigned *prefix_len)
 	return false;
 }
 
+/* One schedule, counted and judged: -1 on error, 1 on a violation (res
+ * filled), 0 to go on. */
+static int run_schedule(const struct txp_check_cfg *cfg, const struct sched_plan *plan,
+			struct txp_check_result *res, struct outcome *o, char *err, size_t errlen)
+{
+	if (exec_one(cfg, plan, o, err, errlen) != 0)
+		return -1;
+	res->schedules++;
+	res->xmit_on_stopped_reachable |= o->xmit_on_stopped;
+	if (!o->kind)
+		return 0;
+	fill_violation(res, o);
+	return 1;
+}
+
 static int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_result *res,
 			 struct outcome *o, char *err, size_t errlen)
 {
@@ -446,15 +461,9 @@ static int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_resul
 		for (;;) {
 			struct sched_plan plan = { .kind = PLAN_DEFAULT, .prefix = d.path, .nprefix = prefix };
 
-			rc = exec_one(cfg, &plan, o, err, errlen);
+			rc = run_schedule(cfg, &plan, res, o, err, errlen);
 			if (rc)
 				break;
-			res->schedules++;
-			res->xmit_on_stopped_reachable |= o->xmit_on_stopped;
-			if (o->kind) {
-				fill_violation(res, o);
-				break;
-			}
 			rc = dfs_record(&d, prefix);
 			if (rc) {
 				snprintf(err, errlen, rc == -2 ? "internal error: an execution did not repeat"
@@ -472,7 +481,7 @@ static int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_resul
 	free(d.path);
 	free(d.tried);
 	free(d.enabled);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 static uint64_t splitmix(uint64_t *s)
@@ -526,20 +535,14 @@ static int explore_sampled(const struct txp_check_cfg *cfg, struct txp_check_res
 			plan.change = change;
 			plan.nchange = depth ? depth - 1 : 0;
 		}
-		rc = exec_one(cfg, &plan, o, err, errlen);
+		rc = run_schedule(cfg, &plan, res, o, err, errlen);
 		if (rc)
 			break;
-		res->schedules++;
-		res->xmit_on_stopped_reachable |= o->xmit_on_stopped;
-		if (o->kind) {
-			fill_violation(res, o);
-			break;
-		}
 		if (cfg->progress && res->schedules % 256 == 0)
 			cfg->progress(res->schedules, 0, cfg->progress_arg);
 	}
 	res->complete = false;
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 static int explore_replay(const struct txp_check_cfg *cfg, struct txp_check_result *res,
