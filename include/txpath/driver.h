@@ -83,6 +83,10 @@ void txp_netif_tx_lock_irq(struct txp_txq *txq);
  * 2.6.11-rc2 did.  Call from open. */
 void txp_dev_xmit_lock_irqsafe(struct txp_dev *dev);
 void txp_netif_tx_unlock_irq(struct txp_txq *txq);
+/* Take txq's xmit lock from a completion path that runs outside the
+ * "interrupt" (NAPI poll, softirq: netif_tx_lock).  Spins. */
+void txp_netif_tx_lock(struct txp_txq *txq);
+void txp_netif_tx_unlock(struct txp_txq *txq);
 
 /* -- packets leaving the driver --------------------------------------- */
 

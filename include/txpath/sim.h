@@ -27,7 +27,8 @@ enum txp_sim_ring_full {
 /* How the completion path orders its wake against start_xmit's stop. */
 enum txp_sim_completion {
 	TXP_SIM_COMP_OWN_LOCK,	/* under the driver's tx_lock (tg3, e1000) */
-	TXP_SIM_COMP_BARRIER,	/* lockless: stop, full barrier, recheck / retire, barrier, wake */
+	TXP_SIM_COMP_BARRIER,	/* lockless retire, barrier, test "stopped"; wake under the
+				 * xmit lock after testing again (tg3 once it gave up LLTX) */
 	TXP_SIM_COMP_XMIT_LOCK_IRQ, /* under the core's xmit lock, irqs off (2.6.11-rc2) */
 };
 

@@ -35,16 +35,29 @@ struct readrec {
 	uint64_t value;		/* as first read in this spin iteration */
 };
 
+/* What a context read since it last waited: if none of it changes, its
+ * next attempt would do the same, so it waits for a write instead. */
+struct readset {
+	struct readrec r[SCHED_READS];
+	int n;
+	bool all;		/* overflowed: any write counts */
+	bool dirty;		/* something in it was written since */
+};
+
+/*
+ * Two read sets, because waits nest: a polling loop's iteration (idle
+ * waits) may spin on a lock inside it (spin waits).  A spin wait judges
+ * and forgets only what was read since the last wait of either kind; an
+ * idle wait judges the whole iteration, reads before any spin included,
+ * or a loop that spun halfway would forget the work it saw at its start.
+ */
 struct sctx {
 	int id;
 	char name[24];
 	pthread_t th;
 	bool joined;
 	enum sctx_state state;
-	struct readrec reads[SCHED_READS];
-	int nreads;
-	bool reads_all;		/* overflowed: any write counts */
-	bool dirty;		/* something it read was written since */
+	struct readset iter, spin;
 	struct store buf[SCHED_BUF];
 	int nbuf;
 	void *(*fn)(void *);
@@ -73,6 +86,25 @@ static struct {
 } S = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER, .current = -1 };
 
 static _Thread_local struct sctx *me;
+
+/* One condition variable per context, so that handing the baton over
+ * wakes only the new holder (S.cv is the controller's). */
+static pthread_cond_t ctx_cv[SCHED_MAX_CTX];
+static pthread_once_t ctx_cv_once = PTHREAD_ONCE_INIT;
+
+static void ctx_cv_init(void)
+{
+	for (int i = 0; i < SCHED_MAX_CTX; i++)
+		pthread_cond_init(&ctx_cv[i], NULL);
+}
+
+/* Everybody must look at the state again.  mu held. */
+static void wake_all(void)
+{
+	pthread_cond_broadcast(&S.cv);
+	for (int i = 0; i < S.n; i++)
+		pthread_cond_signal(&ctx_cv[i]);
+}
 
 /* -- small helpers ------------------------------------------------------ */
 
@@ -112,27 +144,36 @@ static void raw_store(volatile void *addr, size_t size, uint64_t v)
 /* A write by writer reached memory: whoever else read addr must look
  * again (a context's own writes never wake it: a spinning context waits
  * for somebody else).  mu held. */
+static bool readset_hit(struct readset *rs, const volatile void *addr)
+{
+	bool hit = rs->all;
+
+	for (int r = 0; !hit && r < rs->n; r++)
+		hit = rs->r[r].addr == addr;
+	rs->dirty |= hit;
+	return hit;
+}
+
 static void wake_readers(const volatile void *addr, const struct sctx *writer)
 {
 	for (int i = 0; i < S.n; i++) {
 		struct sctx *c = &S.ctx[i];
-		bool hit = c->reads_all && c != writer;
+		bool in_iter, in_spin;
 
-		for (int r = 0; !hit && r < c->nreads; r++)
-			hit = c->reads[r].addr == addr;
-		if (!hit || c == writer || c->state == SC_DONE)
+		if (c == writer || c->state == SC_DONE)
 			continue;
-		c->dirty = true;
-		if (c->state == SC_SPIN || c->state == SC_IDLE)
+		in_iter = readset_hit(&c->iter, addr);
+		in_spin = readset_hit(&c->spin, addr);
+		if ((c->state == SC_SPIN && in_spin) || (c->state == SC_IDLE && in_iter))
 			c->state = SC_RUNNABLE;
 	}
 }
 
-static void forget_reads(struct sctx *c)
+static void forget(struct readset *rs)
 {
-	c->nreads = 0;
-	c->reads_all = false;
-	c->dirty = false;
+	rs->n = 0;
+	rs->all = false;
+	rs->dirty = false;
 }
 
 static uint64_t raw_load(const volatile void *addr, size_t size)
@@ -154,25 +195,32 @@ static uint64_t seen_value(const struct sctx *c, const volatile void *addr, size
 	return raw_load(addr, size);
 }
 
-static void note_read(struct sctx *c, const volatile void *addr, size_t size)
+static void readset_add(struct readset *rs, const struct sctx *c,
+			const volatile void *addr, size_t size)
 {
-	for (int r = 0; r < c->nreads; r++)
-		if (c->reads[r].addr == addr)
+	for (int r = 0; r < rs->n; r++)
+		if (rs->r[r].addr == addr)
 			return;
-	if (c->nreads < SCHED_READS)
-		c->reads[c->nreads++] = (struct readrec){ addr, size, seen_value(c, addr, size) };
+	if (rs->n < SCHED_READS)
+		rs->r[rs->n++] = (struct readrec){ addr, size, seen_value(c, addr, size) };
 	else
-		c->reads_all = true;
+		rs->all = true;
 }
 
-/* Did anything c read change since, by its own hand included?  Waiting
- * would then be wrong: its next iteration can do something new. */
-static bool reads_changed(const struct sctx *c)
+static void note_read(struct sctx *c, const volatile void *addr, size_t size)
 {
-	if (c->dirty || c->reads_all)
-		return c->dirty;
-	for (int r = 0; r < c->nreads; r++)
-		if (seen_value(c, c->reads[r].addr, c->reads[r].size) != c->reads[r].value)
+	readset_add(&c->iter, c, addr, size);
+	readset_add(&c->spin, c, addr, size);
+}
+
+/* Did anything in rs change since it was read, by c's own hand included?
+ * Waiting would then be wrong: c's next attempt can do something new. */
+static bool reads_changed(const struct sctx *c, const struct readset *rs)
+{
+	if (rs->dirty || rs->all)
+		return rs->dirty;
+	for (int r = 0; r < rs->n; r++)
+		if (seen_value(c, rs->r[r].addr, rs->r[r].size) != rs->r[r].value)
 			return true;
 	return false;
 }
@@ -260,7 +308,7 @@ static void stop(enum sched_end end)
 	S.stopped = true;
 	S.end = end;
 	S.current = -1;
-	pthread_cond_broadcast(&S.cv);
+	wake_all();
 }
 
 /* Why nobody can run. */
@@ -278,10 +326,9 @@ static enum sched_end why_stuck(void)
 static void wait_baton(void)
 {
 	while (S.current != me->id && !S.freerun && !me->doomed)
-		pthread_cond_wait(&S.cv, &S.mu);
+		pthread_cond_wait(&ctx_cv[me->id], &S.mu);
 	if (me->doomed) {
 		me->state = SC_DONE;
-		pthread_cond_broadcast(&S.cv);
 		pthread_mutex_unlock(&S.mu);
 		pthread_exit(NULL);
 	}
@@ -337,7 +384,8 @@ static void reschedule(bool wait)
 		S.current = b.chosen;
 		break;
 	}
-	pthread_cond_broadcast(&S.cv);
+	if (S.current >= 0 && (!me || S.current != me->id))
+		pthread_cond_signal(&ctx_cv[S.current]);
 	if (wait && me)
 		wait_baton();
 }
@@ -423,11 +471,13 @@ static void wait_for_change(enum sctx_state why)
 		sched_yield();
 		return;
 	}
-	if (!reads_changed(me)) {
+	if (!reads_changed(me, why == SC_IDLE ? &me->iter : &me->spin)) {
 		me->state = why;
 		reschedule(true);
 	}
-	forget_reads(me);
+	forget(&me->spin);
+	if (why == SC_IDLE)
+		forget(&me->iter);
 	pthread_mutex_unlock(&S.mu);
 }
 
@@ -466,7 +516,6 @@ static void ctx_exit(void)
 	wake_readers(&me->state, me);
 	if (!S.freerun && !S.stopped)
 		reschedule(false);
-	pthread_cond_broadcast(&S.cv);
 	pthread_mutex_unlock(&S.mu);
 }
 
@@ -545,7 +594,7 @@ void txp_check_thread_join(struct txp_thread *t)
 		note_read(me, &c->state, sizeof(c->state));
 		me->state = SC_SPIN;
 		reschedule(true);
-		forget_reads(me);
+		forget(&me->spin);
 	}
 	if (c)
 		c->joined = true;
@@ -564,6 +613,7 @@ int sched_spawn(const char *name, void *(*fn)(void *), void *arg)
 
 void sched_begin(const struct sched_plan *plan, bool tso, unsigned max_steps)
 {
+	pthread_once(&ctx_cv_once, ctx_cv_init);
 	pthread_mutex_lock(&S.mu);
 	S.armed = true;
 	S.stopped = S.freerun = false;
@@ -603,7 +653,7 @@ void sched_release(void)
 		for (int i = 0; i < S.n; i++)
 			if (S.ctx[i].state != SC_DONE)
 				S.ctx[i].doomed = true;
-	pthread_cond_broadcast(&S.cv);
+	wake_all();
 	pthread_mutex_unlock(&S.mu);
 }
 

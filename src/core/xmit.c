@@ -65,6 +65,16 @@ void txp_netif_tx_unlock_irq(struct txp_txq *txq)
 	txp_local_irq_enable();
 }
 
+void txp_netif_tx_lock(struct txp_txq *txq)
+{
+	txp_spin_lock(&txq->xmit_lock);
+}
+
+void txp_netif_tx_unlock(struct txp_txq *txq)
+{
+	txp_spin_unlock(&txq->xmit_lock);
+}
+
 /* -- calling the driver ------------------------------------------------ */
 
 /*

@@ -47,9 +47,37 @@ static void comp_unlock(struct txp_sim *sim, unsigned long flags)
 	}
 }
 
+/* Is the queue stopped with room for it again?  (cons: as just retired.) */
+static bool sim_wants_wake(struct txp_sim *sim, uint64_t cons)
+{
+	return txp_netif_queue_stopped(sim->txq) &&
+	       sim_avail(sim, txp_load_acquire(&sim->prod), cons) > sim->wake_thresh;
+}
+
+/*
+ * The lockless personalities wake from "softirq" context, after the
+ * interrupt, as NAPI poll does.  The barrier pairs with the one between
+ * the stop and the recheck in sim_maybe_stop().  The test is made again
+ * under the xmit lock: start_xmit's recheck wakes too, so a wake decided
+ * here on a view of the ring that start_xmit has since filled and stopped
+ * again would wake a full ring.
+ */
+static void sim_wake_softirq(struct txp_sim *sim, uint64_t cons)
+{
+	txp_smp_mb();
+	if (!sim_wants_wake(sim, cons))
+		return;
+	txp_netif_tx_lock(sim->txq);
+	if (sim_wants_wake(sim, txp_load_acquire(&sim->cons)))
+		txp_netif_wake_queue(sim->txq);
+	txp_netif_tx_unlock(sim->txq);
+}
+
 /*
  * Retire up to budget packets onto *done (a list through pkt->next) and
  * wake the queue if it is stopped and room is back.  Returns the count.
+ * Like a NIC, which interrupts only when it has completed descriptors,
+ * a pass that finds none does nothing: a wake that is missed is missed.
  */
 static unsigned sim_reap(struct txp_sim *sim, unsigned budget, struct txp_pkt **done)
 {
@@ -59,9 +87,8 @@ static unsigned sim_reap(struct txp_sim *sim, unsigned budget, struct txp_pkt **
 	unsigned n = 0;
 
 	*done = NULL;
-	/* Nothing in flight and nobody waiting: leave the locks alone. */
 	cons = txp_load_relaxed(&sim->cons);
-	if (cons == txp_load_acquire(&sim->prod) && !txp_netif_queue_stopped(sim->txq))
+	if (cons == txp_load_acquire(&sim->prod))
 		return 0;
 
 	txp_irq_enter();
@@ -82,16 +109,16 @@ static unsigned sim_reap(struct txp_sim *sim, unsigned budget, struct txp_pkt **
 		cons++;
 	}
 	*tail = NULL;
+	txp_trace("reclaim descriptors");
 	/* Release: clean slots before the index; pairs with the acquire of
 	 * cons in sim_start_xmit(). */
 	txp_store_release(&sim->cons, cons);
-	if (sim->p->completion == TXP_SIM_COMP_BARRIER)
-		txp_smp_mb();	/* pairs with the barrier after the stop in sim_start_xmit() */
-	if (txp_netif_queue_stopped(sim->txq) &&
-	    sim_avail(sim, txp_load_acquire(&sim->prod), cons) > sim->wake_thresh)
+	if (sim->p->completion != TXP_SIM_COMP_BARRIER && sim_wants_wake(sim, cons))
 		txp_netif_wake_queue(sim->txq);
 	comp_unlock(sim, flags);
 	txp_irq_exit();
+	if (sim->p->completion == TXP_SIM_COMP_BARRIER)
+		sim_wake_softirq(sim, cons);
 	return n;
 }
 

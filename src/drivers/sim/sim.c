@@ -291,7 +291,7 @@ static void sim_maybe_stop(struct txp_sim *sim, uint64_t prod, unsigned avail)
 		return;
 	/* Stop, then recheck: the completion context may have retired
 	 * everything before it could see the stop.  The barrier pairs with
-	 * the one between retiring and testing "stopped" in sim_reap(). */
+	 * the one between retiring and testing "stopped" in sim_wake_softirq(). */
 	if (sim->p->stop == TXP_SIM_STOP_RECHECK)
 		txp_smp_mb();
 	if (sim_avail(sim, prod, txp_load_acquire(&sim->cons)) > sim->wake_thresh)
