@@ -5,7 +5,7 @@ JOBS ?= 2
 O ?= .
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build run test test-plain test-asan test-tsan bench clean
+.PHONY: all deps build run test test-plain test-asan test-tsan bench prove clean
 
 all: build
 
@@ -43,6 +43,11 @@ bench: build
 	@sh scripts/deps.sh bench
 	$(O)/build/txpath bench --svg $(O)/build/bench.svg
 	@sh bench/callgrind.sh $(O)/build/txpath
+
+# Every era through the schedule explorer at bound 3 (BOUND=K for
+# another), checked against the seeds.  Minutes; never part of `make test`.
+prove: build
+	@sh scripts/prove.sh $(O)/build/txpath
 
 clean:
 	rm -rf $(O)/build $(O)/build-asan $(O)/build-tsan

@@ -1,16 +1,18 @@
 /*
  * sched.c - the explorer's deterministic scheduler (check build only).
  *
- * One mutex and one condition variable hand a baton between real
- * threads; only the holder runs library code, so an execution is a pure
- * function of the choices made at its branch points.
+ * Every context is a fiber of the calling thread (fiber.c), so only one
+ * runs at a time and an execution is a pure function of the choices made
+ * at its branch points.  Control goes from a context back to the
+ * controller (the thread's own stack, running sched_run()), which runs
+ * the next; the per-context state of the seam (TXP_LOCAL) goes with it.
  */
-#include <pthread.h>
-#include <sched.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/fiber.h"
 #include "check/sched.h"
 
 #define SCHED_READS 32
@@ -27,6 +29,7 @@ struct store {
 	volatile void *addr;
 	size_t size;
 	uint64_t v;
+	const char *what;	/* the store's target as written: "&txq->stopped" */
 };
 
 struct readrec {
@@ -54,22 +57,19 @@ struct readset {
 struct sctx {
 	int id;
 	char name[24];
-	pthread_t th;
-	bool joined;
 	enum sctx_state state;
 	struct readset iter, spin;
 	struct store buf[SCHED_BUF];
 	int nbuf;
 	void *(*fn)(void *);
 	void *arg;
-	bool doomed;		/* end the thread when it next waits */
+	bool abandoned;		/* stuck at a deadlock or livelock: never resumed */
+	unsigned char *locals;	/* its TXP_LOCAL variables while switched out */
 };
 
 static struct {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
 	bool armed, stopped, freerun, tso;
-	int current;		/* baton holder, -1: the controller */
+	int current;		/* the context to run next, -1: none */
 	int n;
 	struct sctx ctx[SCHED_MAX_CTX];
 	enum sched_end end;
@@ -83,28 +83,15 @@ static struct {
 	unsigned nbr, brcap;
 	struct sched_event *ev;
 	unsigned nev, evcap;
-} S = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER, .current = -1 };
+} S = { .current = -1 };
 
-static _Thread_local struct sctx *me;
+/* The context running now, NULL for the controller. */
+static struct sctx *me;
 
-/* One condition variable per context, so that handing the baton over
- * wakes only the new holder (S.cv is the controller's). */
-static pthread_cond_t ctx_cv[SCHED_MAX_CTX];
-static pthread_once_t ctx_cv_once = PTHREAD_ONCE_INIT;
-
-static void ctx_cv_init(void)
-{
-	for (int i = 0; i < SCHED_MAX_CTX; i++)
-		pthread_cond_init(&ctx_cv[i], NULL);
-}
-
-/* Everybody must look at the state again.  mu held. */
-static void wake_all(void)
-{
-	pthread_cond_broadcast(&S.cv);
-	for (int i = 0; i < S.n; i++)
-		pthread_cond_signal(&ctx_cv[i]);
-}
+/* The fibers, their stacks kept from one execution to the next. */
+static struct fiber fibers[SCHED_MAX_CTX];
+static struct fiber controller;
+static unsigned char *controller_locals;
 
 /* -- small helpers ------------------------------------------------------ */
 
@@ -141,9 +128,6 @@ static void raw_store(volatile void *addr, size_t size, uint64_t v)
 	}
 }
 
-/* A write by writer reached memory: whoever else read addr must look
- * again (a context's own writes never wake it: a spinning context waits
- * for somebody else).  mu held. */
 static bool readset_hit(struct readset *rs, const volatile void *addr)
 {
 	bool hit = rs->all;
@@ -154,6 +138,9 @@ static bool readset_hit(struct readset *rs, const volatile void *addr)
 	return hit;
 }
 
+/* A write by writer reached memory: whoever else read addr must look
+ * again (a context's own writes never wake it: a spinning context waits
+ * for somebody else). */
 static void wake_readers(const volatile void *addr, const struct sctx *writer)
 {
 	for (int i = 0; i < S.n; i++) {
@@ -284,7 +271,7 @@ static int pct_choice(const struct sched_branch *b)
 	return best;
 }
 
-/* The plan's action at branch number index.  mu held. */
+/* The plan's action at branch number index. */
 static int choose(const struct sched_branch *b, unsigned index)
 {
 	const struct sched_plan *p = S.plan;
@@ -308,7 +295,6 @@ static void stop(enum sched_end end)
 	S.stopped = true;
 	S.end = end;
 	S.current = -1;
-	wake_all();
 }
 
 /* Why nobody can run. */
@@ -322,25 +308,76 @@ static enum sched_end why_stuck(void)
 	return SCHED_QUIESCENT;
 }
 
-/* Wait for the baton (or the end of scheduling).  mu held. */
-static void wait_baton(void)
+/* -- switching ------------------------------------------------------------ */
+
+/* The TXP_LOCAL variables, as the linker gathered them. */
+extern const struct txp_local_var __start_txp_locals[], __stop_txp_locals[];
+
+static size_t locals_size(void)
 {
-	while (S.current != me->id && !S.freerun && !me->doomed)
-		pthread_cond_wait(&ctx_cv[me->id], &S.mu);
-	if (me->doomed) {
-		me->state = SC_DONE;
-		pthread_mutex_unlock(&S.mu);
-		pthread_exit(NULL);
+	size_t n = 0;
+
+	for (const struct txp_local_var *l = __start_txp_locals; l < __stop_txp_locals; l++)
+		n += l->size;
+	return n;
+}
+
+static void locals_save(unsigned char *to)
+{
+	for (const struct txp_local_var *l = __start_txp_locals; l < __stop_txp_locals; l++) {
+		memcpy(to, l->addr, l->size);
+		to += l->size;
 	}
 }
 
+static void locals_load(const unsigned char *from)
+{
+	for (const struct txp_local_var *l = __start_txp_locals; l < __stop_txp_locals; l++) {
+		memcpy(l->addr, from, l->size);
+		from += l->size;
+	}
+}
+
+static unsigned char *locals_alloc(void)
+{
+	unsigned char *p = calloc(1, locals_size() + 1);
+
+	if (!p) {
+		fprintf(stderr, "txpath check: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+/* Switch the thread to context id (-1: the controller), its per-context
+ * state with it.  Returns when somebody switches back. */
+static void run_on(int id)
+{
+	struct sctx *from = me;
+
+	locals_save(from ? from->locals : controller_locals);
+	me = id >= 0 ? &S.ctx[id] : NULL;
+	locals_load(me ? me->locals : controller_locals);
+	fiber_switch(from ? &fibers[from->id] : &controller, me ? &fibers[id] : &controller,
+		     from && from->state == SC_DONE);
+}
+
+/* Freerun: give every context that has not ended a turn, until it waits
+ * or ends.  The controller only. */
+static void run_round(void)
+{
+	for (int i = 0; i < S.n; i++)
+		if (S.ctx[i].state != SC_DONE && !S.ctx[i].abandoned)
+			run_on(i);
+}
+
 /*
- * Pass the baton to whoever the plan picks (me too, if it can go on),
- * flushing buffered stores where the plan says so.  mu held.  Returns
- * when me holds the baton again, at once for the controller or a
- * context that has ended.
+ * Choose who runs next (me too, if it can go on), flushing buffered
+ * stores where the plan says so.  A context that is not chosen goes back
+ * to the controller, which runs the chosen one; it returns when it is
+ * chosen again.
  */
-static void reschedule(bool wait)
+static void reschedule(void)
 {
 	for (;;) {
 		unsigned enabled = 0, flushable = 0, nact;
@@ -378,107 +415,88 @@ static void reschedule(bool wait)
 		if (b.chosen >= SCHED_FLUSH || (b.cur >= 0 && b.chosen != b.cur))
 			S.preemptions++;
 		if (b.chosen >= SCHED_FLUSH) {
-			flush_one(&S.ctx[b.chosen - SCHED_FLUSH]);
+			struct sctx *c = &S.ctx[b.chosen - SCHED_FLUSH];
+			const char *what = c->buf[0].what;
+
+			/* A choice of the plan: drawn, as the store it was. */
+			event(c->id, "store reaches memory:", what[0] == '&' ? what + 1 : what);
+			flush_one(c);
 			continue;
 		}
 		S.current = b.chosen;
 		break;
 	}
-	if (S.current >= 0 && (!me || S.current != me->id))
-		pthread_cond_signal(&ctx_cv[S.current]);
-	if (wait && me)
-		wait_baton();
+	if (me && S.current != me->id)
+		run_on(-1);
 }
 
 /* -- the seam's hooks ------------------------------------------------------ */
 
 void txp_check_point(enum txp_check_op op, const volatile void *addr, size_t size)
 {
-	if (!me)
+	if (!me || S.freerun)
 		return;
-	pthread_mutex_lock(&S.mu);
-	if (S.freerun) {
-		pthread_mutex_unlock(&S.mu);
-		return;
-	}
 	if (op == TXP_OP_LOAD || op == TXP_OP_RMW)
 		note_read(me, addr, size);
 	if (++S.steps > S.max_steps) {
 		stop(SCHED_STEP_LIMIT);
-		wait_baton();
-	} else {
-		if (S.plan->kind == PLAN_PCT && S.next_change < S.plan->nchange &&
-		    S.steps >= S.plan->change[S.next_change])
-			S.prio[me->id] = (int)S.next_change++;
-		reschedule(true);
+		run_on(-1);	/* never resumed: the context is abandoned */
 	}
+	if (S.plan->kind == PLAN_PCT && S.next_change < S.plan->nchange &&
+	    S.steps >= S.plan->change[S.next_change])
+		S.prio[me->id] = (int)S.next_change++;
+	reschedule();
 	if (op == TXP_OP_RMW || op == TXP_OP_FENCE)
 		drain(me);
-	pthread_mutex_unlock(&S.mu);
 }
 
 void txp_check_wrote(const volatile void *addr)
 {
-	pthread_mutex_lock(&S.mu);
 	wake_readers(addr, me);
-	pthread_mutex_unlock(&S.mu);
 }
 
 bool txp_check_forward(const volatile void *addr, size_t size, uint64_t *v)
 {
-	bool hit = false;
-
 	(void)size;
 	if (!me)
 		return false;
-	pthread_mutex_lock(&S.mu);
-	for (int i = me->nbuf - 1; i >= 0 && !hit; i--)
+	for (int i = me->nbuf - 1; i >= 0; i--)
 		if (me->buf[i].addr == addr) {
 			*v = me->buf[i].v;
-			hit = true;
+			return true;
 		}
-	pthread_mutex_unlock(&S.mu);
-	return hit;
+	return false;
 }
 
-bool txp_check_buffer(volatile void *addr, size_t size, uint64_t v)
+bool txp_check_buffer(volatile void *addr, size_t size, uint64_t v, const char *what)
 {
-	bool buffered = false;
-
-	if (!me)
+	if (!me || !S.tso || S.freerun)
 		return false;
-	pthread_mutex_lock(&S.mu);
-	if (S.tso && !S.freerun) {
-		if (me->nbuf == SCHED_BUF)
-			flush_one(me);
-		me->buf[me->nbuf++] = (struct store){ addr, size, v };
-		buffered = true;
-	}
-	pthread_mutex_unlock(&S.mu);
-	return buffered;
+	if (me->nbuf == SCHED_BUF)
+		flush_one(me);
+	me->buf[me->nbuf++] = (struct store){ addr, size, v, what };
+	return true;
 }
 
 /* Nothing to do until something read changes: let the others run. */
 static void wait_for_change(enum sctx_state why)
 {
-	if (!me) {
-		sched_yield();
-		return;
-	}
-	pthread_mutex_lock(&S.mu);
 	if (S.freerun) {
-		pthread_mutex_unlock(&S.mu);
-		sched_yield();
+		if (me)
+			run_on(-1);
+		else
+			run_round();
 		return;
 	}
+	if (!me)
+		return;
 	if (!reads_changed(me, why == SC_IDLE ? &me->iter : &me->spin)) {
 		me->state = why;
-		reschedule(true);
+		reschedule();
 	}
 	forget(&me->spin);
 	if (why == SC_IDLE)
 		forget(&me->iter);
-	pthread_mutex_unlock(&S.mu);
 }
 
 void txp_check_spin(void)
@@ -498,123 +516,97 @@ void txp_trace(const char *what)
 
 void txp_trace_lock(const char *what, const char *name)
 {
-	if (!me)
-		return;
-	pthread_mutex_lock(&S.mu);
-	if (!S.freerun)
+	if (me && !S.freerun)
 		event(me->id, what, name);
-	pthread_mutex_unlock(&S.mu);
 }
 
 /* -- contexts ------------------------------------------------------------ */
 
 static void ctx_exit(void)
 {
-	pthread_mutex_lock(&S.mu);
 	drain(me);
 	me->state = SC_DONE;
 	wake_readers(&me->state, me);
 	if (!S.freerun && !S.stopped)
-		reschedule(false);
-	pthread_mutex_unlock(&S.mu);
+		reschedule();
+	run_on(-1);	/* never resumed */
 }
 
-static void *trampoline(void *arg)
+static void ctx_main(void)
 {
-	me = arg;
-	pthread_mutex_lock(&S.mu);
-	wait_baton();
-	pthread_mutex_unlock(&S.mu);
 	me->fn(me->arg);
 	ctx_exit();
-	return NULL;
 }
 
-static int spawn(pthread_t *th, const char *name, void *(*fn)(void *), void *arg)
+static int spawn(const char *name, void *(*fn)(void *), void *arg)
 {
 	struct sctx *c;
-	int rc;
 
-	pthread_mutex_lock(&S.mu);
-	if (S.n == SCHED_MAX_CTX) {
-		pthread_mutex_unlock(&S.mu);
+	if (S.n == SCHED_MAX_CTX)
 		return -1;
-	}
 	c = &S.ctx[S.n];
-	memset(c, 0, sizeof(*c));
+	if (!c->locals)
+		c->locals = locals_alloc();
+	memset(c->locals, 0, locals_size());
+	if (fiber_prepare(&fibers[S.n], ctx_main) != 0)
+		return -1;
 	c->id = S.n;
-	if (name)
-		snprintf(c->name, sizeof(c->name), "%s", name);
-	else
-		snprintf(c->name, sizeof(c->name), "thread %d", S.n);
+	snprintf(c->name, sizeof(c->name), "%s", name ? name : "thread");
+	c->state = SC_RUNNABLE;
+	forget(&c->iter);
+	forget(&c->spin);
+	c->nbuf = 0;
 	c->fn = fn;
 	c->arg = arg;
-	c->state = SC_RUNNABLE;
+	c->abandoned = false;
 	S.prio[c->id] = S.plan ? S.plan->prio[c->id] : 0;
-	S.n++;
-	pthread_mutex_unlock(&S.mu);
-	rc = pthread_create(&c->th, NULL, trampoline, c);
-	if (rc == 0)
-		*th = c->th;
-	return rc;
+	return S.n++;
 }
 
+/*
+ * Only the explorer's contexts: outside an exploration the check build
+ * has no threads, since its per-context state (TXP_LOCAL) is switched by
+ * the explorer, not kept per thread.
+ */
 int txp_check_thread_start(struct txp_thread *t, const char *name, void *(*fn)(void *), void *arg)
 {
-	pthread_t th;
-	bool armed;
-	int rc;
+	int id;
 
-	pthread_mutex_lock(&S.mu);
-	armed = S.armed && !S.freerun;
-	pthread_mutex_unlock(&S.mu);
-	rc = armed ? spawn(&th, name, fn, arg) : pthread_create(&th, NULL, fn, arg);
-	if (rc == 0)
-		t->handle = (unsigned long)th;
-	return rc;
-}
-
-static struct sctx *ctx_of(pthread_t th)
-{
-	for (int i = 0; i < S.n; i++)
-		if (pthread_equal(S.ctx[i].th, th))
-			return &S.ctx[i];
-	return NULL;
+	if (!S.armed || S.freerun)
+		return EPERM;
+	id = spawn(name, fn, arg);
+	if (id < 0)
+		return EAGAIN;
+	t->ctx = id;
+	t->handle = 0;
+	return 0;
 }
 
 void txp_check_thread_join(struct txp_thread *t)
 {
-	pthread_t th = (pthread_t)t->handle;
-	struct sctx *c;
+	struct sctx *c = t->ctx >= 0 && t->ctx < S.n ? &S.ctx[t->ctx] : NULL;
 
-	pthread_mutex_lock(&S.mu);
-	c = ctx_of(th);
-	/* A scheduled context joining another waits for it as for a lock. */
-	while (me && c && c->state != SC_DONE && !S.freerun) {
-		note_read(me, &c->state, sizeof(c->state));
-		me->state = SC_SPIN;
-		reschedule(true);
-		forget(&me->spin);
+	/* Waiting for a context to end is waiting as for a lock. */
+	while (c && c->state != SC_DONE && !c->abandoned) {
+		if (me && !S.freerun)
+			note_read(me, &c->state, sizeof(c->state));
+		wait_for_change(SC_SPIN);
 	}
-	if (c)
-		c->joined = true;
-	pthread_mutex_unlock(&S.mu);
-	pthread_join(th, NULL);
 }
 
 int sched_spawn(const char *name, void *(*fn)(void *), void *arg)
 {
-	pthread_t th;
-
-	return spawn(&th, name, fn, arg);
+	return spawn(name, fn, arg) < 0 ? -1 : 0;
 }
 
 /* -- the controller's side ---------------------------------------------------- */
 
 void sched_begin(const struct sched_plan *plan, bool tso, unsigned max_steps)
 {
-	pthread_once(&ctx_cv_once, ctx_cv_init);
-	pthread_mutex_lock(&S.mu);
+	if (!controller_locals) {
+		fiber_init_thread(&controller);
+		controller_locals = locals_alloc();
+	}
 	S.armed = true;
 	S.stopped = S.freerun = false;
 	S.tso = tso;
@@ -627,51 +619,39 @@ void sched_begin(const struct sched_plan *plan, bool tso, unsigned max_steps)
 	S.rng = plan->rng;
 	S.next_change = 0;
 	S.nbr = S.nev = 0;
-	pthread_mutex_unlock(&S.mu);
 }
 
 enum sched_end sched_run(void)
 {
-	enum sched_end end;
-
-	pthread_mutex_lock(&S.mu);
-	reschedule(false);
+	reschedule();
 	while (!S.stopped)
-		pthread_cond_wait(&S.cv, &S.mu);
+		run_on(S.current);
 	for (int i = 0; i < S.n; i++)
 		drain(&S.ctx[i]);
-	end = S.end;
-	pthread_mutex_unlock(&S.mu);
-	return end;
+	return S.end;
 }
 
 void sched_release(void)
 {
-	pthread_mutex_lock(&S.mu);
 	S.freerun = true;
-	if (S.end != SCHED_QUIESCENT)
-		for (int i = 0; i < S.n; i++)
-			if (S.ctx[i].state != SC_DONE)
-				S.ctx[i].doomed = true;
-	wake_all();
-	pthread_mutex_unlock(&S.mu);
+	if (S.end == SCHED_QUIESCENT)
+		return;
+	/* The stuck contexts are never resumed; their context ids go back. */
+	locals_save(controller_locals);
+	for (int i = 0; i < S.n; i++)
+		if (S.ctx[i].state != SC_DONE) {
+			S.ctx[i].abandoned = true;
+			locals_load(S.ctx[i].locals);
+			txp_ctx_detach();
+		}
+	locals_load(controller_locals);
 }
 
 void sched_finish(void)
 {
-	pthread_mutex_lock(&S.mu);
-	for (int i = 0; i < S.n; i++) {
-		struct sctx *c = &S.ctx[i];
-
-		if (c->joined)
-			continue;
-		c->joined = true;
-		pthread_mutex_unlock(&S.mu);
-		pthread_join(c->th, NULL);
-		pthread_mutex_lock(&S.mu);
-	}
+	/* Contexts that never started (a scenario that failed to set up)
+	 * are dropped with the rest. */
 	S.armed = false;
-	pthread_mutex_unlock(&S.mu);
 }
 
 const struct sched_branch *sched_branches(unsigned *n)

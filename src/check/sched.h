@@ -1,9 +1,9 @@
 /*
  * sched.h - the explorer's deterministic scheduler (check build only).
  *
- * Each context is a real thread, but only the one holding the baton runs:
- * at every operation of the seam (src/sync/sync.h) it asks the scheduler
- * whether to go on or to hand the baton over.  A context that spins (on
+ * Each context is a fiber of the calling thread, so only one runs at a
+ * time: at every operation of the seam (src/sync/sync.h) it asks the
+ * scheduler whether to go on or to let another run.  A context that spins (on
  * a lock, or idling for work) waits until another context writes what it
  * read.  What is chosen at each branch point (a point with more than one
  * possible next action) is decided by a plan, and recorded, so that any

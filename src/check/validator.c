@@ -56,8 +56,10 @@ static unsigned v_nreport;
 static void (*v_hook)(enum txp_hazard, const char *, void *);
 static void *v_hook_arg;
 
-static _Thread_local struct v_held v_held[V_HELD];
-static _Thread_local int v_nheld;
+static txp_local struct v_held v_held[V_HELD];
+TXP_LOCAL(v_held);
+static txp_local int v_nheld;
+TXP_LOCAL(v_nheld);
 
 void txp_validator_enable(bool on)
 {

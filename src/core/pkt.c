@@ -46,7 +46,8 @@ struct txp_pkt_pool {
 
 /* A token per thread, never reused (thread ids and TLS addresses are). */
 static _Atomic uint64_t pool_next_token = 1;
-static _Thread_local uint64_t pool_token;
+static txp_local uint64_t pool_token;
+TXP_LOCAL(pool_token);
 
 static inline uint64_t thread_token(void)
 {

@@ -129,10 +129,14 @@ bool txp_spin_is_locked(const struct txp_spinlock *l)
 
 /* -- contexts --------------------------------------------------------- */
 
-_Thread_local int txp__ctx_id;
-static _Thread_local bool txp__irq_off;
-static _Thread_local const char *txp__irq_off_site;
-static _Thread_local unsigned txp__in_irq;
+txp_local int txp__ctx_id;
+TXP_LOCAL(txp__ctx_id);
+static txp_local bool txp__irq_off;
+TXP_LOCAL(txp__irq_off);
+static txp_local const char *txp__irq_off_site;
+TXP_LOCAL(txp__irq_off_site);
+static txp_local unsigned txp__in_irq;
+TXP_LOCAL(txp__in_irq);
 static _Atomic uint64_t txp__ctx_used;	/* bit i: id i taken */
 static pthread_key_t txp__ctx_key;
 static pthread_once_t txp__ctx_once = PTHREAD_ONCE_INIT;

@@ -36,6 +36,30 @@
 #endif
 #endif
 
+/* -- per-context state ------------------------------------------------ */
+
+/*
+ * What a CPU keeps per CPU (which context it is, "interrupts off"):
+ * declared txp_local, and registered with TXP_LOCAL(var) after its
+ * definition.  Thread-local in the normal build.  In the check build the
+ * explorer runs its contexts as fibers of one thread: each such variable
+ * is listed in the section txp_locals, and the explorer switches them all
+ * with the context (src/check/sched.c).
+ */
+#ifdef TXP_CHECK
+struct txp_local_var {
+	void *addr;
+	size_t size;
+};
+#define txp_local
+#define TXP_LOCAL(var)							\
+	static const struct txp_local_var txp__local_##var			\
+	__attribute__((section("txp_locals"), used, aligned(16))) = { (void *)&(var), sizeof(var) }
+#else
+#define txp_local _Thread_local
+#define TXP_LOCAL(var) _Static_assert(1, #var)
+#endif
+
 /* -- atomics --------------------------------------------------------- */
 
 #ifndef TXP_CHECK
@@ -89,7 +113,7 @@ void txp_check_wrote(const volatile void *addr);
 /* Memory model tso: the calling context's newest buffered store to addr. */
 bool txp_check_forward(const volatile void *addr, size_t size, uint64_t *v);
 /* Memory model tso: buffer a store; false when it must go to memory now. */
-bool txp_check_buffer(volatile void *addr, size_t size, uint64_t v);
+bool txp_check_buffer(volatile void *addr, size_t size, uint64_t v, const char *what);
 /* A spinning context with nothing to do: run others until it may. */
 void txp_check_idle(void);
 
@@ -107,7 +131,7 @@ void txp_check_idle(void);
 #define txp__check_store(p, v, order) __extension__ ({			\
 	txp__plain_type(p) s_ = (v);					\
 	txp_check_point(TXP_OP_STORE, (p), sizeof(*(p)));				\
-	if (!txp_check_buffer((p), sizeof(*(p)), (uint64_t)(uintptr_t)s_)) { \
+	if (!txp_check_buffer((p), sizeof(*(p)), (uint64_t)(uintptr_t)s_, #p)) { \
 		atomic_store_explicit((p), s_, (order));		\
 		txp_check_wrote(p);					\
 	}								\
@@ -195,7 +219,7 @@ bool txp_spin_is_locked(const struct txp_spinlock *l);
  * their owner.
  */
 int txp__ctx_attach_slow(void);
-extern _Thread_local int txp__ctx_id;	/* 0: not attached, else id + 1 */
+extern txp_local int txp__ctx_id;	/* 0: not attached, else id + 1 */
 
 /* The calling context's id, attaching the thread if needed. */
 static inline int txp_ctx_self(void)

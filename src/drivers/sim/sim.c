@@ -294,8 +294,12 @@ static void sim_maybe_stop(struct txp_sim *sim, uint64_t prod, unsigned avail)
 	 * the one between retiring and testing "stopped" in sim_wake_softirq(). */
 	if (sim->p->stop == TXP_SIM_STOP_RECHECK)
 		txp_smp_mb();
-	if (sim_avail(sim, prod, txp_load_acquire(&sim->cons)) > sim->wake_thresh)
+	if (sim_avail(sim, prod, txp_load_acquire(&sim->cons)) > sim->wake_thresh) {
+		txp_trace("recheck: room again");
 		txp_netif_wake_queue(sim->txq);
+	} else {
+		txp_trace("recheck: still full");
+	}
 }
 
 /*
