@@ -46,7 +46,9 @@ extern const struct option run_knob_options[];
 "  --lock core|lltx        who serialises start_xmit (overrides the era)\n" \
 "  --runner concurrent|exclusive\n" \
 "                          may several contexts run the qdisc at once\n" \
-"  --personality P         driver: tg3-2004 tg3-silent tg3-2005 e1000-2004 locked rc2\n" \
+"  --personality P         driver: tg3-2004 tg3-silent tg3-2005 e1000-2004 locked rc2;\n" \
+"                          for tests: rc2-naive (needs --validate) lost-wakeup\n" \
+"                          recheck-nomb\n" \
 "  --threads N             producer threads (default: one per CPU)\n" \
 "  --packets N             packets in all (default 1000000)\n" \
 "  --seconds S             run for S seconds instead\n" \
@@ -69,7 +71,10 @@ extern const struct option run_knob_options[];
 "  --qdisc-bypass          AF_PACKET: PACKET_QDISC_BYPASS, skip the kernel's qdisc\n" \
 "  --src-mac, --dst-mac MAC  frame MACs (default: the interface's; broadcast)\n" \
 "  --src-ip, --dst-ip A    in 198.18.0.0/15 (default 198.18.0.1, 198.18.0.2)\n" \
-"  --src-port, --dst-port N  UDP ports (default 9, 9)\n"
+"  --src-port, --dst-port N  UDP ports (default 9, 9)\n" \
+"  --validate              run the lock validator: recursion, irq state, lock\n" \
+"                          order, frees with interrupts off, interrupts on under\n" \
+"                          an irq-safe lock (slower: every lock is checked)\n"
 
 /* A one-line judgement of a run, in the words of the seeds. */
 const char *run_verdict(const struct txp_run_cfg *cfg, const struct txp_run_result *r,

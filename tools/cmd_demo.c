@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "txpath/check.h"
 
 static const char demo_help[] =
 "usage: txpath demo [options]\n"
@@ -14,11 +15,15 @@ static const char demo_help[] =
 "2.6.11-rc2, 2.6.11, 2.6.18) and prints one row each: how often start_xmit\n"
 "ran on a stopped queue (the LLTX race), how often the driver then found\n"
 "its ring full, how many BUG lines it logged, whether anything was lost,\n"
-"and a verdict.\n"
+"and a verdict.  The 2.6.11-rc2 design runs under the lock validator, once\n"
+"with its driver and once with rc2-naive, a 2004 driver converted to it\n"
+"carelessly: the hazards column counts what the validator reported (-: it\n"
+"was off), and the naive row lists them.\n"
 "\n"
 "The workload (change it with the same options as txpath run, except the\n"
 "era, lock, runner and personality, which are the rows):\n"
 "  defaults: --threads 3 --packets 2000000 --ring 32 --frags 0-3\n"
+"  --validate              run every row under the lock validator\n"
 "  --json                  print a JSON array of run objects\n"
 "  -h, --help              this help\n"
 "\n"
@@ -28,24 +33,62 @@ enum { OPT_JSON = 1000, OPT_HELP };
 
 static void print_header(void)
 {
-	printf("%-11s %-5s %-11s %-11s %6s %11s %11s %10s %9s %5s %4s  %s\n",
+	printf("%-11s %-5s %-11s %-11s %6s %11s %11s %10s %9s %5s %4s %7s  %s\n",
 	       "era", "lock", "runner", "driver", "Mpps", "start_xmit", "on stopped",
-	       "ring full", "BUG logs", "lost", "dup", "verdict");
+	       "ring full", "BUG logs", "lost", "dup", "hazards", "verdict");
 }
 
 static void print_row(const struct txp_run_cfg *cfg, const struct txp_run_result *r)
 {
-	char verdict[128];
+	char verdict[128], hazards[16] = "-";
 
-	printf("%-11s %-5s %-11s %-11s %6.2f %11llu %11llu %10llu %9llu %5llu %4llu  %s\n",
+	if (r->validated)
+		snprintf(hazards, sizeof(hazards), "%u", r->hazards);
+	printf("%-11s %-5s %-11s %-11s %6.2f %11llu %11llu %10llu %9llu %5llu %4llu %7s  %s\n",
 	       cfg->era, txp_lock_mode_name(cfg->lock), txp_runner_name(cfg->runner),
 	       cfg->personality->name, r->mpps, (unsigned long long)r->dev.xmit_calls,
 	       (unsigned long long)r->dev.xmit_on_stopped,
 	       (unsigned long long)(r->drv.ring_full_awake + r->drv.ring_full_stopped),
 	       (unsigned long long)r->dev.bug_logs,
-	       (unsigned long long)r->lost, (unsigned long long)r->duplicated,
+	       (unsigned long long)r->lost, (unsigned long long)r->duplicated, hazards,
 	       run_verdict(cfg, r, verdict, sizeof(verdict)));
+}
+
+/* The validator's reports of the row just printed, one line each. */
+static void print_hazards(const struct txp_run_result *r)
+{
+	for (unsigned i = 0; r->validated && i < r->hazards; i++) {
+		enum txp_hazard kind;
+		const char *msg = txp_validator_report(i, &kind);
+
+		printf("%13s %s: %s\n", "", txp_hazard_name(kind), msg);
+	}
+}
+
+/*
+ * One row: run cfg and print it.  Returns -1 if it could not run, else
+ * whether it accounted for every packet.
+ */
+static int demo_row(struct txp_run_cfg *cfg, bool json, struct json *j, bool list_hazards)
+{
+	struct txp_run_result r;
+	char err[256];
+
+	if (!txp_run_cfg_check(cfg, err, sizeof(err)))
+		usage_error("demo", "%s", err);
+	if (txp_run(cfg, &r, err, sizeof(err)) != 0) {
+		fprintf(stderr, "txpath demo: %s: %s\n", cfg->era, err);
+		return -1;
+	}
+	if (json) {
+		report_json(j, cfg, &r);
+	} else {
+		print_row(cfg, &r);
+		if (list_hazards)
+			print_hazards(&r);
+	}
 	fflush(stdout);
+	return run_ok(&r);
 }
 
 static bool is_row_knob(const char *name)
@@ -73,7 +116,6 @@ int cmd_demo(int argc, char **argv)
 	struct txp_run_cfg base;
 	bool json = false, all_ok = true;
 	struct json j;
-	char err[256];
 	int c;
 
 	demo_options(opts);
@@ -115,20 +157,22 @@ int cmd_demo(int argc, char **argv)
 	}
 	for (const struct txp_era *e = txp_eras; e->name; e++) {
 		struct txp_run_cfg cfg = base;
-		struct txp_run_result r;
+		/* The design whose hazards the validator knows. */
+		bool rc2 = !strcmp(e->name, "2.6.11-rc2");
+		int ok;
 
 		txp_run_cfg_era(&cfg, e->name);
-		if (!txp_run_cfg_check(&cfg, err, sizeof(err)))
-			usage_error("demo", "%s", err);
-		if (txp_run(&cfg, &r, err, sizeof(err)) != 0) {
-			fprintf(stderr, "txpath demo: %s: %s\n", e->name, err);
-			return 1;
+		cfg.validate |= rc2;
+		ok = demo_row(&cfg, json, &j, false);
+		if (ok >= 0 && rc2) {
+			/* The same design, its driver converted carelessly. */
+			all_ok &= ok;
+			cfg.personality = txp_sim_personality("rc2-naive");
+			ok = demo_row(&cfg, json, &j, true);
 		}
-		all_ok &= run_ok(&r);
-		if (json)
-			report_json(&j, &cfg, &r);
-		else
-			print_row(&cfg, &r);
+		if (ok < 0)
+			return 1;
+		all_ok &= ok;
 	}
 	if (json) {
 		json_arr_end(&j);

@@ -77,6 +77,7 @@ enum {
 	OPT_BATCH, OPT_TXQUEUELEN, OPT_SNDBUF, OPT_QDISC, OPT_DRIVER,
 	OPT_DEV, OPT_FILE, OPT_XDP_MODE, OPT_QUEUE, OPT_TPACKET, OPT_QDISC_BYPASS,
 	OPT_SRC_MAC, OPT_DST_MAC, OPT_SRC_IP, OPT_DST_IP, OPT_SRC_PORT, OPT_DST_PORT,
+	OPT_VALIDATE,
 };
 
 const struct option run_knob_options[] = {
@@ -108,6 +109,7 @@ const struct option run_knob_options[] = {
 	{ "dst-ip", required_argument, NULL, OPT_DST_IP },
 	{ "src-port", required_argument, NULL, OPT_SRC_PORT },
 	{ "dst-port", required_argument, NULL, OPT_DST_PORT },
+	{ "validate", no_argument, NULL, OPT_VALIDATE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -133,10 +135,16 @@ static void parse_era(const char *cmd, const char *arg, struct txp_run_cfg *cfg)
 
 static void parse_personality(const char *cmd, const char *arg, struct txp_run_cfg *cfg)
 {
+	char names[256] = "";
+	size_t len = 0;
+
 	cfg->personality = txp_sim_personality(arg);
-	if (!cfg->personality)
-		usage_error(cmd, "unknown personality '%s' (tg3-2004 tg3-silent tg3-2005 e1000-2004 locked rc2)",
-			    arg);
+	if (cfg->personality)
+		return;
+	for (int i = 0; txp_sim_personalities[i]; i++)
+		len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", i ? " " : "",
+					txp_sim_personalities[i]->name);
+	usage_error(cmd, "unknown personality '%s' (%s)", arg, names);
 }
 
 static void parse_mac_opt(const char *cmd, const char *opt, const char *arg, uint8_t *mac,
@@ -260,6 +268,9 @@ bool parse_run_knob(const char *cmd, int opt, const char *arg, struct txp_run_cf
 		return true;
 	case OPT_SNDBUF:
 		cfg->sndbuf = (unsigned)parse_u64(cmd, "--sndbuf", arg, 0, 1u << 24);
+		return true;
+	case OPT_VALIDATE:
+		cfg->validate = true;
 		return true;
 	case OPT_DRIVER:
 		cfg->driver = txp_run_driver(arg);

@@ -1,7 +1,10 @@
 /*
  * report.c - a run's result as text, as JSON, and as a one-line verdict.
  */
+#include <string.h>
+
 #include "cli.h"
+#include "txpath/check.h"
 
 bool run_ok(const struct txp_run_result *r)
 {
@@ -13,6 +16,20 @@ bool run_ok(const struct txp_run_result *r)
 static bool race_possible(const struct txp_run_cfg *cfg)
 {
 	return cfg->lock == TXP_LOCK_LLTX && cfg->runner == TXP_RUNNER_CONCURRENT;
+}
+
+/* What the lock validator said, after the verdict; nothing when it was off. */
+static void append_hazards(const struct txp_run_result *r, char *buf, size_t len)
+{
+	size_t used = strlen(buf);
+
+	if (!r->validated || used >= len)
+		return;
+	if (r->hazards)
+		snprintf(buf + used, len - used, "; %u lock hazard%s", r->hazards,
+			 r->hazards == 1 ? "" : "s");
+	else
+		snprintf(buf + used, len - used, "; no lock hazard");
 }
 
 const char *run_verdict(const struct txp_run_cfg *cfg, const struct txp_run_result *r,
@@ -37,6 +54,7 @@ const char *run_verdict(const struct txp_run_cfg *cfg, const struct txp_run_resu
 		snprintf(buf, len, "race happened %llu times, silenced", races);
 	else
 		snprintf(buf, len, "race happened %llu times, harmless", races);
+	append_hazards(r, buf, len);
 	return buf;
 }
 
@@ -80,6 +98,18 @@ void report_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp
 	json_dbl(j, "mpps", r->mpps);
 	json_bool(j, "stalled", r->stalled);
 	json_bool(j, "accounted", r->accounted);
+	json_bool(j, "validated", r->validated);
+	json_arr_begin(j, "hazards");
+	for (unsigned i = 0; r->validated && i < r->hazards; i++) {
+		enum txp_hazard kind;
+		const char *msg = txp_validator_report(i, &kind);
+
+		json_obj_begin(j, NULL);
+		json_str(j, "kind", txp_hazard_name(kind));
+		json_str(j, "message", msg);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
 	json_str(j, "verdict", run_verdict(cfg, r, verdict, sizeof(verdict)));
 	json_obj_end(j);
 }
@@ -114,6 +144,14 @@ void report_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp_run_re
 	fprintf(f, "  ring full at entry: queue awake %llu, queue stopped %llu\n",
 		(unsigned long long)r->drv.ring_full_awake,
 		(unsigned long long)r->drv.ring_full_stopped);
+	if (r->validated)
+		fprintf(f, "  lock validator: %u report%s\n", r->hazards, r->hazards == 1 ? "" : "s");
+	for (unsigned i = 0; r->validated && i < r->hazards; i++) {
+		enum txp_hazard kind;
+		const char *msg = txp_validator_report(i, &kind);
+
+		fprintf(f, "    %s: %s\n", txp_hazard_name(kind), msg);
+	}
 	if (r->stalled)
 		fprintf(f, "  STALLED: nothing moved for %.0f s; what was left was dropped as dev-down\n",
 			cfg->stall_seconds);

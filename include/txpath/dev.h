@@ -116,7 +116,9 @@ unsigned txp_xmit_burst(struct txp_dev *dev, struct txp_pkt **pkts, unsigned n);
 
 /* For drivers: txp_pkt_complete() for a list linked through ->next
  * (n packets): counted once, freed in runs per pool.  Any context. */
-void txp_pkt_complete_list(struct txp_dev *dev, struct txp_pkt *list, unsigned n);
+#define txp_pkt_complete_list(dev, list, n) txp__pkt_complete_list((dev), (list), (n), __func__)
+void txp__pkt_complete_list(struct txp_dev *dev, struct txp_pkt *list, unsigned n,
+			    const char *site);
 
 /*
  * Run the queues of dev that were scheduled (net_tx_action): each is

@@ -75,25 +75,36 @@ struct txp_dev *txp_txq_dev(const struct txp_txq *txq);
 
 /* -- the xmit lock, for completion paths (netif_tx_lock) -------------- */
 
-/* Take txq's xmit lock with "interrupts off" (spin_lock_irqsave), as the
- * 2.6.11-rc2 drivers did in their completion path.  Spins. */
-void txp_netif_tx_lock_irq(struct txp_txq *txq);
+/* Take txq's xmit lock with "interrupts off" (spin_lock_irq), as the
+ * 2.6.11-rc2 drivers did in their completion path, and release it with
+ * interrupts on again (spin_unlock_irq).  Spins.  The lock validator
+ * names the caller's function. */
+#define txp_netif_tx_lock_irq(txq)   txp__netif_tx_lock_irq((txq), __func__)
+#define txp_netif_tx_unlock_irq(txq) txp__netif_tx_unlock_irq((txq), __func__)
+/* Take txq's xmit lock from a completion path that runs outside the
+ * "interrupt" (NAPI poll, softirq: netif_tx_lock).  Spins. */
+#define txp_netif_tx_lock(txq)       txp__netif_tx_lock((txq), __func__)
+#define txp_netif_tx_unlock(txq)     txp__netif_tx_unlock((txq), __func__)
+void txp__netif_tx_lock_irq(struct txp_txq *txq, const char *site);
+void txp__netif_tx_unlock_irq(struct txp_txq *txq, const char *site);
+void txp__netif_tx_lock(struct txp_txq *txq, const char *site);
+void txp__netif_tx_unlock(struct txp_txq *txq, const char *site);
 /* The driver uses the xmit lock from its completion ("interrupt") path:
  * the core then takes it with interrupts saved and off everywhere, as
  * 2.6.11-rc2 did.  Call from open. */
 void txp_dev_xmit_lock_irqsafe(struct txp_dev *dev);
-void txp_netif_tx_unlock_irq(struct txp_txq *txq);
-/* Take txq's xmit lock from a completion path that runs outside the
- * "interrupt" (NAPI poll, softirq: netif_tx_lock).  Spins. */
-void txp_netif_tx_lock(struct txp_txq *txq);
-void txp_netif_tx_unlock(struct txp_txq *txq);
 
 /* -- packets leaving the driver --------------------------------------- */
 
-/* The device sent pkt: counted as transmitted and freed.  Any context. */
-void txp_pkt_complete(struct txp_dev *dev, struct txp_pkt *pkt);
+/* The device sent pkt: counted as transmitted and freed.  Any context
+ * with interrupts on (the lock validator reports a free with them off,
+ * naming the caller's function). */
+#define txp_pkt_complete(dev, pkt) txp__pkt_complete((dev), (pkt), __func__)
 /* The driver gives up on pkt: counted as dropped with reason, freed. */
-void txp_pkt_drop(struct txp_dev *dev, struct txp_pkt *pkt, enum txp_drop_reason reason);
+#define txp_pkt_drop(dev, pkt, reason) txp__pkt_drop((dev), (pkt), (reason), __func__)
+void txp__pkt_complete(struct txp_dev *dev, struct txp_pkt *pkt, const char *site);
+void txp__pkt_drop(struct txp_dev *dev, struct txp_pkt *pkt, enum txp_drop_reason reason,
+		   const char *site);
 
 /* -- the kernel log ---------------------------------------------------- */
 

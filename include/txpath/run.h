@@ -89,6 +89,7 @@ struct txp_run_cfg {
 	unsigned txqueuelen;
 	unsigned sndbuf;	/* packets a producer may have in flight, 0 = no limit */
 	double stall_seconds;	/* no progress this long: give up */
+	bool validate;		/* the lock validator on (txpath/check.h) */
 	FILE *log;		/* kernel log lines, NULL for none */
 	struct txp_net_cfg net;	/* real drivers: interface, file, frame addresses */
 	void (*progress)(const struct txp_run_progress *p, void *arg);
@@ -106,6 +107,10 @@ struct txp_run_result {
 	double mpps;		/* transmitted per second, millions */
 	bool stalled;		/* nothing moved for stall_seconds; the rest was dropped as dev-down */
 	bool accounted;		/* submitted == transmitted + dropped */
+	bool validated;		/* the lock validator was on ... */
+	unsigned hazards;	/* ... and made this many reports, each readable
+				 * with txp_validator_report() until the next
+				 * validated run */
 };
 
 /* Defaults: era 2.6.11's knobs, one producer per CPU, 1e6 packets. */

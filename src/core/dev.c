@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/validator.h"
 #include "core.h"
 
 #define TXP_DEFAULT_TXQUEUELEN 1000
@@ -164,19 +165,31 @@ void txp__drop(struct txp_dev *dev, int self, struct txp_pkt *pkt, enum txp_drop
 	txp_pkt_free(pkt);
 }
 
-void txp_pkt_drop(struct txp_dev *dev, struct txp_pkt *pkt, enum txp_drop_reason reason)
+/* A driver freeing with interrupts off: a hazard of the rc2 design. */
+static inline void validate_free(const char *site)
 {
+	if (txp_unlikely(txp__validating))
+		txp_validate_free(site);
+}
+
+void txp__pkt_drop(struct txp_dev *dev, struct txp_pkt *pkt, enum txp_drop_reason reason,
+		   const char *site)
+{
+	validate_free(site);
 	txp__drop(dev, txp_ctx_self(), pkt, reason);
 }
 
-void txp_pkt_complete(struct txp_dev *dev, struct txp_pkt *pkt)
+void txp__pkt_complete(struct txp_dev *dev, struct txp_pkt *pkt, const char *site)
 {
+	validate_free(site);
 	txp__stat_add(dev, txp_ctx_self(), TXP__ST_TRANSMITTED, 1);
 	txp_pkt_free(pkt);
 }
 
-void txp_pkt_complete_list(struct txp_dev *dev, struct txp_pkt *list, unsigned n)
+void txp__pkt_complete_list(struct txp_dev *dev, struct txp_pkt *list, unsigned n,
+			    const char *site)
 {
+	validate_free(site);
 	txp__stat_add(dev, txp_ctx_self(), TXP__ST_TRANSMITTED, n);
 	txp_pkt_free_list(list);
 }

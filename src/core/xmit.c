@@ -53,26 +53,26 @@ void txp_netif_wake_queue(struct txp_txq *txq)
 	netif_schedule(txq);
 }
 
-void txp_netif_tx_lock_irq(struct txp_txq *txq)
+void txp__netif_tx_lock_irq(struct txp_txq *txq, const char *site)
 {
-	txp_local_irq_disable();
-	txp_spin_lock(&txq->xmit_lock);
+	txp__local_irq_disable(site);
+	txp__spin_lock(&txq->xmit_lock, site);
 }
 
-void txp_netif_tx_unlock_irq(struct txp_txq *txq)
+void txp__netif_tx_unlock_irq(struct txp_txq *txq, const char *site)
 {
-	txp_spin_unlock(&txq->xmit_lock);
-	txp_local_irq_enable();
+	txp__spin_unlock(&txq->xmit_lock, site);
+	txp__local_irq_enable(site);
 }
 
-void txp_netif_tx_lock(struct txp_txq *txq)
+void txp__netif_tx_lock(struct txp_txq *txq, const char *site)
 {
-	txp_spin_lock(&txq->xmit_lock);
+	txp__spin_lock(&txq->xmit_lock, site);
 }
 
-void txp_netif_tx_unlock(struct txp_txq *txq)
+void txp__netif_tx_unlock(struct txp_txq *txq, const char *site)
 {
-	txp_spin_unlock(&txq->xmit_lock);
+	txp__spin_unlock(&txq->xmit_lock, site);
 }
 
 /* -- calling the driver ------------------------------------------------ */

@@ -19,6 +19,12 @@ static bool sim_check(const struct txp_run_cfg *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "no driver personality");
 		return false;
 	}
+	if (cfg->personality->rc2_naive && !cfg->validate) {
+		snprintf(err, errlen,
+			 "personality '%s' takes a lock its caller holds and would hang: run it with --validate, which reports that and lets it pass",
+			 cfg->personality->name);
+		return false;
+	}
 	if (cfg->lock == TXP_LOCK_LLTX && !cfg->personality->own_lock) {
 		snprintf(err, errlen,
 			 "personality '%s' has no lock of its own: it needs --lock core",

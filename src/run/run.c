@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "sync/sync.h"
+#include "txpath/check.h"
 #include "txpath/ctx.h"
 #include "txpath/run.h"
 
@@ -321,8 +322,13 @@ int txp_run(const struct txp_run_cfg *cfg, struct txp_run_result *res, char *err
 	memset(res, 0, sizeof(*res));
 	if (!txp_run_cfg_check(cfg, err, errlen))
 		return -1;
+	/* On before the device exists: it declares its irq-safe locks. */
+	if (cfg->validate)
+		txp_validator_enable(true);
 	if (run_setup(&run, cfg, err, errlen) != 0) {
 		run_teardown(&run);
+		if (cfg->validate)
+			txp_validator_enable(false);
 		return -1;
 	}
 	t0 = txp_now_ns();
@@ -340,6 +346,11 @@ int txp_run(const struct txp_run_cfg *cfg, struct txp_run_result *res, char *err
 	txp_dev_close(run.dev);
 	run_report(&run, res);
 	run_teardown(&run);
+	if (cfg->validate) {
+		res->validated = true;
+		res->hazards = txp_validator_count();
+		txp_validator_enable(false);
+	}
 	if (started < cfg->threads || perr) {
 		snprintf(err, errlen, "%s", perr ? perr : "cannot start producer threads");
 		return -1;

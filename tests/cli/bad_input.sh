@@ -61,10 +61,23 @@ expect_usage "needs a value" run --threads
 expect_usage "unexpected argument" run extra
 expect_usage "unknown option" demo --era 2.6.9
 expect_usage "unknown option" demo --lock core
+expect_usage "--validate" run --personality rc2-naive --lock core --packets 10
+expect_usage "unknown personality" check --personality foo
+expect_usage "whole number" check --bound x
+expect_usage "malformed schedule" check --era 2.6.9 --replay 12:x
+expect_usage "sc or tso" check --memory-model arm
+expect_usage "choose one of" check --bound 2 --pct 3
+expect_usage "--producers" check --producers 9
+expect_usage "needs --lock core" check --era 2.6.9 --personality rc2
+expect_usage "unexpected argument" check extra
 
 expect_ok "usage: txpath <command>" --help
 expect_ok "usage: txpath run" run --help
 expect_ok "usage: txpath demo" demo -h
+expect_ok "usage: txpath check" check --help
+expect_ok '"violation":null' check --era 2.6.11 --bound 1 --json
+expect_ok '"validated":true,"hazards":\[\]' run --era 2.6.11-rc2 --validate --packets 2000 --json
+expect_ok '"kind":"recursion"' run --personality rc2-naive --lock core --validate --packets 2000 --json
 expect_ok '"xmit_on_stopped":' run --packets 2000 --threads 2 --json
 expect_ok '"submitted":2000,' run --packets 2000 --threads 2 --json
 expect_ok "verdict" run --packets 2000 --era 2.6.8
