@@ -408,7 +408,8 @@ static int dfs_record(struct dfs *d, unsigned forced)
 }
 
 /* Deepest branch with an untried action within the bound: make it the
- * end of the next prefix.  False when the search is complete. */
+ * end of the next prefix.  False when the search is complete.  Actions
+ * are tried in action_bit() order: runs by context id, then flushes. */
 static bool dfs_next(struct dfs *d, unsigned bound, unsigned *prefix_len)
 {
 	unsigned n;
@@ -416,19 +417,21 @@ static bool dfs_next(struct dfs *d, unsigned bound, unsigned *prefix_len)
 
 	(void)n;
 	for (unsigned i = d->len; i-- > 0;) {
-		for (unsigned k = 0; k < 2 * SCHED_MAX_CTX; k++) {
-			int a = k < SCHED_MAX_CTX ? (int)k : SCHED_FLUSH + (int)(k - SCHED_MAX_CTX);
-			bool ok = a < SCHED_FLUSH ? (b[i].enabled & (1u << a))
-						  : (b[i].flushable & (1u << (a - SCHED_FLUSH)));
-			unsigned cost = a >= SCHED_FLUSH || (b[i].cur >= 0 && a != b[i].cur);
+		uint32_t left = (b[i].enabled | (uint32_t)b[i].flushable << SCHED_MAX_CTX) & ~d->tried[i];
+		int bit, a;
 
-			if (!ok || (d->tried[i] & action_bit(a)) || b[i].preempt + cost > bound)
-				continue;
-			d->tried[i] |= action_bit(a);
-			d->path[i] = (int8_t)a;
-			*prefix_len = i + 1;
-			return true;
-		}
+		/* At the bound only what costs no preemption: going on, or any
+		 * context when the running one cannot. */
+		if (b[i].preempt >= bound)
+			left &= b[i].cur >= 0 ? action_bit(b[i].cur) : b[i].enabled;
+		if (!left)
+			continue;
+		bit = __builtin_ctz(left);
+		a = bit < SCHED_MAX_CTX ? bit : SCHED_FLUSH + bit - SCHED_MAX_CTX;
+		d->tried[i] |= 1u << bit;
+		d->path[i] = (int8_t)a;
+		*prefix_len = i + 1;
+		return true;
 	}
 	return false;
 }

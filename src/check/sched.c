@@ -380,7 +380,7 @@ static void run_round(void)
 static void reschedule(void)
 {
 	for (;;) {
-		unsigned enabled = 0, flushable = 0, nact;
+		unsigned enabled = 0, flushable = 0;
 		struct sched_branch b;
 
 		for (int i = 0; i < S.n; i++) {
@@ -403,8 +403,8 @@ static void reschedule(void)
 			.cur = (int8_t)(me && me->state == SC_RUNNABLE ? me->id : -1),
 			.preempt = (uint16_t)S.preemptions,
 		};
-		nact = (unsigned)(__builtin_popcount(enabled) + __builtin_popcount(flushable));
-		if (nact == 1) {
+		/* A single action is no branch. */
+		if (!flushable && !(enabled & (enabled - 1))) {
 			S.current = lowest(enabled);
 			break;
 		}

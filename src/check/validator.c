@@ -65,8 +65,10 @@ void txp_validator_enable(bool on)
 {
 	pthread_mutex_lock(&v_mu);
 	if (on) {
-		memset(v_class, 0, sizeof(v_class));
-		memset(v_order, 0, sizeof(v_order));
+		/* Only what was used: the explorer turns it on per schedule. */
+		for (int i = 0; i < v_nclass; i++)
+			memset(v_order[i], 0, (size_t)v_nclass * sizeof(v_order[i][0]));
+		memset(v_class, 0, (size_t)v_nclass * sizeof(v_class[0]));
 		v_nclass = 0;
 		v_nreport = 0;
 	}

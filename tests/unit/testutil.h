@@ -26,6 +26,18 @@
 #define TXP_TEST_TSAN 0
 #endif
 
+/* TXP_TEST_ASAN: built with -fsanitize=address (2-5x slower). */
+#if defined(__SANITIZE_ADDRESS__)
+#define TXP_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TXP_TEST_ASAN 1
+#endif
+#endif
+#ifndef TXP_TEST_ASAN
+#define TXP_TEST_ASAN 0
+#endif
+
 static inline uint64_t txp_test_dropped(const struct txp_dev_stats *st)
 {
 	uint64_t n = 0;

@@ -32,7 +32,7 @@ static int flow_reserve(struct wire_flow *f, uint64_t seq)
 
 	if (need <= f->words)
 		return 0;
-	words = f->words ? f->words : 1024;
+	words = f->words ? f->words : 16;
 	while (words < need)
 		words *= 2;
 	seen = realloc(f->seen, words * sizeof(*seen));
