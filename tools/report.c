@@ -68,7 +68,7 @@ void report_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp
 	json_str(j, "lock", txp_lock_mode_name(cfg->lock));
 	json_str(j, "runner", txp_runner_name(cfg->runner));
 	json_str(j, "driver", cfg->driver->name);
-	json_str(j, "personality", cfg->personality->name);
+	json_str(j, "personality", strcmp(cfg->driver->name, "sim") ? NULL : cfg->personality->name);
 	json_str(j, "qdisc", cfg->qdisc->id);
 	json_u64(j, "threads", cfg->threads);
 	json_u64(j, "ring", cfg->ring);
@@ -117,12 +117,14 @@ void report_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp
 void report_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp_run_result *r)
 {
 	const struct txp_dev_stats *st = &r->dev;
+	bool sim = !strcmp(cfg->driver->name, "sim");
 	char verdict[128];
 
-	fprintf(f, "txpath run: era %s, lock %s, runner %s, driver %s/%s, qdisc %s\n",
+	/* The personality is the simulated NIC's; a real driver has none. */
+	fprintf(f, "txpath run: era %s, lock %s, runner %s, driver %s%s%s, qdisc %s\n",
 		cfg->era ? cfg->era : "(custom)", txp_lock_mode_name(cfg->lock),
-		txp_runner_name(cfg->runner), cfg->driver->name, cfg->personality->name,
-		cfg->qdisc->id);
+		txp_runner_name(cfg->runner), cfg->driver->name, sim ? "/" : "",
+		sim ? cfg->personality->name : "", cfg->qdisc->id);
 	fprintf(f, "  %u threads, ring %u, frags %u-%u, %.3f s, %.2f Mpps\n",
 		cfg->threads, cfg->ring, cfg->frags_min, cfg->frags_max, r->seconds, r->mpps);
 	fprintf(f, "  submitted %llu = transmitted %llu + dropped %llu%s\n",
@@ -132,8 +134,12 @@ void report_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp_run_re
 		if (st->dropped[i])
 			fprintf(f, "    dropped %-13s %llu\n", txp_drop_reason_name(i),
 				(unsigned long long)st->dropped[i]);
-	fprintf(f, "  on the wire: lost %llu, duplicated %llu\n",
-		(unsigned long long)r->lost, (unsigned long long)r->duplicated);
+	if (r->drv.wire_measured)
+		fprintf(f, "  on the wire: lost %llu, duplicated %llu\n",
+			(unsigned long long)r->lost, (unsigned long long)r->duplicated);
+	else
+		fprintf(f, "  no wire watched here (on a real link txpath recv checks the far end); unaccounted %llu\n",
+			(unsigned long long)r->lost);
 	fprintf(f, "  start_xmit calls %llu, on a stopped queue %llu, BUG logs %llu\n",
 		(unsigned long long)st->xmit_calls, (unsigned long long)st->xmit_on_stopped,
 		(unsigned long long)st->bug_logs);
