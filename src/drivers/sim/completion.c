@@ -65,6 +65,10 @@ static bool sim_wants_wake(struct txp_sim *sim, uint64_t cons)
 static void sim_wake_softirq(struct txp_sim *sim, uint64_t cons)
 {
 	txp_smp_mb();
+	if (!txp_netif_queue_stopped(sim->txq)) {
+		txp_trace("queue awake: nothing to wake");
+		return;
+	}
 	if (!sim_wants_wake(sim, cons))
 		return;
 	txp_netif_tx_lock(sim->txq);

@@ -285,8 +285,8 @@ static void sim_maybe_stop(struct txp_sim *sim, uint64_t prod, unsigned avail)
 {
 	if (avail > sim->stop_thresh)
 		return;
-	txp_trace("queue full, netif_stop_queue()");
 	txp_netif_stop_queue(sim->txq);
+	txp_trace("queue full, netif_stop_queue()");	/* drawn once it is done */
 	if (sim->p->stop == TXP_SIM_STOP_PLAIN)
 		return;
 	/* Stop, then recheck: the completion context may have retired
