@@ -38,11 +38,13 @@ test-tsan: deps
 
 # Throughput of txpath against its baselines (a table, and a chart in
 # $(O)/build/bench.svg), then the hot path's instructions per packet under
-# callgrind.  Never part of `make test`.
+# callgrind, in bursts of 32 and one packet at a time.  Never part of
+# `make test`.
 bench: build
 	@sh scripts/deps.sh bench
 	$(O)/build/txpath bench --svg $(O)/build/bench.svg
 	@sh bench/callgrind.sh $(O)/build/txpath
+	@sh bench/callgrind.sh $(O)/build/txpath --burst 1 --bulk 1
 
 # Every era through the schedule explorer at bound 3 (BOUND=K for
 # another), checked against the seeds.  Minutes; never part of `make test`.

@@ -60,6 +60,10 @@ extern const struct option run_knob_options[];
 "  --txqueuelen N          qdisc limit per band (default 1000)\n" \
 "  --sndbuf N              packets a producer may have in flight, 0 = no limit\n" \
 "                          (default 256): beyond it the producer waits\n" \
+"  --burst N               packets a producer hands over per call, 1..256\n" \
+"                          (default 32; 1: dev_queue_xmit, one at a time)\n" \
+"  --bulk N                packets qdisc_restart() sends per batch, with the\n" \
+"                          more-follow hint, 1..64 (default 32; 1: as 2.6.x)\n" \
 "  --qdisc pfifo_fast|noqueue\n"                             \
 "  --driver NAME           sim (default): the simulated NIC; real drivers:\n" \
 "                          afpacket afxdp tap (--dev IFNAME), pcap (--file PATH)\n" \

@@ -77,7 +77,7 @@ enum {
 	OPT_BATCH, OPT_TXQUEUELEN, OPT_SNDBUF, OPT_QDISC, OPT_DRIVER,
 	OPT_DEV, OPT_FILE, OPT_XDP_MODE, OPT_QUEUE, OPT_TPACKET, OPT_QDISC_BYPASS,
 	OPT_SRC_MAC, OPT_DST_MAC, OPT_SRC_IP, OPT_DST_IP, OPT_SRC_PORT, OPT_DST_PORT,
-	OPT_VALIDATE,
+	OPT_VALIDATE, OPT_BURST, OPT_BULK,
 };
 
 const struct option run_knob_options[] = {
@@ -110,6 +110,8 @@ const struct option run_knob_options[] = {
 	{ "src-port", required_argument, NULL, OPT_SRC_PORT },
 	{ "dst-port", required_argument, NULL, OPT_DST_PORT },
 	{ "validate", no_argument, NULL, OPT_VALIDATE },
+	{ "burst", required_argument, NULL, OPT_BURST },
+	{ "bulk", required_argument, NULL, OPT_BULK },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -271,6 +273,12 @@ bool parse_run_knob(const char *cmd, int opt, const char *arg, struct txp_run_cf
 		return true;
 	case OPT_VALIDATE:
 		cfg->validate = true;
+		return true;
+	case OPT_BURST:
+		cfg->burst = (unsigned)parse_u64(cmd, "--burst", arg, 1, TXP_RUN_BURST_MAX);
+		return true;
+	case OPT_BULK:
+		cfg->bulk = (unsigned)parse_u64(cmd, "--bulk", arg, 1, TXP_DEV_BULK_MAX);
 		return true;
 	case OPT_DRIVER:
 		cfg->driver = txp_run_driver(arg);

@@ -88,6 +88,8 @@ struct txp_run_cfg {
 	unsigned batch;		/* completion batch */
 	unsigned txqueuelen;
 	unsigned sndbuf;	/* packets a producer may have in flight, 0 = no limit */
+	unsigned burst;		/* packets a producer hands over at once, 1..TXP_RUN_BURST_MAX */
+	unsigned bulk;		/* packets qdisc_restart() sends per batch, 1..TXP_DEV_BULK_MAX */
 	double stall_seconds;	/* no progress this long: give up */
 	bool validate;		/* the lock validator on (txpath/check.h) */
 	FILE *log;		/* kernel log lines, NULL for none */
@@ -113,7 +115,10 @@ struct txp_run_result {
 				 * validated run */
 };
 
-/* Defaults: era 2.6.11's knobs, one producer per CPU, 1e6 packets. */
+#define TXP_RUN_BURST_MAX 256
+
+/* Defaults: era 2.6.11's knobs, one producer per CPU, 1e6 packets,
+ * bursts and bulk batches of 32. */
 void txp_run_cfg_init(struct txp_run_cfg *cfg);
 /* Set lock, runner and personality from an era; false if unknown. */
 bool txp_run_cfg_era(struct txp_run_cfg *cfg, const char *era);

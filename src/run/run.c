@@ -15,8 +15,6 @@
 #define RUN_POLL_NS 1000000u		/* main thread checks every 1 ms */
 #define RUN_PROGRESS_NS 200000000u	/* progress callback every 200 ms */
 #define RUN_CLOCK_EVERY 256		/* producers read the clock this often */
-#define RUN_BURST 32			/* packets a producer hands over at once */
-#define RUN_BULK 32			/* packets qdisc_restart() sends per batch */
 
 struct producer {
 	struct run *run;
@@ -57,6 +55,8 @@ void txp_run_cfg_init(struct txp_run_cfg *cfg)
 	cfg->batch = 32;
 	cfg->txqueuelen = 1000;
 	cfg->sndbuf = 256;
+	cfg->burst = 32;
+	cfg->bulk = 32;
 	cfg->stall_seconds = 5;
 }
 
@@ -90,6 +90,12 @@ bool txp_run_cfg_check(const struct txp_run_cfg *cfg, char *err, size_t errlen)
 	}
 	if (cfg->size < 60 || cfg->size > 65535) {
 		snprintf(err, errlen, "packet size must be 60..65535 bytes");
+		return false;
+	}
+	if (cfg->burst < 1 || cfg->burst > TXP_RUN_BURST_MAX || cfg->bulk < 1 ||
+	    cfg->bulk > TXP_DEV_BULK_MAX) {
+		snprintf(err, errlen, "burst must be 1..%d and bulk 1..%d", TXP_RUN_BURST_MAX,
+			 TXP_DEV_BULK_MAX);
 		return false;
 	}
 	if (cfg->batch < 1 || cfg->txqueuelen < 1) {
@@ -146,8 +152,8 @@ static void *producer_main(void *arg)
 	if (!p->pool)
 		p->error = "out of memory for packets";
 	while (p->pool && seq < p->quota) {
-		struct txp_pkt *pkts[RUN_BURST];
-		unsigned n = RUN_BURST;
+		struct txp_pkt *pkts[TXP_RUN_BURST_MAX];
+		unsigned n = cfg->burst;
 
 		if (p->run->deadline && seq >= clock_at) {
 			if (txp_now_ns() >= p->run->deadline)
@@ -184,7 +190,7 @@ static int run_setup(struct run *run, const struct txp_run_cfg *cfg, char *err, 
 		.runner = cfg->runner,
 		.qdisc = cfg->qdisc,
 		.txqueuelen = cfg->txqueuelen,
-		.bulk = RUN_BULK,
+		.bulk = cfg->bulk,
 		.log = cfg->log,
 	};
 	int rc;

@@ -61,6 +61,8 @@ expect_usage "needs a value" run --threads
 expect_usage "unexpected argument" run extra
 expect_usage "unknown option" demo --era 2.6.9
 expect_usage "unknown option" demo --lock core
+expect_usage "--burst" run --burst 0
+expect_usage "--bulk" run --bulk 65
 expect_usage "--validate" run --personality rc2-naive --lock core --packets 10
 expect_usage "unknown personality" check --personality foo
 expect_usage "whole number" check --bound x
@@ -78,6 +80,7 @@ expect_ok "usage: txpath check" check --help
 expect_ok '"violation":null' check --era 2.6.11 --bound 1 --json
 expect_ok '"validated":true,"hazards":\[\]' run --era 2.6.11-rc2 --validate --packets 2000 --json
 expect_ok '"kind":"recursion"' run --personality rc2-naive --lock core --validate --packets 2000 --json
+expect_ok '"submitted":3001,"transmitted":3001,' run --packets 3001 --threads 2 --burst 1 --bulk 1 --json
 expect_ok '"xmit_on_stopped":' run --packets 2000 --threads 2 --json
 expect_ok '"submitted":2000,' run --packets 2000 --threads 2 --json
 expect_ok "verdict" run --packets 2000 --era 2.6.8
