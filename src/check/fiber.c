@@ -56,14 +56,14 @@ static void fiber_start(void)
 	entry();
 }
 
-#if defined(__x86_64__)
+#ifdef FIBER_SWAP_X86_64
 /*
  * fiber_swap(&from->sp, to->sp): push the registers the System V ABI has
  * a callee keep, save the stack pointer, load the other, pop its
  * registers and return on its stack.
  */
 void txp__fiber_swap(void **save_sp, void *load_sp);
-__asm__(".text\n"
+__asm__(".pushsection .text\n"
 	".globl txp__fiber_swap\n"
 	".hidden txp__fiber_swap\n"
 	".type txp__fiber_swap, @function\n"
@@ -83,7 +83,8 @@ __asm__(".text\n"
 	"	popq %rbx\n"
 	"	popq %rbp\n"
 	"	ret\n"
-	".size txp__fiber_swap, .-txp__fiber_swap\n");
+	".size txp__fiber_swap, .-txp__fiber_swap\n"
+	".popsection\n");
 
 /* A new stack as txp__fiber_swap() leaves one: six zero registers, then
  * fiber_start as the return address, then a zero where fiber_start's own

@@ -12,12 +12,17 @@
 #define TXP_CHECK_FIBER_H
 
 #include <stddef.h>
-#if !defined(__x86_64__)
+
+/* The register swap: x86-64 proper (not x32), and not where a CET shadow
+ * stack would refuse a return to another stack.  Elsewhere: ucontext. */
+#if defined(__x86_64__) && !defined(__ILP32__) && !(defined(__CET__) && (__CET__ & 2))
+#define FIBER_SWAP_X86_64 1
+#else
 #include <ucontext.h>
 #endif
 
 struct fiber {
-#if defined(__x86_64__)
+#ifdef FIBER_SWAP_X86_64
 	void *sp;		/* saved stack pointer, while switched out */
 #else
 	ucontext_t uc;

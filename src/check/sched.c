@@ -147,8 +147,15 @@ static void wake_readers(const volatile void *addr, const struct sctx *writer)
 		struct sctx *c = &S.ctx[i];
 		bool in_iter, in_spin;
 
-		if (c == writer || c->state == SC_DONE)
+		if (c->state == SC_DONE)
 			continue;
+		if (c == writer) {
+			/* A full read set cannot tell its own reads from the
+			 * rest: any write of its own may matter. */
+			c->iter.dirty |= c->iter.all;
+			c->spin.dirty |= c->spin.all;
+			continue;
+		}
 		in_iter = readset_hit(&c->iter, addr);
 		in_spin = readset_hit(&c->spin, addr);
 		if ((c->state == SC_SPIN && in_spin) || (c->state == SC_IDLE && in_iter))
@@ -524,6 +531,7 @@ void txp_trace_lock(const char *what, const char *name)
 
 static void ctx_exit(void)
 {
+	txp_ctx_detach();	/* what a thread's exit would do */
 	drain(me);
 	me->state = SC_DONE;
 	wake_readers(&me->state, me);
@@ -631,15 +639,13 @@ enum sched_end sched_run(void)
 	return S.end;
 }
 
-void sched_release(void)
+/* Contexts that have not ended are never resumed: stuck ones, or ones
+ * that never started; their context ids go back. */
+static void abandon_unfinished(void)
 {
-	S.freerun = true;
-	if (S.end == SCHED_QUIESCENT)
-		return;
-	/* The stuck contexts are never resumed; their context ids go back. */
 	locals_save(controller_locals);
 	for (int i = 0; i < S.n; i++)
-		if (S.ctx[i].state != SC_DONE) {
+		if (S.ctx[i].state != SC_DONE && !S.ctx[i].abandoned) {
 			S.ctx[i].abandoned = true;
 			locals_load(S.ctx[i].locals);
 			txp_ctx_detach();
@@ -647,10 +653,18 @@ void sched_release(void)
 	locals_load(controller_locals);
 }
 
+void sched_release(void)
+{
+	S.freerun = true;
+	if (S.end != SCHED_QUIESCENT)
+		abandon_unfinished();
+}
+
 void sched_finish(void)
 {
-	/* Contexts that never started (a scenario that failed to set up)
-	 * are dropped with the rest. */
+	/* After a scenario that failed to set up, its contexts never ran:
+	 * joining them must not wait. */
+	abandon_unfinished();
 	S.armed = false;
 }
 

@@ -293,10 +293,12 @@ void txp_validate_free(const char *site)
 	if (!off)
 		return;
 	pthread_mutex_lock(&v_mu);
+	/* Holding a lock, the lock says where: one report per site and lock,
+	 * however interrupts came to be off. */
 	if (v_nheld)
 		report(TXP_HAZARD_FREE_IRQS_OFF,
-		       "packet freed in %s with interrupts off (since %s), holding '%s' (taken in %s)",
-		       site, off, v_class[v_held[v_nheld - 1].cls].name, v_held[v_nheld - 1].site);
+		       "packet freed in %s with interrupts off, holding '%s' (taken in %s)",
+		       site, v_class[v_held[v_nheld - 1].cls].name, v_held[v_nheld - 1].site);
 	else
 		report(TXP_HAZARD_FREE_IRQS_OFF,
 		       "packet freed in %s with interrupts off (since %s)", site, off);

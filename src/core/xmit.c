@@ -23,18 +23,19 @@ bool txp_netif_queue_stopped(const struct txp_txq *txq)
  * that rechecks its ring after stopping needs txp_smp_mb() in between
  * (pairs with the barrier of its completion path before it tests
  * "stopped").  The stop generation lets a caller of start_xmit tell
- * whether the queue was stopped under it; stops are serialised by the
- * driver, so check-then-store loses nothing.  The generation moves after
- * the flag, with release: a caller that reads the new generation (with
- * acquire, in xmit_watch()) then sees the queue stopped, so no stop falls
- * between its two reads uncounted.  Statistics, not a scheduling point.
+ * whether the queue was stopped under it.  Stops are serialised by the
+ * driver, so check-then-store loses nothing, and the generation needs no
+ * locked add (which on x86 would be a hidden full barrier).  It moves
+ * after the flag, with release: a caller that reads the new generation
+ * (with acquire, in xmit_watch()) then sees the queue stopped, so no stop
+ * falls between its two reads uncounted.
  */
 void txp_netif_stop_queue(struct txp_txq *txq)
 {
 	if (txp_netif_queue_stopped(txq))
 		return;
 	txp_store_release(&txq->stopped, 1);
-	atomic_fetch_add_explicit(&txq->stop_gen, 1, memory_order_release);
+	txp_stat_store_release(&txq->stop_gen, txp_stat_load_acquire(&txq->stop_gen) + 1);
 	txp__stat_add(txq->dev, txp_ctx_self(), TXP__ST_STOPS, 1);
 }
 
@@ -92,7 +93,7 @@ struct xmit_watch {
 
 static inline void xmit_watch(struct txp_txq *txq, int self, struct xmit_watch *w)
 {
-	w->gen = atomic_load_explicit(&txq->stop_gen, memory_order_acquire);
+	w->gen = txp_stat_load_acquire(&txq->stop_gen);
 	w->own = txp__stat_own(txq->dev, self, TXP__ST_STOPS);
 }
 

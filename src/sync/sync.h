@@ -166,6 +166,33 @@ extern _Atomic unsigned txp__mb_word;
 #endif /* TXP_CHECK */
 
 /*
+ * An ordered statistic: a value other contexts compare with the seam's own
+ * stores (the stop generation, with the stopped flag), so it must become
+ * visible in order with them: a release store by its single writer, an
+ * acquire load.  In the check build it goes through the tso store buffer,
+ * in order with its writer's other stores and read back by it, but is
+ * never a scheduling point.
+ */
+#ifdef TXP_CHECK
+#define txp_stat_store_release(p, v) __extension__ ({			\
+	txp__plain_type(p) s_ = (v);					\
+	if (!txp_check_buffer((p), sizeof(*(p)), (uint64_t)(uintptr_t)s_, #p)) \
+		atomic_store_explicit((p), s_, memory_order_release);	\
+	(void)0; })
+#define txp_stat_load_acquire(p) __extension__ ({			\
+	txp__plain_type(p) v_;						\
+	uint64_t b_;							\
+	if (txp_check_forward((p), sizeof(*(p)), &b_))			\
+		v_ = (txp__plain_type(p))(uintptr_t)b_;			\
+	else								\
+		v_ = atomic_load_explicit((p), memory_order_acquire);	\
+	v_; })
+#else
+#define txp_stat_store_release(p, v) atomic_store_explicit((p), (v), memory_order_release)
+#define txp_stat_load_acquire(p)     atomic_load_explicit((p), memory_order_acquire)
+#endif
+
+/*
  * Counters: statistics, never synchronisation, so never scheduling points
  * in the check build.  txp_counter_add is for a single-writer counter:
  * only the owning context adds, anyone may read; a relaxed load+store

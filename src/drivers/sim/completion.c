@@ -69,7 +69,7 @@ static void sim_wake_softirq(struct txp_sim *sim, uint64_t cons)
 		txp_trace("queue awake: nothing to wake");
 		return;
 	}
-	if (!sim_wants_wake(sim, cons))
+	if (sim_avail(sim, txp_load_acquire(&sim->prod), cons) <= sim->wake_thresh)
 		return;
 	txp_netif_tx_lock(sim->txq);
 	if (sim_wants_wake(sim, txp_load_acquire(&sim->cons)))
