@@ -218,6 +218,14 @@ static void comp_lock(struct ring *r)
 	}
 }
 
+/* Is the queue stopped, the device not congested, and room back?  (cons:
+ * as just retired.) */
+static bool ring_wants_wake(struct ring *r, uint64_t cons)
+{
+	return txp_netif_queue_stopped(r->txq) && !txp_load_relaxed(&r->congested) &&
+	       r->size - (unsigned)(txp_load_acquire(&r->prod) - cons) > r->wake_thresh;
+}
+
 /*
  * Retire the slots the driver marked done, in order: the packets sent onto
  * *sent, those the device refused onto *refused (lists through pkt->next);
@@ -257,12 +265,26 @@ static unsigned ring_retire(struct ring *r, struct txp_pkt **sent, unsigned *nse
 	/* Release: clean slots before the index; pairs with the acquire of
 	 * cons in ring_start_xmit(). */
 	txp_store_release(&r->cons, cons);
-	if (!r->lltx)
-		txp_smp_mb();	/* pairs with the barrier after the stop in ring_start_xmit() */
-	if (txp_netif_queue_stopped(r->txq) && !txp_load_relaxed(&r->congested) &&
-	    r->size - (unsigned)(txp_load_acquire(&r->prod) - cons) > r->wake_thresh)
-		txp_netif_wake_queue(r->txq);
-	ring_tx_unlock(r);
+	if (r->lltx) {
+		/* Under tx_lock, as start_xmit's stop: the view is current. */
+		if (ring_wants_wake(r, cons))
+			txp_netif_wake_queue(r->txq);
+		ring_tx_unlock(r);
+		return n;
+	}
+	/*
+	 * Lockless: the barrier pairs with the one after the stop in
+	 * ring_start_xmit().  Its recheck wakes too, so a wake decided here
+	 * on a ring it has since refilled and stopped would wake a full
+	 * ring: test again under the xmit lock, which it holds.
+	 */
+	txp_smp_mb();
+	if (ring_wants_wake(r, cons)) {
+		txp_netif_tx_lock(r->txq);
+		if (ring_wants_wake(r, cons))
+			txp_netif_wake_queue(r->txq);
+		txp_netif_tx_unlock(r->txq);
+	}
 	return n;
 }
 
