@@ -63,7 +63,10 @@ struct txp_driver_ops {
 /* -- flow control (netif_*) ------------------------------------------- */
 
 /* Stop the queue: the core calls start_xmit no more until woken.
- * Any context; usually start_xmit.  Counted as a stop if it was awake. */
+ * Any context, usually start_xmit, but stops must not race each other:
+ * call it under what serialises start_xmit (the xmit lock in core mode,
+ * the driver's own lock in LLTX), or from the queue's only stopper.
+ * Counted as a stop if it was awake. */
 void txp_netif_stop_queue(struct txp_txq *txq);
 /* Wake a stopped queue and schedule it, so its backlog drains again.
  * Any context; usually the completion context.  No-op if awake. */

@@ -3,9 +3,9 @@
  *
  * netif_stop_queue() may be called from any context (a link watcher, a
  * congestion signal: src/drivers/common/ring.c does it from its
- * completion path).  Here a thread stops and wakes the queue as fast as
- * it can while two producers push through a driver that takes every
- * packet; whatever the lock mode and runner, every packet must end
+ * completion path), as long as stops do not race each other.  Here a
+ * thread, the queue's only stopper, stops and wakes it as fast as it can
+ * while two producers push through a driver that takes every packet; whatever the lock mode and runner, every packet must end
  * transmitted or dropped with a reason, and none as a dead loop.
  */
 #include <pthread.h>

@@ -303,9 +303,9 @@ void ring_set_congested(struct ring *r, bool congested)
 		txp_netif_stop_queue(r->txq);
 		ring_tx_unlock(r);
 	} else {
-		txp_netif_tx_lock_irq(r->txq);
+		txp_netif_tx_lock(r->txq);
 		txp_netif_stop_queue(r->txq);
-		txp_netif_tx_unlock_irq(r->txq);
+		txp_netif_tx_unlock(r->txq);
 	}
 }
 

@@ -18,8 +18,9 @@
  *    lets the driver push posted slots to the kernel and find which are
  *    done, retires them (each packet completed, or dropped with a reason),
  *    and wakes the queue once more than wake_thresh slots are free.  In
- *    LLTX mode it does so under tx_lock (tg3); in core mode locklessly:
- *    stop, full barrier, recheck / retire, full barrier, wake.
+ *    LLTX mode it does so under tx_lock (tg3); in core mode start_xmit
+ *    stops, barrier, rechecks, and the completion retires, barrier,
+ *    tests, and tests again under the xmit lock before it wakes.
  *  - It watches the link: when the interface loses carrier or goes down,
  *    every packet still held and every later one is dropped as dev-down,
  *    and the run is told (ring->link_down).
