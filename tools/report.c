@@ -6,6 +6,12 @@
 #include "cli.h"
 #include "txpath/check.h"
 
+/* The personality belongs to the simulated NIC; a real driver has none. */
+static const char *personality_name(const struct txp_run_cfg *cfg)
+{
+	return strcmp(cfg->driver->name, "sim") ? NULL : cfg->personality->name;
+}
+
 bool run_ok(const struct txp_run_result *r)
 {
 	return !r->stalled && r->accounted && r->lost == 0 && r->duplicated == 0 &&
@@ -68,7 +74,7 @@ void report_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp
 	json_str(j, "lock", txp_lock_mode_name(cfg->lock));
 	json_str(j, "runner", txp_runner_name(cfg->runner));
 	json_str(j, "driver", cfg->driver->name);
-	json_str(j, "personality", strcmp(cfg->driver->name, "sim") ? NULL : cfg->personality->name);
+	json_str(j, "personality", personality_name(cfg));
 	json_str(j, "qdisc", cfg->qdisc->id);
 	json_u64(j, "threads", cfg->threads);
 	json_u64(j, "ring", cfg->ring);
@@ -117,14 +123,13 @@ void report_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp
 void report_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp_run_result *r)
 {
 	const struct txp_dev_stats *st = &r->dev;
-	bool sim = !strcmp(cfg->driver->name, "sim");
+	const char *personality = personality_name(cfg);
 	char verdict[128];
 
-	/* The personality is the simulated NIC's; a real driver has none. */
 	fprintf(f, "txpath run: era %s, lock %s, runner %s, driver %s%s%s, qdisc %s\n",
 		cfg->era ? cfg->era : "(custom)", txp_lock_mode_name(cfg->lock),
-		txp_runner_name(cfg->runner), cfg->driver->name, sim ? "/" : "",
-		sim ? cfg->personality->name : "", cfg->qdisc->id);
+		txp_runner_name(cfg->runner), cfg->driver->name, personality ? "/" : "",
+		personality ? personality : "", cfg->qdisc->id);
 	fprintf(f, "  %u threads, ring %u, frags %u-%u, %.3f s, %.2f Mpps\n",
 		cfg->threads, cfg->ring, cfg->frags_min, cfg->frags_max, r->seconds, r->mpps);
 	fprintf(f, "  submitted %llu = transmitted %llu + dropped %llu%s\n",

@@ -92,6 +92,7 @@ static struct sctx *me;
 static struct fiber fibers[SCHED_MAX_CTX];
 static struct fiber controller;
 static unsigned char *controller_locals;
+static size_t locals_bytes;	/* all the TXP_LOCAL variables together */
 
 /* -- small helpers ------------------------------------------------------ */
 
@@ -320,14 +321,6 @@ static enum sched_end why_stuck(void)
 /* The TXP_LOCAL variables, as the linker gathered them. */
 extern const struct txp_local_var __start_txp_locals[], __stop_txp_locals[];
 
-static size_t locals_size(void)
-{
-	size_t n = 0;
-
-	for (const struct txp_local_var *l = __start_txp_locals; l < __stop_txp_locals; l++)
-		n += l->size;
-	return n;
-}
 
 static void locals_save(unsigned char *to)
 {
@@ -347,7 +340,7 @@ static void locals_load(const unsigned char *from)
 
 static unsigned char *locals_alloc(void)
 {
-	unsigned char *p = calloc(1, locals_size() + 1);
+	unsigned char *p = calloc(1, locals_bytes + 1);
 
 	if (!p) {
 		fprintf(stderr, "txpath check: out of memory\n");
@@ -555,7 +548,7 @@ static int spawn(const char *name, void *(*fn)(void *), void *arg)
 	c = &S.ctx[S.n];
 	if (!c->locals)
 		c->locals = locals_alloc();
-	memset(c->locals, 0, locals_size());
+	memset(c->locals, 0, locals_bytes);
 	if (fiber_prepare(&fibers[S.n], ctx_main) != 0)
 		return -1;
 	c->id = S.n;
@@ -612,6 +605,8 @@ int sched_spawn(const char *name, void *(*fn)(void *), void *arg)
 void sched_begin(const struct sched_plan *plan, bool tso, unsigned max_steps)
 {
 	if (!controller_locals) {
+		for (const struct txp_local_var *l = __start_txp_locals; l < __stop_txp_locals; l++)
+			locals_bytes += l->size;
 		fiber_init_thread(&controller);
 		controller_locals = locals_alloc();
 	}

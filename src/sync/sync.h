@@ -119,22 +119,34 @@ void txp_check_idle(void);
 
 /* The plain type of the atomic object at p (for pointers too). */
 #define txp__plain_type(p) __typeof__(atomic_load_explicit((p), memory_order_relaxed))
-#define txp__check_load(p, order) __extension__ ({			\
+/* p as the calling context sees it: its newest buffered store (tso),
+ * else memory.  No scheduling point. */
+#define txp__check_read(p, order) __extension__ ({			\
 	txp__plain_type(p) v_;						\
 	uint64_t b_;							\
-	txp_check_point(TXP_OP_LOAD, (p), sizeof(*(p)));				\
 	if (txp_check_forward((p), sizeof(*(p)), &b_))			\
 		v_ = (txp__plain_type(p))(uintptr_t)b_;			\
 	else								\
 		v_ = atomic_load_explicit((p), (order));		\
 	v_; })
+/* Store the value s (evaluated already) at p through the calling
+ * context's store buffer (tso); true if it went to memory at once.  No
+ * scheduling point.  what: p as written, for the diagrams. */
+#define txp__check_write(p, s, order, what) __extension__ ({		\
+	bool m_ = !txp_check_buffer((p), sizeof(*(p)), (uint64_t)(uintptr_t)(s), (what)); \
+	if (m_)								\
+		atomic_store_explicit((p), (s), (order));		\
+	m_; })
+#define txp__check_load(p, order) __extension__ ({			\
+	txp_check_point(TXP_OP_LOAD, (p), sizeof(*(p)));		\
+	txp__check_read(p, order); })
+/* The value first: a load in it is a scheduling point of its own, before
+ * the store's. */
 #define txp__check_store(p, v, order) __extension__ ({			\
 	txp__plain_type(p) s_ = (v);					\
-	txp_check_point(TXP_OP_STORE, (p), sizeof(*(p)));				\
-	if (!txp_check_buffer((p), sizeof(*(p)), (uint64_t)(uintptr_t)s_, #p)) { \
-		atomic_store_explicit((p), s_, (order));		\
+	txp_check_point(TXP_OP_STORE, (p), sizeof(*(p)));		\
+	if (txp__check_write(p, s_, order, #p))				\
 		txp_check_wrote(p);					\
-	}								\
 	(void)0; })
 #define txp__check_rmw(p, expr) __extension__ ({			\
 	txp_check_point(TXP_OP_RMW, (p), sizeof(*(p)));				\
@@ -176,17 +188,8 @@ extern _Atomic unsigned txp__mb_word;
 #ifdef TXP_CHECK
 #define txp_stat_store_release(p, v) __extension__ ({			\
 	txp__plain_type(p) s_ = (v);					\
-	if (!txp_check_buffer((p), sizeof(*(p)), (uint64_t)(uintptr_t)s_, #p)) \
-		atomic_store_explicit((p), s_, memory_order_release);	\
-	(void)0; })
-#define txp_stat_load_acquire(p) __extension__ ({			\
-	txp__plain_type(p) v_;						\
-	uint64_t b_;							\
-	if (txp_check_forward((p), sizeof(*(p)), &b_))			\
-		v_ = (txp__plain_type(p))(uintptr_t)b_;			\
-	else								\
-		v_ = atomic_load_explicit((p), memory_order_acquire);	\
-	v_; })
+	(void)txp__check_write(p, s_, memory_order_release, #p); })
+#define txp_stat_load_acquire(p) txp__check_read(p, memory_order_acquire)
 #else
 #define txp_stat_store_release(p, v) atomic_store_explicit((p), (v), memory_order_release)
 #define txp_stat_load_acquire(p)     atomic_load_explicit((p), memory_order_acquire)

@@ -163,19 +163,26 @@ static void rc2_cfg(struct txp_run_cfg *cfg, const char *personality)
 	cfg->validate = true;
 }
 
+/* A validated run of personality that accounts for every packet. */
+static void validated_run(const char *personality, struct txp_run_result *res)
+{
+	struct txp_run_cfg cfg;
+	char err[256] = "";
+
+	rc2_cfg(&cfg, personality);
+	if (txp_run(&cfg, res, err, sizeof(err)) != 0)
+		fail_msg("%s: %s", personality, err);
+	txp_test_assert_run_clean(res);
+	assert_true(res->validated);
+}
+
 /* The rc2 design itself: no report, whatever the interleaving. */
 static void test_rc2_clean(void **state)
 {
-	struct txp_run_cfg cfg;
 	struct txp_run_result res;
-	char err[256] = "";
 	(void)state;
 
-	rc2_cfg(&cfg, "rc2");
-	if (txp_run(&cfg, &res, err, sizeof(err)) != 0)
-		fail_msg("%s", err);
-	txp_test_assert_run_clean(&res);
-	assert_true(res.validated);
+	validated_run("rc2", &res);
 	if (res.hazards)
 		fail_msg("rc2: %s", txp_validator_report(0, NULL));
 	assert_false(txp_validator_enabled());
@@ -188,17 +195,11 @@ static void test_rc2_clean(void **state)
  */
 static void test_rc2_naive_hazards(void **state)
 {
-	struct txp_run_cfg cfg;
 	struct txp_run_result res;
 	bool seen[TXP_HAZARD_NR] = { false };
-	char err[256] = "";
 	(void)state;
 
-	rc2_cfg(&cfg, "rc2-naive");
-	if (txp_run(&cfg, &res, err, sizeof(err)) != 0)
-		fail_msg("%s", err);
-	txp_test_assert_run_clean(&res);
-	assert_true(res.validated);
+	validated_run("rc2-naive", &res);
 	assert_true(res.dev.dropped[TXP_DROP_DRIVER] > 0);	/* the error path ran */
 	for (unsigned i = 0; i < res.hazards; i++) {
 		enum txp_hazard kind;
