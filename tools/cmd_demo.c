@@ -18,7 +18,7 @@ static const char demo_help[] =
 "and a verdict.  The 2.6.11-rc2 design runs under the lock validator, once\n"
 "with its driver and once with rc2-naive, a 2004 driver converted to it\n"
 "carelessly: the hazards column counts what the validator reported (-: it\n"
-"was off), and the naive row lists them.\n"
+"was off), and each row lists what it reported.\n"
 "\n"
 "The workload (change it with the same options as txpath run, except the\n"
 "era, lock, runner and personality, which are the rows):\n"
@@ -65,11 +65,9 @@ static void print_hazards(const struct txp_run_result *r)
 	}
 }
 
-/*
- * One row: run cfg and print it.  Returns -1 if it could not run, else
- * whether it accounted for every packet.
- */
-static int demo_row(struct txp_run_cfg *cfg, bool json, struct json *j, bool list_hazards)
+/* One row: run cfg and print it, with what the validator reported.
+ * False if it could not run; *all_ok cleared if it lost a packet. */
+static bool demo_row(const struct txp_run_cfg *cfg, bool json, struct json *j, bool *all_ok)
 {
 	struct txp_run_result r;
 	char err[256];
@@ -78,17 +76,17 @@ static int demo_row(struct txp_run_cfg *cfg, bool json, struct json *j, bool lis
 		usage_error("demo", "%s", err);
 	if (txp_run(cfg, &r, err, sizeof(err)) != 0) {
 		fprintf(stderr, "txpath demo: %s: %s\n", cfg->era, err);
-		return -1;
+		return false;
 	}
 	if (json) {
 		report_json(j, cfg, &r);
 	} else {
 		print_row(cfg, &r);
-		if (list_hazards)
-			print_hazards(&r);
+		print_hazards(&r);
 	}
 	fflush(stdout);
-	return run_ok(&r);
+	*all_ok &= run_ok(&r);
+	return true;
 }
 
 static bool is_row_knob(const char *name)
@@ -159,20 +157,17 @@ int cmd_demo(int argc, char **argv)
 		struct txp_run_cfg cfg = base;
 		/* The design whose hazards the validator knows. */
 		bool rc2 = !strcmp(e->name, "2.6.11-rc2");
-		int ok;
 
 		txp_run_cfg_era(&cfg, e->name);
 		cfg.validate |= rc2;
-		ok = demo_row(&cfg, json, &j, false);
-		if (ok >= 0 && rc2) {
-			/* The same design, its driver converted carelessly. */
-			all_ok &= ok;
-			cfg.personality = txp_sim_personality("rc2-naive");
-			ok = demo_row(&cfg, json, &j, true);
-		}
-		if (ok < 0)
+		if (!demo_row(&cfg, json, &j, &all_ok))
 			return 1;
-		all_ok &= ok;
+		if (rc2) {
+			/* The same design, its driver converted carelessly. */
+			cfg.personality = txp_sim_personality("rc2-naive");
+			if (!demo_row(&cfg, json, &j, &all_ok))
+				return 1;
+		}
 	}
 	if (json) {
 		json_arr_end(&j);
