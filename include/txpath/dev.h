@@ -40,6 +40,9 @@ enum txp_drop_reason {
 	TXP_DROP_VIRTUAL_BUSY,	/* noqueue device returned BUSY or was stopped */
 	TXP_DROP_DEV_DOWN,	/* the device closed with the packet queued */
 	TXP_DROP_DRIVER,	/* the driver refused the packet (bad packet) */
+	TXP_DROP_TX_ERROR,	/* the device failed to send it (descriptor error,
+				 * write error, refused by the kernel) */
+	TXP_DROP_INTERRUPTED,	/* the run was interrupted (a signal) with it queued */
 	TXP_DROP_NR,
 };
 

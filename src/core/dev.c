@@ -252,6 +252,8 @@ const char *txp_drop_reason_name(enum txp_drop_reason r)
 		[TXP_DROP_VIRTUAL_BUSY] = "virtual-busy",
 		[TXP_DROP_DEV_DOWN] = "dev-down",
 		[TXP_DROP_DRIVER] = "driver",
+		[TXP_DROP_TX_ERROR] = "tx-error",
+		[TXP_DROP_INTERRUPTED] = "interrupted",
 	};
 
 	return (unsigned)r < TXP_DROP_NR ? names[r] : "?";

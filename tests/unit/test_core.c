@@ -447,6 +447,8 @@ static void test_names_and_accessors(void **state)
 	assert_string_equal(txp_drop_reason_name(TXP_DROP_VIRTUAL_BUSY), "virtual-busy");
 	assert_string_equal(txp_drop_reason_name(TXP_DROP_DEV_DOWN), "dev-down");
 	assert_string_equal(txp_drop_reason_name(TXP_DROP_DRIVER), "driver");
+	assert_string_equal(txp_drop_reason_name(TXP_DROP_TX_ERROR), "tx-error");
+	assert_string_equal(txp_drop_reason_name(TXP_DROP_INTERRUPTED), "interrupted");
 	assert_string_equal(txp_drop_reason_name(TXP_DROP_NR), "?");
 	finish(d);
 }
