@@ -9,7 +9,8 @@
  * interleaving at a time.  On every schedule it checks: a driver logged
  * BUG, a packet lost or duplicated, a deadlock, a stall (packets queued,
  * queue stopped, nothing in flight: a lost wakeup), a lock-validator
- * report; and it notes whether start_xmit ever ran on a stopped queue.
+ * report, a single-writer counter written by two contexts; and it notes
+ * whether start_xmit ever ran on a stopped queue.
  */
 #ifndef TXPATH_EXPLORE_H
 #define TXPATH_EXPLORE_H
@@ -57,7 +58,9 @@ struct txp_check_event {
 struct txp_check_result {
 	bool found;			/* a violation */
 	const char *kind;		/* "bug-log", "lost", "duplicated", "deadlock",
-					 * "stall", "validator", "livelock" */
+					 * "stall", "validator", "livelock", "counter"
+					 * (a single-writer counter written by two
+					 * contexts) */
 	char detail[400];
 	unsigned preemptions;
 	char *schedule;			/* replay string (malloc'd) */

@@ -146,6 +146,8 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 	if (validator_reports) {
 		o->kind = "validator";
 		snprintf(o->detail, sizeof(o->detail), "%s", validator_msg);
+	} else if (sched_counter_conflict(o->detail, sizeof(o->detail))) {
+		o->kind = "counter";
 	} else if (st.bug_logs) {
 		o->kind = "bug-log";
 		snprintf(o->detail, sizeof(o->detail), "BUG! Tx Ring full when queue awake! (%llu times)",

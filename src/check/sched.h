@@ -17,6 +17,7 @@
 #define TXP_CHECK_SCHED_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sync/sync.h"
@@ -85,6 +86,9 @@ int sched_nctx(void);
 const char *sched_ctx_name(int id);
 /* Context that was waiting for a lock at a deadlock, -1 if none. */
 int sched_stuck_ctx(void);
+/* Did two contexts write one single-writer counter (txp_counter_add) in
+ * the last execution?  If so, which and who, into buf. */
+bool sched_counter_conflict(char *buf, size_t len);
 
 /* Hooks from the seam (sync.c). */
 int txp_check_thread_start(struct txp_thread *t, const char *name, void *(*fn)(void *), void *arg);

@@ -197,17 +197,36 @@ extern _Atomic unsigned txp__mb_word;
 
 /*
  * Counters: statistics, never synchronisation, so never scheduling points
- * in the check build.  txp_counter_add is for a single-writer counter:
- * only the owning context adds, anyone may read; a relaxed load+store
+ * in the check build.
+ *
+ * txp_counter_add is for a single-writer counter: one context only ever
+ * adds to it (its own per-context slot, or a field that only the
+ * completion context writes); anyone may read.  A relaxed load+store
  * pair, not a locked read-modify-write, so free on the hot path and still
- * data-race-free for readers.  txp_counter_inc_shared is for a counter
- * several contexts may bump.
+ * data-race-free for readers; but two writers lose increments.  In the
+ * check build each such counter's writer is recorded, and a second
+ * context writing it is a violation the explorer reports with its
+ * schedule (txp_check_counter()).
+ *
+ * txp_counter_add_shared and txp_counter_inc_shared are for a counter
+ * several contexts may bump (producers and the completion context, or
+ * producers in turn under a lock): a relaxed atomic add, which never
+ * loses an increment.
  */
 #define txp_counter_read(p) atomic_load_explicit((p), memory_order_relaxed)
+#ifdef TXP_CHECK
+/* The single-writer counter at addr (what: as written) is written by the
+ * calling context. */
+void txp_check_counter(const volatile void *addr, const char *what);
+#define txp_counter_add(p, v) (txp_check_counter((p), #p),		\
+	atomic_store_explicit((p), txp_counter_read(p) + (v), memory_order_relaxed))
+#else
 #define txp_counter_add(p, v) \
 	atomic_store_explicit((p), txp_counter_read(p) + (v), memory_order_relaxed)
-#define txp_counter_inc_shared(p) \
-	((void)atomic_fetch_add_explicit((p), 1, memory_order_relaxed))
+#endif
+#define txp_counter_add_shared(p, v) \
+	((void)atomic_fetch_add_explicit((p), (v), memory_order_relaxed))
+#define txp_counter_inc_shared(p) txp_counter_add_shared((p), 1)
 
 /* Spin politely while waiting for a lock or a condition: pause a while,
  * then give the CPU away (a holder may be preempted: user space has no

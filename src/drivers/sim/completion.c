@@ -103,7 +103,7 @@ static unsigned sim_reap(struct txp_sim *sim, unsigned budget, struct txp_pkt **
 		struct sim_desc *d = &sim->ring[cons % sim->size];
 
 		if (!d->pkt) {
-			txp_counter_add(&sim->ring_errors, 1);
+			txp_counter_add_shared(&sim->ring_errors, 1);
 		} else if (d->pkt != SIM_FRAG) {
 			*tail = d->pkt;
 			tail = &d->pkt->next;

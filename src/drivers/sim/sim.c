@@ -240,7 +240,7 @@ static enum txp_tx sim_xmit_ring_full(struct txp_sim *sim, unsigned long flags)
 	bool log = false;
 
 	txp_trace(stopped ? "queue is already full! (stopped)" : "queue is already full!");
-	txp_counter_add(stopped ? &sim->ring_full_stopped : &sim->ring_full_awake, 1);
+	txp_counter_add_shared(stopped ? &sim->ring_full_stopped : &sim->ring_full_awake, 1);
 	switch (sim->p->ring_full) {
 	case TXP_SIM_FULL_LOG_BUG:
 		txp_netif_stop_queue(sim->txq);
@@ -270,7 +270,7 @@ static void sim_post(struct txp_sim *sim, struct txp_pkt *pkt, uint64_t prod, un
 		struct sim_desc *d = &sim->ring[(prod + i) % sim->size];
 
 		if (d->pkt)
-			txp_counter_add(&sim->ring_errors, 1);
+			txp_counter_add_shared(&sim->ring_errors, 1);
 		d->pkt = i + 1 == need ? pkt : SIM_FRAG;
 	}
 	txp_trace("queue packet to HW");
