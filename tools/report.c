@@ -100,6 +100,8 @@ void report_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp
 	json_u64(j, "ring_full_awake", r->drv.ring_full_awake);
 	json_u64(j, "ring_full_stopped", r->drv.ring_full_stopped);
 	json_u64(j, "ring_errors", r->drv.ring_errors);
+	json_u64(j, "device_busy", r->drv.device_busy);
+	json_str(j, "died", r->drv.link_down ? r->drv.died : NULL);
 	json_dbl(j, "seconds", r->seconds);
 	json_dbl(j, "mpps", r->mpps);
 	json_bool(j, "stalled", r->stalled);
@@ -155,6 +157,14 @@ void report_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp_run_re
 	fprintf(f, "  ring full at entry: queue awake %llu, queue stopped %llu\n",
 		(unsigned long long)r->drv.ring_full_awake,
 		(unsigned long long)r->drv.ring_full_stopped);
+	fprintf(f, "  device busy (backpressure) %llu, ring errors (impossible states) %llu\n",
+		(unsigned long long)r->drv.device_busy, (unsigned long long)r->drv.ring_errors);
+	if (r->drv.link_down && cfg->packets)
+		fprintf(f, "  DEVICE DIED: %s; the producers stopped: %llu of %llu packets never submitted\n",
+			r->drv.died, (unsigned long long)(cfg->packets - st->submitted),
+			(unsigned long long)cfg->packets);
+	else if (r->drv.link_down)
+		fprintf(f, "  DEVICE DIED: %s; the producers stopped\n", r->drv.died);
 	if (r->validated)
 		fprintf(f, "  lock validator: %u report%s\n", r->hazards, r->hazards == 1 ? "" : "s");
 	for (unsigned i = 0; r->validated && i < r->hazards; i++) {

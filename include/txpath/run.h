@@ -44,7 +44,9 @@ struct txp_run_drv_stats {
 	uint64_t ring_full_awake;	/* start_xmit found no room, queue awake */
 	uint64_t ring_full_stopped;	/* ... queue already stopped: the race */
 	uint64_t ring_errors;		/* the ring was found in an impossible state */
-	bool link_down;			/* the link went down mid-run (real drivers) */
+	uint64_t device_busy;		/* a free slot, the device's own ring busy (backpressure) */
+	bool link_down;			/* the device died mid-run (real drivers) ... */
+	char died[96];			/* ... of this ("link down (Network is down)") */
 };
 
 /* How the workload makes a driver of a kind ("sim", "null", ...). */
@@ -58,6 +60,9 @@ struct txp_run_driver {
 		      void **priv, char *err, size_t errlen);
 	/* Counters; exact once the device is closed. */
 	void (*stats)(void *priv, struct txp_run_drv_stats *st);
+	/* Has the device died (its link gone, a write failed)?  The cause, or
+	 * NULL while it lives.  Any context, at any time.  NULL: it cannot. */
+	const char *(*dead)(void *priv);
 	void (*destroy)(void *priv);
 };
 

@@ -66,12 +66,21 @@ static void net_stats(void *priv, struct txp_run_drv_stats *st)
 {
 	struct ring *r = priv;
 
+	const char *died = ring_dead_cause(r);
+
 	*st = (struct txp_run_drv_stats){
 		.ring_full_awake = txp_load_relaxed(&r->ring_full_awake),
 		.ring_full_stopped = txp_load_relaxed(&r->ring_full_stopped),
 		.ring_errors = txp_load_relaxed(&r->ring_errors),
-		.link_down = txp_load_acquire(&r->link_down),
+		.device_busy = txp_load_relaxed(&r->dev_busy),
+		.link_down = died != NULL,
 	};
+	snprintf(st->died, sizeof(st->died), "%s", died ? died : "");
+}
+
+static const char *net_dead(void *priv)
+{
+	return ring_dead_cause(priv);
 }
 
 static void net_destroy(void *priv)
@@ -86,6 +95,7 @@ static void net_destroy(void *priv)
 		.check = net_check,				\
 		.create = net_create,				\
 		.stats = net_stats,				\
+		.dead = net_dead,				\
 		.destroy = net_destroy,				\
 	}
 

@@ -36,7 +36,7 @@ struct run {
 	uint64_t deadline;	/* ns, 0 for none */
 	struct producer *prod;
 	atomic_uint producers_done;
-	atomic_bool abort;	/* the device stalled: producers give up */
+	atomic_bool abort;	/* the device stalled or died: producers give up */
 };
 
 void txp_run_cfg_init(struct txp_run_cfg *cfg)
@@ -155,6 +155,10 @@ static void *producer_main(void *arg)
 		struct txp_pkt *pkts[TXP_RUN_BURST_MAX];
 		unsigned n = cfg->burst;
 
+		/* Relaxed: a flag polled once a burst; the packets it stops
+		 * are never submitted, so nothing pairs with it. */
+		if (txp_unlikely(txp_load_relaxed(&p->run->abort)))
+			break;
 		if (p->run->deadline && seq >= clock_at) {
 			if (txp_now_ns() >= p->run->deadline)
 				break;
@@ -260,6 +264,17 @@ static uint64_t dropped_total(const struct txp_dev_stats *st)
 	return n;
 }
 
+/* The device died (its driver says so): the producers stop submitting, as
+ * a --seconds run's do at its deadline; what was submitted ends as the
+ * driver drops it.  Once. */
+static void run_watch_device(struct run *run)
+{
+	const struct txp_run_driver *drv = run->cfg->driver;
+
+	if (drv->dead && !txp_load_relaxed(&run->abort) && drv->dead(run->drv))
+		txp_store_relaxed(&run->abort, true);
+}
+
 /* Wait until the producers are done and every packet is accounted for,
  * or nothing moves for stall_seconds.  Returns true on a stall. */
 static bool run_wait(struct run *run, unsigned started, uint64_t t0, uint64_t *t_end)
@@ -273,6 +288,7 @@ static bool run_wait(struct run *run, unsigned started, uint64_t t0, uint64_t *t
 
 		txp_sleep_ns(RUN_POLL_NS);
 		now = txp_now_ns();
+		run_watch_device(run);
 		txp_dev_get_stats(run->dev, &st);
 		done = st.transmitted + dropped_total(&st);
 		if (txp_load_acquire(&run->producers_done) == started && done == st.submitted) {

@@ -48,8 +48,8 @@ static _Atomic uint32_t *afp_status(struct ring *r, uint64_t idx)
  * post: write the frame into TX ring frame idx and request its sending.
  * Synchronization: serialised by ring_start_xmit().
  * Context: a producer.
- * Return codes: 0; -1 if the kernel still holds the frame (never, if the
- * ring's accounting is right: counted as a ring error).
+ * Return codes: 0; -EBUSY if the kernel still holds the frame (the
+ * device is busy: the ring counts it and backs off).
  */
 static int afp_post(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
 {
@@ -59,10 +59,8 @@ static int afp_post(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
 
 	/* Acquire: pairs with the kernel's release of AVAILABLE (its
 	 * smp_wmb() before the status store), so the frame is ours. */
-	if (txp_unlikely(txp_load_acquire(status) != TP_STATUS_AVAILABLE)) {
-		txp_counter_add(&r->ring_errors, 1);
-		return -1;
-	}
+	if (txp_unlikely(txp_load_acquire(status) != TP_STATUS_AVAILABLE))
+		return -EBUSY;
 	ring_build_frame(r, slot + a->data_off, pkt);
 	if (a->version == TPACKET_V3) {
 		struct tpacket3_hdr *h = (void *)slot;
@@ -102,9 +100,10 @@ static int afp_reap(struct ring *r, uint64_t cons, uint64_t prod)
 		} else if (errno == ENETDOWN || errno == ENXIO || errno == ENODEV) {
 			return -errno;
 		} else {
-			/* A frame the kernel would not take: it is skipped
-			 * (PACKET_LOSS) and counted by the status scan. */
-			txp_counter_add(&r->ring_errors, 1);
+			/* The kernel refused the kick itself: the frames stay
+			 * requested, for the next one.  Not a state it should
+			 * get into: counted. */
+			txp_counter_add_shared(&r->ring_errors, 1);
 		}
 	}
 	for (; cons < prod; cons++) {
@@ -118,8 +117,10 @@ static int afp_reap(struct ring *r, uint64_t cons, uint64_t prod)
 		st = txp_load_acquire(afp_status(r, cons));
 		if (st & (TP_STATUS_SEND_REQUEST | TP_STATUS_SENDING))
 			break;
-		s->done = true;
-		s->refused = st & TP_STATUS_WRONG_FORMAT;
+		if (st & TP_STATUS_WRONG_FORMAT)
+			ring_slot_unsent(r, cons, TXP_DROP_DRIVER);
+		else
+			ring_slot_sent(r, cons);
 	}
 	return 0;
 }

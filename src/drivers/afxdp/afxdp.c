@@ -41,6 +41,10 @@ struct afxdp {
 	struct xsk_ring_cons cq;
 	int fd;
 	uint32_t tx_prod;	/* TX ring producer: written serialised (start_xmit) */
+	/* Frames the kernel completed without sending them (a kick that
+	 * failed with EBUSY), not yet matched to their slot: the completion
+	 * context's. */
+	unsigned unsent;
 };
 
 static _Atomic uint32_t *ring_word(uint32_t *p)
@@ -53,7 +57,9 @@ static _Atomic uint32_t *ring_word(uint32_t *p)
  * Synchronization: serialised by ring_start_xmit(): the TX ring's one
  * producer.
  * Context: a producer.
- * Return codes: 0; -1 when the TX ring is full (then nothing was posted).
+ * Return codes: 0; -EBUSY when the TX ring is full (then nothing was
+ * posted): the kernel has consumed descriptors whose slots are free
+ * already, and not yet published its consumer.
  */
 static int xdp_post(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
 {
@@ -63,7 +69,7 @@ static int xdp_post(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
 	/* Acquire: pairs with the kernel's release of the consumer, so the
 	 * descriptor slot is free before it is rewritten. */
 	if (x->tx_prod - txp_load_acquire(ring_word(x->tx.consumer)) >= x->tx.size)
-		return -1;
+		return -EBUSY;
 	ring_build_frame(r, ring_buf(r, idx), pkt);
 	d = &((struct xdp_desc *)x->tx.ring)[x->tx_prod & x->tx.mask];
 	d->addr = (uint64_t)(idx % r->size) * x->frame_size;
@@ -98,9 +104,12 @@ static int xdp_kick(struct ring *r, struct afxdp *x)
 		ring_set_congested(r, true);
 		return 0;
 	case EBUSY:
-		/* The device dropped a frame it had taken (NET_XMIT_DROP): it is
-		 * completed, yet not sent.  Counted: the run is not clean. */
-		txp_counter_add(&r->ring_errors, 1);
+		/* The device dropped the last frame the kernel took in this
+		 * call (NET_XMIT_DROP: no carrier, not running, a full
+		 * driver queue), and the call stopped there: that frame is
+		 * completed, yet not sent (net/xdp/xsk.c, "SKB completed but
+		 * not sent").  Its slot is found among the completions. */
+		x->unsent++;
 		return 0;
 	default:
 		return -errno;
@@ -108,7 +117,23 @@ static int xdp_kick(struct ring *r, struct afxdp *x)
 }
 
 /*
- * reap: kick, then take the completion ring's frames back into the pool.
+ * The frame a failed kick completed unsent is the newest completion at its
+ * return: the kernel writes each address when its frame completes
+ * (Linux 6.x), and the dropped one completed inside the call.  It is the
+ * last slot this pass took (last, or none: the next pass).
+ */
+static void xdp_match_unsent(struct ring *r, struct afxdp *x, uint64_t last)
+{
+	if (!x->unsent || last == UINT64_MAX)
+		return;
+	ring_slot_unsent(r, last, TXP_DROP_TX_ERROR);
+	x->unsent--;
+}
+
+/*
+ * reap: kick, then take the completion ring's frames back into the pool,
+ * whether the kick went through or not (frames the kernel took still
+ * complete once the link is gone).
  * Synchronization: the completion context only: the completion ring's one
  * consumer.
  * Context: the completion context.
@@ -117,18 +142,17 @@ static int xdp_kick(struct ring *r, struct afxdp *x)
 static int xdp_reap(struct ring *r, uint64_t cons, uint64_t prod)
 {
 	struct afxdp *x = ring_drv(r);
+	uint64_t last = UINT64_MAX;
 	uint32_t head, tail, i;
 	int rc;
 
 	rc = xdp_kick(r, x);
-	if (rc < 0)
-		return rc;
 	head = txp_load_relaxed(ring_word(x->cq.consumer));
 	/* Acquire: pairs with the kernel's release of the producer after it
 	 * wrote the addresses. */
 	tail = txp_load_acquire(ring_word(x->cq.producer));
 	if (head == tail)
-		return 0;
+		return rc;
 	/* The kernel may complete a frame before start_xmit has published
 	 * its slot (prod is released after the descriptor is posted): touch
 	 * only published slots.  Acquire: pairs with the release of prod in
@@ -140,19 +164,22 @@ static int xdp_reap(struct ring *r, uint64_t cons, uint64_t prod)
 		uint64_t off = (slot + r->size - cons % r->size) % r->size;
 
 		if (slot >= r->size) {
-			txp_counter_add(&r->ring_errors, 1);
+			txp_counter_add_shared(&r->ring_errors, 1);
 			continue;
 		}
 		if (off >= prod - cons)
 			break;	/* not published yet: the next pass takes it */
-		if (!r->slot[slot].pkt || r->slot[slot].done)
-			txp_counter_add(&r->ring_errors, 1);
-		else
-			r->slot[slot].done = true;
+		if (!r->slot[slot].pkt || r->slot[slot].done) {
+			txp_counter_add_shared(&r->ring_errors, 1);
+		} else {
+			ring_slot_sent(r, slot);
+			last = slot;
+		}
 	}
+	xdp_match_unsent(r, x, last);
 	/* Release: the addresses are read before the kernel may reuse them. */
 	txp_store_release(ring_word(x->cq.consumer), i);
-	return 0;
+	return rc;
 }
 
 static bool xdp_link_ok(struct ring *r)

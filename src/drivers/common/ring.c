@@ -13,6 +13,11 @@
 #define RING_LINK_CHECK_NS 10000000u	/* look at the link every 10 ms */
 #define RING_IDLE_SPINS 64
 #define RING_IDLE_NAP_NS 200000u	/* an idle completion context naps this long */
+/* Once the device is dead, completions still come for what it had taken:
+ * held slots are dropped only after none came for this long ... */
+#define RING_DRAIN_NS 20000000u
+/* ... or, when closing, after this long in all. */
+#define RING_DRAIN_MAX_NS 1000000000u
 
 struct ring *ring_create(const struct ring_cfg *cfg, char *err, size_t errlen)
 {
@@ -115,12 +120,34 @@ int ring_post_in_slot(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
 	return 0;
 }
 
+void ring_die(struct ring *r, enum txp_drop_reason why, const char *cause)
+{
+	if (txp_load_relaxed(&r->dead))
+		return;
+	r->dead_why = (uint8_t)why;
+	snprintf(r->cause, sizeof(r->cause), "%s", cause);
+	/* Release: the cause and reason before the flag; pairs with the
+	 * acquires in ring_start_xmit() (a producer that sees it drops
+	 * instead of posting) and ring_dead_cause(). */
+	txp_store_release(&r->dead, true);
+}
+
 void ring_set_link_down(struct ring *r, const char *why)
 {
-	/* Release: pairs with the acquire in ring_start_xmit(); a producer
-	 * that sees it drops instead of posting. */
-	if (!txp_xchg(&r->link_down, true) && r->log)
+	char cause[80];
+
+	if (txp_load_relaxed(&r->dead))
+		return;
+	if (r->log)
 		fprintf(r->log, "%s: %s: NIC Link is Down (%s)\n", r->ops->name, r->ifname, why);
+	snprintf(cause, sizeof(cause), "link down (%s)", why);
+	ring_die(r, TXP_DROP_DEV_DOWN, cause);
+}
+
+const char *ring_dead_cause(struct ring *r)
+{
+	/* Acquire: pairs with the release in ring_die(). */
+	return txp_load_acquire(&r->dead) ? r->cause : NULL;
 }
 
 /* -- start_xmit ------------------------------------------------------------ */
@@ -140,12 +167,24 @@ static enum txp_tx ring_full(struct ring *r)
 {
 	bool stopped = txp_netif_queue_stopped(r->txq);
 
-	txp_counter_add(stopped ? &r->ring_full_stopped : &r->ring_full_awake, 1);
+	txp_counter_add_shared(stopped ? &r->ring_full_stopped : &r->ring_full_awake, 1);
 	if (!stopped)
 		txp_netif_stop_queue(r->txq);
 	ring_tx_unlock(r);
 	if (!stopped)
 		txp_dev_log_bug(r->dev, "Tx Ring full when queue awake!");
+	return TXP_TX_BUSY;
+}
+
+/* A free slot, but the device's own ring is busy: backpressure, not the
+ * bug ring_full() logs.  Called serialised; releases tx_lock; BUSY.  The
+ * queue stops; the completion context's next pass pushes the device and
+ * wakes it (ring_retire()). */
+static enum txp_tx ring_device_busy(struct ring *r)
+{
+	txp_counter_add_shared(&r->dev_busy, 1);
+	txp_netif_stop_queue(r->txq);
+	ring_tx_unlock(r);
 	return TXP_TX_BUSY;
 }
 
@@ -155,8 +194,9 @@ static enum txp_tx ring_full(struct ring *r)
  * Synchronization: LLTX: the ring's own tx_lock by trylock; core: the
  * caller holds the xmit lock.  Either way, the one producer of the ring.
  * Context: a producer, or a context running the queue.  Never sleeps.
- * Return codes: OK (posted; or dropped as dev-down once the link is gone),
- * BUSY (no room: see ring_full()), LOCKED (LLTX, tx_lock busy).
+ * Return codes: OK (posted; or dropped once the device is dead), BUSY (no
+ * room: see ring_full(); the device busy: ring_device_busy()), LOCKED
+ * (LLTX, tx_lock busy).
  */
 enum txp_tx ring_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 {
@@ -171,11 +211,11 @@ enum txp_tx ring_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 			return TXP_TX_LOCKED;
 		}
 	}
-	/* Acquire: pairs with the xchg in ring_set_link_down(). */
-	if (txp_unlikely(txp_load_acquire(&r->link_down))) {
+	/* Acquire: pairs with the release in ring_die(). */
+	if (txp_unlikely(txp_load_acquire(&r->dead))) {
 		ring_tx_unlock(r);
-		txp_counter_add(&r->dropped_down, 1);
-		txp_pkt_drop(r->dev, pkt, TXP_DROP_DEV_DOWN);
+		txp_counter_add_shared(&r->dropped_down, 1);
+		txp_pkt_drop(r->dev, pkt, r->dead_why);
 		return TXP_TX_OK;
 	}
 	prod = txp_load_relaxed(&r->prod);
@@ -188,7 +228,7 @@ enum txp_tx ring_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 	r->slot[prod % r->size] = (struct ring_slot){ .pkt = pkt };
 	if (txp_unlikely(r->ops->post(r, prod, pkt) != 0)) {
 		r->slot[prod % r->size].pkt = NULL;
-		return ring_full(r);
+		return ring_device_busy(r);
 	}
 	/* Release: the slot before the index; pairs with the acquire of prod
 	 * in the completion context. */
@@ -226,16 +266,23 @@ static bool ring_wants_wake(struct ring *r, uint64_t cons)
 	       r->size - (unsigned)(txp_load_acquire(&r->prod) - cons) > r->wake_thresh;
 }
 
+/* A packet the device did not send: dropped with its slot's reason, and
+ * counted by it.  Completion side. */
+static void ring_drop_unsent(struct ring *r, const struct ring_slot *s)
+{
+	txp_counter_add(s->why == TXP_DROP_DRIVER ? &r->refused : &r->tx_errors, 1);
+	txp_pkt_drop(r->dev, s->pkt, s->why);
+}
+
 /*
  * Retire the slots the driver marked done, in order: the packets sent onto
- * *sent, those the device refused onto *refused (lists through pkt->next);
- * then wake the queue if it is stopped and room is back.  Returns the count.
+ * *sent (a list through pkt->next), those it did not send dropped; then
+ * wake the queue if it is stopped and room is back.  Returns the count.
  */
-static unsigned ring_retire(struct ring *r, struct txp_pkt **sent, unsigned *nsent,
-			    struct txp_pkt **refused)
+static unsigned ring_retire(struct ring *r, struct txp_pkt **sent, unsigned *nsent)
 {
 	uint64_t cons = txp_load_relaxed(&r->cons), prod = txp_load_acquire(&r->prod);
-	struct txp_pkt **ts = sent, **tr = refused;
+	struct txp_pkt **ts = sent;
 	unsigned n = 0;
 
 	while (cons < prod) {
@@ -245,9 +292,8 @@ static unsigned ring_retire(struct ring *r, struct txp_pkt **sent, unsigned *nse
 			break;
 		if (!s->pkt) {
 			/* dropped already by ring_abandon() */
-		} else if (s->refused) {
-			*tr = s->pkt;
-			tr = &s->pkt->next;
+		} else if (s->unsent) {
+			ring_drop_unsent(r, s);
 		} else {
 			*ts = s->pkt;
 			ts = &s->pkt->next;
@@ -258,7 +304,6 @@ static unsigned ring_retire(struct ring *r, struct txp_pkt **sent, unsigned *nse
 		n++;
 	}
 	*ts = NULL;
-	*tr = NULL;
 	if (!n && !txp_netif_queue_stopped(r->txq))
 		return 0;
 	comp_lock(r);
@@ -309,79 +354,84 @@ void ring_set_congested(struct ring *r, bool congested)
 	}
 }
 
-/* The device's verdicts: sent packets completed in one go (n of them),
- * refused ones dropped. */
-static void complete_lists(struct ring *r, struct txp_pkt *sent, unsigned n,
-			   struct txp_pkt *refused)
-{
-	struct txp_pkt *next;
-
-	if (sent)
-		txp_pkt_complete_list(r->dev, sent, n);
-	for (; refused; refused = next) {
-		next = refused->next;
-		txp_counter_add(&r->refused, 1);
-		txp_pkt_drop(r->dev, refused, TXP_DROP_DRIVER);
-	}
-}
-
-/* The link is gone: everything posted and not done will never be sent. */
+/* The device is dead (or closed) and its last completions are in:
+ * everything posted and not done will never be sent, dropped with the
+ * death's reason (dev-down when closed). */
 static void ring_abandon(struct ring *r)
 {
 	uint64_t cons = txp_load_relaxed(&r->cons), prod = txp_load_acquire(&r->prod);
+	enum txp_drop_reason why = txp_load_acquire(&r->dead) ? r->dead_why : TXP_DROP_DEV_DOWN;
 
 	for (uint64_t i = cons; i < prod; i++) {
 		struct ring_slot *s = &r->slot[i % r->size];
 
 		if (!s->done && s->pkt) {
-			txp_counter_add(&r->dropped_down, 1);
-			txp_pkt_drop(r->dev, s->pkt, TXP_DROP_DEV_DOWN);
+			txp_counter_add_shared(&r->dropped_down, 1);
+			txp_pkt_drop(r->dev, s->pkt, why);
 			s->pkt = NULL;
 			s->done = true;
 		}
 	}
 }
 
-/* One pass: let the driver push and reap, retire, run the queue (not
- * while closing: nothing may be posted then).
+/* One pass: let the driver push and reap (once the device is dead, only
+ * to take its last completions), retire, run the queue (not while
+ * closing: nothing may be posted then).
  * Returns the slots retired. */
 static unsigned ring_pass(struct ring *r, bool run_queue)
 {
-	struct txp_pkt *sent, *refused;
+	struct txp_pkt *sent;
 	uint64_t cons = txp_load_relaxed(&r->cons), prod = txp_load_acquire(&r->prod);
 	unsigned n, nsent = 0;
 
-	if (!txp_load_acquire(&r->link_down) && cons != prod) {
+	if (cons != prod) {
 		int rc = r->ops->reap(r, cons, prod);
 
 		if (rc < 0)
 			ring_set_link_down(r, strerror(-rc));
 	}
-	if (txp_load_acquire(&r->link_down)) {
-		/* Whatever is held will not be sent; the queue stays awake so
-		 * that the qdisc drains into start_xmit's dev-down drops, as
-		 * the kernel's noop qdisc does for a device without carrier. */
-		ring_abandon(r);
+	if (txp_load_acquire(&r->dead)) {
+		/* Nothing more will be sent; the queue stays awake so that the
+		 * qdisc drains into start_xmit's drops, as the kernel's noop
+		 * qdisc does for a device without carrier. */
 		txp_store_relaxed(&r->congested, false);
 	}
-	n = ring_retire(r, &sent, &nsent, &refused);
-	complete_lists(r, sent, nsent, refused);
+	n = ring_retire(r, &sent, &nsent);
+	if (sent)
+		txp_pkt_complete_list(r->dev, sent, nsent);
 	if (run_queue)
 		txp_net_tx_action(r->dev);
 	return n;
 }
 
+/* No completion for RING_DRAIN_NS since quiet_since (updated here): drop
+ * what is held.  Returns true once it did. */
+static bool ring_drained(struct ring *r, unsigned retired, uint64_t now, uint64_t *quiet_since)
+{
+	if (retired || !*quiet_since) {
+		*quiet_since = now;
+		return false;
+	}
+	if (now - *quiet_since < RING_DRAIN_NS)
+		return false;
+	ring_abandon(r);
+	return true;
+}
+
 static void *ring_completion_main(void *arg)
 {
 	struct ring *r = arg;
-	uint64_t next_link_check = 0;
+	uint64_t next_link_check = 0, quiet_since = 0;
 	unsigned idle = 0;
 
 	txp_ctx_attach();
 	while (txp_load_acquire(&r->running)) {
-		uint64_t now;
+		unsigned retired = ring_pass(r, true);
+		uint64_t now = txp_now_ns();
 
-		if (ring_pass(r, true)) {
+		if (txp_load_relaxed(&r->dead) && ring_drained(r, retired, now, &quiet_since))
+			quiet_since = 0;	/* again for what comes later */
+		if (retired) {
 			idle = 0;
 		} else if (++idle < RING_IDLE_SPINS) {
 			txp_cpu_relax();
@@ -390,10 +440,9 @@ static void *ring_completion_main(void *arg)
 		} else {
 			txp_thread_yield();
 		}
-		now = txp_now_ns();
 		if (r->ops->link_ok && now >= next_link_check) {
 			next_link_check = now + RING_LINK_CHECK_NS;
-			if (!txp_load_relaxed(&r->link_down) && !r->ops->link_ok(r))
+			if (!txp_load_relaxed(&r->dead) && !r->ops->link_ok(r))
 				ring_set_link_down(r, "no carrier");
 		}
 	}
@@ -412,16 +461,23 @@ int ring_open(struct txp_dev *dev)
 	return -txp_thread_start(&r->thread, ring_completion_main, r);
 }
 
-/* Stop the completion context, take what the device finished, and drop
+/* Stop the completion context, take what the device finishes until no
+ * completion came for RING_DRAIN_NS (at most RING_DRAIN_MAX_NS), and drop
  * the rest as dev-down. */
 void ring_stop(struct txp_dev *dev)
 {
 	struct ring *r = txp_dev_priv(dev);
+	uint64_t start = txp_now_ns(), now = start, quiet_since = 0;
 
 	/* Release: pairs with the acquire in the loop above. */
 	txp_store_release(&r->running, false);
 	txp_thread_join(&r->thread);
-	ring_pass(r, false);
+	while (txp_load_relaxed(&r->cons) != txp_load_acquire(&r->prod) &&
+	       now - start < RING_DRAIN_MAX_NS &&
+	       !ring_drained(r, ring_pass(r, false), now, &quiet_since)) {
+		txp_sleep_ns(RING_IDLE_NAP_NS);
+		now = txp_now_ns();
+	}
 	ring_abandon(r);
 	ring_pass(r, false);
 }

@@ -13,6 +13,11 @@
  *    applies Miller's rule of 2.6.11 when it finds no room: queue already
  *    stopped, a quiet BUSY (the harmless LLTX race); queue awake, a real
  *    bug: stop, log it, BUSY.
+ *  - A slot free but the device's own ring busy (the kernel has not yet
+ *    published that it consumed an AF_XDP descriptor, or still holds a
+ *    PACKET_TX_RING frame) is backpressure, not a bug: counted once as
+ *    device busy, the queue stopped until the completion context's next
+ *    pass (which pushes the device on), BUSY.
  *  - After posting, it stops the queue when the next packet would not fit.
  *  - The completion context (one thread per device, ring_completion_*)
  *    lets the driver push posted slots to the kernel and find which are
@@ -21,9 +26,16 @@
  *    LLTX mode it does so under tx_lock (tg3); in core mode start_xmit
  *    stops, barrier, rechecks, and the completion retires, barrier,
  *    tests, and tests again under the xmit lock before it wakes.
- *  - It watches the link: when the interface loses carrier or goes down,
- *    every packet still held and every later one is dropped as dev-down,
- *    and the run is told (ring->link_down).
+ *  - It watches the device: when the interface loses carrier or goes
+ *    down (or a driver finds its device dead for another cause), every
+ *    later packet is dropped with the death's reason (dev-down), the
+ *    completions still coming are taken for RING_DRAIN_NS, then every
+ *    packet still held is dropped too, and the run is told (ring->dead,
+ *    ring->cause).
+ *  - Every frame the device took and did not send ends dropped with a
+ *    reason, never as transmitted: the driver says so for its slot with
+ *    ring_slot_unsent() (tx-error: the kernel dropped it; driver: the
+ *    kernel refused it as malformed).
  */
 #ifndef TXP_DRIVERS_RING_H
 #define TXP_DRIVERS_RING_H
@@ -39,11 +51,12 @@
 
 struct ring;
 
-/* A slot: the packet it carries, and whether the device refused it. */
+/* A slot: the packet it carries, and what the device did with it. */
 struct ring_slot {
 	struct txp_pkt *pkt;
-	bool refused;		/* retire as dropped (TXP_DROP_DRIVER), not sent */
 	bool done;		/* the device is finished with it (completion side) */
+	bool unsent;		/* ... without sending it: retired as dropped, ... */
+	uint8_t why;		/* ... with this enum txp_drop_reason */
 };
 
 struct ring_ops {
@@ -53,16 +66,19 @@ struct ring_ops {
 	 * hand it to the device's ring.
 	 * Synchronization: serialised by ring_start_xmit (xmit lock or tx_lock).
 	 * Context: a producer, or a context running the queue.
-	 * Return codes: 0; -1 when the device's own ring has no room (then
-	 * nothing was posted: treated as a full ring).
+	 * Return codes: 0; -EBUSY when the device's own ring has no room
+	 * for now although the slot is free (then nothing was posted: the
+	 * ring counts it as device busy and returns BUSY).
 	 */
 	int (*post)(struct ring *r, uint64_t idx, struct txp_pkt *pkt);
 	/*
 	 * reap: push posted slots [kicked, prod) to the device as it needs
 	 * (a kick, a write), and mark the slots the device is finished with
-	 * (slot->done; slot->refused if it refused them).
+	 * (ring_slot_sent(), ring_slot_unsent()).  Also called once the
+	 * device is dead, to take the completions still coming: pushing may
+	 * then fail, harmlessly.
 	 * Synchronization: the completion context only, lock-free.
-	 * Context: the completion context.
+	 * Context: the completion context (or the closing one, after it).
 	 * Return codes: 0; -ENETDOWN (or another negative errno) when the
 	 * device reports the link gone.
 	 */
@@ -113,17 +129,23 @@ struct ring {
 	/* Producer side: written under tx_lock (LLTX) or the xmit lock. */
 	txp_cacheline_aligned _Atomic uint64_t prod;	/* slots posted, ever */
 	struct txp_spinlock tx_lock;			/* the driver's own (tp->tx_lock) */
-	_Atomic uint64_t ring_full_awake, ring_full_stopped, dropped_down;
+	/* Shared counters (txp_counter_add_shared): LLTX producers bump them
+	 * in turn, dropped_down the completion context too. */
+	_Atomic uint64_t ring_full_awake, ring_full_stopped, dev_busy, dropped_down;
 
 	/* Completion side. */
 	txp_cacheline_aligned _Atomic uint64_t cons;	/* slots retired, ever */
 	_Atomic uint64_t kicked;	/* slots handed to the device (driver's use) */
-	atomic_bool link_down;		/* latched: the link went away */
+	atomic_bool dead;		/* latched: the device is gone (ring_die()) */
+	uint8_t dead_why;		/* enum txp_drop_reason for what is left */
+	char cause[96];			/* why it died; written before dead */
 	atomic_bool congested;		/* the device said "later" (EAGAIN, ENOBUFS) */
 	_Atomic uint64_t congestions;
 	atomic_bool running;
 	struct txp_thread thread;
-	_Atomic uint64_t ring_errors, refused;
+	/* Single-writer: the completion context. */
+	_Atomic uint64_t refused, tx_errors;
+	_Atomic uint64_t ring_errors;	/* shared: any context may find one */
 };
 
 /* Make a ring; NULL and a message on failure (the driver's state is then
@@ -160,7 +182,36 @@ enum txp_tx ring_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq);
  * Context: the completion context. */
 void ring_set_congested(struct ring *r, bool congested);
 
-/* Mark the link gone (latched): any context. */
+/* Completion side: the device is finished with slot idx, and sent it. */
+static inline void ring_slot_sent(struct ring *r, uint64_t idx)
+{
+	r->slot[idx % r->size].done = true;
+}
+
+/* Completion side: the device is finished with slot idx without sending
+ * it: the packet is retired as dropped with why (TXP_DROP_TX_ERROR: the
+ * device failed to send it; TXP_DROP_DRIVER: it refused it as malformed),
+ * never as transmitted. */
+static inline void ring_slot_unsent(struct ring *r, uint64_t idx, enum txp_drop_reason why)
+{
+	struct ring_slot *s = &r->slot[idx % r->size];
+
+	s->unsent = true;
+	s->why = (uint8_t)why;
+	s->done = true;
+}
+
+/*
+ * The device died (latched; the first cause wins): every later packet is
+ * dropped with why, and what is still held once the last completions are
+ * in.  cause is for people: "link down (Network is down)", "write error
+ * (No space left on device)".
+ * Context: the completion context (or the closing one, after it).
+ */
+void ring_die(struct ring *r, enum txp_drop_reason why, const char *cause);
+/* The link is gone: ring_die() with dev-down, and the kernel's log line. */
 void ring_set_link_down(struct ring *r, const char *why);
+/* The cause, if the device died; NULL while it lives.  Any context. */
+const char *ring_dead_cause(struct ring *r);
 
 #endif

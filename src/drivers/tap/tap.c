@@ -42,7 +42,6 @@ static int tap_reap(struct ring *r, uint64_t cons, uint64_t prod)
 
 	(void)cons;
 	for (; i < prod; i++) {
-		struct ring_slot *s = &r->slot[i % r->size];
 		ssize_t n = write(t->fd, ring_buf(r, i), r->frame_len);
 
 		if (n < 0 && (errno == EAGAIN || errno == ENOBUFS)) {
@@ -51,8 +50,12 @@ static int tap_reap(struct ring *r, uint64_t cons, uint64_t prod)
 		}
 		if (n < 0 && (errno == EIO || errno == EBADFD || errno == ENODEV))
 			return -errno;
-		s->refused = n != (ssize_t)r->frame_len;
-		s->done = true;
+		/* Any other failed or short write: the kernel did not take
+		 * the frame, which is dropped, not sent. */
+		if (n != (ssize_t)r->frame_len)
+			ring_slot_unsent(r, i, TXP_DROP_TX_ERROR);
+		else
+			ring_slot_sent(r, i);
 		ring_set_congested(r, false);
 	}
 	txp_store_relaxed(&r->kicked, i);
