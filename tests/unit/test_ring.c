@@ -1,0 +1,338 @@
+/*
+ * test_ring.c - the real drivers' shared transmit ring (src/drivers/common/
+ * ring.c) over a scripted device, no interface needed:
+ *  - a free slot with the device's own ring busy is backpressure: counted
+ *    once as device busy, no "BUG! Tx Ring full when queue awake!", no
+ *    ring error, and the packet goes out once the device takes it;
+ *  - a frame the device took and did not send ends dropped with the
+ *    driver's reason (tx-error, driver), never as transmitted;
+ *  - a device that dies mid-run ends a --packets run promptly: the
+ *    producers stop, what they had submitted ends transmitted or dropped
+ *    with the death's reason, and the run says why.
+ * Each in core and LLTX lock mode.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "drivers/common/ring.h"
+#include "sync/sync.h"
+#include "testutil.h"
+#include "txpath/driver.h"
+#include "txpath/run.h"
+
+#define WAIT_SECONDS 20
+
+/* The scripted device: what post and reap do, by the frame's number. */
+struct script {
+	atomic_uint busy_posts;		/* post refuses this many times (EBUSY) */
+	uint64_t fail_every;		/* reap: every Nth frame taken, not sent (0: none) */
+	uint64_t die_after;		/* reap: the link goes after this many frames (0: never) */
+	uint64_t taken;			/* frames reaped so far */
+};
+
+static int script_post(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
+{
+	struct script *s = ring_drv(r);
+	unsigned busy = atomic_load(&s->busy_posts);
+
+	if (busy) {
+		atomic_store(&s->busy_posts, busy - 1);
+		return -EBUSY;
+	}
+	return ring_post_in_slot(r, idx, pkt);
+}
+
+static int script_reap(struct ring *r, uint64_t cons, uint64_t prod)
+{
+	struct script *s = ring_drv(r);
+	uint64_t i = txp_load_relaxed(&r->kicked);
+
+	(void)cons;
+	for (; i < prod; i++) {
+		if (s->die_after && s->taken == s->die_after)
+			break;
+		s->taken++;
+		if (s->fail_every && s->taken % s->fail_every == 0)
+			ring_slot_unsent(r, i, TXP_DROP_TX_ERROR);
+		else
+			ring_slot_sent(r, i);
+	}
+	txp_store_relaxed(&r->kicked, i);
+	return s->die_after && s->taken == s->die_after ? -ENETDOWN : 0;
+}
+
+static void script_release(void *drv)
+{
+	free(drv);
+}
+
+static const struct ring_ops script_ops = {
+	.name = "script",
+	.post = script_post,
+	.reap = script_reap,
+	.release = script_release,
+};
+
+static const struct txp_driver_ops script_driver_ops = {
+	.name = "script",
+	.open = ring_open,
+	.stop = ring_stop,
+	.start_xmit = ring_start_xmit,
+};
+
+/* A ring of slots over a device that refuses busy posts, then fails every
+ * fail_every-th frame, and loses its link after die_after (0: neither). */
+static struct ring *script_ring(unsigned slots, unsigned busy, uint64_t fail_every,
+				uint64_t die_after)
+{
+	struct script *s = calloc(1, sizeof(*s));
+	struct ring_cfg rc = {
+		.ops = &script_ops,
+		.slots = slots,
+		.slot_size = 64,
+		.frame_len = 64,
+		.ifname = "script0",
+	};
+	char err[128];
+	struct ring *r;
+
+	assert_non_null(s);
+	atomic_init(&s->busy_posts, busy);
+	s->fail_every = fail_every;
+	s->die_after = die_after;
+	rc.drv = s;
+	r = ring_create(&rc, err, sizeof(err));
+	assert_non_null(r);
+	return r;
+}
+
+static struct txp_dev *script_dev(struct ring *r, enum txp_lock_mode lock)
+{
+	struct txp_dev_cfg dcfg = {
+		.name = "script0",
+		.lock = lock,
+		.ops = &script_driver_ops,
+		.priv = r,
+	};
+	char err[128];
+	struct txp_dev *dev = txp_dev_create(&dcfg, err, sizeof(err));
+
+	assert_non_null(dev);
+	assert_int_equal(txp_dev_open(dev), 0);
+	return dev;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Send n packets from this thread, wait until every one is accounted
+ * for, close the device; its counters into st. */
+static void send_and_close(struct txp_dev *dev, unsigned n, struct txp_dev_stats *st)
+{
+	double give_up = now_s() + WAIT_SECONDS;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct txp_pkt *pkt = txp_pkt_alloc();
+
+		assert_non_null(pkt);
+		pkt->seq = i;
+		pkt->len = 64;
+		txp_dev_queue_xmit(dev, pkt);
+	}
+	for (;;) {
+		txp_dev_get_stats(dev, st);
+		if (st->transmitted + txp_test_dropped(st) == st->submitted)
+			break;
+		assert_true(now_s() < give_up);
+		txp_sleep_ns(1000000);
+	}
+	txp_dev_close(dev);
+	txp_dev_get_stats(dev, st);
+	assert_int_equal(st->submitted, n);
+	assert_int_equal(st->submitted, st->transmitted + txp_test_dropped(st));
+}
+
+/* -- the device's own ring busy --------------------------------------------- */
+
+static void device_busy(enum txp_lock_mode lock)
+{
+	struct ring *r = script_ring(16, 3, 0, 0);
+	struct txp_dev *dev = script_dev(r, lock);
+	struct txp_dev_stats st;
+
+	send_and_close(dev, 8, &st);
+	/* Counted once, as what it is; no BUG, no ring error, nothing lost. */
+	assert_int_equal(txp_counter_read(&r->dev_busy), 3);
+	assert_int_equal(st.bug_logs, 0);
+	assert_int_equal(txp_counter_read(&r->ring_full_awake), 0);
+	assert_int_equal(txp_counter_read(&r->ring_errors), 0);
+	assert_int_equal(st.transmitted, 8);
+	assert_int_equal(txp_test_dropped(&st), 0);
+	txp_dev_destroy(dev);
+	ring_destroy(r);
+}
+
+static void test_device_busy_core(void **state)
+{
+	(void)state;
+	device_busy(TXP_LOCK_CORE);
+}
+
+static void test_device_busy_lltx(void **state)
+{
+	(void)state;
+	device_busy(TXP_LOCK_LLTX);
+}
+
+/* -- taken, not sent --------------------------------------------------------- */
+
+static void unsent_dropped(enum txp_lock_mode lock)
+{
+	struct ring *r = script_ring(16, 0, 4, 0);
+	struct txp_dev *dev = script_dev(r, lock);
+	struct txp_dev_stats st;
+
+	send_and_close(dev, 100, &st);
+	/* Every 4th frame the device did not send: dropped as tx-error. */
+	assert_int_equal(st.dropped[TXP_DROP_TX_ERROR], 25);
+	assert_int_equal(txp_counter_read(&r->tx_errors), 25);
+	assert_int_equal(st.transmitted, 75);
+	assert_int_equal(txp_test_dropped(&st), 25);
+	assert_int_equal(txp_counter_read(&r->ring_errors), 0);
+	txp_dev_destroy(dev);
+	ring_destroy(r);
+}
+
+static void test_unsent_dropped_core(void **state)
+{
+	(void)state;
+	unsent_dropped(TXP_LOCK_CORE);
+}
+
+static void test_unsent_dropped_lltx(void **state)
+{
+	(void)state;
+	unsent_dropped(TXP_LOCK_LLTX);
+}
+
+/* -- a device that dies mid-run ----------------------------------------------- */
+
+#define DIE_AFTER 5000
+
+static bool script_check(const struct txp_run_cfg *cfg, char *err, size_t errlen)
+{
+	(void)cfg;
+	(void)err;
+	(void)errlen;
+	return true;
+}
+
+static int script_create(const struct txp_run_cfg *cfg, const struct txp_driver_ops **ops,
+			 void **priv, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	*ops = &script_driver_ops;
+	*priv = script_ring(cfg->ring, 0, 0, DIE_AFTER);
+	return 0;
+}
+
+static void script_stats(void *priv, struct txp_run_drv_stats *st)
+{
+	struct ring *r = priv;
+	const char *died = ring_dead_cause(r);
+
+	*st = (struct txp_run_drv_stats){
+		.ring_errors = txp_counter_read(&r->ring_errors),
+		.link_down = died != NULL,
+	};
+	snprintf(st->died, sizeof(st->died), "%s", died ? died : "");
+}
+
+static const char *script_dead(void *priv)
+{
+	return ring_dead_cause(priv);
+}
+
+static void script_destroy(void *priv)
+{
+	ring_destroy(priv);
+}
+
+static const struct txp_run_driver script_run_driver = {
+	.name = "script",
+	.summary = "a scripted device whose link goes after a few thousand frames",
+	.check = script_check,
+	.create = script_create,
+	.stats = script_stats,
+	.dead = script_dead,
+	.destroy = script_destroy,
+};
+
+static void dies_mid_run(enum txp_lock_mode lock)
+{
+	struct txp_run_cfg cfg;
+	struct txp_run_result res;
+	char err[256] = "";
+
+	txp_run_cfg_init(&cfg);
+	cfg.driver = &script_run_driver;
+	cfg.lock = lock;
+	cfg.threads = 2;
+	/* Far more than the device takes before it dies: the old run went on
+	 * dropping every one of them as dev-down. */
+	cfg.packets = 200000000;
+	cfg.log = NULL;
+	assert_int_equal(txp_run(&cfg, &res, err, sizeof(err)), 0);
+	assert_true(res.drv.link_down);
+	assert_string_equal(res.drv.died, "link down (Network is down)");
+	assert_false(res.stalled);
+	assert_true(res.accounted);
+	/* The producers stopped: most packets were never submitted ... */
+	assert_true(res.dev.submitted < cfg.packets / 2);
+	/* ... and those that were ended sent (exactly what the device took)
+	 * or dropped as dev-down. */
+	assert_int_equal(res.dev.transmitted, DIE_AFTER);
+	assert_int_equal(res.dropped, res.dev.dropped[TXP_DROP_DEV_DOWN]);
+	assert_int_equal(res.dev.submitted, res.dev.transmitted + res.dropped);
+	assert_int_equal(res.drv.ring_errors, 0);
+}
+
+static void test_dies_mid_run_core(void **state)
+{
+	(void)state;
+	dies_mid_run(TXP_LOCK_CORE);
+}
+
+static void test_dies_mid_run_lltx(void **state)
+{
+	(void)state;
+	dies_mid_run(TXP_LOCK_LLTX);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_device_busy_core),
+		cmocka_unit_test(test_device_busy_lltx),
+		cmocka_unit_test(test_unsent_dropped_core),
+		cmocka_unit_test(test_unsent_dropped_lltx),
+		cmocka_unit_test(test_dies_mid_run_core),
+		cmocka_unit_test(test_dies_mid_run_lltx),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
