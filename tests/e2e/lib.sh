@@ -74,6 +74,20 @@ tap_setup() {
 	ip -n "$NS" link set txtap0 up
 }
 
+# link_setup DRIVER: what DRIVER sends on, into DEV, and where it arrives,
+# into PEER: a TAP device txtap0 for tap (received on txtap0 itself),
+# else veth0 and its peer veth1.
+link_setup() {
+	if [ "$1" = tap ]; then
+		[ -c /dev/net/tun ] || skip "no /dev/net/tun"
+		tap_setup
+		DEV=txtap0 PEER=txtap0
+	else
+		veth_setup
+		DEV=veth0 PEER=veth1
+	fi
+}
+
 # rx_packets DEV: the interface's received-packets counter.
 rx_packets() {
 	nsx cat "/sys/class/net/$1/statistics/rx_packets"

@@ -17,16 +17,9 @@ N=1000000000
 . "$(dirname "$0")/lib.sh"
 require_root_and_tools
 ns_setup "down-$DRIVER-$LOCK"
+link_setup "$DRIVER"
 EXTRA=""
-if [ "$DRIVER" = tap ]; then
-	[ -c /dev/net/tun ] || skip "no /dev/net/tun"
-	tap_setup
-	DEV=txtap0 PEER=txtap0
-else
-	veth_setup
-	DEV=veth0 PEER=veth1
-	[ "$DRIVER" = afpacket ] && EXTRA=--qdisc-bypass
-fi
+[ "$DRIVER" = afpacket ] && EXTRA=--qdisc-bypass
 
 before=$(rx_packets $PEER)
 # A generous limit: the run should end within a second of the link going.

@@ -13,14 +13,7 @@ N=100000
 . "$(dirname "$0")/lib.sh"
 require_root_and_tools
 ns_setup "$DRIVER-$LOCK"
-if [ "$DRIVER" = tap ]; then
-	[ -c /dev/net/tun ] || skip "no /dev/net/tun"
-	tap_setup
-	DEV=txtap0 PEER=txtap0
-else
-	veth_setup
-	DEV=veth0 PEER=veth1
-fi
+link_setup "$DRIVER"
 
 before=$(rx_packets $PEER)
 recv_start $PEER $N

@@ -9,6 +9,18 @@
  * ENOBUFS from the kick (the kernel's qdisc, or the device, is full; the
  * frame stays requested) stops the queue until a kick goes through.
  * PACKET_QDISC_BYPASS (optional) skips the kernel's own qdisc.
+ *
+ * What the kernel does not say: a frame its qdisc holds when the link
+ * goes down is purged, and one given to the noop qdisc of a device going
+ * down is freed, each with its status back to AVAILABLE and no word to
+ * the socket, so it counts as transmitted though never sent.  With the
+ * qdisc bypassed the device refuses a frame without carrier
+ * (NET_XMIT_DROP), the kernel puts it back as SEND_REQUEST and send fails
+ * with ENOBUFS: congestion here, then dev-down.  With PACKET_LOSS (set, or
+ * one malformed frame would block the ring) a malformed frame is skipped
+ * as AVAILABLE too; txpath's frames are checked against the MTU at
+ * set-up, so none is.  TP_STATUS_WRONG_FORMAT, if it ever shows, is
+ * dropped as refused (driver).
  */
 #include <errno.h>
 #include <linux/if_packet.h>
