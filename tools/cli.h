@@ -22,6 +22,13 @@ int cmd_bench(int argc, char **argv);
 int cmd_check(int argc, char **argv);	/* txpath-check only */
 int cmd_recv(int argc, char **argv);
 
+/* Flush and close an output stream: 0 if every write to it reached the
+ * file, else an errno (EIO when the failing call left none). */
+int close_output(FILE *f);
+/* Flush stdout now (a row of a long command); false if a write failed.
+ * main() reports it, once, and fails: the caller just stops. */
+bool flush_stdout(void);
+
 /* Print "txpath CMD: message" on stderr and exit 2. */
 _Noreturn void usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -87,5 +94,9 @@ const char *run_verdict(const struct txp_run_cfg *cfg, const struct txp_run_resu
 bool run_ok(const struct txp_run_result *r);
 void report_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp_run_result *r);
 void report_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp_run_result *r);
+/* A real device that died mid-run (its link went, or its file took no
+ * more) says so in one line on stderr, "txpath CMD: ..."; true if it did. */
+bool report_dev_died(const char *cmd, const struct txp_run_cfg *cfg,
+		     const struct txp_run_result *r);
 
 #endif

@@ -3,6 +3,7 @@
  * Concurrency Kit ring, in one process; a table (or JSON), the costs of
  * LLTX and of the exclusive runner as ratios, and a chart.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -40,7 +41,7 @@ static const char bench_help[] =
 "  -h, --help       this help\n"
 "\n"
 "Exit status: 0, or 1 when a case did not account for every packet or\n"
-"could not run, 2 on bad usage.\n";
+"could not run, or the chart could not be written, 2 on bad usage.\n";
 
 enum { OPT_THREADS = 1000, OPT_REPS, OPT_SECONDS, OPT_BURST, OPT_BULK, OPT_NO_SIM,
        OPT_QUICK, OPT_JSON, OPT_SVG, OPT_HELP };
@@ -200,6 +201,20 @@ static void print_json(const struct bench_cfg *cfg, const struct bench_row *rows
 	json_finish(&j);
 }
 
+/* The chart into f (open on path); false, and one line on stderr, if
+ * it could not all be written. */
+static bool write_svg(FILE *f, const char *path, const struct bench_cfg *cfg,
+		      const struct bench_row *rows, size_t n)
+{
+	int err;
+
+	bench_svg(f, cfg, rows, n);
+	err = close_output(f);
+	if (err)
+		fprintf(stderr, "txpath bench: %s: write error: %s\n", path, strerror(err));
+	return !err;
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -209,9 +224,10 @@ int cmd_bench(int argc, char **argv)
 	};
 	bool json = false, quick = false, threads_set = false, ok = true;
 	const char *svg = NULL;
+	FILE *svg_file = NULL;
 	struct bench_row *rows;
 	char err[256];
-	size_t n;
+	size_t n = 0;
 	int c;
 
 	opterr = 0;
@@ -265,14 +281,17 @@ int cmd_bench(int argc, char **argv)
 			cfg.max_threads = 2;
 	}
 
-	rows = bench_rows(&cfg, &n);
-	if (!rows) {
-		fprintf(stderr, "txpath bench: out of memory\n");
+	/* Before the runs: a chart that cannot be written fails at once. */
+	if (svg && !(svg_file = fopen(svg, "w"))) {
+		fprintf(stderr, "txpath bench: cannot write %s: %s\n", svg, strerror(errno));
 		return 1;
 	}
-	if (bench_run(&cfg, rows, n, isatty(STDERR_FILENO) ? show_progress : NULL, NULL,
-		      err, sizeof(err)) != 0) {
-		fprintf(stderr, "\ntxpath bench: %s\n", err);
+	rows = bench_rows(&cfg, &n);
+	if (!rows || bench_run(&cfg, rows, n, isatty(STDERR_FILENO) ? show_progress : NULL,
+			       NULL, err, sizeof(err)) != 0) {
+		fprintf(stderr, "\ntxpath bench: %s\n", rows ? err : "out of memory");
+		if (svg_file)
+			fclose(svg_file);
 		bench_rows_free(rows, n);
 		return 1;
 	}
@@ -286,19 +305,10 @@ int cmd_bench(int argc, char **argv)
 		print_table(&cfg, rows, n);
 		print_targets(rows, n, cfg.max_threads);
 	}
-	if (svg) {
-		FILE *f = fopen(svg, "w");
-
-		if (!f) {
-			fprintf(stderr, "txpath bench: cannot write %s\n", svg);
-			ok = false;
-		} else {
-			bench_svg(f, &cfg, rows, n);
-			ok &= fclose(f) == 0;
-			if (!json)
-				printf("\nchart: %s\n", svg);
-		}
-	}
+	if (svg_file && !write_svg(svg_file, svg, &cfg, rows, n))
+		ok = false;
+	else if (svg_file && !json)
+		printf("\nchart: %s\n", svg);
 	bench_rows_free(rows, n);
 	return ok ? 0 : 1;
 }

@@ -66,7 +66,8 @@ static void print_hazards(const struct txp_run_result *r)
 }
 
 /* One row: run cfg and print it, with what the validator reported.
- * False if it could not run; *all_ok cleared if it lost a packet. */
+ * False if it could not run or stdout failed (the demo stops); *all_ok
+ * cleared if it lost a packet. */
 static bool demo_row(const struct txp_run_cfg *cfg, bool json, struct json *j, bool *all_ok)
 {
 	struct txp_run_result r;
@@ -84,9 +85,8 @@ static bool demo_row(const struct txp_run_cfg *cfg, bool json, struct json *j, b
 		print_row(cfg, &r);
 		print_hazards(&r);
 	}
-	fflush(stdout);
 	*all_ok &= run_ok(&r);
-	return true;
+	return flush_stdout();
 }
 
 static bool is_row_knob(const char *name)

@@ -22,8 +22,9 @@ RUN_KNOB_HELP
 "\n"
 "Exit status: 0 when every packet was accounted for, 1 when the run stalled,\n"
 "lost or duplicated packets, the device could not be set up (no such\n"
-"interface, interface down, no permission, XDP not supported) or its link\n"
-"went down mid-run, 2 on bad usage.\n";
+"interface, interface down, no permission, XDP not supported), its link\n"
+"went down mid-run or its file could not be written (the rest dropped as\n"
+"dev-down or tx-error), 2 on bad usage.\n";
 
 /* Live progress on a terminal, for runs longer than a second. */
 static void show_progress(const struct txp_run_progress *p, void *arg)
@@ -44,6 +45,24 @@ static void show_progress(const struct txp_run_progress *p, void *arg)
 }
 
 enum { OPT_JSON = 1000, OPT_QUIET, OPT_HELP };
+
+bool report_dev_died(const char *cmd, const struct txp_run_cfg *cfg,
+		     const struct txp_run_result *r)
+{
+	const char *where = cfg->net.ifname ? cfg->net.ifname : cfg->net.file;
+	enum txp_drop_reason why = r->drv.died_drop;
+
+	if (!r->drv.link_down)
+		return false;
+	if (why == TXP_DROP_DEV_DOWN)
+		fprintf(stderr, "txpath %s: %s: link went down mid-run: %llu packets dropped as dev-down\n",
+			cmd, where, (unsigned long long)r->dev.dropped[why]);
+	else
+		fprintf(stderr, "txpath %s: %s: %s; %llu packets dropped as %s\n", cmd, where,
+			r->drv.died, (unsigned long long)r->dev.dropped[why],
+			txp_drop_reason_name(why));
+	return true;
+}
 
 int cmd_run(int argc, char **argv)
 {
@@ -108,10 +127,7 @@ int cmd_run(int argc, char **argv)
 	} else {
 		report_text(stdout, &cfg, &res);
 	}
-	if (res.drv.link_down) {
-		fprintf(stderr, "txpath run: %s: link went down mid-run: %llu packets dropped as dev-down\n",
-			cfg.net.ifname, (unsigned long long)res.dev.dropped[TXP_DROP_DEV_DOWN]);
+	if (report_dev_died("run", &cfg, &res))
 		return 1;
-	}
 	return run_ok(&res) ? 0 : 1;
 }

@@ -94,5 +94,4 @@ void json_bool(struct json *j, const char *key, bool v)
 void json_finish(struct json *j)
 {
 	fputc('\n', j->f);
-	fflush(j->f);
 }

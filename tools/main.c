@@ -1,6 +1,7 @@
 /*
  * main.c - the txpath command: dispatch to a subcommand.
  */
+#include <errno.h>
 #include <limits.h>
 #include <string.h>
 #include <unistd.h>
@@ -61,7 +62,7 @@ static const struct {
 #endif
 };
 
-int main(int argc, char **argv)
+static int run_command(int argc, char **argv)
 {
 	if (argc < 2) {
 		fputs(main_help, stderr);
@@ -76,4 +77,46 @@ int main(int argc, char **argv)
 			return commands[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "txpath: unknown command '%s' (see txpath --help)\n", argv[1]);
 	return EXIT_USAGE;
+}
+
+int close_output(FILE *f)
+{
+	bool failed;
+
+	errno = 0;
+	failed = ferror(f) | (fflush(f) != 0);
+	failed |= fclose(f) != 0;
+	return !failed ? 0 : errno ? errno : EIO;
+}
+
+/* Why a flush of stdout failed first: stdio drops what it could not write
+ * and forgets why, so the reason is kept for close_stdout(). */
+static int stdout_errno;
+
+bool flush_stdout(void)
+{
+	errno = 0;
+	if (fflush(stdout) == 0)
+		return true;
+	if (!stdout_errno)
+		stdout_errno = errno ? errno : EIO;
+	return false;
+}
+
+/* Whatever a command printed must have reached standard output (a full
+ * disk, a closed pipe): fail if any write did not. */
+static int close_stdout(int status)
+{
+	int err = close_output(stdout);
+
+	if (!err && !stdout_errno)
+		return status;
+	fprintf(stderr, "txpath: write error on standard output: %s\n",
+		strerror(stdout_errno ? stdout_errno : err));
+	return status ? status : 1;
+}
+
+int main(int argc, char **argv)
+{
+	return close_stdout(run_command(argc, argv));
 }

@@ -47,6 +47,7 @@ struct txp_run_drv_stats {
 	uint64_t device_busy;		/* a free slot, the device's own ring busy (backpressure) */
 	bool link_down;			/* the device died mid-run (real drivers) ... */
 	char died[96];			/* ... of this ("link down (Network is down)") */
+	enum txp_drop_reason died_drop;	/* ... what it left dropped as (dev-down, tx-error) */
 };
 
 /* How the workload makes a driver of a kind ("sim", "null", ...). */

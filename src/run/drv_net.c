@@ -74,6 +74,7 @@ static void net_stats(void *priv, struct txp_run_drv_stats *st)
 		.ring_errors = txp_load_relaxed(&r->ring_errors),
 		.device_busy = txp_load_relaxed(&r->dev_busy),
 		.link_down = died != NULL,
+		.died_drop = died ? r->dead_why : TXP_DROP_DEV_DOWN,
 	};
 	snprintf(st->died, sizeof(st->died), "%s", died ? died : "");
 }

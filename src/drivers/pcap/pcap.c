@@ -6,43 +6,133 @@
  * the file in ring order, each a completion.  For inspection, and for
  * deterministic tests: the file holds exactly the frames sent, in the
  * order the device sent them.
+ *
+ * A frame is transmitted once it is in the file: libpcap writes through
+ * stdio, which holds frames in its buffer, so every pass ends with a
+ * flush and only then are its frames sent.  A write error (a full disk,
+ * /dev/full) kills the device: the frames that did not reach the file,
+ * and every later one, are dropped as tx-error (ring_die()).
  */
+#include <errno.h>
 #include <pcap/pcap.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/time.h>
+#include <unistd.h>
 
 #include "drivers/common/netdrv.h"
+
+/* On disk: a file header, then per frame a record header (seconds,
+ * microseconds, caplen, len: 32 bits each) and the frame. */
+#define PCAP_FILE_HDR_LEN 24
+#define PCAP_REC_HDR_LEN 16
 
 struct pcapdrv {
 	pcap_t *dead;
 	pcap_dumper_t *dump;
+	off_t start;		/* where the file header went; -1: not a regular file */
+	uint64_t written;	/* frames [0, written) are whole in the file */
+	int err;		/* the write error that killed it, 0 while it writes */
 };
 
 /*
- * reap: write the posted frames [kicked, prod) to the file, in order.
+ * After a failed write: how many frames made it whole into the file.  A
+ * regular file says so by its offset, and is cut back to them, so that it
+ * holds exactly the frames counted transmitted.  Anything else (a device,
+ * a pipe) tells nothing: only those written before.
+ */
+static uint64_t pcapdrv_salvage(struct pcapdrv *p, unsigned frame_len, uint64_t posted)
+{
+	int fd = fileno(pcap_dump_file(p->dump));
+	off_t end = p->start < 0 ? -1 : lseek(fd, 0, SEEK_CUR);
+	off_t body = end - p->start - PCAP_FILE_HDR_LEN;
+	uint64_t whole;
+
+	if (end < 0 || body < 0)
+		return p->written;
+	whole = (uint64_t)body / (PCAP_REC_HDR_LEN + frame_len);
+	if (whole > posted)
+		whole = posted;
+	if (ftruncate(fd, p->start + PCAP_FILE_HDR_LEN +
+			      (off_t)whole * (PCAP_REC_HDR_LEN + frame_len)) != 0)
+		return p->written;
+	return whole;
+}
+
+/* The file took no more (p->err): keep what is whole, drop what stdio
+ * still holds (so that closing writes nothing more), kill the device. */
+static void pcapdrv_failed(struct ring *r, uint64_t posted)
+{
+	struct pcapdrv *p = ring_drv(r);
+	char cause[80];
+
+	p->written = pcapdrv_salvage(p, r->frame_len, posted);
+	__fpurge(pcap_dump_file(p->dump));
+	snprintf(cause, sizeof(cause), "write error (%s)", strerror(p->err));
+	if (r->log)
+		fprintf(r->log, "pcap: %s: %s\n", r->ifname, cause);
+	ring_die(r, TXP_DROP_TX_ERROR, cause);
+}
+
+/* Write [kicked, prod) to the file and flush: the frames are whole in it
+ * once the flush returns, and p->written says how far that is. */
+static void pcapdrv_write(struct ring *r, uint64_t prod)
+{
+	struct pcapdrv *p = ring_drv(r);
+	struct pcap_pkthdr h;
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	h.ts = tv;
+	h.caplen = h.len = r->frame_len;
+	errno = 0;
+	for (uint64_t i = txp_load_relaxed(&r->kicked); i < prod; i++)
+		pcap_dump((unsigned char *)p->dump, &h, ring_buf(r, i));
+	if (pcap_dump_flush(p->dump) == 0 && !ferror(pcap_dump_file(p->dump))) {
+		p->written = prod;
+		return;
+	}
+	p->err = errno ? errno : EIO;
+	pcapdrv_failed(r, prod);
+}
+
+/*
+ * reap: write the posted frames [kicked, prod) to the file, in order, and
+ * flush; the frames in the file are sent, the others (after a write
+ * error, and all once the device is dead) unsent: tx-error.
  * Synchronization: the completion context only; the slots are read after
  * the acquire of prod in ring_pass().
- * Context: the completion context.
- * Return codes: 0.
+ * Context: the completion context (or the closing one, after it).
+ * Return codes: 0 (a write error kills the device with ring_die()).
  */
 static int pcapdrv_reap(struct ring *r, uint64_t cons, uint64_t prod)
 {
 	struct pcapdrv *p = ring_drv(r);
-	uint64_t i = txp_load_relaxed(&r->kicked);
-	struct pcap_pkthdr h;
-	struct timeval tv;
 
-	(void)cons;
-	gettimeofday(&tv, NULL);
-	h.ts = tv;
-	h.caplen = h.len = r->frame_len;
-	for (; i < prod; i++) {
-		pcap_dump((unsigned char *)p->dump, &h, ring_buf(r, i));
-		r->slot[i % r->size].done = true;
+	if (!p->err)
+		pcapdrv_write(r, prod);
+	txp_store_relaxed(&r->kicked, prod);
+	for (uint64_t i = cons; i < prod; i++) {
+		if (i < p->written)
+			ring_slot_sent(r, i);
+		else
+			ring_slot_unsent(r, i, TXP_DROP_TX_ERROR);
 	}
-	txp_store_relaxed(&r->kicked, i);
 	return 0;
+}
+
+/* Where the file header goes: the stream's offset before anything is
+ * written (the header waits in stdio's buffer); -1 unless a regular file. */
+static off_t pcapdrv_start(pcap_dumper_t *dump)
+{
+	int fd = fileno(pcap_dump_file(dump));
+	struct stat st;
+
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return -1;
+	return lseek(fd, 0, SEEK_CUR);
 }
 
 static void pcapdrv_release(void *drv)
@@ -75,11 +165,13 @@ static struct ring *pcapdrv_create(const struct netdrv_cfg *c, char *err, size_t
 	p->dead = pcap_open_dead(DLT_EN10MB, 65535);
 	p->dump = p->dead ? pcap_dump_open(p->dead, c->net->file) : NULL;
 	if (!p->dump) {
-		snprintf(err, errlen, "%s: cannot write the pcap file: %s", c->net->file,
+		/* libpcap's message names the file. */
+		snprintf(err, errlen, "cannot write the pcap file: %s",
 			 p->dead ? pcap_geterr(p->dead) : "out of memory");
 		pcapdrv_release(p);
 		return NULL;
 	}
+	p->start = pcapdrv_start(p->dump);
 	return netdrv_make_ring(&rc, p, NULL, err, errlen);
 }
 
