@@ -33,6 +33,23 @@ bool flush_stdout(void);
 _Noreturn void usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* A command line being parsed: getopt_long over opts (short option: -h
+ * only), with the commands' rules.  Each option may be given once: a
+ * second --lock (or --json) is a usage error, never a silent override. */
+#define CMDLINE_MAX_OPTS 64
+struct cmdline {
+	const char *cmd;		/* "run": for messages */
+	const struct option *opts;
+	int seen[CMDLINE_MAX_OPTS];	/* the vals of the options given so far */
+	unsigned nseen;
+};
+void cmdline_init(struct cmdline *cl, const char *cmd, const struct option *opts);
+/* The next option's val ('h' for -h), -1 at the end; an unknown option,
+ * a missing value, an option given twice or an argument that is no
+ * option is a usage error. */
+int cmdline_next(struct cmdline *cl, int argc, char **argv);
+bool cmdline_given(const struct cmdline *cl, int val);
+
 /* Strict number parsing: the whole string, in [min, max], or usage_error. */
 uint64_t parse_u64(const char *cmd, const char *opt, const char *s, uint64_t min, uint64_t max);
 double parse_seconds(const char *cmd, const char *opt, const char *s);
@@ -45,7 +62,11 @@ void parse_frags(const char *cmd, const char *s, unsigned *min, unsigned *max);
  * --txqueuelen --sndbuf --qdisc --driver, and the real drivers' --dev --file
  * --xdp-mode --queue --tpacket --qdisc-bypass --src-mac --dst-mac --src-ip
  * --dst-ip --src-port --dst-port. */
-bool parse_run_knob(const char *cmd, int opt, const char *arg, struct txp_run_cfg *cfg);
+bool parse_run_knob(const struct cmdline *cl, int opt, const char *arg, struct txp_run_cfg *cfg);
+/* After the last option: a knob given that cfg's driver does not use
+ * (--file without --driver pcap, --personality with a real driver, ...)
+ * is a usage error naming the knob and the driver. */
+void check_run_knobs(const struct cmdline *cl, const struct txp_run_cfg *cfg);
 /* getopt_long entries for those knobs, ending in an all-zero entry. */
 extern const struct option run_knob_options[];
 #define RUN_KNOB_HELP \
@@ -53,17 +74,20 @@ extern const struct option run_knob_options[];
 "  --lock core|lltx        who serialises start_xmit (overrides the era)\n" \
 "  --runner concurrent|exclusive\n" \
 "                          may several contexts run the qdisc at once\n" \
-"  --personality P         driver: tg3-2004 tg3-silent tg3-2005 e1000-2004 locked rc2;\n" \
-"                          for tests: rc2-naive (needs --validate) lost-wakeup\n" \
-"                          recheck-nomb\n" \
+"                          (overrides the era)\n" \
+"  --personality P         sim: its driver (overrides the era): tg3-2004\n" \
+"                          tg3-silent tg3-2005 e1000-2004 locked rc2; for tests:\n" \
+"                          rc2-naive (needs --validate) lost-wakeup recheck-nomb\n" \
 "  --threads N             producer threads (default: one per CPU)\n" \
 "  --packets N             packets in all (default 1000000)\n" \
 "  --seconds S             run for S seconds instead\n" \
-"  --size BYTES            packet size, 60..65535 (default 64)\n" \
-"  --frags MIN-MAX         fragments per packet, 0..18 (default 0)\n" \
-"  --ring N                TX ring descriptors (default 512)\n" \
-"  --line-rate PPS         packets per second the NIC sends, 0 = unlimited\n" \
-"  --batch N               packets retired per completion pass (default 32)\n" \
+"  --size BYTES            packet size, 60..65535 (default 64): on the real\n" \
+"                          drivers the frame's length\n" \
+"  --frags MIN-MAX         sim: fragments per packet, 0..18 (default 0)\n" \
+"  --ring N                sim and the real drivers: TX ring descriptors\n" \
+"                          (default 512)\n" \
+"  --line-rate PPS         sim: packets per second the NIC sends, 0 = unlimited\n" \
+"  --batch N               sim: packets retired per completion pass (default 32)\n" \
 "  --txqueuelen N          qdisc limit per band (default 1000)\n" \
 "  --sndbuf N              packets a producer may have in flight, 0 = no limit\n" \
 "                          (default 256): beyond it the producer waits\n" \
@@ -72,20 +96,26 @@ extern const struct option run_knob_options[];
 "  --bulk N                packets qdisc_restart() sends per batch, with the\n" \
 "                          more-follow hint, 1..64 (default 32; 1: as 2.6.x)\n" \
 "  --qdisc pfifo_fast|noqueue\n"                             \
-"  --driver NAME           sim (default): the simulated NIC; real drivers:\n" \
-"                          afpacket afxdp tap (--dev IFNAME), pcap (--file PATH)\n" \
-"  --dev IFNAME            the interface (afpacket, afxdp) or TAP device (tap)\n" \
-"  --file PATH             the pcap file to write (pcap)\n" \
-"  --xdp-mode copy|zerocopy  AF_XDP bind mode (default copy)\n" \
-"  --queue N               AF_XDP: the interface's queue (default 0)\n" \
-"  --tpacket 2|3           AF_PACKET: TPACKET_V2 (default) or TPACKET_V3\n" \
-"  --qdisc-bypass          AF_PACKET: PACKET_QDISC_BYPASS, skip the kernel's qdisc\n" \
-"  --src-mac, --dst-mac MAC  frame MACs (default: the interface's; broadcast)\n" \
-"  --src-ip, --dst-ip A    in 198.18.0.0/15 (default 198.18.0.1, 198.18.0.2)\n" \
-"  --src-port, --dst-port N  UDP ports (default 9, 9)\n" \
+"  --driver NAME           sim (default): the simulated NIC; null: completes\n" \
+"                          every packet at once; real drivers: afpacket afxdp\n" \
+"                          tap (--dev IFNAME), pcap (--file PATH)\n" \
+"  --dev IFNAME            afpacket, afxdp: the interface; tap: the TAP device\n" \
+"  --file PATH             pcap: the file to write\n" \
+"  --xdp-mode copy|zerocopy  afxdp: the bind mode (default copy)\n" \
+"  --queue N               afxdp: the interface's queue (default 0)\n" \
+"  --tpacket 2|3           afpacket: TPACKET_V2 (default) or TPACKET_V3\n" \
+"  --qdisc-bypass          afpacket: PACKET_QDISC_BYPASS, skip the kernel's qdisc\n" \
+"  --src-mac, --dst-mac MAC  real drivers: the frame's MACs (default: the\n" \
+"                          interface's; broadcast)\n" \
+"  --src-ip, --dst-ip A    real drivers: in 198.18.0.0/15 (default 198.18.0.1,\n" \
+"                          198.18.0.2)\n" \
+"  --src-port, --dst-port N  real drivers: UDP ports (default 9, 9)\n" \
 "  --validate              run the lock validator: recursion, irq state, lock\n" \
 "                          order, frees with interrupts off, interrupts on under\n" \
-"                          an irq-safe lock (slower: every lock is checked)\n"
+"                          an irq-safe lock (slower: every lock is checked)\n" \
+"Each option at most once: a repeat is an error, not an override (but --lock,\n" \
+"--runner and --personality override --era, before or after it).  A knob\n" \
+"marked for some drivers is an error with any other.\n"
 
 /* A one-line judgement of a run, in the words of the seeds. */
 const char *run_verdict(const struct txp_run_cfg *cfg, const struct txp_run_result *r,

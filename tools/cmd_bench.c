@@ -36,9 +36,11 @@ static const char bench_help[] =
 "  --bulk N         packets qdisc_restart() sends per batch, 1..%d (default 32)\n"
 "  --no-sim         leave out the simulated NIC\n"
 "  --quick          a smoke run: 2 threads at most, 1 run of 0.02 s each\n"
+"                   (--threads, --reps, --seconds override it)\n"
 "  --json           print {\"rows\": [...], \"ratios\": [...]} instead of the table\n"
 "  --svg FILE       draw Mpps against threads, a line per configuration\n"
 "  -h, --help       this help\n"
+"Each option at most once: a repeat is an error, not an override.\n"
 "\n"
 "Exit status: 0, or 1 when a case did not account for every packet or\n"
 "could not run, or the chart could not be written, 2 on bad usage.\n";
@@ -222,21 +224,21 @@ int cmd_bench(int argc, char **argv)
 		.max_threads = cpus > 0 ? (unsigned)cpus : 1,
 		.reps = 5, .seconds = 0.25, .burst = 32, .bulk = 32, .sim = true,
 	};
-	bool json = false, quick = false, threads_set = false, ok = true;
+	bool json = false, quick = false, ok = true;
 	const char *svg = NULL;
 	FILE *svg_file = NULL;
 	struct bench_row *rows;
+	struct cmdline cl;
 	char err[256];
 	size_t n = 0;
 	int c;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", bench_options, NULL)) != -1) {
+	cmdline_init(&cl, "bench", bench_options);
+	while ((c = cmdline_next(&cl, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_THREADS:
 			cfg.max_threads = (unsigned)parse_u64("bench", "--threads", optarg, 1,
 							      TXP_MAX_CTX - 2);
-			threads_set = true;
 			break;
 		case OPT_REPS:
 			cfg.reps = (unsigned)parse_u64("bench", "--reps", optarg, 1, 1000);
@@ -266,20 +268,15 @@ int cmd_bench(int argc, char **argv)
 		case OPT_HELP:
 			printf(bench_help, cpus, BENCH_BURST_MAX, TXP_DEV_BULK_MAX);
 			return 0;
-		case ':':
-			usage_error("bench", "%s needs a value", argv[optind - 1]);
-		default:
-			usage_error("bench", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (optind < argc)
-		usage_error("bench", "unexpected argument '%s'", argv[optind]);
-	if (quick) {
+	/* --quick is a preset: --threads, --reps and --seconds override it. */
+	if (quick && !cmdline_given(&cl, OPT_REPS))
 		cfg.reps = 1;
+	if (quick && !cmdline_given(&cl, OPT_SECONDS))
 		cfg.seconds = 0.02;
-		if (!threads_set && cfg.max_threads > 2)
-			cfg.max_threads = 2;
-	}
+	if (quick && !cmdline_given(&cl, OPT_THREADS) && cfg.max_threads > 2)
+		cfg.max_threads = 2;
 
 	/* Before the runs: a chart that cannot be written fails at once. */
 	if (svg && !(svg_file = fopen(svg, "w"))) {

@@ -111,6 +111,7 @@ static void demo_options(struct option *opts)
 int cmd_demo(int argc, char **argv)
 {
 	struct option opts[48];
+	struct cmdline cl;
 	struct txp_run_cfg base;
 	bool json = false, all_ok = true;
 	struct json j;
@@ -123,9 +124,9 @@ int cmd_demo(int argc, char **argv)
 	base.ring = 32;
 	base.frags_min = 0;
 	base.frags_max = 3;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		if (parse_run_knob("demo", c, optarg, &base))
+	cmdline_init(&cl, "demo", opts);
+	while ((c = cmdline_next(&cl, argc, argv)) != -1) {
+		if (parse_run_knob(&cl, c, optarg, &base))
 			continue;
 		switch (c) {
 		case OPT_JSON:
@@ -135,14 +136,9 @@ int cmd_demo(int argc, char **argv)
 		case OPT_HELP:
 			fputs(demo_help, stdout);
 			return 0;
-		case ':':
-			usage_error("demo", "%s needs a value", argv[optind - 1]);
-		default:
-			usage_error("demo", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (optind < argc)
-		usage_error("demo", "unexpected argument '%s'", argv[optind]);
+	check_run_knobs(&cl, &base);
 
 	if (json) {
 		json_init(&j, stdout);

@@ -67,6 +67,7 @@ bool report_dev_died(const char *cmd, const struct txp_run_cfg *cfg,
 int cmd_run(int argc, char **argv)
 {
 	struct option opts[48];
+	struct cmdline cl;
 	struct txp_run_cfg cfg;
 	struct txp_run_result res;
 	bool json = false, tty = isatty(STDERR_FILENO);
@@ -83,9 +84,9 @@ int cmd_run(int argc, char **argv)
 
 	txp_run_cfg_init(&cfg);
 	cfg.log = stderr;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		if (parse_run_knob("run", c, optarg, &cfg))
+	cmdline_init(&cl, "run", opts);
+	while ((c = cmdline_next(&cl, argc, argv)) != -1) {
+		if (parse_run_knob(&cl, c, optarg, &cfg))
 			continue;
 		switch (c) {
 		case OPT_JSON:
@@ -98,14 +99,9 @@ int cmd_run(int argc, char **argv)
 		case OPT_HELP:
 			fputs(run_help, stdout);
 			return 0;
-		case ':':
-			usage_error("run", "%s needs a value", argv[optind - 1]);
-		default:
-			usage_error("run", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (optind < argc)
-		usage_error("run", "unexpected argument '%s'", argv[optind]);
+	check_run_knobs(&cl, &cfg);
 	if (!txp_run_cfg_check(&cfg, err, sizeof(err)))
 		usage_error("run", "%s", err);
 	if (tty) {

@@ -21,6 +21,40 @@ void usage_error(const char *cmd, const char *fmt, ...)
 	exit(EXIT_USAGE);
 }
 
+void cmdline_init(struct cmdline *cl, const char *cmd, const struct option *opts)
+{
+	*cl = (struct cmdline){ .cmd = cmd, .opts = opts };
+	opterr = 0;
+	optind = 1;
+}
+
+bool cmdline_given(const struct cmdline *cl, int val)
+{
+	for (unsigned i = 0; i < cl->nseen; i++)
+		if (cl->seen[i] == val)
+			return true;
+	return false;
+}
+
+int cmdline_next(struct cmdline *cl, int argc, char **argv)
+{
+	int idx = -1, c = getopt_long(argc, argv, ":h", cl->opts, &idx);
+
+	if (c == -1 && optind < argc)
+		usage_error(cl->cmd, "unexpected argument '%s'", argv[optind]);
+	if (c == ':')
+		usage_error(cl->cmd, "%s needs a value", argv[optind - 1]);
+	if (c == '?')
+		usage_error(cl->cmd, "unknown option '%s'", argv[optind - 1]);
+	if (idx < 0)
+		return c;
+	if (cmdline_given(cl, c))
+		usage_error(cl->cmd, "--%s given twice (each option once)", cl->opts[idx].name);
+	if (cl->nseen < CMDLINE_MAX_OPTS)
+		cl->seen[cl->nseen++] = c;
+	return c;
+}
+
 uint64_t parse_u64(const char *cmd, const char *opt, const char *s, uint64_t min, uint64_t max)
 {
 	unsigned long long v;
@@ -116,22 +150,18 @@ const struct option run_knob_options[] = {
 };
 
 /* Knobs set on their own override the era wherever --era stands. */
-static struct {
-	bool lock, runner, personality;
-} explicit_knob;
-
-static void parse_era(const char *cmd, const char *arg, struct txp_run_cfg *cfg)
+static void parse_era(const struct cmdline *cl, const char *arg, struct txp_run_cfg *cfg)
 {
 	struct txp_run_cfg keep = *cfg;
 
 	if (!txp_run_cfg_era(cfg, arg))
-		usage_error(cmd, "unknown era '%s' (2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18)",
-			    arg);
-	if (explicit_knob.lock)
+		usage_error(cl->cmd,
+			    "unknown era '%s' (2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18)", arg);
+	if (cmdline_given(cl, OPT_LOCK))
 		cfg->lock = keep.lock;
-	if (explicit_knob.runner)
+	if (cmdline_given(cl, OPT_RUNNER))
 		cfg->runner = keep.runner;
-	if (explicit_knob.personality)
+	if (cmdline_given(cl, OPT_PERSONALITY))
 		cfg->personality = keep.personality;
 }
 
@@ -215,38 +245,41 @@ static bool parse_net_knob(const char *cmd, int opt, const char *arg, struct txp
 	return false;
 }
 
-bool parse_run_knob(const char *cmd, int opt, const char *arg, struct txp_run_cfg *cfg)
+bool parse_run_knob(const struct cmdline *cl, int opt, const char *arg, struct txp_run_cfg *cfg)
 {
+	const char *cmd = cl->cmd;
+
 	if (parse_net_knob(cmd, opt, arg, &cfg->net))
 		return true;
 	switch (opt) {
 	case OPT_ERA:
-		parse_era(cmd, arg, cfg);
+		parse_era(cl, arg, cfg);
 		return true;
 	case OPT_LOCK:
 		if (strcmp(arg, "core") && strcmp(arg, "lltx"))
 			usage_error(cmd, "--lock is core or lltx, got '%s'", arg);
 		cfg->lock = strcmp(arg, "core") ? TXP_LOCK_LLTX : TXP_LOCK_CORE;
-		explicit_knob.lock = true;
 		return true;
 	case OPT_RUNNER:
 		if (strcmp(arg, "concurrent") && strcmp(arg, "exclusive"))
 			usage_error(cmd, "--runner is concurrent or exclusive, got '%s'", arg);
 		cfg->runner = strcmp(arg, "concurrent") ? TXP_RUNNER_EXCLUSIVE : TXP_RUNNER_CONCURRENT;
-		explicit_knob.runner = true;
 		return true;
 	case OPT_PERSONALITY:
 		parse_personality(cmd, arg, cfg);
-		explicit_knob.personality = true;
 		return true;
 	case OPT_THREADS:
 		cfg->threads = (unsigned)parse_u64(cmd, "--threads", arg, 1, TXP_MAX_CTX - 2);
 		return true;
 	case OPT_PACKETS:
+		if (cmdline_given(cl, OPT_SECONDS))
+			usage_error(cmd, "--packets and --seconds: give one");
 		cfg->packets = parse_u64(cmd, "--packets", arg, 1, UINT64_C(1) << 40);
 		cfg->seconds = 0;
 		return true;
 	case OPT_SECONDS:
+		if (cmdline_given(cl, OPT_PACKETS))
+			usage_error(cmd, "--packets and --seconds: give one");
 		cfg->seconds = parse_seconds(cmd, "--seconds", arg);
 		cfg->packets = 0;
 		return true;
@@ -292,4 +325,69 @@ bool parse_run_knob(const char *cmd, int opt, const char *arg, struct txp_run_cf
 		return true;
 	}
 	return false;
+}
+
+/* The drivers that take frames (addresses, ports) and a ring of slots. */
+#define FRAME_DRIVERS "afpacket afxdp tap pcap"
+
+/* The knobs that mean something to some drivers only; any other knob
+ * applies to every driver. */
+static const struct {
+	int opt;
+	const char *drivers;	/* the names, space-separated */
+} knob_drivers[] = {
+	{ OPT_PERSONALITY, "sim" },
+	{ OPT_LINE_RATE, "sim" },
+	{ OPT_BATCH, "sim" },
+	{ OPT_FRAGS, "sim" },
+	{ OPT_RING, "sim " FRAME_DRIVERS },
+	{ OPT_DEV, "afpacket afxdp tap" },
+	{ OPT_FILE, "pcap" },
+	{ OPT_XDP_MODE, "afxdp" },
+	{ OPT_QUEUE, "afxdp" },
+	{ OPT_TPACKET, "afpacket" },
+	{ OPT_QDISC_BYPASS, "afpacket" },
+	{ OPT_SRC_MAC, FRAME_DRIVERS },
+	{ OPT_DST_MAC, FRAME_DRIVERS },
+	{ OPT_SRC_IP, FRAME_DRIVERS },
+	{ OPT_DST_IP, FRAME_DRIVERS },
+	{ OPT_SRC_PORT, FRAME_DRIVERS },
+	{ OPT_DST_PORT, FRAME_DRIVERS },
+};
+
+/* Is name a word of the space-separated list? */
+static bool in_list(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *w = list; *w;) {
+		size_t n = strcspn(w, " ");
+
+		if (n == len && strncmp(w, name, len) == 0)
+			return true;
+		w += n + (w[n] == ' ');
+	}
+	return false;
+}
+
+static const char *knob_name(int opt)
+{
+	for (size_t i = 0; run_knob_options[i].name; i++)
+		if (run_knob_options[i].val == opt)
+			return run_knob_options[i].name;
+	return "?";
+}
+
+void check_run_knobs(const struct cmdline *cl, const struct txp_run_cfg *cfg)
+{
+	const char *driver = cfg->driver->name;
+
+	for (size_t i = 0; i < sizeof(knob_drivers) / sizeof(knob_drivers[0]); i++) {
+		const char *list = knob_drivers[i].drivers;
+
+		if (cmdline_given(cl, knob_drivers[i].opt) && !in_list(list, driver))
+			usage_error(cl->cmd, "--%s is for driver%s %s, not %s",
+				    knob_name(knob_drivers[i].opt), strchr(list, ' ') ? "s" : "",
+				    list, driver);
+	}
 }

@@ -90,5 +90,58 @@ expect_ok '"lock":"core","runner":"concurrent","driver":"sim","personality":"tg3
 expect_ok '"lock":"lltx","runner":"exclusive","driver":"sim","personality":"tg3-2004"' \
 	run --era 2.6.9 --runner exclusive --packets 1000 --json
 
+# run/demo/bench (issue 8)
+# Were a refusal to regress, nothing may be sent or written outside: no
+# such interface, files in a directory of our own, the shortest bench.
+dir=$(mktemp -d)
+F=$dir/x.pcap
+BENCH="bench --quick --no-sim --threads 1 --seconds 0.01"
+# An option the chosen driver does not use is an error naming both.
+expect_usage "--file is for driver pcap, not sim" run --file "$F" --packets 10
+expect_usage "--dev is for drivers afpacket afxdp tap, not sim" run --dev nosuch0 --packets 10
+expect_usage "--dev is for drivers afpacket afxdp tap, not pcap" \
+	run --driver pcap --file "$F" --dev nosuch0 --packets 10
+expect_usage "--dev is for drivers afpacket afxdp tap, not pcap" \
+	run --dev nosuch0 --driver pcap --file "$F" --packets 10
+expect_usage "--file is for driver pcap, not afpacket" run --driver afpacket --dev nosuch0 --file "$F" --packets 10
+expect_usage "--tpacket is for driver afpacket, not pcap" run --driver pcap --file "$F" --tpacket 3 --packets 10
+expect_usage "--qdisc-bypass is for driver afpacket, not afxdp" \
+	run --driver afxdp --dev nosuch0 --qdisc-bypass
+expect_usage "--xdp-mode is for driver afxdp, not afpacket" \
+	run --driver afpacket --dev nosuch0 --xdp-mode copy
+expect_usage "--queue is for driver afxdp, not tap" run --driver tap --dev nosuch0 --queue 1
+expect_usage "--personality is for driver sim, not pcap" \
+	run --driver pcap --file "$F" --personality tg3-2005 --packets 10
+expect_usage "--personality is for driver sim, not null" run --driver null --personality locked --packets 10
+expect_usage "--frags is for driver sim, not null" run --driver null --frags 0-3 --packets 10
+expect_usage "--ring is for drivers sim afpacket afxdp tap pcap, not null" run --driver null --ring 64 --packets 10
+expect_usage "--line-rate is for driver sim, not pcap" run --driver pcap --file "$F" --line-rate 1000 --packets 10
+expect_usage "--batch is for driver sim, not afpacket" run --driver afpacket --dev nosuch0 --batch 8
+expect_usage "--src-ip is for drivers afpacket afxdp tap pcap, not sim" run --src-ip 198.18.0.5 --packets 10
+expect_usage "--dst-mac is for drivers afpacket afxdp tap pcap, not null" \
+	run --driver null --dst-mac 02:00:00:00:00:02 --packets 10
+expect_usage "--file is for driver pcap, not sim" demo --file "$F" --packets 100
+expect_usage "--frags is for driver sim, not pcap" demo --driver pcap --file "$F" --frags 0-3 --packets 100
+# Each option once: a repeat is refused, never a silent override.
+expect_usage "--lock given twice" run --lock core --lock lltx --packets 10
+expect_usage "--lock given twice" run --lock core --era 2.6.9 --lock core --packets 10
+expect_usage "--era given twice" run --era 2.6.9 --era 2.6.11 --packets 10
+expect_usage "--json given twice" run --json --json --packets 10
+expect_usage "--driver given twice" run --driver null --driver sim --packets 10
+expect_usage "--packets and --seconds" run --packets 10 --seconds 1
+expect_usage "--packets and --seconds" run --seconds 1 --packets 10
+expect_usage "--threads given twice" demo --threads 2 --threads 3 --packets 100
+expect_usage "--reps given twice" $BENCH --reps 2 --reps 3
+expect_usage "--svg given twice" $BENCH --svg "$dir/a.svg" --svg "$dir/b.svg"
+# An explicit knob still overrides its era's preset, wherever it stands.
+expect_ok '"lock":"lltx","runner":"concurrent","driver":"sim","personality":"tg3-2005"' \
+	run --personality tg3-2005 --era 2.6.9 --packets 1000 --json
+# ... as --threads, --reps and --seconds override bench --quick's.
+expect_ok "2 runs of 0.01 s per case" $BENCH --reps 2
+# With a driver other than the sim an era is its lock and runner only.
+expect_ok '"era":"2.6.9","lock":"lltx","runner":"concurrent","driver":"null","personality":null' \
+	run --driver null --era 2.6.9 --packets 1000 --json
+rm -rf "$dir"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
