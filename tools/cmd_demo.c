@@ -3,7 +3,10 @@
  * workload under each era preset, one row each, with the counts that
  * matter and a verdict.
  */
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "txpath/check.h"
@@ -20,16 +23,37 @@ static const char demo_help[] =
 "carelessly: the hazards column counts what the validator reported (-: it\n"
 "was off), and each row lists what it reported.\n"
 "\n"
+"An era is a lock, a runner and a driver of the simulated NIC (its\n"
+"personality, the driver column).  With another --driver (null, or a real\n"
+"one) only the lock and the runner are the era's: one row for each pair,\n"
+"under the first era that has it (2.6.8, 2.6.9, 2.6.18), the driver column\n"
+"names the driver, and no rc2 rows.  With --driver pcap every row writes a\n"
+"file of its own: --file out.pcap gives out.2.6.8.pcap, out.2.6.9.pcap, ...\n"
+"(so --file must name a regular file, or none yet).\n"
+"\n"
 "The workload (change it with the same options as txpath run, except the\n"
 "era, lock, runner and personality, which are the rows):\n"
-"  defaults: --threads 3 --packets 2000000 --ring 32 --frags 0-3\n"
+"  defaults: --threads 3 --packets 2000000 --ring 32 --frags 0-3 (sim)\n"
 "  --validate              run every row under the lock validator\n"
 "  --json                  print a JSON array of run objects\n"
 "  -h, --help              this help\n"
+"Each option at most once.  Every row's configuration is checked before\n"
+"the first runs.\n"
 "\n"
-"Exit status: 0 when every row accounted for every packet, 1 otherwise.\n";
+"Exit status: 0 when every row accounted for every packet, 1 otherwise\n"
+"(or when a row's device died: the demo stops there), 2 on bad usage.\n";
 
 enum { OPT_JSON = 1000, OPT_HELP };
+
+struct demo_row {
+	struct txp_run_cfg cfg;
+	char file[PATH_MAX];	/* pcap: the row's own --file */
+};
+
+static bool on_sim(const struct txp_run_cfg *cfg)
+{
+	return !strcmp(cfg->driver->name, "sim");
+}
 
 static void print_header(void)
 {
@@ -46,7 +70,8 @@ static void print_row(const struct txp_run_cfg *cfg, const struct txp_run_result
 		snprintf(hazards, sizeof(hazards), "%u", r->hazards);
 	printf("%-11s %-5s %-11s %-11s %6.2f %11llu %11llu %10llu %9llu %5llu %4llu %7s  %s\n",
 	       cfg->era, txp_lock_mode_name(cfg->lock), txp_runner_name(cfg->runner),
-	       cfg->personality->name, r->mpps, (unsigned long long)r->dev.xmit_calls,
+	       on_sim(cfg) ? cfg->personality->name : cfg->driver->name, r->mpps,
+	       (unsigned long long)r->dev.xmit_calls,
 	       (unsigned long long)r->dev.xmit_on_stopped,
 	       (unsigned long long)(r->drv.ring_full_awake + r->drv.ring_full_stopped),
 	       (unsigned long long)r->dev.bug_logs,
@@ -66,15 +91,13 @@ static void print_hazards(const struct txp_run_result *r)
 }
 
 /* One row: run cfg and print it, with what the validator reported.
- * False if it could not run or stdout failed (the demo stops); *all_ok
- * cleared if it lost a packet. */
+ * False if it could not run, its device died or stdout failed (the demo
+ * stops); *all_ok cleared if it lost a packet. */
 static bool demo_row(const struct txp_run_cfg *cfg, bool json, struct json *j, bool *all_ok)
 {
 	struct txp_run_result r;
 	char err[256];
 
-	if (!txp_run_cfg_check(cfg, err, sizeof(err)))
-		usage_error("demo", "%s", err);
 	if (txp_run(cfg, &r, err, sizeof(err)) != 0) {
 		fprintf(stderr, "txpath demo: %s: %s\n", cfg->era, err);
 		return false;
@@ -86,7 +109,85 @@ static bool demo_row(const struct txp_run_cfg *cfg, bool json, struct json *j, b
 		print_hazards(&r);
 	}
 	*all_ok &= run_ok(&r);
-	return flush_stdout();
+	return flush_stdout() && !report_dev_died("demo", cfg, &r);
+}
+
+/* file with the era before its extension: out.pcap -> out.2.6.9.pcap
+ * (no extension: out -> out.2.6.9). */
+static void row_file(char *dst, size_t len, const char *file, const char *era)
+{
+	const char *slash = strrchr(file, '/');
+	const char *base = slash ? slash + 1 : file;
+	const char *dot = strrchr(base, '.');
+
+	if (!dot || dot == base)
+		dot = base + strlen(base);
+	if (snprintf(dst, len, "%.*s.%s%s", (int)(dot - file), file, era, dot) >= (int)len)
+		usage_error("demo", "--file is too long: '%s'", file);
+}
+
+/* Each row writes a file of its own, next to the one named: a device or
+ * a pipe (/dev/null, /dev/full) has no "next to". */
+static void check_file(const char *file)
+{
+	struct stat st;
+
+	if (file && stat(file, &st) == 0 && !S_ISREG(st.st_mode))
+		usage_error("demo", "--file %s is not a regular file: each row writes a file "
+			    "of its own, FILE.<era>.pcap", file);
+}
+
+/* Has a row of rows[0..n) the lock and runner of cfg? */
+static bool same_path(const struct demo_row *rows, size_t n, const struct txp_run_cfg *cfg)
+{
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].cfg.lock == cfg->lock && rows[i].cfg.runner == cfg->runner)
+			return true;
+	return false;
+}
+
+static void add_row(struct demo_row *rows, size_t *n, const struct txp_run_cfg *cfg)
+{
+	struct demo_row *row = &rows[(*n)++];
+
+	row->cfg = *cfg;
+	if (cfg->net.file) {
+		row_file(row->file, sizeof(row->file), cfg->net.file, cfg->era);
+		row->cfg.net.file = row->file;
+	}
+}
+
+/* The rows of the demo on base's workload (see the help), *n of them:
+ * one per era at most, and rc2-naive.  NULL if out of memory. */
+static struct demo_row *demo_rows(const struct txp_run_cfg *base, size_t *n)
+{
+	size_t eras = 0;
+	struct demo_row *rows;
+
+	while (txp_eras[eras].name)
+		eras++;
+	rows = calloc(eras + 1, sizeof(*rows));
+	*n = 0;
+	for (const struct txp_era *e = txp_eras; rows && e->name; e++) {
+		struct txp_run_cfg cfg = *base;
+		/* The design whose hazards the validator knows. */
+		bool rc2 = !strcmp(e->name, "2.6.11-rc2");
+
+		txp_run_cfg_era(&cfg, e->name);
+		if (!on_sim(&cfg)) {
+			if (!same_path(rows, *n, &cfg))
+				add_row(rows, n, &cfg);
+			continue;
+		}
+		cfg.validate |= rc2;
+		add_row(rows, n, &cfg);
+		if (rc2) {
+			/* The same design, its driver converted carelessly. */
+			cfg.personality = txp_sim_personality("rc2-naive");
+			add_row(rows, n, &cfg);
+		}
+	}
+	return rows;
 }
 
 static bool is_row_knob(const char *name)
@@ -108,13 +209,34 @@ static void demo_options(struct option *opts)
 	opts[n] = (struct option){ NULL, 0, NULL, 0 };
 }
 
+static void print_title(const struct txp_run_cfg *base)
+{
+	char files[PATH_MAX];
+
+	printf("txpath demo: ");
+	if (!on_sim(base))
+		printf("driver %s, ", base->driver->name);
+	printf("%u threads, %llu packets per row, ring %u", base->threads,
+	       (unsigned long long)base->packets, base->ring);
+	if (on_sim(base))
+		printf(", frags %u-%u", base->frags_min, base->frags_max);
+	if (base->net.file) {
+		row_file(files, sizeof(files), base->net.file, "<era>");
+		printf(", files %s", files);
+	}
+	printf("\n\n");
+}
+
 int cmd_demo(int argc, char **argv)
 {
 	struct option opts[48];
 	struct cmdline cl;
 	struct txp_run_cfg base;
-	bool json = false, all_ok = true;
+	struct demo_row *rows;
+	bool json = false, ok = true, ran = true;
+	char err[256];
 	struct json j;
+	size_t nrows;
 	int c;
 
 	demo_options(opts);
@@ -139,35 +261,33 @@ int cmd_demo(int argc, char **argv)
 		}
 	}
 	check_run_knobs(&cl, &base);
+	check_file(base.net.file);
+	if (!on_sim(&base))
+		base.frags_min = base.frags_max = 0;	/* the sim's default */
+
+	rows = demo_rows(&base, &nrows);
+	if (!rows) {
+		fprintf(stderr, "txpath demo: out of memory\n");
+		return 1;
+	}
+	/* Every row must be able to run before anything is printed. */
+	for (size_t i = 0; i < nrows; i++)
+		if (!txp_run_cfg_check(&rows[i].cfg, err, sizeof(err)))
+			usage_error("demo", "%s", err);
 
 	if (json) {
 		json_init(&j, stdout);
 		json_arr_begin(&j, NULL);
 	} else {
-		printf("txpath demo: %u threads, %llu packets per row, ring %u, frags %u-%u\n\n",
-		       base.threads, (unsigned long long)base.packets, base.ring,
-		       base.frags_min, base.frags_max);
+		print_title(&base);
 		print_header();
 	}
-	for (const struct txp_era *e = txp_eras; e->name; e++) {
-		struct txp_run_cfg cfg = base;
-		/* The design whose hazards the validator knows. */
-		bool rc2 = !strcmp(e->name, "2.6.11-rc2");
-
-		txp_run_cfg_era(&cfg, e->name);
-		cfg.validate |= rc2;
-		if (!demo_row(&cfg, json, &j, &all_ok))
-			return 1;
-		if (rc2) {
-			/* The same design, its driver converted carelessly. */
-			cfg.personality = txp_sim_personality("rc2-naive");
-			if (!demo_row(&cfg, json, &j, &all_ok))
-				return 1;
-		}
-	}
-	if (json) {
+	for (size_t i = 0; i < nrows && ran; i++)
+		ran = demo_row(&rows[i].cfg, json, &j, &ok);
+	if (json && ran) {
 		json_arr_end(&j);
 		json_finish(&j);
 	}
-	return all_ok ? 0 : 1;
+	free(rows);
+	return ran && ok ? 0 : 1;
 }

@@ -141,7 +141,41 @@ expect_ok "2 runs of 0.01 s per case" $BENCH --reps 2
 # With a driver other than the sim an era is its lock and runner only.
 expect_ok '"era":"2.6.9","lock":"lltx","runner":"concurrent","driver":"null","personality":null' \
 	run --driver null --era 2.6.9 --packets 1000 --json
+# demo checks every row before it prints anything (expect_usage: no stdout).
+expect_usage "ring of 4 descriptors too small" demo --packets 100 --ring 4
+expect_usage "give --file PATH" demo --driver pcap --packets 100
+expect_usage "--file /dev/null is not a regular file" demo --driver pcap --file /dev/null
+# demo on another driver: a row per lock and runner, the driver named, no
+# rc2 rows (their driver is the sim's) and no validator verdict unasked.
+expect_demo_rows() {
+	want_rows=$1; shift
+	"$TXPATH" demo "$@" >"$out" 2>"$err" </dev/null
+	rc=$?
+	rows=$(grep -c '^2\.6\.' "$out")
+	if [ "$rc" -eq 0 ] && [ "$rows" -eq "$want_rows" ] && ! grep -q "rc2\|lock hazard" "$out" &&
+		[ "$(grep '^2\.6\.' "$out" | awk '{print $4}' | sort -u)" = "$DRIVER" ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: txpath demo $* -> exit $rc, $rows rows (want $want_rows, driver $DRIVER):"
+		cat "$out" "$err"
+	fi
+}
+DRIVER=null expect_demo_rows 3 --driver null --packets 2000
+DRIVER=pcap expect_demo_rows 3 --driver pcap --file "$dir/d.pcap" --packets 2000
+# ... and with pcap a file per row, each with every packet of its row.
+for era in 2.6.8 2.6.9 2.6.18; do
+	f=$dir/d.$era.pcap
+	if [ -f "$f" ] && [ $(( ($(wc -c <"$f") - 24) / (16 + 64) )) -eq 2000 ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: demo --driver pcap: $f missing or not 2000 frames"
+	fi
+done
 rm -rf "$dir"
+# The sim's demo keeps its personalities in the driver column.
+expect_ok "2.6.11-rc2  core  concurrent  rc2-naive" demo --packets 2000
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

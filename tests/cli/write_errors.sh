@@ -129,6 +129,16 @@ PY
 		fi
 		rm -f "$TMP/mnt.x.pcap"
 	done
+	# The demo stops at the row whose file filled, before the next.
+	expect_write_error "txpath demo: $TMP/mnt/d.2.6.8.pcap: write error (No space left on device)" \
+		in_tmpfs "$TMP/mnt" "$TXPATH" demo --driver pcap --file "$TMP/mnt/d.pcap" \
+		--packets 20000 --threads 2
+	if grep -q '^2\.6\.8 ' "$TMP/out" && ! grep -q '^2\.6\.9 ' "$TMP/out"; then
+		pass=$((pass + 1))
+	else
+		bad "demo went on after the row whose file filled"
+		cat "$TMP/out"
+	fi
 fi
 
 echo "$pass passed, $fail failed"
