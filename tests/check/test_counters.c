@@ -243,7 +243,7 @@ static void test_ring_dead_lltx_clean(void **state)
 		ring_dead_once(seed);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_writers_reported),
@@ -254,5 +254,5 @@ int main(void)
 		cmocka_unit_test(test_ring_dead_lltx_clean),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return txp_test_main(argc, argv, tests);
 }

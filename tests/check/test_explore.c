@@ -263,7 +263,7 @@ static void test_bad_replay(void **state)
 	assert_non_null(strstr(err, "malformed"));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_269_bug_found),
@@ -280,5 +280,5 @@ int main(void)
 		cmocka_unit_test(test_bad_replay),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return txp_test_main(argc, argv, tests);
 }

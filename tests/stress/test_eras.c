@@ -203,7 +203,7 @@ static void test_every_driver_core_lock_no_race(void **state)
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_2_6_9_races_and_logs_bug),
@@ -215,5 +215,5 @@ int main(void)
 		cmocka_unit_test(test_every_driver_core_lock_no_race),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return txp_test_main(argc, argv, tests);
 }

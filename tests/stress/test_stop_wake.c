@@ -138,7 +138,7 @@ static void test_lltx_exclusive(void **state)
 	stop_wake_under_load(TXP_LOCK_LLTX, TXP_RUNNER_EXCLUSIVE);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_core_concurrent),
@@ -147,5 +147,5 @@ int main(void)
 		cmocka_unit_test(test_lltx_exclusive),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return txp_test_main(argc, argv, tests);
 }

@@ -1036,7 +1036,7 @@ static void test_log_bug_counted_without_log(void **state)
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_create_errors),
@@ -1068,5 +1068,5 @@ int main(void)
 		T(test_log_bug_counted_without_log),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return txp_test_main(argc, argv, tests);
 }

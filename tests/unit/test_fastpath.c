@@ -442,7 +442,7 @@ static void test_sim_with_pools(void **state)
 	txp_test_assert_run_clean(&res);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pool_capacity_is_a_send_buffer),
@@ -458,5 +458,5 @@ int main(void)
 		cmocka_unit_test(test_sim_with_pools),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return txp_test_main(argc, argv, tests);
 }

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "../runner.h"
 #include "txpath/dev.h"
 #include "txpath/pkt.h"
 #include "txpath/qdisc.h"
@@ -326,7 +327,7 @@ static void test_noqueue(void **state)
 	txp_qdisc_destroy(q);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_prio2band),
@@ -341,5 +342,5 @@ int main(void)
 		cmocka_unit_test(test_noqueue),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return txp_test_main(argc, argv, tests);
 }

@@ -323,7 +323,7 @@ static void test_dies_mid_run_lltx(void **state)
 	dies_mid_run(TXP_LOCK_LLTX);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_device_busy_core),
@@ -334,5 +334,5 @@ int main(void)
 		cmocka_unit_test(test_dies_mid_run_lltx),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return txp_test_main(argc, argv, tests);
 }

@@ -501,7 +501,7 @@ static void test_sim_drops_overfragmented(void **state)
 	txp_sim_destroy(sim);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults_are_valid),
@@ -519,5 +519,5 @@ int main(void)
 		cmocka_unit_test(test_fewer_packets_than_threads),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return txp_test_main(argc, argv, tests);
 }

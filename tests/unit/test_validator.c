@@ -228,7 +228,7 @@ static void test_rc2_naive_needs_validator(void **state)
 	assert_int_equal(txp_run(&cfg, &res, err, sizeof(err)), -1);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_recursion, setup, teardown),
@@ -242,5 +242,5 @@ int main(void)
 		cmocka_unit_test(test_rc2_naive_needs_validator),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return txp_test_main(argc, argv, tests);
 }

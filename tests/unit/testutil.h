@@ -1,6 +1,7 @@
 /*
  * testutil.h - helpers shared by the cmocka tests: the accounting checks
- * every test ends with, and how to tell a sanitizer build.
+ * every test ends with, and how to tell a sanitizer build; and the
+ * runner every test's main() calls (../runner.h).
  *
  * Include after <cmocka.h>.  Not thread-safe: cmocka asserts may only be
  * made from the test's main thread.
@@ -10,6 +11,7 @@
 
 #include <stdint.h>
 
+#include "../runner.h"
 #include "txpath/dev.h"
 #include "txpath/run.h"
 
