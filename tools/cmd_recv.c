@@ -14,7 +14,6 @@
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
 #include <net/if.h>
-#include <pcap/pcap.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -25,11 +24,10 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "txpath/net.h"
+#include "recv_count.h"
 
 #define RECV_BLOCK (1u << 20)	/* ring block: 1 MiB */
 #define RECV_BLOCKS 128u	/* 128 MiB of ring: a long burst of small frames */
-#define RECV_MAX_FLOWS 4096u
 
 static const char recv_help[] =
 "usage: txpath recv --dev IFNAME [--seconds S] [--packets N] [--json]\n"
@@ -41,6 +39,12 @@ static const char recv_help[] =
 "others are counted apart; frames that look like txpath's but fail their\n"
 "checksums or pattern are counted as bad.\n"
 "\n"
+"Each flow is checked in a window of the last 2^22 numbers (four times the\n"
+"largest reordering a txpath sender makes); a frame older than that, or more\n"
+"than that ahead without a second one near it (a stray), is counted as out of\n"
+"window instead.  At most 256 flows are followed; further flows' frames are\n"
+"counted as untracked.\n"
+"\n"
 "  --dev IFNAME            the interface to listen on\n"
 "  --file PATH             read a pcap file instead (txpath run --driver pcap)\n"
 "  --seconds S             stop after S seconds\n"
@@ -50,21 +54,15 @@ static const char recv_help[] =
 "  -h, --help              this help\n"
 "\n"
 "It prints 'listening on IFNAME' on stderr once it is ready.\n"
-"Exit status: 0 when nothing was lost, duplicated or bad and the socket dropped\n"
-"nothing (and, with --packets, all N arrived; reordering is reported, not an\n"
-"error: LLTX reorders), 1 otherwise or when it could not listen, 2 on bad usage.\n";
-
-struct flow {
-	uint64_t *seen;		/* bitmap of sequence numbers */
-	uint64_t words;		/* of seen */
-	uint64_t received, duplicated, reordered;
-	uint64_t max_seq;
-	bool any;
-};
+"Exit status: 0 when nothing was lost, duplicated, bad, out of window or\n"
+"untracked and the socket dropped nothing (and, with --packets, all N arrived;\n"
+"reordering is reported, not an error: LLTX reorders), 1 otherwise or when it\n"
+"could not listen, 2 on bad usage.\n";
+/* The figures the help gives. */
+_Static_assert(FLOWS_WINDOW == 1u << 22 && FLOWS_MAX == 256, "recv_help says 2^22 and 256");
 
 struct recv {
-	struct flow *flows;
-	uint64_t frames, alien, bad, received, duplicated, reordered;
+	struct recv_count count;
 	uint64_t socket_drops;
 	double seconds;
 };
@@ -83,69 +81,6 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* Record (flow, seq); false when out of memory. */
-static bool flow_record(struct recv *rv, uint32_t id, uint64_t seq)
-{
-	struct flow *f = &rv->flows[id];
-	uint64_t w = seq / 64, bit = UINT64_C(1) << (seq % 64);
-
-	if (w >= f->words) {
-		uint64_t n = f->words ? f->words : 1024;
-		uint64_t *p;
-
-		while (n <= w)
-			n *= 2;
-		p = realloc(f->seen, n * sizeof(*p));
-		if (!p)
-			return false;
-		memset(p + f->words, 0, (n - f->words) * sizeof(*p));
-		f->seen = p;
-		f->words = n;
-	}
-	if (f->seen[w] & bit) {
-		f->duplicated++;
-		rv->duplicated++;
-		return true;
-	}
-	f->seen[w] |= bit;
-	f->received++;
-	rv->received++;
-	if (f->any && seq < f->max_seq) {
-		f->reordered++;
-		rv->reordered++;
-	}
-	if (!f->any || seq > f->max_seq)
-		f->max_seq = seq;
-	f->any = true;
-	return true;
-}
-
-static uint64_t flow_lost(const struct flow *f)
-{
-	return f->any ? f->max_seq + 1 - f->received : 0;
-}
-
-static void recv_frame(struct recv *rv, const unsigned char *data, unsigned len)
-{
-	uint32_t id, magic;
-	uint64_t seq;
-
-	rv->frames++;
-	if (txp_frame_parse(data, len, &id, &seq)) {
-		if (id >= RECV_MAX_FLOWS || !flow_record(rv, id, seq))
-			rv->bad++;
-		return;
-	}
-	/* Not a valid frame of ours: damaged (it has our magic word where
-	 * ours do), or someone else's. */
-	magic = len >= 46 ? (uint32_t)data[42] << 24 | (uint32_t)data[43] << 16 |
-				    (uint32_t)data[44] << 8 | data[45] : 0;
-	if (len >= 46 && data[12] == 0x08 && data[13] == 0x00 && magic == TXP_FRAME_MAGIC)
-		rv->bad++;
-	else
-		rv->alien++;
 }
 
 /* Open the socket and its ring; -1 and a message on failure. */
@@ -206,7 +141,8 @@ static void recv_block(struct recv *rv, struct tpacket_block_desc *b)
 
 		/* Frames this host sent out of the interface are not arrivals. */
 		if (sll->sll_pkttype != PACKET_OUTGOING)
-			recv_frame(rv, (unsigned char *)h + h->tp_mac, h->tp_snaplen);
+			recv_count_frame(&rv->count, (unsigned char *)h + h->tp_mac,
+					 h->tp_snaplen);
 		h = (void *)((unsigned char *)h + h->tp_next_offset);
 	}
 	/* Release: done with the block before handing it back; pairs with
@@ -232,7 +168,7 @@ static void recv_loop(struct recv *rv, int fd, void *map, double seconds, uint64
 
 			poll(&p, 1, 20);
 		}
-		if (packets && rv->received + rv->duplicated >= packets)
+		if (packets && recv_count_ours(&rv->count) >= packets)
 			break;
 		now = now_s();
 		if (deadline && now >= deadline)
@@ -241,101 +177,110 @@ static void recv_loop(struct recv *rv, int fd, void *map, double seconds, uint64
 	rv->seconds = now_s() - t0;
 }
 
-/* Read every frame of a pcap file; 0, or -1 and a message. */
-static int recv_file(struct recv *rv, const char *path, char *err, size_t errlen)
-{
-	char perr[PCAP_ERRBUF_SIZE];
-	struct pcap_pkthdr *h;
-	const unsigned char *data;
-	double t0 = now_s();
-	pcap_t *p = pcap_open_offline(path, perr);
-	int rc;
-
-	if (!p) {
-		snprintf(err, errlen, "%s: %.200s", path, perr);
-		return -1;
-	}
-	while ((rc = pcap_next_ex(p, &h, &data)) == 1) {
-		if (h->caplen < h->len)
-			rv->bad++;	/* truncated: not the frame that was sent */
-		else
-			recv_frame(rv, data, h->caplen);
-	}
-	if (rc == PCAP_ERROR)
-		snprintf(err, errlen, "%s: %s", path, pcap_geterr(p));
-	pcap_close(p);
-	rv->seconds = now_s() - t0;
-	return rc == PCAP_ERROR ? -1 : 0;
-}
-
 static void recv_report_text(const struct recv *rv, const char *ifname)
 {
-	uint64_t lost = 0;
-	unsigned nflows = 0;
+	const struct flows *fl = rv->count.flows;
+	struct flow_stats sum, st;
 
-	for (unsigned i = 0; i < RECV_MAX_FLOWS; i++)
-		if (rv->flows[i].any) {
-			lost += flow_lost(&rv->flows[i]);
-			nflows++;
-		}
+	flows_sum(fl, &sum);
 	printf("txpath recv: %s, %.3f s\n", ifname, rv->seconds);
 	printf("  frames %llu: txpath's %llu, others %llu, bad %llu, socket drops %llu\n",
-	       (unsigned long long)rv->frames,
-	       (unsigned long long)(rv->received + rv->duplicated),
-	       (unsigned long long)rv->alien, (unsigned long long)rv->bad,
+	       (unsigned long long)rv->count.frames, (unsigned long long)recv_count_ours(&rv->count),
+	       (unsigned long long)rv->count.alien, (unsigned long long)rv->count.bad,
 	       (unsigned long long)rv->socket_drops);
-	printf("  %u flows: received %llu, lost %llu, duplicated %llu, reordered %llu\n", nflows,
-	       (unsigned long long)rv->received, (unsigned long long)lost,
-	       (unsigned long long)rv->duplicated, (unsigned long long)rv->reordered);
-	for (unsigned i = 0; i < RECV_MAX_FLOWS; i++) {
-		const struct flow *f = &rv->flows[i];
-
-		if (f->any)
-			printf("    flow %u: received %llu, lost %llu, duplicated %llu, reordered %llu, last seq %llu\n",
-			       i, (unsigned long long)f->received,
-			       (unsigned long long)flow_lost(f),
-			       (unsigned long long)f->duplicated,
-			       (unsigned long long)f->reordered, (unsigned long long)f->max_seq);
+	printf("  %u flows: received %llu, lost %llu, duplicated %llu, reordered %llu\n",
+	       flows_count(fl), (unsigned long long)sum.received, (unsigned long long)sum.lost,
+	       (unsigned long long)sum.duplicated, (unsigned long long)sum.reordered);
+	printf("  out of window %llu (too old %llu, too far ahead %llu), untracked flows' frames %llu\n",
+	       (unsigned long long)(sum.too_old + sum.too_far), (unsigned long long)sum.too_old,
+	       (unsigned long long)sum.too_far, (unsigned long long)flows_untracked(fl));
+	for (unsigned i = 0; i < flows_count(fl); i++) {
+		flows_get(fl, i, &st);
+		printf("    flow %u: received %llu, lost %llu, duplicated %llu, reordered %llu, "
+		       "out of window %llu, last seq %llu\n",
+		       st.id, (unsigned long long)st.received, (unsigned long long)st.lost,
+		       (unsigned long long)st.duplicated, (unsigned long long)st.reordered,
+		       (unsigned long long)(st.too_old + st.too_far),
+		       (unsigned long long)st.last_seq);
 	}
+}
+
+/* The counts of one flow, or of all (sum). */
+static void json_flow_counts(struct json *j, const struct flow_stats *st)
+{
+	json_u64(j, "received", st->received);
+	json_u64(j, "lost", st->lost);
+	json_u64(j, "duplicated", st->duplicated);
+	json_u64(j, "reordered", st->reordered);
+	json_u64(j, "out_of_window", st->too_old + st->too_far);
+	json_u64(j, "too_old", st->too_old);
+	json_u64(j, "too_far_ahead", st->too_far);
 }
 
 static void recv_report_json(const struct recv *rv, const char *ifname)
 {
+	const struct flows *fl = rv->count.flows;
+	struct flow_stats sum, st;
 	struct json j;
-	uint64_t lost = 0;
 
-	for (unsigned i = 0; i < RECV_MAX_FLOWS; i++)
-		lost += flow_lost(&rv->flows[i]);
+	flows_sum(fl, &sum);
 	json_init(&j, stdout);
 	json_obj_begin(&j, NULL);
 	json_str(&j, "dev", ifname);
 	json_dbl(&j, "seconds", rv->seconds);
-	json_u64(&j, "frames", rv->frames);
-	json_u64(&j, "alien", rv->alien);
-	json_u64(&j, "bad", rv->bad);
+	json_u64(&j, "frames", rv->count.frames);
+	json_u64(&j, "alien", rv->count.alien);
+	json_u64(&j, "bad", rv->count.bad);
 	json_u64(&j, "socket_drops", rv->socket_drops);
-	json_u64(&j, "received", rv->received);
-	json_u64(&j, "lost", lost);
-	json_u64(&j, "duplicated", rv->duplicated);
-	json_u64(&j, "reordered", rv->reordered);
+	json_flow_counts(&j, &sum);
+	json_u64(&j, "untracked", flows_untracked(fl));
 	json_arr_begin(&j, "flows");
-	for (unsigned i = 0; i < RECV_MAX_FLOWS; i++) {
-		const struct flow *f = &rv->flows[i];
-
-		if (!f->any)
-			continue;
+	for (unsigned i = 0; i < flows_count(fl); i++) {
+		flows_get(fl, i, &st);
 		json_obj_begin(&j, NULL);
-		json_u64(&j, "flow", i);
-		json_u64(&j, "received", f->received);
-		json_u64(&j, "lost", flow_lost(f));
-		json_u64(&j, "duplicated", f->duplicated);
-		json_u64(&j, "reordered", f->reordered);
-		json_u64(&j, "last_seq", f->max_seq);
+		json_u64(&j, "flow", st.id);
+		json_flow_counts(&j, &st);
+		json_u64(&j, "last_seq", st.last_seq);
 		json_obj_end(&j);
 	}
 	json_arr_end(&j);
 	json_obj_end(&j);
 	json_finish(&j);
+}
+
+/* Listen on ifname until stopped; 0, or -1 and a message. */
+static int recv_dev(struct recv *rv, const char *ifname, double seconds, uint64_t packets,
+		    char *err, size_t errlen)
+{
+	struct tpacket_stats_v3 ps;
+	socklen_t pslen = sizeof(ps);
+	void *map = NULL;
+	int fd = recv_open(ifname, &map, err, errlen);
+
+	if (fd < 0)
+		return -1;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	fprintf(stderr, "txpath recv: listening on %s\n", ifname);
+	fflush(stderr);
+	recv_loop(rv, fd, map, seconds, packets);
+	if (getsockopt(fd, SOL_PACKET, PACKET_STATISTICS, &ps, &pslen) == 0)
+		rv->socket_drops = ps.tp_drops;
+	munmap(map, (size_t)RECV_BLOCK * RECV_BLOCKS);
+	close(fd);
+	return 0;
+}
+
+/* 0 when every frame of txpath's was counted once, in the window, and all
+ * that were asked for came. */
+static int recv_status(const struct recv *rv, uint64_t packets)
+{
+	struct flow_stats sum;
+
+	flows_sum(rv->count.flows, &sum);
+	return sum.lost || sum.duplicated || sum.too_old || sum.too_far ||
+	       flows_untracked(rv->count.flows) || rv->count.bad || rv->socket_drops ||
+	       (packets && sum.received < packets) ? 1 : 0;
 }
 
 enum { OPT_DEV = 1000, OPT_FILE, OPT_SECONDS, OPT_PACKETS, OPT_JSON, OPT_HELP };
@@ -352,15 +297,12 @@ int cmd_recv(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *ifname = NULL, *file = NULL;
-	double seconds = 0;
-	uint64_t packets = 0, lost = 0;
+	double seconds = 0, t0;
+	uint64_t packets = 0;
 	bool json = false;
 	struct recv rv;
-	struct tpacket_stats_v3 ps;
-	socklen_t pslen = sizeof(ps);
-	void *map = NULL;
 	char err[256];
-	int c, fd;
+	int c, r;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
@@ -396,43 +338,29 @@ int cmd_recv(int argc, char **argv)
 		usage_error("recv", "give the interface to listen on (--dev IFNAME) or a pcap file (--file PATH)");
 
 	memset(&rv, 0, sizeof(rv));
-	rv.flows = calloc(RECV_MAX_FLOWS, sizeof(*rv.flows));
-	if (!rv.flows) {
+	rv.count.flows = flows_new(FLOWS_WINDOW, FLOWS_MAX);
+	if (!rv.count.flows) {
 		fprintf(stderr, "txpath recv: out of memory\n");
 		return 1;
 	}
 	if (file) {
 		ifname = file;
-		fd = recv_file(&rv, file, err, sizeof(err));
+		t0 = now_s();
+		r = recv_count_pcap_file(&rv.count, file, err, sizeof(err));
+		rv.seconds = now_s() - t0;
 	} else {
-		fd = recv_open(ifname, &map, err, sizeof(err));
+		r = recv_dev(&rv, ifname, seconds, packets, err, sizeof(err));
 	}
-	if (fd < 0) {
+	if (r < 0) {
 		fprintf(stderr, "txpath recv: %s\n", err);
-		free(rv.flows);
+		flows_free(rv.count.flows);
 		return 1;
 	}
-	if (!file) {
-		signal(SIGINT, on_signal);
-		signal(SIGTERM, on_signal);
-		fprintf(stderr, "txpath recv: listening on %s\n", ifname);
-		fflush(stderr);
-		recv_loop(&rv, fd, map, seconds, packets);
-		if (getsockopt(fd, SOL_PACKET, PACKET_STATISTICS, &ps, &pslen) == 0)
-			rv.socket_drops = ps.tp_drops;
-		munmap(map, (size_t)RECV_BLOCK * RECV_BLOCKS);
-		close(fd);
-	}
-
 	if (json)
 		recv_report_json(&rv, ifname);
 	else
 		recv_report_text(&rv, ifname);
-	for (unsigned i = 0; i < RECV_MAX_FLOWS; i++) {
-		lost += flow_lost(&rv.flows[i]);
-		free(rv.flows[i].seen);
-	}
-	free(rv.flows);
-	return lost || rv.duplicated || rv.bad || rv.socket_drops ||
-	       (packets && rv.received < packets) ? 1 : 0;
+	r = recv_status(&rv, packets);
+	flows_free(rv.count.flows);
+	return r;
 }
