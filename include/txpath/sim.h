@@ -56,6 +56,70 @@ struct txp_sim_personality {
 extern const struct txp_sim_personality *const txp_sim_personalities[];
 const struct txp_sim_personality *txp_sim_personality(const char *name);
 
+/* -- fault injection (fault.c) ------------------------------------------ */
+
+/* What can go wrong: the simulated NIC's four faults, and the workload's
+ * failing packet allocation (injected by the producers, src/run/run.c). */
+enum txp_fault_kind {
+	TXP_FAULT_LOST_IRQ,	/* an interrupt never arrives; the descriptors stay done
+				 * until the next one (if any) */
+	TXP_FAULT_SLOW_IRQ,	/* an interrupt arrives late */
+	TXP_FAULT_DESC_ERROR,	/* the NIC fails a packet: dropped as tx-error */
+	TXP_FAULT_LINK_FLAP,	/* the carrier goes away for a while: dev-down */
+	TXP_FAULT_ALLOC_FAIL,	/* a packet allocation fails: the producer retries */
+	TXP_FAULT_NR,
+};
+
+/*
+ * When one kind fires.  Each kind sees a stream of events: interrupts
+ * (lost-irq, slow-irq), packets the NIC sends (desc-error, link-flap),
+ * allocations (alloc-fail).  Whether event n fires depends on the seed,
+ * the kind, the stream and n only, never on timing: the same seed injects
+ * the same faults at the same events.  link-flap may go by time instead.
+ */
+struct txp_fault {
+	bool on;
+	uint64_t chance;	/* fires with probability chance / 2^32 ... */
+	uint64_t every;		/* ... or on every Nth event ... */
+	uint64_t period_ns;	/* ... or (link-flap) every this long */
+	uint64_t max;		/* at most this many times in all; 0: no limit */
+	uint64_t delay_ns;	/* slow-irq: this late; link-flap: down this long ... */
+	uint64_t delay_passes;	/* ... or this many completion passes */
+};
+
+struct txp_fault_cfg {
+	uint64_t seed;
+	struct txp_fault kind[TXP_FAULT_NR];
+};
+
+/* "lost-irq", "slow-irq", "desc-error", "link-flap", "alloc-fail". */
+const char *txp_fault_name(enum txp_fault_kind k);
+/* Is any kind on? */
+bool txp_fault_any(const struct txp_fault_cfg *c);
+
+/*
+ * Parse "KIND[:PARAM[,PARAM...]][,KIND...]" into c, adding to what it
+ * holds; PARAM is a rate "P%" or key=value (every=N, max=N, delay=TIME,
+ * passes=N, down=TIME; TIME as 5ms, 200us, 1s).  False and a one-line
+ * message in err if it is not that (`txpath run --help` explains it).
+ */
+bool txp_fault_parse(struct txp_fault_cfg *c, const char *spec, char *err, size_t errlen);
+
+/* One context's stream of events of one kind. */
+struct txp_fault_stream {
+	const struct txp_fault *f;	/* NULL: the kind is off */
+	uint64_t key;			/* from the seed, the kind and the stream */
+	uint64_t events;
+	_Atomic uint64_t *injected;	/* shared by every stream of the kind */
+};
+
+/* Stream number `stream` of kind k (one per injecting context). */
+void txp_fault_stream_init(struct txp_fault_stream *s, const struct txp_fault_cfg *c,
+			   enum txp_fault_kind k, uint64_t stream, _Atomic uint64_t *injected);
+/* The next event: does the fault fire on it?  If so it is counted in
+ * *injected (multi-producer safe).  One context per stream. */
+bool txp_fault_next(struct txp_fault_stream *s);
+
 struct txp_sim_cfg {
 	const struct txp_sim_personality *personality;
 	unsigned ring;		/* descriptors */
@@ -63,6 +127,7 @@ struct txp_sim_cfg {
 	uint64_t line_rate;	/* packets per second retired; 0: unlimited */
 	unsigned batch;		/* packets retired per completion pass */
 	unsigned max_flows;	/* flows the wire tracks (flow ids 0..n-1) */
+	const struct txp_fault_cfg *faults;	/* NULL: none; copied */
 };
 
 /* Smallest ring for packets of up to max_frags fragments: room for one
@@ -85,6 +150,7 @@ struct txp_sim_stats {
 	uint64_t ring_full_stopped;	/* ... queue already stopped: the race */
 	uint64_t ring_errors;		/* descriptors found in an impossible state */
 	unsigned in_flight;		/* descriptors posted, not yet retired */
+	uint64_t faults[TXP_FAULT_NR];	/* injected, per kind (link-flap: times down) */
 };
 
 /* Exact once the device is closed; a snapshot while it runs. */

@@ -5,6 +5,9 @@
  * when a line rate is set), wakes the queue above the wake threshold,
  * puts the retired packets on the wire, then runs the queues that were
  * scheduled, as net_tx_action() would on the way out of the interrupt.
+ * With faults (fault.h) the NIC's sending and its interrupt are two
+ * steps, so that an interrupt can be lost or late, a descriptor fail and
+ * the carrier go away; without, a pass is exactly as it always was.
  */
 #include "sim.h"
 #include "txpath/ctx.h"
@@ -47,10 +50,11 @@ static void comp_unlock(struct txp_sim *sim, unsigned long flags)
 	}
 }
 
-/* Is the queue stopped with room for it again?  (cons: as just retired.) */
+/* Is the queue stopped with room for it again?  (cons: as just retired.)
+ * Not while the carrier is gone (link-flap): then it stays stopped. */
 static bool sim_wants_wake(struct txp_sim *sim, uint64_t cons)
 {
-	return txp_netif_queue_stopped(sim->txq) &&
+	return !sim->fault.link_down && txp_netif_queue_stopped(sim->txq) &&
 	       sim_avail(sim, txp_load_acquire(&sim->prod), cons) > sim->wake_thresh;
 }
 
@@ -77,52 +81,212 @@ static void sim_wake_softirq(struct txp_sim *sim, uint64_t cons)
 	txp_netif_tx_unlock(sim->txq);
 }
 
-/*
- * Retire up to budget packets onto *done (a list through pkt->next) and
- * wake the queue if it is stopped and room is back.  Returns the count.
- * Like a NIC, which interrupts only when it has completed descriptors,
- * a pass that finds none does nothing: a wake that is missed is missed.
- */
-static unsigned sim_reap(struct txp_sim *sim, unsigned budget, struct txp_pkt **done)
+/* What a pass retired, by how each packet ended (enum sim_desc_status):
+ * lists through pkt->next. */
+struct sim_retired {
+	struct txp_pkt *list[SIM_DESC_NR];
+	struct txp_pkt **tail[SIM_DESC_NR];
+};
+
+/* How the NIC finished the packet in slot i: sent, unless a fault says. */
+static inline enum sim_desc_status sim_desc_status(const struct txp_sim *sim, unsigned i)
 {
-	struct txp_pkt **tail = done;
+	return sim->fault.status ? (enum sim_desc_status)sim->fault.status[i] : SIM_DESC_SENT;
+}
+
+/* Wake, as the personality does it once descriptors were retired (cons:
+ * as just retired); called with comp_lock() held, then after_unlock with
+ * it released. */
+static void sim_wake_locked(struct txp_sim *sim, uint64_t cons)
+{
+	if (sim->p->completion != TXP_SIM_COMP_BARRIER && sim_wants_wake(sim, cons))
+		txp_netif_wake_queue(sim->txq);
+}
+
+static void sim_wake_after_unlock(struct txp_sim *sim, uint64_t cons)
+{
+	if (sim->p->completion == TXP_SIM_COMP_BARRIER)
+		sim_wake_softirq(sim, cons);
+}
+
+/*
+ * Retire up to budget packets, and no descriptor at or past limit, onto
+ * r, and wake the queue if it is stopped and room is back.  Returns the
+ * count.  Like a NIC, which interrupts only when it has completed
+ * descriptors, a pass that finds none does nothing: a wake that is
+ * missed is missed.
+ */
+static unsigned sim_reap(struct txp_sim *sim, unsigned budget, uint64_t limit,
+			 struct sim_retired *r)
+{
 	unsigned long flags;
 	uint64_t cons, prod;
 	unsigned n = 0;
 
-	*done = NULL;
+	for (int s = 0; s < SIM_DESC_NR; s++)
+		r->tail[s] = &r->list[s];
 	cons = txp_load_relaxed(&sim->cons);
-	if (cons == txp_load_acquire(&sim->prod))
-		return 0;
+	if (!budget || cons == txp_load_acquire(&sim->prod) || cons == limit)
+		goto out;
 
 	txp_irq_enter();
 	flags = comp_lock(sim);
 	/* Acquire: pairs with the release of prod in sim_post(). */
 	prod = txp_load_acquire(&sim->prod);
+	if (prod > limit)
+		prod = limit;
 	while (cons < prod && n < budget) {
-		struct sim_desc *d = &sim->ring[cons % sim->size];
+		unsigned i = (unsigned)(cons % sim->size);
+		struct sim_desc *d = &sim->ring[i];
 
 		if (!d->pkt) {
 			txp_counter_add_shared(&sim->ring_errors, 1);
 		} else if (d->pkt != SIM_FRAG) {
-			*tail = d->pkt;
-			tail = &d->pkt->next;
+			enum sim_desc_status s = sim_desc_status(sim, i);
+
+			*r->tail[s] = d->pkt;
+			r->tail[s] = &d->pkt->next;
 			n++;
 		}
 		d->pkt = NULL;
 		cons++;
 	}
-	*tail = NULL;
 	txp_trace("reclaim descriptors");
 	/* Release: clean slots before the index; pairs with the acquire of
 	 * cons in sim_start_xmit(). */
 	txp_store_release(&sim->cons, cons);
-	if (sim->p->completion != TXP_SIM_COMP_BARRIER && sim_wants_wake(sim, cons))
-		txp_netif_wake_queue(sim->txq);
+	sim_wake_locked(sim, cons);
 	comp_unlock(sim, flags);
 	txp_irq_exit();
-	if (sim->p->completion == TXP_SIM_COMP_BARRIER)
-		sim_wake_softirq(sim, cons);
+	sim_wake_after_unlock(sim, cons);
+out:
+	for (int s = 0; s < SIM_DESC_NR; s++)
+		*r->tail[s] = NULL;
+	return n;
+}
+
+/* Hand each retired packet back: sent ones onto the wire and completed,
+ * the others dropped with the reason the NIC gave. */
+static void sim_deliver(struct txp_sim *sim, struct sim_retired *r)
+{
+	static const enum txp_drop_reason why[SIM_DESC_NR] = {
+		[SIM_DESC_ERROR] = TXP_DROP_TX_ERROR,
+		[SIM_DESC_NO_CARRIER] = TXP_DROP_DEV_DOWN,
+	};
+	struct txp_pkt *pkt, *next;
+
+	for (pkt = r->list[SIM_DESC_SENT]; pkt; pkt = next) {
+		next = pkt->next;
+		wire_record(&sim->wire, pkt->flow, pkt->seq);
+		txp_pkt_complete(sim->dev, pkt);
+	}
+	for (int s = SIM_DESC_SENT + 1; s < SIM_DESC_NR; s++) {
+		for (pkt = r->list[s]; pkt; pkt = next) {
+			next = pkt->next;
+			txp_pkt_drop(sim->dev, pkt, why[s]);
+		}
+	}
+}
+
+/* -- a pass with faults ------------------------------------------------------- */
+
+/*
+ * The NIC works through up to budget packets posted beyond what it has
+ * finished, setting each one's status: without carrier it discards
+ * them, else it sends them unless desc-error fails one, and stops where
+ * link-flap takes the carrier away.  Returns the count.  With faults the
+ * NIC and its interrupt are apart: what it finished waits in the ring,
+ * done, until an interrupt retires it.
+ */
+static unsigned sim_nic_send(struct txp_sim *sim, unsigned budget, uint64_t now)
+{
+	struct sim_faults *f = &sim->fault;
+	bool down = f->link_down;
+	/* Acquire: pairs with the release of prod in sim_post(). */
+	uint64_t prod = txp_load_acquire(&sim->prod);
+	unsigned n = 0;
+
+	for (; f->hw < prod && n < budget && f->link_down == down; f->hw++) {
+		unsigned i = (unsigned)(f->hw % sim->size);
+		struct txp_pkt *pkt = sim->ring[i].pkt;
+
+		if (!pkt || pkt == SIM_FRAG)
+			continue;
+		n++;
+		if (down) {
+			f->status[i] = SIM_DESC_NO_CARRIER;
+			continue;
+		}
+		f->status[i] = sim_fault_desc_error(f) ? SIM_DESC_ERROR : SIM_DESC_SENT;
+		sim_fault_flap(f, now);
+	}
+	return n;
+}
+
+/*
+ * The carrier changed, as the driver's link interrupt reports it: gone,
+ * stop the queue; back, wake it (the ring was emptied meanwhile).  As
+ * e1000 did it (netif_carrier_off, netif_stop_queue; then
+ * netif_carrier_on, netif_wake_queue).  The stop is made under what
+ * serialises start_xmit's own stops: the lock the completion path takes,
+ * or, for the lockless personalities, the xmit lock.
+ */
+static void sim_link_change(struct txp_sim *sim, enum sim_link change)
+{
+	uint64_t cons = txp_load_relaxed(&sim->cons);
+	unsigned long flags;
+
+	if (change == SIM_LINK_DOWN && sim->p->completion == TXP_SIM_COMP_BARRIER) {
+		txp_netif_tx_lock(sim->txq);
+		txp_netif_stop_queue(sim->txq);
+		txp_netif_tx_unlock(sim->txq);
+		return;
+	}
+	txp_irq_enter();
+	flags = comp_lock(sim);
+	if (change == SIM_LINK_DOWN)
+		txp_netif_stop_queue(sim->txq);
+	else
+		sim_wake_locked(sim, cons);
+	comp_unlock(sim, flags);
+	txp_irq_exit();
+	if (change == SIM_LINK_UP)
+		sim_wake_after_unlock(sim, cons);
+}
+
+/*
+ * One pass with faults on.  The link first: while it is down the queue
+ * is stopped, the NIC discards whatever is posted (loss of carrier) and
+ * the driver retires it all at once, as dev-down, outside any lock (as
+ * e1000 resets to flush its TX ring when it loses link).  Else the NIC
+ * sends, and raises its interrupt only if it finished something new: lost,
+ * late, or now.  A late one that is pending swallows the next ones.
+ * The interrupt's handler retires everything the NIC has finished.
+ * Returns the packets the NIC went through.
+ */
+static unsigned sim_fault_pass(struct txp_sim *sim, unsigned budget, struct sim_retired *r)
+{
+	struct sim_faults *f = &sim->fault;
+	uint64_t now = txp_now_ns();
+	enum sim_link change = sim_fault_link(f, now);
+	bool run_handler = false;
+	unsigned n;
+
+	if (change != SIM_LINK_SAME)
+		sim_link_change(sim, change);
+	if (f->link_down) {
+		n = sim_nic_send(sim, UINT32_MAX, now);
+		sim_reap(sim, UINT32_MAX, f->hw, r);
+		return n;
+	}
+	n = sim_nic_send(sim, budget, now);
+	if (f->link_down)
+		sim_link_change(sim, SIM_LINK_DOWN);
+	if (f->irq_pending)
+		run_handler = sim_fault_irq_due(f, now);
+	else if (n)
+		run_handler = sim_fault_irq(f, now) == SIM_IRQ_NOW;
+	sim_reap(sim, run_handler ? UINT32_MAX : 0, f->hw, r);
 	return n;
 }
 
@@ -146,9 +310,11 @@ static void *sim_completion_main(void *arg)
 	unsigned idle = 0;
 
 	txp_ctx_attach();
+	if (sim->fault.on)
+		sim_faults_start(&sim->fault, t0, txp_load_relaxed(&sim->cons));
 	while (txp_load_acquire(&sim->running)) {
 		unsigned budget = sim_line_budget(sim, t0, sent), n;
-		struct txp_pkt *done, *next;
+		struct sim_retired r;
 
 		if (budget == 0) {
 			uint64_t gap = 1000000000u / sim->line_rate;
@@ -156,12 +322,11 @@ static void *sim_completion_main(void *arg)
 			txp_sleep_ns(gap < SIM_MAX_NAP_NS ? gap : SIM_MAX_NAP_NS);
 			continue;
 		}
-		n = sim_reap(sim, budget, &done);
-		for (; done; done = next) {
-			next = done->next;
-			wire_record(&sim->wire, done->flow, done->seq);
-			txp_pkt_complete(sim->dev, done);
-		}
+		if (sim->fault.on)
+			n = sim_fault_pass(sim, budget, &r);
+		else
+			n = sim_reap(sim, budget, UINT64_MAX, &r);
+		sim_deliver(sim, &r);
 		sent += n;
 		txp_net_tx_action(sim->dev);
 		if (n) {

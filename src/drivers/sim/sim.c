@@ -136,7 +136,10 @@ struct txp_sim *txp_sim_create(const struct txp_sim_cfg *cfg, char *err, size_t 
 	}
 	memset(sim, 0, sizeof(*sim));
 	sim->ring = calloc(cfg->ring, sizeof(*sim->ring));
-	if (!sim->ring || wire_init(&sim->wire, cfg->max_flows) != 0) {
+	if (!sim->ring || wire_init(&sim->wire, cfg->max_flows) != 0 ||
+	    sim_faults_init(&sim->fault, cfg->faults, cfg->ring) != 0) {
+		sim_faults_fini(&sim->fault);
+		wire_fini(&sim->wire);
 		free(sim->ring);
 		free(sim);
 		snprintf(err, errlen, "out of memory");
@@ -156,6 +159,7 @@ void txp_sim_destroy(struct txp_sim *sim)
 {
 	if (!sim)
 		return;
+	sim_faults_fini(&sim->fault);
 	wire_fini(&sim->wire);
 	free(sim->ring);
 	free(sim);
@@ -171,6 +175,8 @@ void txp_sim_get_stats(struct txp_sim *sim, struct txp_sim_stats *st)
 	st->ring_full_stopped = txp_load_relaxed(&sim->ring_full_stopped);
 	st->ring_errors = txp_load_relaxed(&sim->ring_errors);
 	st->in_flight = (unsigned)(txp_load_acquire(&sim->prod) - txp_load_acquire(&sim->cons));
+	for (int k = 0; k < TXP_FAULT_NR; k++)
+		st->faults[k] = txp_counter_read(&sim->fault.injected[k]);
 }
 
 /* -- ops ------------------------------------------------------------------ */

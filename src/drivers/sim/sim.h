@@ -4,6 +4,7 @@
 #ifndef TXP_SIM_PRIV_H
 #define TXP_SIM_PRIV_H
 
+#include "fault.h"
 #include "sync/sync.h"
 #include "txpath/sim.h"
 #include "wire.h"
@@ -38,6 +39,7 @@ struct txp_sim {
 	struct txp_thread thread;
 	_Atomic uint64_t ring_errors;
 	struct wire wire;
+	struct sim_faults fault;	/* what goes wrong, if anything (fault.h) */
 };
 
 /* Free descriptors, given a producer and a consumer count. */
