@@ -48,12 +48,14 @@ struct txp_run_drv_stats {
 	bool link_down;			/* the device died mid-run (real drivers) ... */
 	char died[96];			/* ... of this ("link down (Network is down)") */
 	enum txp_drop_reason died_drop;	/* ... what it left dropped as (dev-down, tx-error) */
+	uint64_t faults[TXP_FAULT_NR];	/* faults the driver injected, per kind */
 };
 
 /* How the workload makes a driver of a kind ("sim", "null", ...). */
 struct txp_run_driver {
 	const char *name;
 	const char *summary;
+	bool faults;		/* can inject cfg->faults (--fault) */
 	/* Do cfg's knobs fit this driver?  False and a message if not. */
 	bool (*check)(const struct txp_run_cfg *cfg, char *err, size_t errlen);
 	/* Make one: its ops, and its private state for the device's priv. */
@@ -98,10 +100,20 @@ struct txp_run_cfg {
 	unsigned bulk;		/* packets qdisc_restart() sends per batch, 1..TXP_DEV_BULK_MAX */
 	double stall_seconds;	/* no progress this long: give up */
 	bool validate;		/* the lock validator on (txpath/check.h) */
+	struct txp_fault_cfg faults;	/* what to inject (txpath/sim.h); none by default */
 	FILE *log;		/* kernel log lines, NULL for none */
 	struct txp_net_cfg net;	/* real drivers: interface, file, frame addresses */
 	void (*progress)(const struct txp_run_progress *p, void *arg);
 	void *progress_arg;
+};
+
+/* The queue a stalled run was stuck on, as it stood when the run gave up. */
+struct txp_run_stall {
+	char dev[32];		/* the device's name */
+	unsigned queue;		/* its index in the device */
+	bool stopped;
+	uint64_t in_ring;	/* packets the driver held (in its ring) */
+	uint64_t in_qdisc;	/* packets queued in the qdisc */
 };
 
 struct txp_run_result {
@@ -114,6 +126,8 @@ struct txp_run_result {
 	double seconds;		/* first submit until every packet was accounted */
 	double mpps;		/* transmitted per second, millions */
 	bool stalled;		/* nothing moved for stall_seconds; the rest was dropped as dev-down */
+	struct txp_run_stall stall;	/* if stalled: where */
+	uint64_t faults[TXP_FAULT_NR];	/* injected, per kind (link-flap: times down) */
 	bool accounted;		/* submitted == transmitted + dropped */
 	bool validated;		/* the lock validator was on ... */
 	unsigned hazards;	/* ... and made this many reports, each readable

@@ -2,6 +2,7 @@
  * drv_sim.c - the workload's view of the simulated NIC.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "txpath/run.h"
 
@@ -44,6 +45,7 @@ static int sim_create(const struct txp_run_cfg *cfg, const struct txp_driver_ops
 		.line_rate = cfg->line_rate,
 		.batch = cfg->batch,
 		.max_flows = cfg->threads,
+		.faults = &cfg->faults,
 	};
 
 	*priv = txp_sim_create(&scfg, err, errlen);
@@ -66,6 +68,7 @@ static void sim_stats(void *priv, struct txp_run_drv_stats *st)
 		.ring_full_stopped = s.ring_full_stopped,
 		.ring_errors = s.ring_errors,
 	};
+	memcpy(st->faults, s.faults, sizeof(st->faults));
 }
 
 static void sim_destroy(void *priv)
@@ -76,6 +79,7 @@ static void sim_destroy(void *priv)
 const struct txp_run_driver txp_run_driver_sim = {
 	.name = "sim",
 	.summary = "the simulated NIC: a descriptor ring, a completion thread, a wire",
+	.faults = true,
 	.check = sim_check,
 	.create = sim_create,
 	.stats = sim_stats,

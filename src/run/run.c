@@ -27,6 +27,7 @@ struct producer {
 	 * send buffer: packets out of it are in flight, and come home when
 	 * they are freed, by whichever context (sock_wfree). */
 	struct txp_pkt_pool *pool;
+	struct txp_fault_stream alloc_fail;	/* the alloc-fail fault, if on */
 };
 
 struct run {
@@ -37,6 +38,7 @@ struct run {
 	struct producer *prod;
 	atomic_uint producers_done;
 	atomic_bool abort;	/* the device stalled or died: producers give up */
+	_Atomic uint64_t alloc_failed;	/* allocations failed by the alloc-fail fault */
 };
 
 void txp_run_cfg_init(struct txp_run_cfg *cfg)
@@ -106,6 +108,11 @@ bool txp_run_cfg_check(const struct txp_run_cfg *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "no driver");
 		return false;
 	}
+	if (txp_fault_any(&cfg->faults) && !cfg->driver->faults) {
+		snprintf(err, errlen, "--fault is for --driver sim (the simulated NIC), not %s",
+			 cfg->driver->name);
+		return false;
+	}
 	return cfg->driver->check(cfg, err, errlen);
 }
 
@@ -121,15 +128,30 @@ static uint64_t xorshift(uint64_t *s)
 	return *s = x;
 }
 
+/* The alloc-fail fault: does this allocation of n packets fail?  Then
+ * they go straight home, as if they had never been had. */
+static bool producer_alloc_fails(struct producer *p, struct txp_pkt **pkts, unsigned n)
+{
+	if (txp_likely(!p->alloc_fail.f) || !txp_fault_next(&p->alloc_fail))
+		return false;
+	for (unsigned i = 0; i < n; i++)
+		txp_pkt_free(pkts[i]);
+	return true;
+}
+
 /* Up to want packets from the pool; when every one is in flight, block
- * as a socket with a full send buffer does, until some come home.
+ * as a socket with a full send buffer does, until some come home; when
+ * the allocation fails (alloc-fail), back off and try again.
  * 0 if the run is being abandoned or memory is out. */
 static unsigned producer_alloc(struct producer *p, struct txp_pkt **pkts, unsigned want)
 {
 	unsigned spins = 0, n;
 
-	while ((n = txp_pkt_pool_alloc_bulk(p->pool, pkts, want)) == 0) {
-		if (!p->run->cfg->sndbuf) {
+	for (;;) {
+		n = txp_pkt_pool_alloc_bulk(p->pool, pkts, want);
+		if (n && !producer_alloc_fails(p, pkts, n))
+			return n;
+		if (!n && !p->run->cfg->sndbuf) {
 			p->error = "out of memory for packets";
 			return 0;
 		}
@@ -137,7 +159,6 @@ static unsigned producer_alloc(struct producer *p, struct txp_pkt **pkts, unsign
 			return 0;
 		txp_spin_wait(&spins);
 	}
-	return n;
 }
 
 static void *producer_main(void *arg)
@@ -243,6 +264,8 @@ static unsigned start_producers(struct run *run)
 		p->run = run;
 		p->flow = i;
 		p->rng = 0x9e3779b97f4a7c15ull * (i + 1);
+		txp_fault_stream_init(&p->alloc_fail, &cfg->faults, TXP_FAULT_ALLOC_FAIL, i,
+				      &run->alloc_failed);
 		if (cfg->packets)
 			p->quota = cfg->packets / cfg->threads + (i < cfg->packets % cfg->threads);
 		else
@@ -319,6 +342,28 @@ static bool run_wait(struct run *run, unsigned started, uint64_t t0, uint64_t *t
 	}
 }
 
+/* Where a stalled run is stuck: its first stopped queue (else queue 0),
+ * and what the driver and the qdisc still hold.  Call with the producers
+ * joined, before the device goes down: at a stall nothing moves. */
+static void run_note_stall(struct run *run, struct txp_run_stall *stall)
+{
+	struct txp_dev_stats st;
+	struct txp_txq *txq;
+	uint64_t held;
+	unsigned i;
+
+	for (i = 0; (txq = txp_dev_txq(run->dev, i)) != NULL; i++)
+		if (txp_netif_queue_stopped(txq))
+			break;
+	snprintf(stall->dev, sizeof(stall->dev), "%s", txp_dev_name(run->dev));
+	stall->queue = txq ? i : 0;
+	stall->stopped = txq != NULL;
+	stall->in_qdisc = txp_dev_backlog(run->dev);
+	txp_dev_get_stats(run->dev, &st);
+	held = st.submitted - st.transmitted - dropped_total(&st);
+	stall->in_ring = held > stall->in_qdisc ? held - stall->in_qdisc : 0;
+}
+
 static void run_report(struct run *run, struct txp_run_result *res)
 {
 	struct txp_dev_stats *st = &res->dev;
@@ -331,6 +376,8 @@ static void run_report(struct run *run, struct txp_run_result *res)
 	gone = (res->drv.wire_measured ? res->drv.wire_unique : st->transmitted) + res->dropped;
 	res->lost = st->submitted > gone ? st->submitted - gone : 0;
 	res->duplicated = res->drv.wire_duplicates;
+	memcpy(res->faults, res->drv.faults, sizeof(res->faults));
+	res->faults[TXP_FAULT_ALLOC_FAIL] = txp_load_relaxed(&run->alloc_failed);
 	res->mpps = res->seconds > 0 ? (double)st->transmitted / res->seconds / 1e6 : 0;
 }
 
@@ -364,6 +411,8 @@ int txp_run(const struct txp_run_cfg *cfg, struct txp_run_result *res, char *err
 			perr = run.prod[i].error;
 	}
 	res->seconds = (double)(t_end - t0) / 1e9;
+	if (res->stalled)
+		run_note_stall(&run, &res->stall);
 	/* Down: stops the completion context, drops what is left (dev-down). */
 	txp_dev_close(run.dev);
 	run_report(&run, res);
