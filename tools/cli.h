@@ -59,9 +59,10 @@ void parse_frags(const char *cmd, const char *s, unsigned *min, unsigned *max);
 /* The knobs `run` and `demo` share.  Returns true if opt was one of them.
  * Options (long only): --era --lock --runner --personality --threads
  * --packets --seconds --size --frags --ring --line-rate --batch
- * --txqueuelen --sndbuf --qdisc --driver, and the real drivers' --dev --file
- * --xdp-mode --queue --tpacket --qdisc-bypass --src-mac --dst-mac --src-ip
- * --dst-ip --src-port --dst-port. */
+ * --txqueuelen --sndbuf --qdisc --driver --fault --seed --stall-seconds,
+ * and the real drivers' --dev --file --xdp-mode --queue --tpacket
+ * --qdisc-bypass --src-mac --dst-mac --src-ip --dst-ip --src-port
+ * --dst-port. */
 bool parse_run_knob(const struct cmdline *cl, int opt, const char *arg, struct txp_run_cfg *cfg);
 /* After the last option: a knob given that cfg's driver does not use
  * (--file without --driver pcap, --personality with a real driver, ...)
@@ -69,6 +70,30 @@ bool parse_run_knob(const struct cmdline *cl, int opt, const char *arg, struct t
 void check_run_knobs(const struct cmdline *cl, const struct txp_run_cfg *cfg);
 /* getopt_long entries for those knobs, ending in an all-zero entry. */
 extern const struct option run_knob_options[];
+/* --fault and --seed, part of RUN_KNOB_HELP. */
+#define FAULT_HELP \
+"  --fault SPEC            sim: inject faults; SPEC is\n" \
+"                          KIND[:PARAM[,PARAM...]][,KIND...], e.g. lost-irq:1%\n" \
+"                          desc-error:every=100,max=5 link-flap:every=50ms,down=5ms\n" \
+"                          A kind fires on its events at a rate: P% (the chance\n" \
+"                          per event; default 1%) or every=N; max=N caps it.\n" \
+"    lost-irq              an interrupt never arrives; the next one retires\n" \
+"                          what it left; if none comes, the run stalls\n" \
+"                          (events: interrupts)\n" \
+"    slow-irq              an interrupt comes late: delay=TIME (default 1ms) or\n" \
+"                          passes=N completion passes (events: interrupts)\n" \
+"    desc-error            the NIC fails a packet: dropped as tx-error (packets)\n" \
+"    link-flap             the link goes down (events: packets sent, or\n" \
+"                          every=TIME; default every=50ms) for down=TIME or\n" \
+"                          down=N passes (default 5ms): the driver stops the\n" \
+"                          queue, drops what its ring holds as dev-down, and\n" \
+"                          wakes it when the link is back\n" \
+"    alloc-fail            a packet allocation fails: the producer backs off and\n" \
+"                          retries (events: allocations)\n" \
+"                          TIME is 100ns, 200us, 5ms, 1s, ...\n" \
+"  --seed N                sim, with --fault: the faults' seed; the same seed,\n" \
+"                          the same faults at the same events (default: from\n" \
+"                          the clock; printed)\n"
 #define RUN_KNOB_HELP \
 "  --era E                 a preset: 2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18\n" \
 "  --lock core|lltx        who serialises start_xmit (overrides the era)\n" \
@@ -113,6 +138,9 @@ extern const struct option run_knob_options[];
 "  --validate              run the lock validator: recursion, irq state, lock\n" \
 "                          order, frees with interrupts off, interrupts on under\n" \
 "                          an irq-safe lock (slower: every lock is checked)\n" \
+"  --stall-seconds S       nothing moved for S seconds: report the stuck queue,\n" \
+"                          drop the rest as dev-down, exit 1 (default 5)\n" \
+FAULT_HELP \
 "Each option at most once: a repeat is an error, not an override (but --lock,\n" \
 "--runner and --personality override --era, before or after it).  A knob\n" \
 "marked for some drivers is an error with any other.\n"

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 
@@ -111,7 +112,7 @@ enum {
 	OPT_BATCH, OPT_TXQUEUELEN, OPT_SNDBUF, OPT_QDISC, OPT_DRIVER,
 	OPT_DEV, OPT_FILE, OPT_XDP_MODE, OPT_QUEUE, OPT_TPACKET, OPT_QDISC_BYPASS,
 	OPT_SRC_MAC, OPT_DST_MAC, OPT_SRC_IP, OPT_DST_IP, OPT_SRC_PORT, OPT_DST_PORT,
-	OPT_VALIDATE, OPT_BURST, OPT_BULK,
+	OPT_VALIDATE, OPT_BURST, OPT_BULK, OPT_FAULT, OPT_SEED, OPT_STALL_SECONDS,
 };
 
 const struct option run_knob_options[] = {
@@ -146,6 +147,9 @@ const struct option run_knob_options[] = {
 	{ "validate", no_argument, NULL, OPT_VALIDATE },
 	{ "burst", required_argument, NULL, OPT_BURST },
 	{ "bulk", required_argument, NULL, OPT_BULK },
+	{ "fault", required_argument, NULL, OPT_FAULT },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "stall-seconds", required_argument, NULL, OPT_STALL_SECONDS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -245,6 +249,24 @@ static bool parse_net_knob(const char *cmd, int opt, const char *arg, struct txp
 	return false;
 }
 
+/* --fault and --seed: without a seed the clock gives one, which the
+ * report prints so the run can be made again. */
+static void parse_fault_knob(const struct cmdline *cl, int opt, const char *arg,
+			     struct txp_run_cfg *cfg)
+{
+	struct timespec now;
+	char err[160];
+
+	if (opt == OPT_SEED) {
+		cfg->faults.seed = parse_u64(cl->cmd, "--seed", arg, 0, UINT64_MAX);
+		return;
+	}
+	if (!txp_fault_parse(&cfg->faults, arg, err, sizeof(err)))
+		usage_error(cl->cmd, "%s", err);
+	if (!cmdline_given(cl, OPT_SEED) && clock_gettime(CLOCK_REALTIME, &now) == 0)
+		cfg->faults.seed = (uint64_t)(now.tv_sec ^ now.tv_nsec) % 1000000;
+}
+
 bool parse_run_knob(const struct cmdline *cl, int opt, const char *arg, struct txp_run_cfg *cfg)
 {
 	const char *cmd = cl->cmd;
@@ -313,6 +335,13 @@ bool parse_run_knob(const struct cmdline *cl, int opt, const char *arg, struct t
 	case OPT_BULK:
 		cfg->bulk = (unsigned)parse_u64(cmd, "--bulk", arg, 1, TXP_DEV_BULK_MAX);
 		return true;
+	case OPT_FAULT:
+	case OPT_SEED:
+		parse_fault_knob(cl, opt, arg, cfg);
+		return true;
+	case OPT_STALL_SECONDS:
+		cfg->stall_seconds = parse_seconds(cmd, "--stall-seconds", arg);
+		return true;
 	case OPT_DRIVER:
 		cfg->driver = txp_run_driver(arg);
 		if (!cfg->driver)
@@ -337,6 +366,7 @@ static const struct {
 	const char *drivers;	/* the names, space-separated */
 } knob_drivers[] = {
 	{ OPT_PERSONALITY, "sim" },
+	{ OPT_FAULT, "sim" },
 	{ OPT_LINE_RATE, "sim" },
 	{ OPT_BATCH, "sim" },
 	{ OPT_FRAGS, "sim" },
@@ -382,6 +412,8 @@ void check_run_knobs(const struct cmdline *cl, const struct txp_run_cfg *cfg)
 {
 	const char *driver = cfg->driver->name;
 
+	if (cmdline_given(cl, OPT_SEED) && !cmdline_given(cl, OPT_FAULT))
+		usage_error(cl->cmd, "--seed is the faults' seed: it needs --fault");
 	for (size_t i = 0; i < sizeof(knob_drivers) / sizeof(knob_drivers[0]); i++) {
 		const char *list = knob_drivers[i].drivers;
 

@@ -64,6 +64,34 @@ const char *run_verdict(const struct txp_run_cfg *cfg, const struct txp_run_resu
 	return buf;
 }
 
+/* "faults": injected per kind, and the seed that makes them again. */
+static void faults_json(struct json *j, const struct txp_run_cfg *cfg,
+			const struct txp_run_result *r)
+{
+	json_obj_begin(j, "faults");
+	for (int k = 0; k < TXP_FAULT_NR; k++)
+		json_u64(j, txp_fault_name(k), r->faults[k]);
+	if (txp_fault_any(&cfg->faults))
+		json_u64(j, "seed", cfg->faults.seed);
+	json_obj_end(j);
+}
+
+/* "stall": the stuck queue, or null. */
+static void stall_json(struct json *j, const struct txp_run_result *r)
+{
+	if (!r->stalled) {
+		json_str(j, "stall", NULL);
+		return;
+	}
+	json_obj_begin(j, "stall");
+	json_str(j, "device", r->stall.dev);
+	json_u64(j, "queue", r->stall.queue);
+	json_bool(j, "stopped", r->stall.stopped);
+	json_u64(j, "in_ring", r->stall.in_ring);
+	json_u64(j, "in_qdisc", r->stall.in_qdisc);
+	json_obj_end(j);
+}
+
 void report_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp_run_result *r)
 {
 	const struct txp_dev_stats *st = &r->dev;
@@ -105,6 +133,8 @@ void report_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp
 	json_dbl(j, "seconds", r->seconds);
 	json_dbl(j, "mpps", r->mpps);
 	json_bool(j, "stalled", r->stalled);
+	stall_json(j, r);
+	faults_json(j, cfg, r);
 	json_bool(j, "accounted", r->accounted);
 	json_bool(j, "validated", r->validated);
 	json_arr_begin(j, "hazards");
@@ -120,6 +150,23 @@ void report_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp
 	json_arr_end(j);
 	json_str(j, "verdict", run_verdict(cfg, r, verdict, sizeof(verdict)));
 	json_obj_end(j);
+}
+
+/* One line: each fault asked for and how often it was injected. */
+static void faults_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp_run_result *r)
+{
+	const char *sep = "";
+
+	if (!txp_fault_any(&cfg->faults))
+		return;
+	fprintf(f, "  faults injected (--seed %llu):", (unsigned long long)cfg->faults.seed);
+	for (int k = 0; k < TXP_FAULT_NR; k++) {
+		if (!cfg->faults.kind[k].on)
+			continue;
+		fprintf(f, "%s %s %llu", sep, txp_fault_name(k), (unsigned long long)r->faults[k]);
+		sep = ",";
+	}
+	fputc('\n', f);
 }
 
 void report_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp_run_result *r)
@@ -173,8 +220,11 @@ void report_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp_run_re
 
 		fprintf(f, "    %s: %s\n", txp_hazard_name(kind), msg);
 	}
+	faults_text(f, cfg, r);
 	if (r->stalled)
-		fprintf(f, "  STALLED: nothing moved for %.0f s; what was left was dropped as dev-down\n",
-			cfg->stall_seconds);
+		fprintf(f, "  STALLED: nothing moved for %g s on %s queue %u (%s, %llu packets in the ring, %llu queued in the qdisc); what was left was dropped as dev-down\n",
+			cfg->stall_seconds, r->stall.dev, r->stall.queue,
+			r->stall.stopped ? "stopped" : "awake",
+			(unsigned long long)r->stall.in_ring, (unsigned long long)r->stall.in_qdisc);
 	fprintf(f, "  verdict: %s\n", run_verdict(cfg, r, verdict, sizeof(verdict)));
 }

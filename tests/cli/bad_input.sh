@@ -176,6 +176,40 @@ done
 rm -rf "$dir"
 # The sim's demo keeps its personalities in the driver column.
 expect_ok "2.6.11-rc2  core  concurrent  rc2-naive" demo --packets 2000
+# faults (issue 8)
+expect_usage "unknown fault 'bogus'" run --fault bogus
+expect_usage "bad parameter 'x'" run --fault lost-irq:x
+expect_usage "bad parameter '0%'" run --fault desc-error:0%
+expect_usage "bad parameter '101%'" run --fault desc-error:101%
+expect_usage "bad parameter 'passes=2'" run --fault link-flap:passes=2
+expect_usage "give one rate" run --fault link-flap:5%,every=5ms
+expect_usage "down=TIME or down=N" run --fault link-flap:down=1ms,down=3
+expect_usage "bad parameter 'delay=5'" run --fault slow-irq:delay=5
+expect_usage "bad parameter 'max=0'" run --fault alloc-fail:max=0
+expect_usage "not both" run --fault lost-irq:1%,every=3
+expect_usage "not both" run --fault slow-irq:delay=1ms,passes=2
+expect_usage "shorter than every" run --fault link-flap:every=5ms,down=5ms
+expect_usage "lost-irq given twice" run --fault lost-irq,lost-irq:2%
+expect_usage "--fault given twice" run --fault lost-irq --fault desc-error
+expect_usage "before any fault kind" run --fault every=3
+expect_usage "--fault wants" run --fault lost-irq,
+expect_usage "--fault wants" run --fault ,lost-irq
+expect_usage "--fault wants" run --fault lost-irq,,desc-error
+expect_usage "--fault wants" run --fault ''
+expect_usage "needs a value" run --fault
+expect_usage "--fault is for driver sim, not null" run --driver null --fault lost-irq
+expect_usage "--fault is for driver sim, not pcap" run --driver pcap --file /dev/null --fault desc-error:1%
+expect_usage "--seed wants a whole number" run --seed x --fault lost-irq
+expect_usage "it needs --fault" run --seed 3 --packets 10
+expect_usage "it needs --fault" demo --seed 3 --packets 10
+expect_usage "--stall-seconds" run --stall-seconds 0
+expect_ok '"faults":{"lost-irq":0,"slow-irq":0,"desc-error":0,"link-flap":0,"alloc-fail":0}' \
+	run --packets 1000 --json
+expect_ok '"desc-error":20,"link-flap":0,"alloc-fail":0,"seed":3}' \
+	run --packets 1000 --fault desc-error:every=50 --seed 3 --json
+expect_ok '"dropped":{[^}]*"tx-error":20,' run --packets 1000 --fault desc-error:every=50 --json
+expect_ok 'faults injected (--seed 9): desc-error 10, alloc-fail' \
+	run --packets 1000 --fault desc-error:every=100,alloc-fail:1% --seed 9
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
