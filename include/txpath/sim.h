@@ -100,8 +100,9 @@ bool txp_fault_any(const struct txp_fault_cfg *c);
 /*
  * Parse "KIND[:PARAM[,PARAM...]][,KIND...]" into c, adding to what it
  * holds; PARAM is a rate "P%" or key=value (every=N, max=N, delay=TIME,
- * passes=N, down=TIME; TIME as 5ms, 200us, 1s).  False and a one-line
- * message in err if it is not that (`txpath run --help` explains it).
+ * passes=N, down=TIME or N; TIME as 5ms, 200us, 1s).  False and a
+ * one-line message in err if it is not that (`txpath run --help`
+ * explains it); c is then partly filled.
  */
 bool txp_fault_parse(struct txp_fault_cfg *c, const char *spec, char *err, size_t errlen);
 

@@ -166,7 +166,6 @@ static bool parse_param(enum txp_fault_kind k, struct txp_fault *f, const char *
 static bool finish_kind(enum txp_fault_kind k, struct txp_fault *f, char *err, size_t errlen)
 {
 	const char *name = fault_names[k];
-
 	bool flap = k == TXP_FAULT_LINK_FLAP;
 
 	if ((f->chance != 0) + (f->every != 0) + (f->period_ns != 0) > 1) {
