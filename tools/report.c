@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "signals.h"
 #include "txpath/check.h"
 
 /* The personality belongs to the simulated NIC; a real driver has none. */
@@ -105,6 +106,7 @@ void report_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp
 	json_dbl(j, "seconds", r->seconds);
 	json_dbl(j, "mpps", r->mpps);
 	json_bool(j, "stalled", r->stalled);
+	json_str(j, "interrupted", r->interrupted ? signals_name(r->interrupted) : NULL);
 	json_bool(j, "accounted", r->accounted);
 	json_bool(j, "validated", r->validated);
 	json_arr_begin(j, "hazards");
@@ -176,5 +178,8 @@ void report_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp_run_re
 	if (r->stalled)
 		fprintf(f, "  STALLED: nothing moved for %.0f s; what was left was dropped as dev-down\n",
 			cfg->stall_seconds);
+	if (r->interrupted)
+		fprintf(f, "  interrupted by %s: producers stopped; what had not gone out %d s later was dropped as interrupted\n",
+			signals_name(r->interrupted), TXP_RUN_DRAIN_SECONDS);
 	fprintf(f, "  verdict: %s\n", run_verdict(cfg, r, verdict, sizeof(verdict)));
 }
