@@ -203,6 +203,7 @@ static void print_json(const struct bench_cfg *cfg, const struct bench_row *rows
 				json_obj_end(&j);
 			}
 	json_arr_end(&j);
+	json_str(&j, "interrupted", signals_caught() ? signals_name(signals_caught()) : NULL);
 	json_obj_end(&j);
 	json_finish(&j);
 }
@@ -307,9 +308,9 @@ int cmd_bench(int argc, char **argv)
 		print_table(&cfg, rows, n);
 		print_targets(rows, n, cfg.max_threads);
 	}
-	if (signals_caught())
-		fprintf(json ? stderr : stdout, "\ninterrupted by %s: each row is over the runs it finished\n",
-			signals_name(signals_caught()));
+	if (signals_caught() && !json)
+		printf("\ninterrupted by %s: each row is over the runs it finished\n",
+		       signals_name(signals_caught()));
 	if (svg_file && !write_svg(svg_file, svg, &cfg, rows, n))
 		ok = false;
 	else if (svg_file && !json)

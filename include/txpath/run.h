@@ -165,8 +165,8 @@ bool txp_run_cfg_era(struct txp_run_cfg *cfg, const char *era);
 /* Check the knobs together; false and a message in err if they do not fit. */
 bool txp_run_cfg_check(const struct txp_run_cfg *cfg, char *err, size_t errlen);
 
-/* Run it.  0 when it ran (see res->stalled, res->accounted), -1 and a
- * message in err when it could not be set up. */
+/* Run it.  0 when it ran (see res->stalled, res->accounted,
+ * res->interrupted), -1 and a message in err when it could not be set up. */
 int txp_run(const struct txp_run_cfg *cfg, struct txp_run_result *res, char *err, size_t errlen);
 
 #endif

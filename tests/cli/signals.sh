@@ -146,8 +146,8 @@ sleep 2.5
 kill -TERM "$pid"
 finish 15
 check "bench --json SIGTERM: exit 143 (got $rc)" '[ "$rc" = 143 ]'
-check "bench --json SIGTERM: some rows, not all" \
-	'[ "$(json bench_json "0 < len(d[\"rows\"]) < 12")" = True ]'
+check "bench --json SIGTERM: some rows, not all, marked interrupted" \
+	'[ "$(json bench_json "0 < len(d[\"rows\"]) < 12 and d[\"interrupted\"] == \"SIGTERM\"")" = True ]'
 
 # demo: rows of 2 s; interrupted at 3 s: the first row, and the second,
 # interrupted; no third.
