@@ -11,24 +11,10 @@ set -u
 TXPATH=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-pass=0 fail=0
+. "$(dirname "$0")/lib.sh"
 pid=""
 
 env --default-signal=INT true 2>/dev/null || { echo "SKIP: needs env --default-signal (coreutils 8.31)"; exit 77; }
-
-check() {
-	if eval "$2"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL: $1"
-		[ -n "${name:-}" ] && sed 's/^/  stderr: /' "$dir/$name.err" | head -5
-	fi
-}
-
-alive() {
-	[ -r "/proc/$1/status" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
-}
 
 # caught PID: PID has a handler for SIGINT (bit 2 of SigCgt).
 caught() {
@@ -40,6 +26,7 @@ caught() {
 # returning once it catches SIGINT (or after 5 s: the checks then fail).
 start() {
 	name=$1
+	detail=$dir/$name.err
 	shift
 	env --default-signal=INT "$TXPATH" "$@" >"$dir/$name.out" 2>"$dir/$name.err" &
 	pid=$!
@@ -48,22 +35,6 @@ start() {
 		alive "$pid" || return 0
 		sleep 0.01
 	done
-}
-
-# finish LIMIT: wait for it, LIMIT seconds at most (then kill it: rc=none).
-finish() {
-	for _ in $(seq $(($1 * 10))); do
-		alive "$pid" || break
-		sleep 0.1
-	done
-	if alive "$pid"; then
-		kill -KILL "$pid"
-		wait "$pid"
-		rc=none
-	else
-		wait "$pid"
-		rc=$?
-	fi
 }
 
 # json NAME EXPR: EXPR (Python, on d) over the JSON of NAME's stdout.
@@ -78,7 +49,7 @@ accounted='d["submitted"] == d["transmitted"] + sum(d["dropped"].values()) and d
 start run_text run --seconds 30
 sleep 1
 kill -INT "$pid"
-finish 15
+finish "$pid" 15
 check "run SIGINT: exit 130 (got $rc)" '[ "$rc" = 130 ]'
 check "run SIGINT: the report says interrupted by SIGINT" "grep -q 'interrupted by SIGINT' '$dir/run_text.out'"
 check "run SIGINT: the report balances" \
@@ -88,7 +59,7 @@ check "run SIGINT: the report balances" \
 start run_json run --seconds 30 --json
 sleep 1
 kill -INT "$pid"
-finish 15
+finish "$pid" 15
 check "run --json SIGINT: exit 130 (got $rc)" '[ "$rc" = 130 ]'
 check "run --json SIGINT: interrupted is SIGINT" '[ "$(json run_json "d[\"interrupted\"]")" = SIGINT ]'
 check "run --json SIGINT: submitted = transmitted + dropped" \
@@ -98,7 +69,7 @@ check "run --json SIGINT: submitted = transmitted + dropped" \
 start run_term run --seconds 30 --json
 sleep 1
 kill -TERM "$pid"
-finish 15
+finish "$pid" 15
 check "run SIGTERM: exit 143 (got $rc)" '[ "$rc" = 143 ]'
 check "run SIGTERM: interrupted is SIGTERM" '[ "$(json run_term "d[\"interrupted\"]")" = SIGTERM ]'
 check "run SIGTERM: submitted = transmitted + dropped" '[ "$(json run_term "$accounted")" = True ]'
@@ -108,7 +79,7 @@ check "run SIGTERM: submitted = transmitted + dropped" '[ "$(json run_term "$acc
 start run_slow run --seconds 30 --line-rate 200 --threads 2 --json
 sleep 1
 kill -INT "$pid"
-finish 15
+finish "$pid" 15
 check "slow run SIGINT: exit 130 (got $rc)" '[ "$rc" = 130 ]'
 check "slow run SIGINT: the rest dropped as interrupted, none as dev-down" \
 	'[ "$(json run_slow "d[\"dropped\"][\"interrupted\"] > 0 and d[\"dropped\"][\"dev-down\"] == 0")" = True ]'
@@ -120,14 +91,14 @@ sleep 1
 kill -INT "$pid"
 sleep 0.2
 kill -INT "$pid"
-finish 15
+finish "$pid" 15
 check "run SIGINT twice: exit 130 (got $rc)" '[ "$rc" = 130 ]'
 check "run SIGINT twice: no report" "[ ! -s '$dir/run_twice.out' ]"
 start run_int_term run --seconds 30 --line-rate 200 --threads 2
 sleep 1
 kill -INT "$pid"
 kill -TERM "$pid"
-finish 15
+finish "$pid" 15
 # Both pending at once: whichever the kernel delivers second ends it.
 check "run SIGINT and SIGTERM: exit 130 or 143 (got $rc)" '[ "$rc" = 130 ] || [ "$rc" = 143 ]'
 check "run SIGINT and SIGTERM: no report" "[ ! -s '$dir/run_int_term.out' ]"
@@ -136,7 +107,7 @@ check "run SIGINT and SIGTERM: no report" "[ ! -s '$dir/run_int_term.out' ]"
 start bench bench --threads 2 --no-sim --reps 1 --seconds 0.5
 sleep 2.5
 kill -INT "$pid"
-finish 15
+finish "$pid" 15
 check "bench SIGINT: exit 130 (got $rc)" '[ "$rc" = 130 ]'
 check "bench SIGINT: the first row" "grep -q '^mutex  *null  *1  *[0-9]' '$dir/bench.out'"
 check "bench SIGINT: not the last row" "! grep -q '^lltx/exclusive  *null  *2 ' '$dir/bench.out'"
@@ -144,7 +115,7 @@ check "bench SIGINT: says interrupted by SIGINT" "grep -q 'interrupted by SIGINT
 start bench_json bench --threads 2 --no-sim --reps 1 --seconds 0.5 --json
 sleep 2.5
 kill -TERM "$pid"
-finish 15
+finish "$pid" 15
 check "bench --json SIGTERM: exit 143 (got $rc)" '[ "$rc" = 143 ]'
 check "bench --json SIGTERM: some rows, not all, marked interrupted" \
 	'[ "$(json bench_json "0 < len(d[\"rows\"]) < 12 and d[\"interrupted\"] == \"SIGTERM\"")" = True ]'
@@ -154,7 +125,7 @@ check "bench --json SIGTERM: some rows, not all, marked interrupted" \
 start demo_json demo --seconds 2 --json
 sleep 3
 kill -INT "$pid"
-finish 15
+finish "$pid" 15
 check "demo --json SIGINT: exit 130 (got $rc)" '[ "$rc" = 130 ]'
 check "demo --json SIGINT: the first row whole, the second interrupted, no third" \
 	'[ "$(json demo_json "len(d) == 2 and d[0][\"interrupted\"] is None and d[1][\"interrupted\"] == \"SIGINT\"")" = True ]'
@@ -163,11 +134,11 @@ check "demo --json SIGINT: every row accounted" \
 start demo_text demo --seconds 2
 sleep 3
 kill -TERM "$pid"
-finish 15
+finish "$pid" 15
 check "demo SIGTERM: exit 143 (got $rc)" '[ "$rc" = 143 ]'
 check "demo SIGTERM: two rows" "[ \$(grep -c '^2\\.6\\.[89]  ' '$dir/demo_text.out') -eq 2 ]"
 check "demo SIGTERM: says interrupted by SIGTERM" "grep -q 'interrupted by SIGTERM' '$dir/demo_text.out'"
-name=""
+detail=""
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

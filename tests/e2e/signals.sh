@@ -15,17 +15,11 @@
 set -u
 TXPATH=$1 DRIVER=$2
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../cli/lib.sh"
 require_root_and_tools
 env --default-signal=INT true 2>/dev/null || skip "needs env --default-signal (coreutils 8.31)"
 ns_setup "signals-$DRIVER"
-if [ "$DRIVER" = tap ]; then
-	[ -c /dev/net/tun ] || skip "no /dev/net/tun"
-	tap_setup
-	DEV=txtap0 PEER=txtap0
-else
-	veth_setup
-	DEV=veth0 PEER=veth1
-fi
+link_setup "$DRIVER"
 
 links() {
 	ip -n "$NS" -o link show | sed 's/^[0-9]*: \([^:@]*\).*/\1/' | sort | tr '\n' ' '
@@ -34,10 +28,6 @@ links() {
 # packet_sockets: the namespace's AF_PACKET sockets.
 packet_sockets() {
 	nsx cat /proc/net/packet | tail -n +2 | wc -l
-}
-
-alive() {
-	[ -r "/proc/$1/status" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
 }
 
 # start NAME: `txpath run` in the background, SIGINT at its default (a
@@ -58,19 +48,10 @@ start() {
 	fail "$name: no frame arrived on $PEER"
 }
 
-# finish: wait for it, 20 s at most; its exit status in rc.
-finish() {
-	for _ in $(seq 200); do
-		alive "$pid" || break
-		sleep 0.1
-	done
-	if alive "$pid"; then
-		kill -KILL "$pid"
-		wait "$pid"
-		fail "$name: still running 20 s after the signal"
-	fi
-	wait "$pid"
-	rc=$?
+# stopped: wait for it, 20 s at most; its exit status in rc.
+stopped() {
+	finish "$pid" 20
+	[ "$rc" = none ] && fail "$name: still running 20 s after the signal"
 }
 
 # nothing_left WHEN: no XDP program, no socket, no interface made.
@@ -93,7 +74,7 @@ expect "AF_PACKET sockets before" "$(packet_sockets)" 0
 start once
 [ "$DRIVER" = afpacket ] && { [ "$(packet_sockets)" -gt 0 ] || fail "the run's AF_PACKET socket is not listed"; }
 kill -INT "$pid"
-finish
+stopped
 cat "$TMP/once.err"
 expect "run exit status after SIGINT" $rc 130
 expect "run interrupted" "$(json "$TMP/once.json" "d['interrupted']")" SIGINT
@@ -110,7 +91,7 @@ kill -STOP "$pid"
 kill -INT "$pid"
 kill -TERM "$pid"
 kill -CONT "$pid"
-finish
+stopped
 [ "$rc" = 130 ] || [ "$rc" = 143 ] || fail "run exit status after SIGINT and SIGTERM: got $rc, want 130 or 143"
 [ -s "$TMP/twice.json" ] && fail "a report after the second signal: it did not end at once"
 nothing_left "after two signals"
@@ -121,7 +102,7 @@ if [ "$DRIVER" = afpacket ]; then
 	nsx tc qdisc replace dev veth0 root tbf rate 200kbit burst 1600 limit 1000000
 	start slow
 	kill -INT "$pid"
-	finish
+	stopped
 	expect "slow run exit status after SIGINT" $rc 130
 	expect "slow run accounted" "$(json "$TMP/slow.json" "d['submitted'] == d['transmitted'] + sum(d['dropped'].values()) and d['accounted']")" True
 	expect "slow run: the rest dropped as interrupted" "$(json "$TMP/slow.json" "d['dropped']['interrupted'] > 0 and d['dropped']['dev-down'] == 0")" True
@@ -143,7 +124,7 @@ if [ "$DRIVER" = afpacket ]; then
 	sleep 0.5
 	kill -INT "$pid"
 	name=recv
-	finish
+	stopped
 	cat "$TMP/recv.err"
 	expect "recv exit status after SIGINT" $rc 130
 	expect "recv interrupted" "$(json "$TMP/recv.json" "d['interrupted']")" SIGINT

@@ -4,14 +4,10 @@
  * run asked in the middle stops its producers, drains for the bounded
  * time and drops the rest as interrupted, every packet accounted for.
  */
-#include <pthread.h>
-#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <time.h>
 
 #include <cmocka.h>
 
@@ -21,48 +17,6 @@
 #define WAIT_SECONDS 20
 #define WHY_INT 2
 #define WHY_TERM 15
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* A run on a thread of its own, so a run that does not stop fails the
- * test instead of hanging it. */
-struct bg_run {
-	struct txp_run_cfg cfg;
-	struct txp_run_result res;
-	char err[256];
-	int rc;
-	atomic_bool done;
-};
-
-static void *bg_run_main(void *arg)
-{
-	struct bg_run *r = arg;
-
-	r->rc = txp_run(&r->cfg, &r->res, r->err, sizeof(r->err));
-	atomic_store(&r->done, true);
-	return NULL;
-}
-
-static void bg_run(struct bg_run *r)
-{
-	pthread_t th;
-	double t0 = now_s();
-
-	assert_int_equal(pthread_create(&th, NULL, bg_run_main, r), 0);
-	while (!atomic_load(&r->done)) {
-		if (now_s() - t0 > WAIT_SECONDS)
-			fail_msg("an interrupted run did not return");
-		sched_yield();
-	}
-	assert_int_equal(pthread_join(th, NULL), 0);
-	assert_int_equal(r->rc, 0);
-}
 
 /* A 60 s run, one producer, no kernel log. */
 static void cfg_long(struct txp_run_cfg *cfg, const struct txp_run_stop *stop)
@@ -92,12 +46,12 @@ static void test_flag_keeps_the_first_ask(void **state)
 static void test_asked_before_the_run(void **state)
 {
 	static struct txp_run_stop stop = TXP_RUN_STOP_INIT;
-	static struct bg_run r;
+	static struct txp_test_bg_run r;
 	(void)state;
 
 	txp_run_interrupt(&stop, WHY_TERM);
 	cfg_long(&r.cfg, &stop);
-	bg_run(&r);
+	txp_test_run_bg(&r, WAIT_SECONDS, "an interrupted run");
 	assert_int_equal(r.res.interrupted, WHY_TERM);
 	txp_test_assert_run_clean(&r.res);
 }
@@ -114,7 +68,7 @@ static void interrupt_when_full(const struct txp_run_progress *p, void *arg)
 static void test_asked_mid_run_drains_then_drops(void **state)
 {
 	static struct txp_run_stop stop = TXP_RUN_STOP_INIT;
-	static struct bg_run r;
+	static struct txp_test_bg_run r;
 	(void)state;
 
 	cfg_long(&r.cfg, &stop);
@@ -122,7 +76,7 @@ static void test_asked_mid_run_drains_then_drops(void **state)
 	r.cfg.sndbuf = 256;
 	r.cfg.progress = interrupt_when_full;
 	r.cfg.progress_arg = &stop;
-	bg_run(&r);
+	txp_test_run_bg(&r, WAIT_SECONDS, "an interrupted run");
 	assert_int_equal(r.res.interrupted, WHY_INT);
 	txp_test_assert_run_clean(&r.res);
 	assert_true(r.res.dev.transmitted > 0);
@@ -134,13 +88,13 @@ static void test_asked_mid_run_drains_then_drops(void **state)
 static void test_not_asked(void **state)
 {
 	static struct txp_run_stop stop = TXP_RUN_STOP_INIT;
-	static struct bg_run r;
+	static struct txp_test_bg_run r;
 	(void)state;
 
 	cfg_long(&r.cfg, &stop);
 	r.cfg.seconds = 0;
 	r.cfg.packets = 10000;
-	bg_run(&r);
+	txp_test_run_bg(&r, WAIT_SECONDS, "an interrupted run");
 	assert_int_equal(r.res.interrupted, 0);
 	txp_test_assert_run_clean(&r.res);
 	assert_int_equal(r.res.dev.submitted, 10000);
