@@ -16,19 +16,33 @@ check() {
 	return 0
 }
 
-# alive PID: running, not a zombie.
+# The binary under test, to tell its processes from others: the shell
+# reaps a background job as soon as it ends, and its number may then be
+# given to someone else's process.
+TXPATH_EXE=$(readlink -f "$TXPATH")
+
+# alive PID: txpath (started in the background), running, not a zombie.
 alive() {
-	[ -r "/proc/$1/status" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
+	[ "$(readlink "/proc/$1/exe" 2>/dev/null)" = "$TXPATH_EXE" ] &&
+		! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
 }
 
 # finish PID LIMIT: wait for PID, LIMIT seconds at most; its exit status
-# in rc, or rc=none when it had to be killed.
+# in rc, or rc=none when it had to be killed (what its threads were doing
+# is printed first).
 finish() {
 	for _ in $(seq $(($2 * 10))); do
 		alive "$1" || break
 		sleep 0.1
 	done
 	if alive "$1"; then
+		echo "still running $2 s after the signal: $(tr '\0' ' ' <"/proc/$1/cmdline")"
+		grep -E '^(SigPnd|ShdPnd|SigBlk|SigCgt)' "/proc/$1/status" | tr '\n' ' '
+		echo
+		for t in "/proc/$1"/task/*; do
+			echo "  thread $(cat "$t/comm"): state $(cut -d' ' -f3 "$t/stat"), in $(cat "$t/wchan")," \
+				"pending $(sed -n 's/^SigPnd:[[:space:]]*//p' "$t/status")"
+		done
 		kill -KILL "$1"
 		wait "$1"
 		rc=none

@@ -24,6 +24,7 @@ caught() {
 
 # start NAME ARGS...: txpath ARGS in the background (output in $dir/NAME.*),
 # returning once it catches SIGINT (or after 5 s: the checks then fail).
+# (env first: alive() does not know it yet.)
 start() {
 	name=$1
 	detail=$dir/$name.err
@@ -32,7 +33,6 @@ start() {
 	pid=$!
 	for _ in $(seq 500); do
 		caught "$pid" && return 0
-		alive "$pid" || return 0
 		sleep 0.01
 	done
 }

@@ -41,7 +41,6 @@ start() {
 	pid=$!
 	for _ in $(seq 200); do
 		[ "$(rx_packets $PEER)" -gt "$before" ] && return 0
-		alive "$pid" || break
 		sleep 0.05
 	done
 	cat "$TMP/$name.err"
