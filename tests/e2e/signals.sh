@@ -30,18 +30,36 @@ packet_sockets() {
 	nsx cat /proc/net/packet | tail -n +2 | wc -l
 }
 
+# ended PID: exited (a zombie or gone).
+ended() {
+	! [ -r "/proc/$1/status" ] || grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
+}
+
+# refused_busy FILE: a run that ended refused as busy.  The kernel frees an
+# AF_XDP socket's queue in deferred work, a moment after the socket closes:
+# a run started just after another may find the queue still taken.
+refused_busy() {
+	grep -q 'busy' "$1"
+}
+
 # start NAME: `txpath run` in the background, SIGINT at its default (a
 # shell's background job inherits it ignored, and txpath respects that);
 # returns once frames arrive on the peer.
 start() {
 	name=$1
-	before=$(rx_packets $PEER)
-	env --default-signal=INT ip netns exec "$NS" "$TXPATH" run --driver "$DRIVER" --dev $DEV \
-		--threads 2 --seconds 60 --json >"$TMP/$name.json" 2>"$TMP/$name.err" &
-	pid=$!
-	for _ in $(seq 200); do
-		[ "$(rx_packets $PEER)" -gt "$before" ] && return 0
-		sleep 0.05
+	for _ in $(seq 20); do
+		before=$(rx_packets $PEER)
+		env --default-signal=INT ip netns exec "$NS" "$TXPATH" run --driver "$DRIVER" \
+			--dev $DEV --threads 2 --seconds 60 --json >"$TMP/$name.json" 2>"$TMP/$name.err" &
+		pid=$!
+		for _ in $(seq 200); do
+			[ "$(rx_packets $PEER)" -gt "$before" ] && return 0
+			ended "$pid" && break
+			sleep 0.05
+		done
+		ended "$pid" && wait "$pid" && break
+		refused_busy "$TMP/$name.err" || break
+		sleep 0.1
 	done
 	cat "$TMP/$name.err"
 	fail "$name: no frame arrived on $PEER"
@@ -61,9 +79,16 @@ nothing_left() {
 	if [ "$DRIVER" = tap ]; then
 		expect "$1: txtap0 carrier (a descriptor attached)" "$(nsx cat /sys/class/net/txtap0/carrier)" 0
 	fi
-	# The socket's queue, or the TAP device, is free: a new run binds it.
-	nsx "$TXPATH" run --driver "$DRIVER" --dev $DEV --packets 1000 >/dev/null 2>"$TMP/again.err" ||
-		{ cat "$TMP/again.err"; fail "$1: a new run on $DEV cannot start"; }
+	# The socket's queue, or the TAP device, is free: a new run binds it
+	# (once the kernel's deferred release is done, for AF_XDP).
+	for _ in $(seq 20); do
+		nsx "$TXPATH" run --driver "$DRIVER" --dev $DEV --packets 1000 >/dev/null \
+			2>"$TMP/again.err" && return 0
+		refused_busy "$TMP/again.err" || break
+		sleep 0.1
+	done
+	cat "$TMP/again.err"
+	fail "$1: a new run on $DEV cannot start"
 }
 
 LINKS=$(links)
