@@ -80,7 +80,9 @@ const struct txp_run_driver *txp_run_driver(const char *name);
  *
  * A run that sees the flag set stops its producers, gives what is queued
  * and in flight TXP_RUN_DRAIN_SECONDS to go out, then brings the device
- * down: what is still left is dropped as TXP_DROP_INTERRUPTED, so an
+ * down: what is still left is dropped as TXP_DROP_INTERRUPTED (the
+ * device's close drops it as dev-down; the run, which knows why it closed
+ * the device, counts those drops as interrupted in its result), so an
  * interrupted run accounts for every packet as a finished one does.  Its
  * result says interrupted = the code it was asked with.  A run started
  * with the flag already set stops at once.
