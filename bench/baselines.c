@@ -211,7 +211,7 @@ int bench_case_baseline(const struct bench_cfg *cfg, const struct bench_row *row
 		snprintf(err, errlen, "cannot start the transmit thread");
 		return -1;
 	}
-	rc = bench_window(w, row->threads, cfg->seconds, base_transmitted, b, res, err, errlen);
+	rc = bench_window(w, row->threads, cfg, base_transmitted, b, res, err, errlen);
 	if (row->kind == BENCH_CKRING) {
 		/* Release: the producers' enqueues (ordered by the joins in
 		 * bench_window()) before "done". */

@@ -12,6 +12,8 @@
 #include "txpath/ctx.h"
 #include "txpath/run.h"
 
+#define BENCH_STOP_POLL_NS 10000000u	/* a window looks at cfg->stop every 10 ms */
+
 /* The window's flags, each on a line of its own: ready is written by
  * every worker once, go and stop by the main thread once each, and read
  * by every worker once per burst. */
@@ -81,7 +83,26 @@ static uint64_t process_cpu_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-int bench_window(struct bench_worker *w, unsigned n, double seconds,
+/* Has cfg->stop asked? */
+static bool bench_interrupted(const struct bench_cfg *cfg)
+{
+	return cfg->stop && txp_run_interrupted(cfg->stop);
+}
+
+/* Sleep ns, looking at cfg->stop every BENCH_STOP_POLL_NS; false if it asked. */
+static bool window_sleep(const struct bench_cfg *cfg, uint64_t ns)
+{
+	uint64_t end = txp_now_ns() + ns;
+
+	for (uint64_t now; (now = txp_now_ns()) < end;) {
+		if (bench_interrupted(cfg))
+			return false;
+		txp_sleep_ns(end - now < BENCH_STOP_POLL_NS ? end - now : BENCH_STOP_POLL_NS);
+	}
+	return true;
+}
+
+int bench_window(struct bench_worker *w, unsigned n, const struct bench_cfg *cfg,
 		 uint64_t (*transmitted)(void *arg), void *arg, struct bench_result *res,
 		 char *err, size_t errlen)
 {
@@ -111,7 +132,7 @@ int bench_window(struct bench_worker *w, unsigned n, double seconds,
 	t0 = txp_now_ns();
 	/* Release: the case's set-up before the workers start. */
 	txp_store_release(&sync->go, true);
-	txp_sleep_ns((uint64_t)(seconds * 1e9));
+	res->interrupted = !window_sleep(cfg, (uint64_t)(cfg->seconds * 1e9));
 	c1 = transmitted(arg);
 	cpu1 = process_cpu_ns();
 	t1 = txp_now_ns();
@@ -219,7 +240,7 @@ int bench_case_txpath(const struct bench_cfg *cfg, const struct bench_row *row,
 		w[i].arg = dev;
 		w[i].burst = cfg->burst;
 	}
-	rc = bench_window(w, row->threads, cfg->seconds, dev_transmitted, dev, res, err, errlen);
+	rc = bench_window(w, row->threads, cfg, dev_transmitted, dev, res, err, errlen);
 	txp_dev_close(dev);
 	txp_dev_get_stats(dev, &st);
 	res->accounted = st.submitted == st.transmitted + dropped_total(&st);
@@ -323,11 +344,11 @@ static double median(double *v, unsigned k)
 }
 
 /* Median, spread and ratios, once every sample is in. */
-static void summarise(const struct bench_cfg *cfg, struct bench_row *rows, size_t n)
+static void summarise(struct bench_row *rows, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct bench_row *r = &rows[i];
-		unsigned k = cfg->reps;
+		unsigned k = r->runs;
 
 		if (r->skipped)
 			continue;
@@ -347,18 +368,35 @@ static void summarise(const struct bench_cfg *cfg, struct bench_row *rows, size_
 	}
 }
 
-int bench_run(const struct bench_cfg *cfg, struct bench_row *rows, size_t n,
+/* Leave out the rows that finished no run (an interruption came first),
+ * freeing their samples; the others keep their order.  The count kept. */
+static size_t drop_unreached(struct bench_row *rows, size_t n)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!rows[i].skipped && !rows[i].runs) {
+			free(rows[i].samples);
+			free(rows[i].cpu_samples);
+			continue;
+		}
+		rows[kept++] = rows[i];
+	}
+	return kept;
+}
+
+int bench_run(const struct bench_cfg *cfg, struct bench_row *rows, size_t *n,
 	      void (*progress)(unsigned done, unsigned total, void *arg), void *arg,
 	      char *err, size_t errlen)
 {
 	unsigned done = 0, total = 0;
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < *n; i++) {
 		total += rows[i].skipped ? 0 : cfg->reps;
 		rows[i].accounted = true;
 	}
-	for (unsigned rep = 0; rep < cfg->reps; rep++) {
-		for (size_t i = 0; i < n; i++) {
+	for (unsigned rep = 0; rep < cfg->reps && !bench_interrupted(cfg); rep++) {
+		for (size_t i = 0; i < *n && !bench_interrupted(cfg); i++) {
 			struct bench_row *r = &rows[i];
 			struct bench_result res = { 0 };
 			int rc;
@@ -369,13 +407,16 @@ int bench_run(const struct bench_cfg *cfg, struct bench_row *rows, size_t n,
 				bench_case_baseline(cfg, r, &res, err, errlen);
 			if (rc != 0)
 				return -1;
-			r->samples[rep] = res.mpps;
-			r->cpu_samples[rep] = res.cpu_ns;
 			r->accounted &= res.accounted;
+			if (res.interrupted)
+				break;
+			r->samples[r->runs] = res.mpps;
+			r->cpu_samples[r->runs++] = res.cpu_ns;
 			if (progress)
 				progress(++done, total, arg);
 		}
 	}
-	summarise(cfg, rows, n);
+	*n = drop_unreached(rows, *n);
+	summarise(rows, *n);
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "txpath/pkt.h"
+#include "txpath/run.h"
 
 /* What a case runs. */
 enum bench_kind {
@@ -32,6 +33,8 @@ struct bench_cfg {
 	unsigned burst;		/* packets per txp_xmit_burst() */
 	unsigned bulk;		/* packets per qdisc_restart() */
 	bool sim;		/* also the simulated NIC */
+	const struct txp_run_stop *stop;	/* asked: finish with the runs done so
+						 * far (NULL: never) */
 };
 
 /* One case: its knobs, then its results. */
@@ -52,6 +55,7 @@ struct bench_row {
 	double spread;		/* (max - min) / median */
 	double min, max;
 	bool accounted;		/* every packet transmitted or dropped with a reason */
+	unsigned runs;		/* repetitions finished: reps, fewer if interrupted */
 	double *samples;	/* reps of them while running: Mpps */
 	double *cpu_samples;	/* ... and CPU ns per packet */
 };
@@ -61,8 +65,11 @@ struct bench_row *bench_rows(const struct bench_cfg *cfg, size_t *n);
 void bench_rows_free(struct bench_row *rows, size_t n);
 
 /* Run every case reps times, interleaved; fill in the results.
- * progress (may be NULL) is called after each run.  0, or -1 and err. */
-int bench_run(const struct bench_cfg *cfg, struct bench_row *rows, size_t n,
+ * progress (may be NULL) is called after each run.  Once cfg->stop asks,
+ * the run under way is cut short and not counted, each row's results are
+ * over the runs it finished, and the rows that ran none are left out (*n
+ * shrinks; the others keep their order).  0, or -1 and err. */
+int bench_run(const struct bench_cfg *cfg, struct bench_row *rows, size_t *n,
 	      void (*progress)(unsigned done, unsigned total, void *arg), void *arg,
 	      char *err, size_t errlen);
 
@@ -71,6 +78,7 @@ struct bench_result {
 	double mpps;		/* packets completed per second, millions */
 	double cpu_ns;		/* CPU time of the process per packet, ns */
 	bool accounted;		/* every packet transmitted or dropped with a reason */
+	bool interrupted;	/* cfg->stop asked: the window was cut short */
 };
 
 /* One repetition of one case: 0, or -1 and err. */
@@ -111,12 +119,13 @@ unsigned bench_next_burst(struct bench_worker *w, struct txp_pkt **pkts);
 
 /*
  * Start the workers, wait until each is ready (its pool made and warm),
- * open the window for seconds, close it, join them.  transmitted() and the
- * process's CPU clock are read as the window opens and closes: res->mpps
- * and res->cpu_ns.  0, or -1 with err (a thread could not start, a pool
- * not be made).
+ * open the window for cfg->seconds (less if cfg->stop asks:
+ * res->interrupted), close it, join them.  transmitted() and the process's
+ * CPU clock are read as the window opens and closes: res->mpps and
+ * res->cpu_ns.  0, or -1 with err (a thread could not start, a pool not be
+ * made).
  */
-int bench_window(struct bench_worker *w, unsigned n, double seconds,
+int bench_window(struct bench_worker *w, unsigned n, const struct bench_cfg *cfg,
 		 uint64_t (*transmitted)(void *arg), void *arg, struct bench_result *res,
 		 char *err, size_t errlen);
 

@@ -10,6 +10,7 @@
 
 #include "../bench/bench.h"
 #include "cli.h"
+#include "signals.h"
 
 static const char bench_help[] =
 "usage: txpath bench [options]\n"
@@ -43,7 +44,10 @@ static const char bench_help[] =
 "Each option at most once: a repeat is an error, not an override.\n"
 "\n"
 "Exit status: 0, or 1 when a case did not account for every packet or\n"
-"could not run, or the chart could not be written, 2 on bad usage.\n";
+"could not run, or the chart could not be written, 2 on bad usage; 130\n"
+"(SIGINT) or 143 (SIGTERM) when interrupted: the run under way is dropped,\n"
+"and the rows are printed over the runs they finished (rows that finished\n"
+"none are left out).\n";
 
 enum { OPT_THREADS = 1000, OPT_REPS, OPT_SECONDS, OPT_BURST, OPT_BULK, OPT_NO_SIM,
        OPT_QUICK, OPT_JSON, OPT_SVG, OPT_HELP };
@@ -199,6 +203,7 @@ static void print_json(const struct bench_cfg *cfg, const struct bench_row *rows
 				json_obj_end(&j);
 			}
 	json_arr_end(&j);
+	json_str(&j, "interrupted", signals_caught() ? signals_name(signals_caught()) : NULL);
 	json_obj_end(&j);
 	json_finish(&j);
 }
@@ -283,8 +288,9 @@ int cmd_bench(int argc, char **argv)
 		fprintf(stderr, "txpath bench: cannot write %s: %s\n", svg, strerror(errno));
 		return 1;
 	}
+	cfg.stop = signals_catch();
 	rows = bench_rows(&cfg, &n);
-	if (!rows || bench_run(&cfg, rows, n, isatty(STDERR_FILENO) ? show_progress : NULL,
+	if (!rows || bench_run(&cfg, rows, &n, isatty(STDERR_FILENO) ? show_progress : NULL,
 			       NULL, err, sizeof(err)) != 0) {
 		fprintf(stderr, "\ntxpath bench: %s\n", rows ? err : "out of memory");
 		if (svg_file)
@@ -302,10 +308,13 @@ int cmd_bench(int argc, char **argv)
 		print_table(&cfg, rows, n);
 		print_targets(rows, n, cfg.max_threads);
 	}
+	if (signals_caught() && !json)
+		printf("\ninterrupted by %s: each row is over the runs it finished\n",
+		       signals_name(signals_caught()));
 	if (svg_file && !write_svg(svg_file, svg, &cfg, rows, n))
 		ok = false;
 	else if (svg_file && !json)
 		printf("\nchart: %s\n", svg);
 	bench_rows_free(rows, n);
-	return ok ? 0 : 1;
+	return signals_status(ok ? 0 : 1);
 }

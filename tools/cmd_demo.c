@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "signals.h"
 #include "txpath/check.h"
 
 static const char demo_help[] =
@@ -41,7 +42,9 @@ static const char demo_help[] =
 "the first runs.\n"
 "\n"
 "Exit status: 0 when every row accounted for every packet, 1 otherwise\n"
-"(or when a row's device died: the demo stops there), 2 on bad usage.\n";
+"(or when a row's device died: the demo stops there), 2 on bad usage; 130\n"
+"(SIGINT) or 143 (SIGTERM) when interrupted: the row under way stops as\n"
+"txpath run does, and the demo ends after printing it.\n";
 
 enum { OPT_JSON = 1000, OPT_HELP };
 
@@ -264,6 +267,7 @@ int cmd_demo(int argc, char **argv)
 	check_file(base.net.file);
 	if (!on_sim(&base))
 		base.frags_min = base.frags_max = 0;	/* the sim's default */
+	base.stop = signals_catch();
 
 	rows = demo_rows(&base, &nrows);
 	if (!rows) {
@@ -282,12 +286,15 @@ int cmd_demo(int argc, char **argv)
 		print_title(&base);
 		print_header();
 	}
-	for (size_t i = 0; i < nrows && ran; i++)
+	for (size_t i = 0; i < nrows && ran && !signals_caught(); i++)
 		ran = demo_row(&rows[i].cfg, json, &j, &ok);
 	if (json && ran) {
 		json_arr_end(&j);
 		json_finish(&j);
+	} else if (!json && signals_caught()) {
+		printf("\ninterrupted by %s: the rows after the last one above were not run\n",
+		       signals_name(signals_caught()));
 	}
 	free(rows);
-	return ran && ok ? 0 : 1;
+	return signals_status(ran && ok ? 0 : 1);
 }

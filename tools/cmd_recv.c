@@ -15,7 +15,6 @@
 #include <net/ethernet.h>
 #include <net/if.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -25,6 +24,7 @@
 
 #include "cli.h"
 #include "recv_count.h"
+#include "signals.h"
 
 #define RECV_BLOCK (1u << 20)	/* ring block: 1 MiB */
 #define RECV_BLOCKS 128u	/* 128 MiB of ring: a long burst of small frames */
@@ -57,7 +57,9 @@ static const char recv_help[] =
 "Exit status: 0 when nothing was lost, duplicated, bad, out of window or\n"
 "untracked and the socket dropped nothing (and, with --packets, all N arrived;\n"
 "reordering is reported, not an error: LLTX reorders), 1 otherwise or when it\n"
-"could not listen, 2 on bad usage.\n";
+"could not listen, 2 on bad usage; 130 (SIGINT) or 143 (SIGTERM) when\n"
+"interrupted, after the report of what arrived until then (a second signal\n"
+"ends it at once).\n";
 /* The figures the help gives. */
 _Static_assert(FLOWS_WINDOW == 1u << 22 && FLOWS_MAX == 256, "recv_help says 2^22 and 256");
 
@@ -66,14 +68,6 @@ struct recv {
 	uint64_t socket_drops;
 	double seconds;
 };
-
-static volatile sig_atomic_t recv_stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	recv_stop = 1;
-}
 
 static double now_s(void)
 {
@@ -155,7 +149,7 @@ static void recv_loop(struct recv *rv, int fd, void *map, double seconds, uint64
 	double t0 = now_s(), deadline = seconds > 0 ? t0 + seconds : 0;
 	unsigned cur = 0;
 
-	while (!recv_stop) {
+	while (!signals_caught()) {
 		struct tpacket_block_desc *b =
 			(void *)((unsigned char *)map + (size_t)cur * RECV_BLOCK);
 		double now;
@@ -184,6 +178,8 @@ static void recv_report_text(const struct recv *rv, const char *ifname)
 
 	flows_sum(fl, &sum);
 	printf("txpath recv: %s, %.3f s\n", ifname, rv->seconds);
+	if (signals_caught())
+		printf("  interrupted by %s: what arrived until then\n", signals_name(signals_caught()));
 	printf("  frames %llu: txpath's %llu, others %llu, bad %llu, socket drops %llu\n",
 	       (unsigned long long)rv->count.frames, (unsigned long long)recv_count_ours(&rv->count),
 	       (unsigned long long)rv->count.alien, (unsigned long long)rv->count.bad,
@@ -228,6 +224,7 @@ static void recv_report_json(const struct recv *rv, const char *ifname)
 	json_obj_begin(&j, NULL);
 	json_str(&j, "dev", ifname);
 	json_dbl(&j, "seconds", rv->seconds);
+	json_str(&j, "interrupted", signals_caught() ? signals_name(signals_caught()) : NULL);
 	json_u64(&j, "frames", rv->count.frames);
 	json_u64(&j, "alien", rv->count.alien);
 	json_u64(&j, "bad", rv->count.bad);
@@ -259,8 +256,6 @@ static int recv_dev(struct recv *rv, const char *ifname, double seconds, uint64_
 
 	if (fd < 0)
 		return -1;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
 	fprintf(stderr, "txpath recv: listening on %s\n", ifname);
 	fflush(stderr);
 	recv_loop(rv, fd, map, seconds, packets);
@@ -343,6 +338,7 @@ int cmd_recv(int argc, char **argv)
 		fprintf(stderr, "txpath recv: out of memory\n");
 		return 1;
 	}
+	signals_catch();
 	if (file) {
 		ifname = file;
 		t0 = now_s();
@@ -362,5 +358,5 @@ int cmd_recv(int argc, char **argv)
 		recv_report_text(&rv, ifname);
 	r = recv_status(&rv, packets);
 	flows_free(rv.count.flows);
-	return r;
+	return signals_status(r);
 }

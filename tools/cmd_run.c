@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "signals.h"
 
 static const char run_help[] =
 "usage: txpath run [options]\n"
@@ -24,7 +25,10 @@ RUN_KNOB_HELP
 "lost or duplicated packets, the device could not be set up (no such\n"
 "interface, interface down, no permission, XDP not supported), its link\n"
 "went down mid-run or its file could not be written (the rest dropped as\n"
-"dev-down or tx-error), 2 on bad usage.\n";
+"dev-down or tx-error), 2 on bad usage; 130 (SIGINT) or 143 (SIGTERM) when\n"
+"interrupted: the producers stop, what is queued and in flight has 1 s to go\n"
+"out, the rest is dropped as interrupted, and the report is printed.  A second\n"
+"signal ends it at once.\n";
 
 /* Live progress on a terminal, for runs longer than a second. */
 static void show_progress(const struct txp_run_progress *p, void *arg)
@@ -104,6 +108,7 @@ int cmd_run(int argc, char **argv)
 	check_run_knobs(&cl, &cfg);
 	if (!txp_run_cfg_check(&cfg, err, sizeof(err)))
 		usage_error("run", "%s", err);
+	cfg.stop = signals_catch();
 	if (tty) {
 		cfg.progress = show_progress;
 		cfg.progress_arg = NULL;
@@ -124,6 +129,6 @@ int cmd_run(int argc, char **argv)
 		report_text(stdout, &cfg, &res);
 	}
 	if (report_dev_died("run", &cfg, &res))
-		return 1;
-	return run_ok(&res) ? 0 : 1;
+		return signals_status(1);
+	return signals_status(run_ok(&res) ? 0 : 1);
 }

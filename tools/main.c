@@ -118,5 +118,12 @@ static int close_stdout(int status)
 
 int main(int argc, char **argv)
 {
+	/* Not a terminal: keep up to 64 KiB of output (any help text or
+	 * report) for the final flush, where a failed write still has its
+	 * errno; a buffer that fills mid-print loses it. */
+	static char outbuf[1 << 16];
+
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 	return close_stdout(run_command(argc, argv));
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "signals.h"
 #include "txpath/check.h"
 
 /* The personality belongs to the simulated NIC; a real driver has none. */
@@ -135,6 +136,7 @@ void report_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp
 	json_bool(j, "stalled", r->stalled);
 	stall_json(j, r);
 	faults_json(j, cfg, r);
+	json_str(j, "interrupted", r->interrupted ? signals_name(r->interrupted) : NULL);
 	json_bool(j, "accounted", r->accounted);
 	json_bool(j, "validated", r->validated);
 	json_arr_begin(j, "hazards");
@@ -226,5 +228,8 @@ void report_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp_run_re
 			cfg->stall_seconds, r->stall.dev, r->stall.queue,
 			r->stall.stopped ? "stopped" : "awake",
 			(unsigned long long)r->stall.in_ring, (unsigned long long)r->stall.in_qdisc);
+	if (r->interrupted)
+		fprintf(f, "  interrupted by %s: producers stopped; what had not gone out %d s later was dropped as interrupted\n",
+			signals_name(r->interrupted), TXP_RUN_DRAIN_SECONDS);
 	fprintf(f, "  verdict: %s\n", run_verdict(cfg, r, verdict, sizeof(verdict)));
 }

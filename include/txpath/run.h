@@ -8,6 +8,7 @@
 #ifndef TXPATH_RUN_H
 #define TXPATH_RUN_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -73,6 +74,38 @@ struct txp_run_driver {
 extern const struct txp_run_driver *const txp_run_drivers[];
 const struct txp_run_driver *txp_run_driver(const char *name);
 
+/*
+ * Asking a run to stop before its end, e.g. on SIGINT.  The caller owns
+ * the flag (static storage, so that a signal handler can reach it) and
+ * hands it to runs in txp_run_cfg.stop; the library never installs a
+ * signal handler.
+ *
+ * A run that sees the flag set stops its producers, gives what is queued
+ * and in flight TXP_RUN_DRAIN_SECONDS to go out, then brings the device
+ * down: what is still left is dropped as TXP_DROP_INTERRUPTED (the
+ * device's close drops it as dev-down; the run, which knows why it closed
+ * the device, counts those drops as interrupted in its result), so an
+ * interrupted run accounts for every packet as a finished one does.  Its
+ * result says interrupted = the code it was asked with.  A run started
+ * with the flag already set stops at once.
+ */
+struct txp_run_stop {
+	atomic_int why;		/* 0: not asked; else the first code asked with */
+};
+#define TXP_RUN_STOP_INIT { 0 }
+#define TXP_RUN_DRAIN_SECONDS 1
+
+/*
+ * Ask every run watching s to stop, for the reason why (nonzero: a signal
+ * number, say).  True for the first ask; later ones keep the first why.
+ * Context: any: a signal handler, any thread, before, during or after a
+ * run.  Async-signal-safe: one compare-and-swap on a lock-free atomic int
+ * (no lock, no allocation, no system call, errno untouched).
+ */
+bool txp_run_interrupt(struct txp_run_stop *s, int why);
+/* The why of the first ask, 0 if none.  Any context, async-signal-safe. */
+int txp_run_interrupted(const struct txp_run_stop *s);
+
 struct txp_run_progress {
 	double elapsed;		/* seconds */
 	uint64_t target;	/* packets to submit, 0 when running for a time */
@@ -105,6 +138,7 @@ struct txp_run_cfg {
 	struct txp_net_cfg net;	/* real drivers: interface, file, frame addresses */
 	void (*progress)(const struct txp_run_progress *p, void *arg);
 	void *progress_arg;
+	const struct txp_run_stop *stop;	/* NULL: the run is not interruptible */
 };
 
 /* The queue a stalled run was stuck on, as it stood when the run gave up. */
@@ -128,6 +162,8 @@ struct txp_run_result {
 	bool stalled;		/* nothing moved for stall_seconds; the rest was dropped as dev-down */
 	struct txp_run_stall stall;	/* if stalled: where */
 	uint64_t faults[TXP_FAULT_NR];	/* injected, per kind (link-flap: times down) */
+	int interrupted;	/* cfg->stop's why if it stopped the run (what did not drain
+				 * was dropped as interrupted), else 0 */
 	bool accounted;		/* submitted == transmitted + dropped */
 	bool validated;		/* the lock validator was on ... */
 	unsigned hazards;	/* ... and made this many reports, each readable
@@ -145,8 +181,8 @@ bool txp_run_cfg_era(struct txp_run_cfg *cfg, const char *era);
 /* Check the knobs together; false and a message in err if they do not fit. */
 bool txp_run_cfg_check(const struct txp_run_cfg *cfg, char *err, size_t errlen);
 
-/* Run it.  0 when it ran (see res->stalled, res->accounted), -1 and a
- * message in err when it could not be set up. */
+/* Run it.  0 when it ran (see res->stalled, res->accounted,
+ * res->interrupted), -1 and a message in err when it could not be set up. */
 int txp_run(const struct txp_run_cfg *cfg, struct txp_run_result *res, char *err, size_t errlen);
 
 #endif

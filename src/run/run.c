@@ -15,6 +15,7 @@
 #define RUN_POLL_NS 1000000u		/* main thread checks every 1 ms */
 #define RUN_PROGRESS_NS 200000000u	/* progress callback every 200 ms */
 #define RUN_CLOCK_EVERY 256		/* producers read the clock this often */
+#define RUN_DRAIN_NS ((uint64_t)TXP_RUN_DRAIN_SECONDS * 1000000000u)
 
 struct producer {
 	struct run *run;
@@ -37,7 +38,9 @@ struct run {
 	uint64_t deadline;	/* ns, 0 for none */
 	struct producer *prod;
 	atomic_uint producers_done;
-	atomic_bool abort;	/* the device stalled or died: producers give up */
+	/* The device stalled or died, or the run was interrupted: producers
+	 * give up. */
+	atomic_bool abort;
 	_Atomic uint64_t alloc_failed;	/* allocations failed by the alloc-fail fault */
 };
 
@@ -114,6 +117,31 @@ bool txp_run_cfg_check(const struct txp_run_cfg *cfg, char *err, size_t errlen)
 		return false;
 	}
 	return cfg->driver->check(cfg, err, errlen);
+}
+
+/* -- stopping early -------------------------------------------------------- */
+
+/* One lock-free int: what makes these two async-signal-safe. */
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "txp_run_interrupt() needs a lock-free int");
+
+/*
+ * Not the seam: a signal handler calls these, and in the check build each
+ * operation of the seam is a scheduling point, which a handler must not
+ * enter.  Relaxed: nothing is published with the flag; the run only
+ * polls it (run_interrupted()), and stops its producers through the seam.
+ */
+bool txp_run_interrupt(struct txp_run_stop *s, int why)
+{
+	int none = 0;
+
+	return why != 0 && atomic_compare_exchange_strong_explicit(&s->why, &none, why,
+								   memory_order_relaxed,
+								   memory_order_relaxed);
+}
+
+int txp_run_interrupted(const struct txp_run_stop *s)
+{
+	return atomic_load_explicit(&s->why, memory_order_relaxed);
 }
 
 /* -- producers -------------------------------------------------------------- */
@@ -298,12 +326,24 @@ static void run_watch_device(struct run *run)
 		txp_store_relaxed(&run->abort, true);
 }
 
+/* Has cfg->stop asked the run to stop?  Then the producers stop, and *why
+ * says what it asked with. */
+static bool run_interrupted(struct run *run, int *why)
+{
+	if (!run->cfg->stop || !(*why = txp_run_interrupted(run->cfg->stop)))
+		return false;
+	txp_store_relaxed(&run->abort, true);
+	return true;
+}
+
 /* Wait until the producers are done and every packet is accounted for,
- * or nothing moves for stall_seconds.  Returns true on a stall. */
-static bool run_wait(struct run *run, unsigned started, uint64_t t0, uint64_t *t_end)
+ * or nothing moves for stall_seconds, or RUN_DRAIN_NS after cfg->stop
+ * asked (*interrupted: what it asked with).  Returns true on a stall. */
+static bool run_wait(struct run *run, unsigned started, uint64_t t0, uint64_t *t_end,
+		     int *interrupted)
 {
 	const struct txp_run_cfg *cfg = run->cfg;
-	uint64_t last_move = t0, last_report = t0, last_done = 0;
+	uint64_t last_move = t0, last_report = t0, last_done = 0, drain_end = UINT64_MAX;
 	struct txp_dev_stats st;
 
 	for (;;) {
@@ -327,6 +367,12 @@ static bool run_wait(struct run *run, unsigned started, uint64_t t0, uint64_t *t
 			txp_store_relaxed(&run->abort, true);
 			return true;
 		}
+		if (now >= drain_end) {
+			*t_end = now;
+			return false;
+		}
+		if (drain_end == UINT64_MAX && run_interrupted(run, interrupted))
+			drain_end = now + RUN_DRAIN_NS;
 		if (cfg->progress && now - last_report >= RUN_PROGRESS_NS) {
 			struct txp_run_progress p = {
 				.elapsed = (double)(now - t0) / 1e9,
@@ -364,13 +410,35 @@ static void run_note_stall(struct run *run, struct txp_run_stall *stall)
 	stall->in_ring = held > stall->in_qdisc ? held - stall->in_qdisc : 0;
 }
 
-static void run_report(struct run *run, struct txp_run_result *res)
+/* Bring the device down: the driver drops what it still holds and the
+ * core what is queued, both as dev-down.  Returns how many that was. */
+static uint64_t run_close(struct run *run)
+{
+	struct txp_dev_stats st;
+	uint64_t before;
+
+	txp_dev_get_stats(run->dev, &st);
+	before = st.dropped[TXP_DROP_DEV_DOWN];
+	txp_dev_close(run->dev);
+	txp_dev_get_stats(run->dev, &st);
+	return st.dropped[TXP_DROP_DEV_DOWN] - before;
+}
+
+/* closed: what the close dropped. */
+static void run_report(struct run *run, struct txp_run_result *res, uint64_t closed)
 {
 	struct txp_dev_stats *st = &res->dev;
 	uint64_t gone;
 
 	txp_dev_get_stats(run->dev, st);
 	run->cfg->driver->stats(run->drv, &res->drv);
+	/* The device does not know why it was closed; the run does.  What an
+	 * interrupted run's close dropped (the device neither stalled nor lost
+	 * its link) was queued or in flight when the drain time ran out. */
+	if (res->interrupted && !res->stalled && !res->drv.link_down) {
+		st->dropped[TXP_DROP_DEV_DOWN] -= closed;
+		st->dropped[TXP_DROP_INTERRUPTED] += closed;
+	}
 	res->dropped = dropped_total(st);
 	res->accounted = st->submitted == st->transmitted + res->dropped;
 	gone = (res->drv.wire_measured ? res->drv.wire_unique : st->transmitted) + res->dropped;
@@ -404,7 +472,7 @@ int txp_run(const struct txp_run_cfg *cfg, struct txp_run_result *res, char *err
 	if (cfg->seconds > 0)
 		run.deadline = t0 + (uint64_t)(cfg->seconds * 1e9);
 	started = start_producers(&run);
-	res->stalled = run_wait(&run, started, t0, &t_end);
+	res->stalled = run_wait(&run, started, t0, &t_end, &res->interrupted);
 	for (unsigned i = 0; i < started; i++) {
 		txp_thread_join(&run.prod[i].thread);
 		if (run.prod[i].error)
@@ -413,9 +481,7 @@ int txp_run(const struct txp_run_cfg *cfg, struct txp_run_result *res, char *err
 	res->seconds = (double)(t_end - t0) / 1e9;
 	if (res->stalled)
 		run_note_stall(&run, &res->stall);
-	/* Down: stops the completion context, drops what is left (dev-down). */
-	txp_dev_close(run.dev);
-	run_report(&run, res);
+	run_report(&run, res, run_close(&run));
 	run_teardown(&run);
 	if (cfg->validate) {
 		res->validated = true;

@@ -7,16 +7,7 @@ set -u
 TXPATH=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-pass=0 fail=0
-
-check() {
-	if eval "$2"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL: $1"
-	fi
-}
+. "$(dirname "$0")/lib.sh"
 
 "$TXPATH" bench --quick --threads 2 --json --svg "$dir/b.svg" >"$dir/out" 2>"$dir/err"
 rc=$?

@@ -372,46 +372,18 @@ static void test_timed_run(void **state)
 	assert_true(seen.last_elapsed > 0.1);
 }
 
-/* A run on a thread of its own, so a run that never returns fails the
- * test instead of hanging it. */
-struct bg_run {
-	struct txp_run_cfg cfg;
-	struct txp_run_result res;
-	char err[256];
-	int rc;
-	atomic_bool done;
-};
-
-static void *bg_run_main(void *arg)
-{
-	struct bg_run *r = arg;
-
-	r->rc = txp_run(&r->cfg, &r->res, r->err, sizeof(r->err));
-	atomic_store(&r->done, true);
-	return NULL;
-}
-
 /* Fewer packets than producers: a producer's share is then 0, which
  * must mean "nothing to send", not "send until the deadline" (there is
  * none).  (It once meant "until the deadline", and the run never ended;
  * should that come back, the stuck run is abandoned, not joined.) */
 static void test_fewer_packets_than_threads(void **state)
 {
-	static struct bg_run r;
-	pthread_t th;
-	double t0 = now_s();
+	static struct txp_test_bg_run r;
 	(void)state;
 
 	cfg_one_thread(&r.cfg, 2);
 	r.cfg.threads = 3;
-	assert_int_equal(pthread_create(&th, NULL, bg_run_main, &r), 0);
-	while (!atomic_load(&r.done)) {
-		if (now_s() - t0 > WAIT_SECONDS)
-			fail_msg("txp_run with 2 packets on 3 threads did not return");
-		sched_yield();
-	}
-	assert_int_equal(pthread_join(th, NULL), 0);
-	assert_int_equal(r.rc, 0);
+	txp_test_run_bg(&r, WAIT_SECONDS, "txp_run with 2 packets on 3 threads");
 	txp_test_assert_run_clean(&r.res);
 	assert_int_equal(r.res.dev.submitted, 2);
 }

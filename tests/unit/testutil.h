@@ -9,7 +9,11 @@
 #ifndef TXP_TESTUTIL_H
 #define TXP_TESTUTIL_H
 
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "../runner.h"
 #include "txpath/dev.h"
@@ -73,6 +77,51 @@ static inline void txp_test_assert_run_clean(const struct txp_run_result *res)
 	/* The wire saw each transmitted packet exactly once. */
 	assert_int_equal(res->drv.wire_unique, res->dev.transmitted);
 	assert_int_equal(res->drv.wire_frames, res->dev.transmitted);
+}
+
+/* A run on a thread of its own, so that a run that never returns fails
+ * the test instead of hanging it.  Static storage: a stuck run is
+ * abandoned, not joined. */
+struct txp_test_bg_run {
+	struct txp_run_cfg cfg;
+	struct txp_run_result res;
+	char err[256];
+	int rc;
+	atomic_bool done;
+};
+
+static inline void *txp_test_bg_main(void *arg)
+{
+	struct txp_test_bg_run *r = arg;
+
+	r->rc = txp_run(&r->cfg, &r->res, r->err, sizeof(r->err));
+	atomic_store(&r->done, true);
+	return NULL;
+}
+
+static inline double txp_test_now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Run r->cfg on its own thread; fail (naming what) unless it returns
+ * within seconds, and returns 0. */
+static inline void txp_test_run_bg(struct txp_test_bg_run *r, double seconds, const char *what)
+{
+	double t0 = txp_test_now_s();
+	pthread_t th;
+
+	assert_int_equal(pthread_create(&th, NULL, txp_test_bg_main, r), 0);
+	while (!atomic_load(&r->done)) {
+		if (txp_test_now_s() - t0 > seconds)
+			fail_msg("%s did not return", what);
+		sched_yield();
+	}
+	assert_int_equal(pthread_join(th, NULL), 0);
+	assert_int_equal(r->rc, 0);
 }
 
 #endif

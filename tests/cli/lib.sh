@@ -1,0 +1,53 @@
+# lib.sh - what the command-line tests share: a tally of checks, and
+# waiting for a txpath started in the background.  Sourced by the tests.
+
+pass=0 fail=0
+
+# check WHAT EXPR: EXPR (evaluated) must hold; on failure say WHAT, and
+# the start of the file $detail if one is named.
+check() {
+	if eval "$2"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: $1"
+		[ -n "${detail:-}" ] && [ -r "$detail" ] && sed 's/^/  | /' "$detail" | head -5
+	fi
+	return 0
+}
+
+# The binary under test, to tell its processes from others: the shell
+# reaps a background job as soon as it ends, and its number may then be
+# given to someone else's process.
+TXPATH_EXE=$(readlink -f "$TXPATH")
+
+# alive PID: txpath (started in the background), running, not a zombie.
+alive() {
+	[ "$(readlink "/proc/$1/exe" 2>/dev/null)" = "$TXPATH_EXE" ] &&
+		! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
+}
+
+# finish PID LIMIT: wait for PID, LIMIT seconds at most; its exit status
+# in rc, or rc=none when it had to be killed (what its threads were doing
+# is printed first).
+finish() {
+	for _ in $(seq $(($2 * 10))); do
+		alive "$1" || break
+		sleep 0.1
+	done
+	if alive "$1"; then
+		echo "still running $2 s after the signal: $(tr '\0' ' ' <"/proc/$1/cmdline")"
+		grep -E '^(SigPnd|ShdPnd|SigBlk|SigCgt)' "/proc/$1/status" | tr '\n' ' '
+		echo
+		for t in "/proc/$1"/task/*; do
+			echo "  thread $(cat "$t/comm"): state $(cut -d' ' -f3 "$t/stat"), in $(cat "$t/wchan")," \
+				"pending $(sed -n 's/^SigPnd:[[:space:]]*//p' "$t/status")"
+		done
+		kill -KILL "$1"
+		wait "$1"
+		rc=none
+	else
+		wait "$1"
+		rc=$?
+	fi
+}

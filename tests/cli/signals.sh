@@ -1,0 +1,144 @@
+#!/bin/sh
+# SIGINT and SIGTERM stop a command cleanly: the report (text or JSON) is
+# printed, marked as interrupted, every packet accounted for (submitted =
+# transmitted + dropped, what did not drain dropped as interrupted), exit
+# 130 (SIGINT) or 143 (SIGTERM); a second signal ends it at once, with no
+# report.  For run, demo and bench on the simulated NIC and the null
+# driver.  (A shell's background job inherits SIGINT ignored, which txpath
+# respects: env --default-signal gives it back its default first.)
+# usage: signals.sh path/to/txpath
+set -u
+TXPATH=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+. "$(dirname "$0")/lib.sh"
+pid=""
+
+env --default-signal=INT true 2>/dev/null || { echo "SKIP: needs env --default-signal (coreutils 8.31)"; exit 77; }
+
+# caught PID: PID has a handler for SIGINT (bit 2 of SigCgt).
+caught() {
+	mask=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
+	[ -n "$mask" ] && [ $((0x$mask & 2)) -ne 0 ]
+}
+
+# start NAME ARGS...: txpath ARGS in the background (output in $dir/NAME.*),
+# returning once it catches SIGINT (or after 5 s: the checks then fail).
+# (env first: alive() does not know it yet.)
+start() {
+	name=$1
+	detail=$dir/$name.err
+	shift
+	env --default-signal=INT "$TXPATH" "$@" >"$dir/$name.out" 2>"$dir/$name.err" &
+	pid=$!
+	for _ in $(seq 500); do
+		caught "$pid" && return 0
+		sleep 0.01
+	done
+}
+
+# json NAME EXPR: EXPR (Python, on d) over the JSON of NAME's stdout.
+json() {
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' \
+		"$dir/$1.out" "$2" 2>/dev/null
+}
+
+accounted='d["submitted"] == d["transmitted"] + sum(d["dropped"].values()) and d["accounted"]'
+
+# run, text: the report, marked, balanced.
+start run_text run --seconds 30
+sleep 1
+kill -INT "$pid"
+finish "$pid" 15
+check "run SIGINT: exit 130 (got $rc)" '[ "$rc" = 130 ]'
+check "run SIGINT: the report says interrupted by SIGINT" "grep -q 'interrupted by SIGINT' '$dir/run_text.out'"
+check "run SIGINT: the report balances" \
+	"grep -q '^  submitted [0-9]* = transmitted [0-9]* + dropped [0-9]*\$' '$dir/run_text.out'"
+
+# run, JSON: every packet accounted for.
+start run_json run --seconds 30 --json
+sleep 1
+kill -INT "$pid"
+finish "$pid" 15
+check "run --json SIGINT: exit 130 (got $rc)" '[ "$rc" = 130 ]'
+check "run --json SIGINT: interrupted is SIGINT" '[ "$(json run_json "d[\"interrupted\"]")" = SIGINT ]'
+check "run --json SIGINT: submitted = transmitted + dropped" \
+	'[ "$(json run_json "$accounted and d[\"submitted\"] > 0")" = True ]'
+
+# SIGTERM: 143.
+start run_term run --seconds 30 --json
+sleep 1
+kill -TERM "$pid"
+finish "$pid" 15
+check "run SIGTERM: exit 143 (got $rc)" '[ "$rc" = 143 ]'
+check "run SIGTERM: interrupted is SIGTERM" '[ "$(json run_term "d[\"interrupted\"]")" = SIGTERM ]'
+check "run SIGTERM: submitted = transmitted + dropped" '[ "$(json run_term "$accounted")" = True ]'
+
+# A slow NIC (200 packets a second, 2 x 256 in flight): what does not go
+# out within the drain time is dropped as interrupted, none as dev-down.
+start run_slow run --seconds 30 --line-rate 200 --threads 2 --json
+sleep 1
+kill -INT "$pid"
+finish "$pid" 15
+check "slow run SIGINT: exit 130 (got $rc)" '[ "$rc" = 130 ]'
+check "slow run SIGINT: the rest dropped as interrupted, none as dev-down" \
+	'[ "$(json run_slow "d[\"dropped\"][\"interrupted\"] > 0 and d[\"dropped\"][\"dev-down\"] == 0")" = True ]'
+check "slow run SIGINT: submitted = transmitted + dropped" '[ "$(json run_slow "$accounted")" = True ]'
+
+# Two signals: the second ends it at once, before the drain, no report.
+start run_twice run --seconds 30 --line-rate 200 --threads 2
+sleep 1
+kill -INT "$pid"
+sleep 0.2
+kill -INT "$pid"
+finish "$pid" 15
+check "run SIGINT twice: exit 130 (got $rc)" '[ "$rc" = 130 ]'
+check "run SIGINT twice: no report" "[ ! -s '$dir/run_twice.out' ]"
+start run_int_term run --seconds 30 --line-rate 200 --threads 2
+sleep 1
+kill -INT "$pid"
+kill -TERM "$pid"
+finish "$pid" 15
+# Both pending at once: whichever the kernel delivers second ends it.
+check "run SIGINT and SIGTERM: exit 130 or 143 (got $rc)" '[ "$rc" = 130 ] || [ "$rc" = 143 ]'
+check "run SIGINT and SIGTERM: no report" "[ ! -s '$dir/run_int_term.out' ]"
+
+# bench: 12 cases of 0.5 s; interrupted after 2.5 s, the rows it finished.
+start bench bench --threads 2 --no-sim --reps 1 --seconds 0.5
+sleep 2.5
+kill -INT "$pid"
+finish "$pid" 15
+check "bench SIGINT: exit 130 (got $rc)" '[ "$rc" = 130 ]'
+check "bench SIGINT: the first row" "grep -q '^mutex  *null  *1  *[0-9]' '$dir/bench.out'"
+check "bench SIGINT: not the last row" "! grep -q '^lltx/exclusive  *null  *2 ' '$dir/bench.out'"
+check "bench SIGINT: says interrupted by SIGINT" "grep -q 'interrupted by SIGINT' '$dir/bench.out'"
+start bench_json bench --threads 2 --no-sim --reps 1 --seconds 0.5 --json
+sleep 2.5
+kill -TERM "$pid"
+finish "$pid" 15
+check "bench --json SIGTERM: exit 143 (got $rc)" '[ "$rc" = 143 ]'
+check "bench --json SIGTERM: some rows, not all, marked interrupted" \
+	'[ "$(json bench_json "0 < len(d[\"rows\"]) < 12 and d[\"interrupted\"] == \"SIGTERM\"")" = True ]'
+
+# demo: rows of 2 s; interrupted at 3 s: the first row, and the second,
+# interrupted; no third.
+start demo_json demo --seconds 2 --json
+sleep 3
+kill -INT "$pid"
+finish "$pid" 15
+check "demo --json SIGINT: exit 130 (got $rc)" '[ "$rc" = 130 ]'
+check "demo --json SIGINT: the first row whole, the second interrupted, no third" \
+	'[ "$(json demo_json "len(d) == 2 and d[0][\"interrupted\"] is None and d[1][\"interrupted\"] == \"SIGINT\"")" = True ]'
+check "demo --json SIGINT: every row accounted" \
+	'[ "$(json demo_json "all(r[\"submitted\"] == r[\"transmitted\"] + sum(r[\"dropped\"].values()) for r in d)")" = True ]'
+start demo_text demo --seconds 2
+sleep 3
+kill -TERM "$pid"
+finish "$pid" 15
+check "demo SIGTERM: exit 143 (got $rc)" '[ "$rc" = 143 ]'
+check "demo SIGTERM: two rows" "[ \$(grep -c '^2\\.6\\.[89]  ' '$dir/demo_text.out') -eq 2 ]"
+check "demo SIGTERM: says interrupted by SIGTERM" "grep -q 'interrupted by SIGTERM' '$dir/demo_text.out'"
+detail=""
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,50 @@
+/*
+ * signals.c - the commands' SIGINT and SIGTERM: ask, then insist.
+ */
+#include <signal.h>
+#include <unistd.h>
+
+#include "signals.h"
+
+static struct txp_run_stop stop = TXP_RUN_STOP_INIT;
+
+/* Async-signal-safe: a compare-and-swap on a lock-free int, or _exit().
+ * Any thread may take it; the stop's compare-and-swap tells the first
+ * signal from the others even when two arrive at once. */
+static void on_signal(int signo)
+{
+	if (!txp_run_interrupt(&stop, signo))
+		_exit(128 + signo);
+}
+
+const struct txp_run_stop *signals_catch(void)
+{
+	static const int caught[] = { SIGINT, SIGTERM };
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(caught) / sizeof(caught[0]); i++) {
+		struct sigaction old;
+
+		if (sigaction(caught[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(caught[i], &sa, NULL);
+	}
+	return &stop;
+}
+
+int signals_caught(void)
+{
+	return txp_run_interrupted(&stop);
+}
+
+const char *signals_name(int signo)
+{
+	return signo == SIGINT ? "SIGINT" : signo == SIGTERM ? "SIGTERM" : "a signal";
+}
+
+int signals_status(int status)
+{
+	int signo = signals_caught();
+
+	return signo ? 128 + signo : status;
+}

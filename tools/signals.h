@@ -1,0 +1,31 @@
+/*
+ * signals.h - SIGINT and SIGTERM for the commands: the first asks the work
+ * under way to stop, so that it still prints its report and accounts for
+ * every packet; a second ends the process at once.
+ */
+#ifndef TXP_TOOL_SIGNALS_H
+#define TXP_TOOL_SIGNALS_H
+
+#include "txpath/run.h"
+
+/*
+ * Catch SIGINT and SIGTERM from now on, and return the stop to give runs
+ * (txp_run_cfg.stop).  The first signal asks it (txp_run_interrupt() with
+ * the signal's number); a second one _exit()s with 128 + its number.  No
+ * SA_RESTART: a blocking call returns EINTR, so its loop looks at the flag.
+ * A signal ignored when txpath started (a background job of a shell)
+ * stays ignored.  Call once per command, from the main thread.
+ */
+const struct txp_run_stop *signals_catch(void);
+
+/* The first signal caught, 0 if none. */
+int signals_caught(void);
+
+/* "SIGINT", "SIGTERM". */
+const char *signals_name(int signo);
+
+/* A command's exit status: 128 + the signal once one was caught (130 for
+ * SIGINT, 143 for SIGTERM), else status. */
+int signals_status(int status);
+
+#endif
