@@ -1,14 +1,13 @@
 /*
  * opts.c - option parsing shared by the subcommands.
  */
-#include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli.h"
+#include "parse.h"
 
 void usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -56,54 +55,36 @@ int cmdline_next(struct cmdline *cl, int argc, char **argv)
 	return c;
 }
 
+/* A parse.c parser's verdict: on failure, its message as a usage error. */
+static void parsed_or_usage_error(const char *cmd, bool ok, const char *msg)
+{
+	if (!ok)
+		usage_error(cmd, "%s", msg);
+}
+
 uint64_t parse_u64(const char *cmd, const char *opt, const char *s, uint64_t min, uint64_t max)
 {
-	unsigned long long v;
-	char *end;
+	char msg[PARSE_MSG_LEN];
+	uint64_t v = 0;
 
-	errno = 0;
-	if (!*s || *s == '-' || *s == '+' || *s == ' ')
-		usage_error(cmd, "%s wants a whole number, got '%s'", opt, s);
-	v = strtoull(s, &end, 10);
-	if (*end || errno)
-		usage_error(cmd, "%s wants a whole number, got '%s'", opt, s);
-	if (v < min || v > max)
-		usage_error(cmd, "%s must be %llu..%llu, got %llu", opt,
-			    (unsigned long long)min, (unsigned long long)max, v);
+	parsed_or_usage_error(cmd, parse_str_u64(opt, s, min, max, &v, msg, sizeof(msg)), msg);
 	return v;
 }
 
 double parse_seconds(const char *cmd, const char *opt, const char *s)
 {
-	char *end;
-	double v;
+	char msg[PARSE_MSG_LEN];
+	double v = 0;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (!*s || *end || errno || !isfinite(v))
-		usage_error(cmd, "%s wants a number of seconds, got '%s'", opt, s);
-	if (!(v > 0) || v > 86400)
-		usage_error(cmd, "%s must be more than 0 and at most 86400, got '%s'", opt, s);
+	parsed_or_usage_error(cmd, parse_str_seconds(opt, s, &v, msg, sizeof(msg)), msg);
 	return v;
 }
 
 void parse_frags(const char *cmd, const char *s, unsigned *min, unsigned *max)
 {
-	const char *dash = strchr(s, '-');
-	char lo[32];
+	char msg[PARSE_MSG_LEN];
 
-	if (!dash) {
-		*min = *max = (unsigned)parse_u64(cmd, "--frags", s, 0, TXP_MAX_FRAGS);
-		return;
-	}
-	if ((size_t)(dash - s) >= sizeof(lo))
-		usage_error(cmd, "--frags wants N or MIN-MAX, got '%s'", s);
-	memcpy(lo, s, (size_t)(dash - s));
-	lo[dash - s] = '\0';
-	*min = (unsigned)parse_u64(cmd, "--frags", lo, 0, TXP_MAX_FRAGS);
-	*max = (unsigned)parse_u64(cmd, "--frags", dash + 1, 0, TXP_MAX_FRAGS);
-	if (*min > *max)
-		usage_error(cmd, "--frags MIN-MAX needs MIN <= MAX, got '%s'", s);
+	parsed_or_usage_error(cmd, parse_str_frags(s, min, max, msg, sizeof(msg)), msg);
 }
 
 enum {
@@ -186,20 +167,18 @@ static void parse_personality(const char *cmd, const char *arg, struct txp_run_c
 static void parse_mac_opt(const char *cmd, const char *opt, const char *arg, uint8_t *mac,
 			  bool *set)
 {
-	if (!txp_parse_mac(arg, mac))
-		usage_error(cmd, "%s wants a MAC address like 02:00:00:00:00:01, got '%s'", opt, arg);
+	char msg[PARSE_MSG_LEN];
+
+	parsed_or_usage_error(cmd, parse_str_mac(opt, arg, mac, msg, sizeof(msg)), msg);
 	*set = true;
 }
 
 static uint32_t parse_ip_opt(const char *cmd, const char *opt, const char *arg)
 {
-	uint32_t ip;
+	char msg[PARSE_MSG_LEN];
+	uint32_t ip = 0;
 
-	if (!txp_parse_ipv4(arg, &ip))
-		usage_error(cmd, "%s wants an IPv4 address, got '%s'", opt, arg);
-	if (!txp_ipv4_is_bench(ip))
-		usage_error(cmd, "%s must be in the benchmarking range 198.18.0.0/15, got '%s'",
-			    opt, arg);
+	parsed_or_usage_error(cmd, parse_str_bench_ip(opt, arg, &ip, msg, sizeof(msg)), msg);
 	return ip;
 }
 
