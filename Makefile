@@ -1,11 +1,13 @@
 # txpath: `make run` builds and runs the demo; `make test` builds and runs
-# every test three times: plain, ASan+UBSan, TSan.
+# every test three times: plain, ASan+UBSan, TSan, and the fuzz targets for
+# a few seconds each.
 # O=DIR puts the build trees under DIR (default: here).
 JOBS ?= 2
 O ?= .
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build run test test-plain test-asan test-tsan bench prove clean
+.PHONY: all deps build run test test-plain test-asan test-tsan bench prove clean \
+	fuzz fuzz-build test-fuzz
 
 all: build
 
@@ -25,7 +27,7 @@ define variant
 	cd $(O)/$(1) && ctest --output-on-failure -j $(JOBS)
 endef
 
-test: test-plain test-asan test-tsan
+test: test-plain test-asan test-fuzz test-tsan
 
 test-plain: build
 	cd $(O)/build && ctest --output-on-failure -j $(JOBS)
@@ -35,6 +37,22 @@ test-asan: deps
 
 test-tsan: deps
 	$(call variant,build-tsan,thread)
+
+# The libFuzzer targets (tests/fuzz), built with clang, ASan and UBSan in
+# $(O)/build-fuzz.  Each runs over its checked-in corpus, then fuzzes for
+# FUZZ_SECONDS from a copy of it; what fails is kept in
+# $(O)/build-fuzz/fuzz-artifacts/.  `make test` runs them for 3 s each.
+FUZZ_SECONDS ?= 60
+
+fuzz-build: deps
+	@cmake -S . -B $(O)/build-fuzz -DCMAKE_C_COMPILER=clang -DTXP_FUZZ=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(O)/build-fuzz -j $(JOBS) --target fuzz-targets
+
+fuzz: fuzz-build
+	@sh tests/fuzz/run.sh $(O)/build-fuzz $(FUZZ_SECONDS)
+
+test-fuzz: fuzz-build
+	@sh tests/fuzz/run.sh $(O)/build-fuzz 3
 
 # Throughput of txpath against its baselines (a table, and a chart in
 # $(O)/build/bench.svg), then the hot path's instructions per packet under
@@ -52,4 +70,4 @@ prove: build
 	@sh scripts/prove.sh $(O)/build/txpath
 
 clean:
-	rm -rf $(O)/build $(O)/build-asan $(O)/build-tsan
+	rm -rf $(O)/build $(O)/build-asan $(O)/build-tsan $(O)/build-fuzz

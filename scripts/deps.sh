@@ -4,8 +4,11 @@ set -eu
 need=""
 # libxdp/libbpf/libpcap: the real drivers; netsniff-ng (trafgen), iproute2,
 # ethtool, python3, util-linux (setpriv): the end-to-end tests and bench on
-# veth pairs.
-for pkg in build-essential cmake clang libcmocka-dev libck-dev pkg-config \
+# veth pairs; libclang-rt-dev (libclang-rt-14-dev on Debian 12, for the
+# default clang; only recommended by clang, so not there with
+# --no-install-recommends): libFuzzer and clang's sanitizer runtimes, for
+# the fuzz targets.
+for pkg in build-essential cmake clang libclang-rt-dev libcmocka-dev libck-dev pkg-config \
 	libxdp-dev libbpf-dev libpcap-dev netsniff-ng iproute2 ethtool python3 util-linux \
 	${1:+valgrind}; do	# deps.sh bench: valgrind (callgrind) too
 	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need="$need $pkg"
