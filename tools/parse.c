@@ -2,6 +2,7 @@
  * parse.c - the command line's values from the user's strings, without
  * printing or exiting (see parse.h).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -24,6 +25,13 @@ static bool __attribute__((format(printf, 3, 4))) fail(char *msg, size_t len, co
 	return false;
 }
 
+/* strtoull() skips any leading white space and takes a sign (negating
+ * a '-'): the whole string must be the number. */
+static bool starts_digit(const char *s)
+{
+	return isdigit((unsigned char)*s);
+}
+
 bool parse_str_u64(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *v,
 		   char *msg, size_t len)
 {
@@ -31,7 +39,7 @@ bool parse_str_u64(const char *opt, const char *s, uint64_t min, uint64_t max, u
 	char *end;
 
 	errno = 0;
-	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+	if (!starts_digit(s))
 		return fail(msg, len, "%s wants a whole number, got '%s'", opt, s);
 	n = strtoull(s, &end, 10);
 	if (*end || errno)

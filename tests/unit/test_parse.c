@@ -1,0 +1,72 @@
+/*
+ * test_parse.c - the command line's value parsers (tools/parse.c, and the
+ * library's txp_parse_mac under --src-mac/--dst-mac): what they accept,
+ * and what fuzz_opts found they wrongly accepted.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "parse.h"
+#include "testutil.h"
+
+static char msg[PARSE_MSG_LEN];
+
+static void assert_u64(const char *s, uint64_t min, uint64_t max, uint64_t want)
+{
+	uint64_t v = 0;
+
+	assert_true(parse_str_u64("--n", s, min, max, &v, msg, sizeof(msg)));
+	assert_int_equal(v, want);
+}
+
+static void assert_u64_refused(const char *s, uint64_t max, const char *words)
+{
+	uint64_t v = 7;
+
+	assert_false(parse_str_u64("--n", s, 0, max, &v, msg, sizeof(msg)));
+	assert_non_null(strstr(msg, words));
+	assert_int_equal(v, 7);
+}
+
+static void test_u64_accepts_whole_numbers(void **state)
+{
+	(void)state;
+	assert_u64("0", 0, 10, 0);
+	assert_u64("007", 0, 10, 7);
+	assert_u64("65535", 1, 65535, 65535);
+	assert_u64("18446744073709551615", 0, UINT64_MAX, UINT64_MAX);
+	assert_u64_refused("18446744073709551616", UINT64_MAX, "wants a whole number");
+	assert_u64_refused("11", 10, "--n must be 0..10, got 11");
+	assert_u64_refused("", 10, "--n wants a whole number, got ''");
+	assert_u64_refused("1 ", 10, "wants a whole number");
+}
+
+/* Found by fuzz_opts (corpus/opts/regress-u64-vtab): strtoull() skips any
+ * white space, so "\v9" was 9, and then takes a sign, so "\t-5" was
+ * 2^64 - 5 ("--seed '\t-1'" a seed of 2^64 - 1; "--packets '\t-5'"
+ * "must be 1..2^40, got 18446744073709551611"). */
+static void test_u64_refuses_white_space_and_signs(void **state)
+{
+	static const char *const bad[] = {
+		" 5", "\t5", "\n5", "\v9", "\f5", "\r5", "\t-5", "\n+5", "-5", "+5",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_u64_refused(bad[i], UINT64_MAX, "wants a whole number");
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_u64_accepts_whole_numbers),
+		cmocka_unit_test(test_u64_refuses_white_space_and_signs),
+	};
+
+	return txp_test_main(argc, argv, tests);
+}
