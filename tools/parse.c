@@ -25,11 +25,17 @@ static bool __attribute__((format(printf, 3, 4))) fail(char *msg, size_t len, co
 	return false;
 }
 
-/* strtoull() skips any leading white space and takes a sign (negating
- * a '-'): the whole string must be the number. */
+/* strtoull() and strtod() skip any leading white space and take a sign
+ * (strtoull() negating a '-'): the whole string must be the number. */
 static bool starts_digit(const char *s)
 {
 	return isdigit((unsigned char)*s);
+}
+
+/* A '-' is let through, to be told it is not more than 0. */
+static bool starts_number(const char *s)
+{
+	return starts_digit(s) || *s == '.' || *s == '-';
 }
 
 bool parse_str_u64(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *v,
@@ -58,7 +64,7 @@ bool parse_str_seconds(const char *opt, const char *s, double *v, char *msg, siz
 
 	errno = 0;
 	n = strtod(s, &end);
-	if (!*s || *end || errno || !isfinite(n))
+	if (!starts_number(s) || *end || errno || !isfinite(n))
 		return fail(msg, len, "%s wants a number of seconds, got '%s'", opt, s);
 	if (!(n > 0) || n > 86400)
 		return fail(msg, len, "%s must be more than 0 and at most 86400, got '%s'", opt, s);

@@ -61,11 +61,57 @@ static void test_u64_refuses_white_space_and_signs(void **state)
 		assert_u64_refused(bad[i], UINT64_MAX, "wants a whole number");
 }
 
+static void assert_seconds(const char *s, double want)
+{
+	double v = 0;
+
+	assert_true(parse_str_seconds("--seconds", s, &v, msg, sizeof(msg)));
+	assert_true(v == want);
+}
+
+static void assert_seconds_refused(const char *s, const char *words)
+{
+	double v = 7;
+
+	assert_false(parse_str_seconds("--seconds", s, &v, msg, sizeof(msg)));
+	assert_non_null(strstr(msg, words));
+	assert_true(v == 7);
+}
+
+static void test_seconds_accepts_numbers(void **state)
+{
+	(void)state;
+	assert_seconds("0.5", 0.5);
+	assert_seconds(".25", 0.25);
+	assert_seconds("86400", 86400);
+	assert_seconds("1e3", 1000);
+	assert_seconds_refused("0", "more than 0 and at most 86400, got '0'");
+	assert_seconds_refused("86401", "more than 0 and at most 86400");
+	assert_seconds_refused("nan", "wants a number of seconds");
+	assert_seconds_refused("1e-400", "wants a number of seconds");
+	assert_seconds_refused("", "wants a number of seconds, got ''");
+}
+
+/* Found by fuzz_opts (corpus/opts/regress-seconds-space): strtod() skips
+ * leading white space and takes a sign, so --seconds ' 4445' ran while
+ * --packets ' 5' was refused. */
+static void test_seconds_refuses_white_space_and_signs(void **state)
+{
+	static const char *const bad[] = { " 4445", "\t1", "\n0.5", "+1", "\t+1", "-1" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_seconds_refused(bad[i], "--seconds");
+	assert_seconds_refused(" 1", "wants a number of seconds");
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_u64_accepts_whole_numbers),
 		cmocka_unit_test(test_u64_refuses_white_space_and_signs),
+		cmocka_unit_test(test_seconds_accepts_numbers),
+		cmocka_unit_test(test_seconds_refuses_white_space_and_signs),
 	};
 
 	return txp_test_main(argc, argv, tests);
