@@ -105,6 +105,38 @@ static void test_seconds_refuses_white_space_and_signs(void **state)
 	assert_seconds_refused(" 1", "wants a number of seconds");
 }
 
+static void test_mac_accepts_six_hex_pairs(void **state)
+{
+	static const uint8_t want[6] = { 0xff, 0xff, 0xab, 0x00, 0x09, 0x0a };
+	uint8_t mac[6] = { 0 };
+
+	(void)state;
+	assert_true(parse_str_mac("--src-mac", "FF:ff:aB:00:09:0a", mac, msg, sizeof(msg)));
+	assert_memory_equal(mac, want, 6);
+}
+
+/* Found by fuzz_opts (corpus/opts/regress-mac-sign): sscanf's %2x took a
+ * sign or white space in a pair, so "1e:ee:1e:ee:ee:-2" was
+ * 1e:ee:1e:ee:ee:fe and "-1:-1:-1:-1:-1:-1" the broadcast address. */
+static void test_mac_refuses_anything_else(void **state)
+{
+	static const char *const bad[] = {
+		"1e:ee:1e:ee:ee:-2", "-1:-1:-1:-1:-1:-1", "+2:+0:+0:+0:+0:+1", " 2: 0: 0: 0: 0: 1",
+		"02:00:00:00:00:0", "02:00:00:00:00:001", "02:00:00:00:00:01:", "02-00-00-00-00-01",
+		"0x:00:00:00:00:01", "02:00:00:00:00:0g", "", "02:00:00:00:00",
+	};
+	static const uint8_t untouched[6] = { 1, 2, 3, 4, 5, 6 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		uint8_t mac[6] = { 1, 2, 3, 4, 5, 6 };
+
+		assert_false(parse_str_mac("--dst-mac", bad[i], mac, msg, sizeof(msg)));
+		assert_non_null(strstr(msg, "--dst-mac wants a MAC address like 02:00:00:00:00:01"));
+		assert_memory_equal(mac, untouched, 6);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -112,6 +144,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_u64_refuses_white_space_and_signs),
 		cmocka_unit_test(test_seconds_accepts_numbers),
 		cmocka_unit_test(test_seconds_refuses_white_space_and_signs),
+		cmocka_unit_test(test_mac_accepts_six_hex_pairs),
+		cmocka_unit_test(test_mac_refuses_anything_else),
 	};
 
 	return txp_test_main(argc, argv, tests);

@@ -3,7 +3,6 @@
  * the address defaults.
  */
 #include <arpa/inet.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "frame.h"
@@ -165,16 +164,30 @@ void txp_frame_addr_resolve(struct txp_frame_addr *a, const uint8_t *if_mac)
 		a->dst_port = 9;
 }
 
+/* A hex digit's value, or -1. */
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+		return (c | 0x20) - 'a' + 10;
+	return -1;
+}
+
+/* Six pairs of hex digits joined by ':', exactly (sscanf's %x would take
+ * white space, a sign or a single digit in a pair). */
 bool txp_parse_mac(const char *s, uint8_t mac[6])
 {
-	unsigned v[6];
-	char tail;
+	uint8_t v[6];
 
-	if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
-		   &tail) != 6 || strlen(s) != 17)
-		return false;
-	for (int i = 0; i < 6; i++)
-		mac[i] = (uint8_t)v[i];
+	for (int i = 0; i < 6; i++, s += 3) {
+		int hi = hex_digit(s[0]), lo = hi < 0 ? -1 : hex_digit(s[1]);
+
+		if (lo < 0 || s[2] != (i < 5 ? ':' : '\0'))
+			return false;
+		v[i] = (uint8_t)(hi << 4 | lo);
+	}
+	memcpy(mac, v, 6);
 	return true;
 }
 
