@@ -14,7 +14,9 @@
 #include "txpath/net.h"
 #include "txpath/pkt.h"
 
-/* Put the message in msg; returns false, for `return fail(...)`. */
+/* Put the message in msg, a value's unprintable bytes (a newline, an
+ * escape) shown as '?' so that it stays one line; returns false, for
+ * `return fail(...)`. */
 static bool __attribute__((format(printf, 3, 4))) fail(char *msg, size_t len, const char *fmt, ...)
 {
 	va_list ap;
@@ -22,6 +24,9 @@ static bool __attribute__((format(printf, 3, 4))) fail(char *msg, size_t len, co
 	va_start(ap, fmt);
 	vsnprintf(msg, len, fmt, ap);
 	va_end(ap);
+	for (char *p = msg; *p; p++)
+		if (!isprint((unsigned char)*p))
+			*p = '?';
 	return false;
 }
 

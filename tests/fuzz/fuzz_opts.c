@@ -6,8 +6,8 @@
  *   --frags: N or MIN-MAX, whole numbers, MIN <= MAX <= TXP_MAX_FRAGS;
  *   a MAC: six pairs of hex digits joined by ':';
  *   an IPv4 address: the dotted quad inet_ntop writes, in 198.18.0.0/15.
- * A refusal leaves a terminated message naming the option in a buffer of
- * whatever size (from the input) the caller gave.
+ * A refusal leaves a terminated, printable message naming the option in a
+ * buffer of whatever size (from the input) the caller gave.
  *
  * Input: a byte choosing the parser, a byte choosing the range (numbers)
  * and the message buffer's size, then the string.
@@ -55,13 +55,16 @@ static bool ref_u64_in(const char *s, size_t n, uint64_t min, uint64_t max, uint
 	return ref_u64(s, n, v, &fits) && fits && *v >= min && *v <= max;
 }
 
-/* A refusal's message: terminated within len, and naming the option. */
+/* A refusal's message: terminated within len, naming the option, and
+ * printable (the command's error is one line, whatever the value). */
 static void check_msg(const char *msg, size_t len, const char *opt)
 {
 	size_t n = strnlen(msg, len);
 
 	FUZZ_CHECK(n < len);
 	FUZZ_CHECK(strncmp(msg, opt, n < strlen(opt) ? n : strlen(opt)) == 0);
+	for (size_t i = 0; i < n; i++)
+		FUZZ_CHECK(isprint((unsigned char)msg[i]));
 }
 
 static void fuzz_u64(const char *s, unsigned range, char *msg, size_t len)

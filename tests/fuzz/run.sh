@@ -18,6 +18,7 @@ total=0 failed=""
 # fail NAME WHAT LOG: report a target's failure with the end of its log.
 fail() {
 	echo "fuzz_$1: FAILED $2 (log: $3)"
+	grep -E "^Running: " "$3" | tail -1
 	grep -E "ERROR|SUMMARY|property failed|Test unit written|^    #[0-9]+ .* in " "$3" |
 		grep -vE "in (fuzzer::|__sanitizer|abort|raise|__pthread|main|_start|__libc)" | head -20
 	failed="$failed $1"

@@ -137,6 +137,24 @@ static void test_mac_refuses_anything_else(void **state)
 	}
 }
 
+/* Found by fuzz_opts once it checked that messages are printable
+ * (corpus/opts/regress-u64-vtab, regress-message-newline): a value's
+ * newline went into the message, so the error was two lines. */
+static void test_message_is_one_line(void **state)
+{
+	uint8_t mac[6];
+	uint32_t ip;
+	uint64_t v;
+
+	(void)state;
+	assert_false(parse_str_u64("--packets", "\n2000", 1, 10, &v, msg, sizeof(msg)));
+	assert_string_equal(msg, "--packets wants a whole number, got '?2000'");
+	assert_false(parse_str_mac("--src-mac", "02:00\n:00:00:01", mac, msg, sizeof(msg)));
+	assert_null(strchr(msg, '\n'));
+	assert_false(parse_str_bench_ip("--src-ip", "\033[2J", &ip, msg, sizeof(msg)));
+	assert_string_equal(msg, "--src-ip wants an IPv4 address, got '?[2J'");
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -146,6 +164,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_seconds_refuses_white_space_and_signs),
 		cmocka_unit_test(test_mac_accepts_six_hex_pairs),
 		cmocka_unit_test(test_mac_refuses_anything_else),
+		cmocka_unit_test(test_message_is_one_line),
 	};
 
 	return txp_test_main(argc, argv, tests);
