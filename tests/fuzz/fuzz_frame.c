@@ -2,14 +2,17 @@
  * fuzz_frame.c - txp_frame_parse, the receiver's parser of whatever
  * arrives on a link or in a pcap file.  Properties: any bytes are parsed
  * without reading outside them (ASan) or undefined behaviour (UBSan);
- * a frame txp_frame_build wrote (its length, addresses, flow and seq
- * taken from the input) parses back to its flow and seq, and the same
- * frame cut short by a byte is refused.
+ * a frame it accepts, with one byte of its IP packet changed, is refused
+ * (unless the change only zeroed the UDP checksum: no checksum); a frame
+ * txp_frame_build wrote (its length, addresses, flow and seq taken from
+ * the input) parses back to its flow and seq, and the same frame cut
+ * short by a byte is refused.
  */
 #include <limits.h>
 #include <stdbool.h>
 #include <string.h>
 
+#include "drivers/common/frame.h"
 #include "fuzz.h"
 #include "txpath/net.h"
 
@@ -45,6 +48,25 @@ static void build_and_parse(struct fuzz_in *in)
 	free(buf);
 }
 
+/* An accepted frame with one byte of its IP packet changed: which one and
+ * how from its destination MAC, which the parser does not look at. */
+static void corrupt_and_parse(const uint8_t *data, unsigned len)
+{
+	unsigned ip_len = (unsigned)data[FRAME_OFF_IP + 2] << 8 | data[FRAME_OFF_IP + 3];
+	unsigned pos = FRAME_OFF_IP + ((unsigned)data[0] << 8 | data[1]) % ip_len;
+	uint8_t flip = data[2] ? data[2] : 1;
+	unsigned char *f = malloc(len);
+	uint32_t flow;
+	uint64_t seq;
+
+	FUZZ_CHECK(f);
+	memcpy(f, data, len);
+	f[pos] ^= flip;
+	if (f[FRAME_OFF_UDP + 6] || f[FRAME_OFF_UDP + 7])	/* still a UDP checksum */
+		FUZZ_CHECK(!txp_frame_parse(f, len, &flow, &seq));
+	free(f);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_in in = { data, size };
@@ -53,7 +75,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size > UINT_MAX)
 		return 0;
-	txp_frame_parse(data, (unsigned)size, &flow, &seq);
+	if (txp_frame_parse(data, (unsigned)size, &flow, &seq))
+		corrupt_and_parse(data, (unsigned)size);
 	build_and_parse(&in);
 	return 0;
 }
