@@ -79,6 +79,8 @@ static struct {
 	uint64_t rng;
 	int prio[SCHED_MAX_CTX];
 	unsigned next_change;
+	unsigned next_choice;	/* PLAN_REPLAY */
+	int refused;
 	struct sched_branch *br;
 	unsigned nbr, brcap;
 	struct sched_event *ev;
@@ -279,6 +281,21 @@ static int pct_choice(const struct sched_branch *b)
 	return best;
 }
 
+/* A replay's action at branch number index, -1 if it left it the default. */
+static int replay_choice(const struct sched_branch *b, unsigned index)
+{
+	const struct txp_check_choice *c;
+	int a;
+
+	if (S.next_choice == S.plan->nchoices || S.plan->choices[S.next_choice].index != index)
+		return -1;
+	c = &S.plan->choices[S.next_choice++];
+	a = c->flush ? SCHED_FLUSH + c->ctx : c->ctx;
+	if (!legal(a, b) && S.refused < 0)
+		S.refused = (int)(S.next_choice - 1);
+	return a;
+}
+
 /* The plan's action at branch number index. */
 static int choose(const struct sched_branch *b, unsigned index)
 {
@@ -287,6 +304,8 @@ static int choose(const struct sched_branch *b, unsigned index)
 
 	if (index < p->nprefix)
 		a = p->prefix[index];
+	else if (p->kind == PLAN_REPLAY)
+		a = replay_choice(b, index);
 	else if (p->kind == PLAN_RANDOM)
 		a = nth_action(b, (unsigned)(rng_next(&S.rng) %
 					     (unsigned)(__builtin_popcount(b->enabled) +
@@ -702,6 +721,8 @@ void sched_begin(const struct sched_plan *plan, bool tso, unsigned max_steps)
 	S.plan = plan;
 	S.rng = plan->rng;
 	S.next_change = 0;
+	S.next_choice = 0;
+	S.refused = -1;
 	S.nbr = S.nev = 0;
 	counters_reset();
 }
@@ -780,4 +801,14 @@ const char *sched_ctx_name(int id)
 int sched_stuck_ctx(void)
 {
 	return S.stuck;
+}
+
+unsigned sched_replay_reached(void)
+{
+	return S.next_choice;
+}
+
+int sched_replay_refused(void)
+{
+	return S.refused;
 }

@@ -6,11 +6,13 @@
  * driver that never rechecks stalls; the careless rc2 driver meets the
  * validator.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -259,8 +261,109 @@ static void test_bad_replay(void **state)
 	(void)state;
 	era_cfg(&cfg, "2.6.9");
 	cfg.replay = "12:x";
-	assert_int_equal(txp_check_run(&cfg, &res, err, sizeof(err)), -1);
+	assert_int_equal(txp_check_run(&cfg, &res, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "malformed"));
+}
+
+/* A replay refused with -EINVAL and a message naming the pair. */
+static void expect_replay_refused(const char *era, const char *schedule, const char *pair)
+{
+	struct txp_check_cfg cfg;
+	struct txp_check_result res;
+	char err[256] = "";
+
+	era_cfg(&cfg, era);
+	cfg.replay = schedule;
+	if (txp_check_run(&cfg, &res, err, sizeof(err)) != -EINVAL || !strstr(err, pair))
+		fail_msg("replay '%s': want -EINVAL naming '%s', got '%s'", schedule, pair, err);
+	txp_check_result_free(&res);
+}
+
+/*
+ * Issue 8, bug 1: indices that wrapped an unsigned (a crash), that asked
+ * for a gigabyte, that became index 0, or a context that cannot run where
+ * it is named (dropped silently: "no violation"), are each refused,
+ * naming the offending pair.
+ */
+static void test_replay_out_of_scenario(void **state)
+{
+	(void)state;
+	expect_replay_refused("2.6.9", "-1:0", "'-1:0'");
+	expect_replay_refused("2.6.9", "4294967295:0", "'4294967295:0': no branch point 4294967295");
+	expect_replay_refused("2.6.9", "99999999999999999999:0", "'99999999999999999999:0'");
+	expect_replay_refused("2.6.9", "4294967296:0", "'4294967296:0': index past");
+	expect_replay_refused("2.6.9", "1000000000:0", "'1000000000:0': no branch point");
+	expect_replay_refused("2.6.9", "29:0,48:3,83:1", "pair 2 '48:3': context 3 cannot run");
+	expect_replay_refused("2.6.9", "29:0,48:2,83:7", "pair 3 '83:7': context 7 cannot run");
+	expect_replay_refused("2.6.9", "3:f1", "'3:f1': context 1 has no store waiting");
+	expect_replay_refused("2.6.9", "29:0,48:2,83:1,100000:1", "pair 4 '100000:1': no branch point");
+}
+
+/* The replay string parser alone: what it takes, what it refuses. */
+static void expect_parse(const char *s, unsigned want_n)
+{
+	struct txp_check_choice *c;
+	unsigned n;
+	char err[256] = "", *again;
+
+	if (txp_check_schedule_parse(s, &c, &n, err, sizeof(err)) != 0)
+		fail_msg("'%s' refused: %s", s, err);
+	assert_int_equal(n, want_n);
+	again = txp_check_schedule_format(c, n);
+	assert_non_null(again);
+	assert_string_equal(again, s);
+	free(again);
+	free(c);
+}
+
+static void expect_parse_refused(const char *s, const char *why)
+{
+	struct txp_check_choice *c = (void *)&c;
+	unsigned n = 99;
+	char err[256] = "";
+
+	assert_int_equal(txp_check_schedule_parse(s, &c, &n, err, sizeof(err)), -EINVAL);
+	assert_null(c);
+	assert_int_equal(n, 0);
+	if (!strstr(err, why))
+		fail_msg("'%s': want a message with '%s', got '%s'", s, why, err);
+	assert_null(strchr(err, '\n'));
+}
+
+/* Pairs refused, and the decision on each kind: empty pairs, junk,
+ * signs, leading zeros, repeated or decreasing indices, a context past
+ * the last; and the longest index and highest context taken. */
+static void test_schedule_parse(void **state)
+{
+	(void)state;
+	expect_parse("-", 0);
+	expect_parse("0:1", 1);
+	expect_parse("29:0,48:2,83:1", 3);
+	expect_parse("3:f1,9:0", 2);
+	expect_parse("0:0,4294967295:7", 2);
+	expect_parse_refused("", "empty");
+	expect_parse_refused(NULL, "empty");
+	expect_parse_refused("1:0,,2:0", "pair 2 is empty");
+	expect_parse_refused(",1:0", "pair 1 is empty");
+	expect_parse_refused("1:0,", "pair 2 is empty");
+	expect_parse_refused("-,1:0", "pair 1 '-'");
+	expect_parse_refused("12:x", "pair 1 '12:x' is not INDEX:CTX");
+	expect_parse_refused("+1:0", "pair 1 '+1:0'");
+	expect_parse_refused(" 1:0", "pair 1 ' 1:0'");
+	expect_parse_refused("1:0 ", "pair 1 '1:0 '");
+	expect_parse_refused("01:0", "pair 1 '01:0'");
+	expect_parse_refused("1:01", "pair 1 '1:01'");
+	expect_parse_refused("1:", "pair 1 '1:'");
+	expect_parse_refused("1:f", "pair 1 '1:f'");
+	expect_parse_refused("1", "pair 1 '1'");
+	expect_parse_refused("1:0:2", "pair 1 '1:0:2'");
+	expect_parse_refused("1:0\n2:0", "pair 1 '1:0?2:0'");
+	expect_parse_refused("1:8", "pair 1 '1:8': no context past 7");
+	expect_parse_refused("1:99999999999999999999", "no context past 7");
+	expect_parse_refused("4294967296:0", "index past 4294967295");
+	expect_parse_refused("5:0,5:1", "pair 2 '5:1': index not after 5");
+	expect_parse_refused("5:0,3:1", "pair 2 '3:1': index not after 5");
+	expect_parse_refused("1:0,123456789012345678901234567890:0", "'123456789012345678901234...'");
 }
 
 int main(int argc, char **argv)
@@ -278,6 +381,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_rc2_naive_validator),
 		cmocka_unit_test(test_sampling),
 		cmocka_unit_test(test_bad_replay),
+		cmocka_unit_test(test_replay_out_of_scenario),
+		cmocka_unit_test(test_schedule_parse),
 	};
 
 	return txp_test_main(argc, argv, tests);

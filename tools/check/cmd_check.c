@@ -2,6 +2,7 @@
  * cmd_check.c - `txpath check`: the schedule explorer on the real code.
  * Built only into txpath-check, the binary of the check build.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -46,7 +47,11 @@ static const char check_help[] =
 "  --pct D                 probabilistic concurrency testing of depth D\n"
 "  --random                a random choice at every branch\n"
 "  --runs N --seed S       schedules to sample and the seed (PCT, random)\n"
-"  --replay STRING         run exactly this schedule and draw it\n"
+"  --replay STRING         run exactly this schedule and draw it: \"-\", or\n"
+"                          INDEX:CTX (or INDEX:fCTX, a store flushed) pairs as\n"
+"                          printed, joined by \",\", indices increasing; an\n"
+"                          index past the schedule's last branch point, or a\n"
+"                          context that cannot act there, is refused\n"
 "  --max-steps N           steps per schedule before calling it a livelock\n"
 "Output:\n"
 "  --json                  {\"violation\": null | {\"kind\", \"preemptions\",\n"
@@ -126,6 +131,20 @@ static void apply_picks(struct txp_check_cfg *cfg, const struct picks *p)
 		cfg->personality = p->personality;
 }
 
+/* A replay string is checked as it is given; the run checks it again,
+ * against the scenario. */
+static const char *parse_replay(const char *arg)
+{
+	struct txp_check_choice *c;
+	unsigned n;
+	char err[256];
+
+	if (txp_check_schedule_parse(arg, &c, &n, err, sizeof(err)) != 0)
+		usage_error("check", "%s", err);
+	free(c);
+	return arg;
+}
+
 static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, struct picks *p,
 			 bool *json, int *strategies)
 {
@@ -172,7 +191,7 @@ static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, stru
 		break;
 	case OPT_RUNS: cfg->runs = parse_u64("check", "--runs", arg, 1, UINT64_C(1) << 40); break;
 	case OPT_SEED: cfg->seed = parse_u64("check", "--seed", arg, 0, UINT64_MAX); break;
-	case OPT_REPLAY: cfg->replay = arg; (*strategies)++; break;
+	case OPT_REPLAY: cfg->replay = parse_replay(arg); (*strategies)++; break;
 	case OPT_MAX_STEPS:
 		cfg->max_steps = (unsigned)parse_u64("check", "--max-steps", arg, 100, 100000000);
 		break;
@@ -330,11 +349,9 @@ int cmd_check(int argc, char **argv)
 	rc = txp_check_run(&cfg, &res, err, sizeof(err));
 	if (cfg.progress)
 		fputs("\r\033[K", stderr);
+	if (rc == -EINVAL)
+		usage_error("check", "%s", err);
 	if (rc != 0) {
-		bool usage = cfg.replay && !strncmp(err, "malformed", 9);
-
-		if (usage)
-			usage_error("check", "%s", err);
 		fprintf(stderr, "txpath check: %s\n", err);
 		return 1;
 	}
