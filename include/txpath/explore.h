@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "txpath/dev.h"
+#include "txpath/qdisc.h"
 #include "txpath/sim.h"
 
 /* Contexts (producers, the completion context) of a scenario at most. */
@@ -36,6 +37,7 @@ struct txp_check_cfg {
 	const char *era;	/* label only */
 	enum txp_lock_mode lock;
 	enum txp_runner runner;
+	const struct txp_qdisc_ops *qdisc;	/* NULL: txp_pfifo_fast_ops */
 	const struct txp_sim_personality *personality;
 	unsigned producers;	/* producer contexts */
 	unsigned packets;	/* packets each */

@@ -93,6 +93,7 @@ static int scenario_setup(struct scenario *sc, const struct txp_check_cfg *cfg,
 		.name = "sim0",
 		.lock = cfg->lock,
 		.runner = cfg->runner,
+		.qdisc = cfg->qdisc,
 		.ops = &txp_sim_ops,
 	};
 

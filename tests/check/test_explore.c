@@ -366,6 +366,35 @@ static void test_schedule_parse(void **state)
 	expect_parse_refused("1:0,123456789012345678901234567890:0", "'123456789012345678901234...'");
 }
 
+/* Issue 8, bug 6: with no qdisc every producer calls start_xmit itself,
+ * so the exclusive runner does not keep two contexts apart in LLTX mode:
+ * the race is reachable (and harmless under 2.6.11's rule); with
+ * pfifo_fast the same knobs make it unreachable. */
+static void test_noqueue_race_reachable(void **state)
+{
+	struct txp_check_cfg cfg;
+	struct txp_check_result res;
+
+	(void)state;
+	era_cfg(&cfg, "2.6.18");
+	assert_int_equal(cfg.runner, TXP_RUNNER_EXCLUSIVE);
+	assert_int_equal(cfg.lock, TXP_LOCK_LLTX);
+	cfg.bound = SEARCH_BOUND;
+	cfg.qdisc = &txp_noqueue_ops;
+	explore(&cfg, &res);
+	assert_false(res.found);
+	assert_true(res.complete);
+	assert_true(res.xmit_on_stopped_reachable);
+	txp_check_result_free(&res);
+
+	cfg.qdisc = &txp_pfifo_fast_ops;
+	explore(&cfg, &res);
+	assert_false(res.found);
+	assert_true(res.complete);
+	assert_false(res.xmit_on_stopped_reachable);
+	txp_check_result_free(&res);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -383,6 +412,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_bad_replay),
 		cmocka_unit_test(test_replay_out_of_scenario),
 		cmocka_unit_test(test_schedule_parse),
+		cmocka_unit_test(test_noqueue_race_reachable),
 	};
 
 	return txp_test_main(argc, argv, tests);

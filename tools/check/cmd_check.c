@@ -32,6 +32,9 @@ static const char check_help[] =
 "                          override the era; personalities: tg3-2004 tg3-silent\n"
 "                          tg3-2005 e1000-2004 locked rc2 rc2-naive lost-wakeup\n"
 "                          recheck-nomb\n"
+"  --qdisc pfifo_fast|noqueue\n"
+"                          the queue (default pfifo_fast); noqueue: producers\n"
+"                          call start_xmit directly, whatever the runner\n"
 "  --producers N           producer contexts (default 2)\n"
 "  --packets N             packets each (default 2)\n"
 "  --ring N                descriptors (default: the smallest that fits one\n"
@@ -46,7 +49,8 @@ static const char check_help[] =
 "                          iterative context bounding (default, K = 2)\n"
 "  --pct D                 probabilistic concurrency testing of depth D\n"
 "  --random                a random choice at every branch\n"
-"  --runs N --seed S       schedules to sample and the seed (PCT, random)\n"
+"  --runs N --seed S       schedules to sample and the seed (--pct, --random\n"
+"                          only; default 1000 and 1)\n"
 "  --replay STRING         run exactly this schedule and draw it: \"-\", or\n"
 "                          INDEX:CTX (or INDEX:fCTX, a store flushed) pairs as\n"
 "                          printed, joined by \",\", indices increasing; an\n"
@@ -58,6 +62,7 @@ static const char check_help[] =
 "                          \"schedule\", \"events\": [...]}, \"schedules\",\n"
 "                          \"complete\", \"xmit_on_stopped_reachable\", ...}\n"
 "  -h, --help              this help\n"
+"Each option at most once.\n"
 "\n"
 "With --memory-model tso the diagram also shows each buffered store the\n"
 "explorer chose to let reach memory early (\"store reaches memory: ...\"):\n"
@@ -77,14 +82,17 @@ static const char check_help[] =
 enum {
 	OPT_ERA = 256, OPT_LOCK, OPT_RUNNER, OPT_PERSONALITY, OPT_PRODUCERS, OPT_PACKETS,
 	OPT_RING, OPT_FRAGS, OPT_BATCH, OPT_MM, OPT_BOUND, OPT_PCT, OPT_RANDOM, OPT_RUNS,
-	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_JSON, OPT_HELP,
+	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_JSON, OPT_HELP, OPT_QDISC,
 };
+
+#define SEEN(opt) (1u << ((opt) - OPT_ERA))
 
 static const struct option check_options[] = {
 	{ "era", required_argument, NULL, OPT_ERA },
 	{ "lock", required_argument, NULL, OPT_LOCK },
 	{ "runner", required_argument, NULL, OPT_RUNNER },
 	{ "personality", required_argument, NULL, OPT_PERSONALITY },
+	{ "qdisc", required_argument, NULL, OPT_QDISC },
 	{ "producers", required_argument, NULL, OPT_PRODUCERS },
 	{ "packets", required_argument, NULL, OPT_PACKETS },
 	{ "ring", required_argument, NULL, OPT_RING },
@@ -103,11 +111,22 @@ static const struct option check_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+static const char *option_name(int c)
+{
+	const struct option *o = check_options;
+
+	while (o->name && o->val != c)
+		o++;
+	return o->name ? o->name : "?";
+}
+
 /* Knobs given on their own override the era wherever --era stands. */
 struct picks {
 	const char *era;
 	int lock, runner;	/* -1: from the era */
 	const struct txp_sim_personality *personality;
+	bool json;
+	unsigned seen;		/* SEEN() of each option given */
 };
 
 static void apply_picks(struct txp_check_cfg *cfg, const struct picks *p)
@@ -145,8 +164,7 @@ static const char *parse_replay(const char *arg)
 	return arg;
 }
 
-static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, struct picks *p,
-			 bool *json, int *strategies)
+static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, struct picks *p)
 {
 	switch (c) {
 	case OPT_ERA: p->era = arg; break;
@@ -165,6 +183,11 @@ static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, stru
 		if (!p->personality)
 			usage_error("check", "unknown personality '%s'", arg);
 		break;
+	case OPT_QDISC:
+		if (strcmp(arg, "pfifo_fast") && strcmp(arg, "noqueue"))
+			usage_error("check", "--qdisc is pfifo_fast or noqueue, got '%s'", arg);
+		cfg->qdisc = txp_qdisc_lookup(arg);
+		break;
 	case OPT_PRODUCERS: cfg->producers = (unsigned)parse_u64("check", "--producers", arg, 1, 6); break;
 	case OPT_PACKETS: cfg->packets = (unsigned)parse_u64("check", "--packets", arg, 1, 64); break;
 	case OPT_RING: cfg->ring = (unsigned)parse_u64("check", "--ring", arg, 1, 4096); break;
@@ -178,26 +201,35 @@ static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, stru
 	case OPT_BOUND:
 		cfg->strategy = TXP_CHECK_BOUND;
 		cfg->bound = (unsigned)parse_u64("check", "--bound", arg, 0, 16);
-		(*strategies)++;
 		break;
 	case OPT_PCT:
 		cfg->strategy = TXP_CHECK_PCT;
 		cfg->depth = (unsigned)parse_u64("check", "--pct", arg, 1, 64);
-		(*strategies)++;
 		break;
-	case OPT_RANDOM:
-		cfg->strategy = TXP_CHECK_RANDOM;
-		(*strategies)++;
-		break;
+	case OPT_RANDOM: cfg->strategy = TXP_CHECK_RANDOM; break;
 	case OPT_RUNS: cfg->runs = parse_u64("check", "--runs", arg, 1, UINT64_C(1) << 40); break;
 	case OPT_SEED: cfg->seed = parse_u64("check", "--seed", arg, 0, UINT64_MAX); break;
-	case OPT_REPLAY: cfg->replay = parse_replay(arg); (*strategies)++; break;
+	case OPT_REPLAY: cfg->replay = parse_replay(arg); break;
 	case OPT_MAX_STEPS:
 		cfg->max_steps = (unsigned)parse_u64("check", "--max-steps", arg, 100, 100000000);
 		break;
-	case OPT_JSON: *json = true; break;
+	case OPT_JSON: p->json = true; break;
 	default: break;
 	}
+}
+
+/* Options that apply only together: refused, never ignored. */
+static void check_combination(unsigned seen)
+{
+	const unsigned strategies = SEEN(OPT_BOUND) | SEEN(OPT_PCT) | SEEN(OPT_RANDOM) | SEEN(OPT_REPLAY);
+	const unsigned sampler = SEEN(OPT_PCT) | SEEN(OPT_RANDOM);
+
+	if (__builtin_popcount(seen & strategies) > 1)
+		usage_error("check", "choose one of --bound, --pct, --random, --replay");
+	if ((seen & SEEN(OPT_RUNS)) && !(seen & sampler))
+		usage_error("check", "--runs applies to --pct or --random only");
+	if ((seen & SEEN(OPT_SEED)) && !(seen & sampler))
+		usage_error("check", "--seed applies to --pct or --random only");
 }
 
 static void show_progress(uint64_t schedules, unsigned bound, void *arg)
@@ -244,16 +276,22 @@ static void print_replay_hint(int argc, char **argv, const char *schedule)
 	printf(" --replay %s\n", schedule);
 }
 
+static const char *qdisc_name(const struct txp_check_cfg *cfg)
+{
+	return cfg->qdisc ? cfg->qdisc->id : txp_pfifo_fast_ops.id;
+}
+
 static void print_text(const struct txp_check_cfg *cfg, const struct txp_check_result *r,
 		       int argc, char **argv)
 {
 	char strat[128];
 	double rate = r->seconds > 0 ? (double)r->schedules / r->seconds : 0;
 
-	printf("txpath check: era %s (lock %s, runner %s, driver %s), %u producers x %u packets, "
+	printf("txpath check: era %s (lock %s, runner %s, qdisc %s, driver %s), %u producers x %u packets, "
 	       "ring %u, frags %u-%u, memory model %s\n",
 	       cfg->era ? cfg->era : "(custom)", txp_lock_mode_name(cfg->lock),
-	       txp_runner_name(cfg->runner), cfg->personality->name, cfg->producers, cfg->packets,
+	       txp_runner_name(cfg->runner), qdisc_name(cfg), cfg->personality->name,
+	       cfg->producers, cfg->packets,
 	       cfg->ring ? cfg->ring : txp_sim_min_ring(cfg->frags_max), cfg->frags_min,
 	       cfg->frags_max, cfg->tso ? "tso" : "sc");
 	printf("strategy: %s\n\n", strategy_text(cfg, strat, sizeof(strat)));
@@ -286,6 +324,7 @@ static void print_json(const struct txp_check_cfg *cfg, const struct txp_check_r
 	json_str(&j, "era", cfg->era);
 	json_str(&j, "lock", txp_lock_mode_name(cfg->lock));
 	json_str(&j, "runner", txp_runner_name(cfg->runner));
+	json_str(&j, "qdisc", qdisc_name(cfg));
 	json_str(&j, "personality", cfg->personality->name);
 	json_str(&j, "memory_model", cfg->tso ? "tso" : "sc");
 	if (r->found) {
@@ -320,8 +359,7 @@ int cmd_check(int argc, char **argv)
 	struct txp_check_cfg cfg;
 	struct txp_check_result res;
 	struct picks picks = { .lock = -1, .runner = -1 };
-	bool json = false;
-	int strategies = 0, c, rc;
+	int c, rc;
 	char err[256];
 
 	txp_check_cfg_init(&cfg);
@@ -335,16 +373,18 @@ int cmd_check(int argc, char **argv)
 			usage_error("check", "%s needs a value", argv[optind - 1]);
 		if (c == '?')
 			usage_error("check", "unknown option '%s'", argv[optind - 1]);
-		parse_option(c, optarg, &cfg, &picks, &json, &strategies);
+		if (picks.seen & SEEN(c))
+			usage_error("check", "--%s given twice", option_name(c));
+		picks.seen |= SEEN(c);
+		parse_option(c, optarg, &cfg, &picks);
 	}
 	if (optind < argc)
 		usage_error("check", "unexpected argument '%s'", argv[optind]);
-	if (strategies > 1)
-		usage_error("check", "choose one of --bound, --pct, --random, --replay");
+	check_combination(picks.seen);
 	apply_picks(&cfg, &picks);
 	if (!txp_check_cfg_valid(&cfg, err, sizeof(err)))
 		usage_error("check", "%s", err);
-	if (!json && isatty(STDERR_FILENO))
+	if (!picks.json && isatty(STDERR_FILENO))
 		cfg.progress = show_progress;
 	rc = txp_check_run(&cfg, &res, err, sizeof(err));
 	if (cfg.progress)
@@ -355,7 +395,7 @@ int cmd_check(int argc, char **argv)
 		fprintf(stderr, "txpath check: %s\n", err);
 		return 1;
 	}
-	if (json)
+	if (picks.json)
 		print_json(&cfg, &res);
 	else
 		print_text(&cfg, &res, argc, argv);
