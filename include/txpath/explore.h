@@ -15,6 +15,7 @@
 #ifndef TXPATH_EXPLORE_H
 #define TXPATH_EXPLORE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -53,6 +54,9 @@ struct txp_check_cfg {
 	unsigned max_steps;	/* per schedule; 0: a default */
 	void (*progress)(uint64_t schedules, unsigned bound, void *arg);
 	void *progress_arg;
+	/* Polled between schedules (NULL: never): once it reads nonzero the
+	 * search ends there, res->interrupted.  A signal handler's flag. */
+	const volatile sig_atomic_t *stop;
 };
 
 struct txp_check_event {
@@ -75,6 +79,9 @@ struct txp_check_result {
 	char columns[8][24];		/* "CPU 1", ..., "IRQ" */
 	uint64_t schedules;
 	bool complete;			/* the whole bound was searched */
+	bool interrupted;		/* ended early by cfg->stop */
+	unsigned bound_reached;		/* TXP_CHECK_BOUND: the bound searched last;
+					 * every bound below it in full */
 	bool xmit_on_stopped_reachable;
 	double seconds;
 };

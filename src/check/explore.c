@@ -368,11 +368,21 @@ static bool dfs_next(struct dfs *d, unsigned bound, unsigned *prefix_len)
 	return false;
 }
 
+/* Asked to stop?  Polled between schedules; remembered in res. */
+static bool stop_asked(const struct txp_check_cfg *cfg, struct txp_check_result *res)
+{
+	if (cfg->stop && *cfg->stop)
+		res->interrupted = true;
+	return res->interrupted;
+}
+
 /* One schedule, counted and judged: a negative errno on error, 1 on a
- * violation (res filled), 0 to go on. */
+ * violation (res filled), 2 when asked to stop before it, 0 to go on. */
 static int run_schedule(const struct txp_check_cfg *cfg, const struct sched_plan *plan,
 			struct txp_check_result *res, struct outcome *o, char *err, size_t errlen)
 {
+	if (stop_asked(cfg, res))
+		return 2;
 	if (exec_one(cfg, plan, o, err, errlen) != 0)
 		return -EPROTO;
 	res->schedules++;
@@ -392,6 +402,7 @@ static int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_resul
 	for (unsigned k = 0; k <= cfg->bound && rc == 0; k++) {
 		unsigned prefix = 0;
 
+		res->bound_reached = k;
 		d.len = 0;
 		for (;;) {
 			struct sched_plan plan = { .kind = PLAN_DEFAULT, .prefix = d.path, .nprefix = prefix };
@@ -546,6 +557,7 @@ static int explore_replay(const struct txp_check_cfg *cfg, struct txp_check_resu
 		return rc;
 	res->schedules = 1;
 	res->xmit_on_stopped_reachable = o->xmit_on_stopped;
+	stop_asked(cfg, res);
 	if (o->kind) {
 		fill_violation(res, o);
 	} else {

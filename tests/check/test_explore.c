@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -395,6 +396,61 @@ static void test_noqueue_race_reachable(void **state)
 	txp_check_result_free(&res);
 }
 
+/* A stop asked for (a signal's flag) ends the search at the next
+ * schedule: everything run so far counted, marked incomplete. */
+static volatile sig_atomic_t stop_flag;
+
+static void stop_at_first_progress(uint64_t schedules, unsigned bound, void *arg)
+{
+	(void)schedules;
+	(void)bound;
+	(void)arg;
+	stop_flag = SIGINT;
+}
+
+static void test_stop_between_schedules(void **state)
+{
+	struct txp_check_cfg cfg;
+	struct txp_check_result res;
+
+	(void)state;
+	era_cfg(&cfg, "2.6.8");
+	cfg.bound = 3;
+	cfg.stop = &stop_flag;
+	cfg.progress = stop_at_first_progress;
+	stop_flag = 0;
+	explore(&cfg, &res);
+	assert_true(res.interrupted);
+	assert_false(res.complete);
+	assert_false(res.found);
+	/* Progress is told every 256 schedules: the stop comes before the 257th. */
+	assert_int_equal(res.schedules, 256);
+	assert_true(res.bound_reached <= 3);
+	txp_check_result_free(&res);
+
+	era_cfg(&cfg, "2.6.8");
+	cfg.strategy = TXP_CHECK_RANDOM;
+	cfg.runs = 1000;
+	cfg.stop = &stop_flag;
+	cfg.progress = stop_at_first_progress;
+	stop_flag = 0;
+	explore(&cfg, &res);
+	assert_true(res.interrupted);
+	assert_int_equal(res.schedules, 256);
+	txp_check_result_free(&res);
+
+	/* Not asked: the whole search. */
+	era_cfg(&cfg, "2.6.8");
+	cfg.bound = 1;
+	cfg.stop = &stop_flag;
+	stop_flag = 0;
+	explore(&cfg, &res);
+	assert_false(res.interrupted);
+	assert_true(res.complete);
+	assert_int_equal(res.bound_reached, 1);
+	txp_check_result_free(&res);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -413,6 +469,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_replay_out_of_scenario),
 		cmocka_unit_test(test_schedule_parse),
 		cmocka_unit_test(test_noqueue_race_reachable),
+		cmocka_unit_test(test_stop_between_schedules),
 	};
 
 	return txp_test_main(argc, argv, tests);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../cli.h"
+#include "signals.h"
 #include "txpath/check.h"
 #include "txpath/explore.h"
 
@@ -77,7 +78,12 @@ static const char check_help[] =
 "  txpath check --personality recheck-nomb --lock core --producers 1 \\\n"
 "      --packets 3 --memory-model tso --bound 3   the missing barrier\n"
 "\n"
-"Exit status: 0 when no violation was found, 1 when one was, 2 on bad usage.\n";
+"The first SIGINT or SIGTERM stops the search at the next schedule and prints\n"
+"what was explored, marked incomplete (exit 130 or 143); a second ends it at\n"
+"once.\n"
+"\n"
+"Exit status: 0 when no violation was found, 1 when one was, 2 on bad usage,\n"
+"130 or 143 when interrupted.\n";
 
 enum {
 	OPT_ERA = 256, OPT_LOCK, OPT_RUNNER, OPT_PERSONALITY, OPT_PRODUCERS, OPT_PACKETS,
@@ -276,6 +282,25 @@ static void print_replay_hint(int argc, char **argv, const char *schedule)
 	printf(" --replay %s\n", schedule);
 }
 
+/* How the search ended, after "explored N schedules in T s". */
+static const char *search_end(const struct txp_check_cfg *cfg, const struct txp_check_result *r,
+			      char *buf, size_t len)
+{
+	if (r->found)
+		return ", stopped at the first violation";
+	if (!r->interrupted)
+		return r->complete ? ", the search within the bound is complete" : "";
+	if (cfg->replay)
+		return ", interrupted";
+	if (cfg->strategy == TXP_CHECK_BOUND)
+		snprintf(buf, len, ", incomplete: interrupted at bound %u of %u%s", r->bound_reached,
+			 cfg->bound, r->bound_reached ? " (every bound below searched in full)" : "");
+	else
+		snprintf(buf, len, ", incomplete: interrupted after %llu of %llu runs",
+			 (unsigned long long)r->schedules, (unsigned long long)cfg->runs);
+	return buf;
+}
+
 static const char *qdisc_name(const struct txp_check_cfg *cfg)
 {
 	return cfg->qdisc ? cfg->qdisc->id : txp_pfifo_fast_ops.id;
@@ -284,7 +309,7 @@ static const char *qdisc_name(const struct txp_check_cfg *cfg)
 static void print_text(const struct txp_check_cfg *cfg, const struct txp_check_result *r,
 		       int argc, char **argv)
 {
-	char strat[128];
+	char strat[128], end[128];
 	double rate = r->seconds > 0 ? (double)r->schedules / r->seconds : 0;
 
 	printf("txpath check: era %s (lock %s, runner %s, qdisc %s, driver %s), %u producers x %u packets, "
@@ -305,14 +330,13 @@ static void print_text(const struct txp_check_cfg *cfg, const struct txp_check_r
 		printf("\nschedule: %s\n", r->schedule ? r->schedule : "-");
 		print_replay_hint(argc, argv, r->schedule ? r->schedule : "-");
 	} else {
-		printf("no violation\n");
+		printf("no violation%s\n", r->interrupted ? " in the schedules explored" : "");
 	}
 	printf("explored %llu schedules in %.2f s (%.0f schedules/s)%s\n",
-	       (unsigned long long)r->schedules, r->seconds, rate,
-	       r->found ? ", stopped at the first violation"
-			: r->complete ? ", the search within the bound is complete" : "");
-	printf("start_xmit on a stopped queue: %s\n",
-	       r->xmit_on_stopped_reachable ? "reachable" : "not reachable");
+	       (unsigned long long)r->schedules, r->seconds, rate, search_end(cfg, r, end, sizeof(end)));
+	printf("start_xmit on a stopped queue: %s%s\n",
+	       r->xmit_on_stopped_reachable ? "reachable" : "not reachable",
+	       r->interrupted && !r->found ? " in the schedules explored" : "");
 }
 
 static void print_json(const struct txp_check_cfg *cfg, const struct txp_check_result *r)
@@ -347,6 +371,11 @@ static void print_json(const struct txp_check_cfg *cfg, const struct txp_check_r
 	}
 	json_u64(&j, "schedules", r->schedules);
 	json_bool(&j, "complete", r->complete);
+	json_bool(&j, "interrupted", r->interrupted);
+	if (cfg->strategy == TXP_CHECK_BOUND && !cfg->replay)
+		json_u64(&j, "bound_reached", r->bound_reached);
+	else
+		json_str(&j, "bound_reached", NULL);
 	json_bool(&j, "xmit_on_stopped_reachable", r->xmit_on_stopped_reachable);
 	json_dbl(&j, "seconds", r->seconds);
 	json_dbl(&j, "schedules_per_second", r->seconds > 0 ? (double)r->schedules / r->seconds : 0);
@@ -386,6 +415,8 @@ int cmd_check(int argc, char **argv)
 		usage_error("check", "%s", err);
 	if (!picks.json && isatty(STDERR_FILENO))
 		cfg.progress = show_progress;
+	if (check_signals_install() == 0)
+		cfg.stop = &check_stop_signal;
 	rc = txp_check_run(&cfg, &res, err, sizeof(err));
 	if (cfg.progress)
 		fputs("\r\033[K", stderr);
@@ -399,7 +430,7 @@ int cmd_check(int argc, char **argv)
 		print_json(&cfg, &res);
 	else
 		print_text(&cfg, &res, argc, argv);
-	rc = res.found ? 1 : 0;
+	rc = res.interrupted ? 128 + check_stop_signal : res.found ? 1 : 0;
 	txp_check_result_free(&res);
 	return rc;
 }
