@@ -92,22 +92,28 @@ static void test_269_bug_found(void **state)
 	txp_check_result_free(&res);
 }
 
-/* Proved within CLEAN_BOUND: no violation, and whether the race is reachable. */
-static void expect_clean(const char *era, bool race_reachable)
+/* Proved within cfg's bound: no violation, and whether the race is reachable. */
+static void expect_proved(const struct txp_check_cfg *cfg, const char *what, bool race_reachable)
 {
-	struct txp_check_cfg cfg;
 	struct txp_check_result res;
 
-	era_cfg(&cfg, era);
-	cfg.bound = CLEAN_BOUND;
-	explore(&cfg, &res);
+	explore(cfg, &res);
 	if (res.found)
-		fail_msg("%s: %s after %u preemptions: %s (schedule %s)", era, res.kind,
+		fail_msg("%s: %s after %u preemptions: %s (schedule %s)", what, res.kind,
 			 res.preemptions, res.detail, res.schedule);
 	assert_true(res.complete);
 	assert_true(res.schedules > 1);
 	assert_int_equal(res.xmit_on_stopped_reachable, race_reachable);
 	txp_check_result_free(&res);
+}
+
+static void expect_clean(const char *era, bool race_reachable)
+{
+	struct txp_check_cfg cfg;
+
+	era_cfg(&cfg, era);
+	cfg.bound = CLEAN_BOUND;
+	expect_proved(&cfg, era, race_reachable);
 }
 
 static void test_2611_harmless(void **state) { (void)state; expect_clean("2.6.11", true); }
@@ -374,7 +380,6 @@ static void test_schedule_parse(void **state)
 static void test_noqueue_race_reachable(void **state)
 {
 	struct txp_check_cfg cfg;
-	struct txp_check_result res;
 
 	(void)state;
 	era_cfg(&cfg, "2.6.18");
@@ -382,18 +387,9 @@ static void test_noqueue_race_reachable(void **state)
 	assert_int_equal(cfg.lock, TXP_LOCK_LLTX);
 	cfg.bound = SEARCH_BOUND;
 	cfg.qdisc = &txp_noqueue_ops;
-	explore(&cfg, &res);
-	assert_false(res.found);
-	assert_true(res.complete);
-	assert_true(res.xmit_on_stopped_reachable);
-	txp_check_result_free(&res);
-
+	expect_proved(&cfg, "2.6.18, noqueue", true);
 	cfg.qdisc = &txp_pfifo_fast_ops;
-	explore(&cfg, &res);
-	assert_false(res.found);
-	assert_true(res.complete);
-	assert_false(res.xmit_on_stopped_reachable);
-	txp_check_result_free(&res);
+	expect_proved(&cfg, "2.6.18, pfifo_fast", false);
 }
 
 /* A stop asked for (a signal's flag) ends the search at the next
@@ -408,6 +404,20 @@ static void stop_at_first_progress(uint64_t schedules, unsigned bound, void *arg
 	stop_flag = SIGINT;
 }
 
+/* Explore cfg, asked to stop at its first progress report: progress is
+ * told every 256 schedules, so the stop comes before the 257th. */
+static void explore_stopped(struct txp_check_cfg *cfg, struct txp_check_result *res)
+{
+	cfg->stop = &stop_flag;
+	cfg->progress = stop_at_first_progress;
+	stop_flag = 0;
+	explore(cfg, res);
+	assert_true(res->interrupted);
+	assert_false(res->complete);
+	assert_false(res->found);
+	assert_int_equal(res->schedules, 256);
+}
+
 static void test_stop_between_schedules(void **state)
 {
 	struct txp_check_cfg cfg;
@@ -416,27 +426,14 @@ static void test_stop_between_schedules(void **state)
 	(void)state;
 	era_cfg(&cfg, "2.6.8");
 	cfg.bound = 3;
-	cfg.stop = &stop_flag;
-	cfg.progress = stop_at_first_progress;
-	stop_flag = 0;
-	explore(&cfg, &res);
-	assert_true(res.interrupted);
-	assert_false(res.complete);
-	assert_false(res.found);
-	/* Progress is told every 256 schedules: the stop comes before the 257th. */
-	assert_int_equal(res.schedules, 256);
+	explore_stopped(&cfg, &res);
 	assert_true(res.bound_reached <= 3);
 	txp_check_result_free(&res);
 
 	era_cfg(&cfg, "2.6.8");
 	cfg.strategy = TXP_CHECK_RANDOM;
 	cfg.runs = 1000;
-	cfg.stop = &stop_flag;
-	cfg.progress = stop_at_first_progress;
-	stop_flag = 0;
-	explore(&cfg, &res);
-	assert_true(res.interrupted);
-	assert_int_equal(res.schedules, 256);
+	explore_stopped(&cfg, &res);
 	txp_check_result_free(&res);
 
 	/* Not asked: the whole search. */
