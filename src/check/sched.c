@@ -8,6 +8,7 @@
  * the next; the per-context state of the seam (TXP_LOCAL) goes with it.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -702,6 +703,41 @@ int sched_spawn(const char *name, void *(*fn)(void *), void *arg)
 
 /* -- the controller's side ---------------------------------------------------- */
 
+#ifdef TXP_TSAN
+/*
+ * ThreadSanitizer delivers an asynchronous signal later, from the state of
+ * the fiber it arrived on, and forgets it when that fiber is destroyed (a
+ * SIGINT for `txpath check` was lost that way, now and then).  While the
+ * contexts run, such signals wait: they reach the controller between
+ * executions.  Those a fault raises are left alone.
+ */
+static sigset_t signals_before;
+
+static void signals_hold(void)
+{
+	static const int faults[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS };
+	sigset_t held;
+
+	sigfillset(&held);
+	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
+		sigdelset(&held, faults[i]);
+	pthread_sigmask(SIG_BLOCK, &held, &signals_before);
+}
+
+static void signals_release(void)
+{
+	pthread_sigmask(SIG_SETMASK, &signals_before, NULL);
+}
+#else
+static void signals_hold(void)
+{
+}
+
+static void signals_release(void)
+{
+}
+#endif
+
 void sched_begin(const struct sched_plan *plan, bool tso, unsigned max_steps)
 {
 	if (!controller_locals) {
@@ -710,6 +746,7 @@ void sched_begin(const struct sched_plan *plan, bool tso, unsigned max_steps)
 		fiber_init_thread(&controller);
 		controller_locals = locals_alloc();
 	}
+	signals_hold();
 	S.armed = true;
 	S.stopped = S.freerun = false;
 	S.tso = tso;
@@ -764,6 +801,7 @@ void sched_finish(void)
 	 * joining them must not wait. */
 	abandon_unfinished();
 	S.armed = false;
+	signals_release();
 }
 
 const struct sched_branch *sched_branches(unsigned *n)
