@@ -91,8 +91,6 @@ enum {
 	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_JSON, OPT_HELP, OPT_QDISC,
 };
 
-#define SEEN(opt) (1u << ((opt) - OPT_ERA))
-
 static const struct option check_options[] = {
 	{ "era", required_argument, NULL, OPT_ERA },
 	{ "lock", required_argument, NULL, OPT_LOCK },
@@ -117,22 +115,12 @@ static const struct option check_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char *option_name(int c)
-{
-	const struct option *o = check_options;
-
-	while (o->name && o->val != c)
-		o++;
-	return o->name ? o->name : "?";
-}
-
 /* Knobs given on their own override the era wherever --era stands. */
 struct picks {
 	const char *era;
 	int lock, runner;	/* -1: from the era */
 	const struct txp_sim_personality *personality;
 	bool json;
-	unsigned seen;		/* SEEN() of each option given */
 };
 
 static void apply_picks(struct txp_check_cfg *cfg, const struct picks *p)
@@ -225,16 +213,16 @@ static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, stru
 }
 
 /* Options that apply only together: refused, never ignored. */
-static void check_combination(unsigned seen)
+static void check_combination(const struct cmdline *cl)
 {
-	const unsigned strategies = SEEN(OPT_BOUND) | SEEN(OPT_PCT) | SEEN(OPT_RANDOM) | SEEN(OPT_REPLAY);
-	const unsigned sampler = SEEN(OPT_PCT) | SEEN(OPT_RANDOM);
+	bool sampler = cmdline_given(cl, OPT_PCT) || cmdline_given(cl, OPT_RANDOM);
 
-	if (__builtin_popcount(seen & strategies) > 1)
+	if (cmdline_given(cl, OPT_BOUND) + cmdline_given(cl, OPT_PCT) + cmdline_given(cl, OPT_RANDOM) +
+	    cmdline_given(cl, OPT_REPLAY) > 1)
 		usage_error("check", "choose one of --bound, --pct, --random, --replay");
-	if ((seen & SEEN(OPT_RUNS)) && !(seen & sampler))
+	if (cmdline_given(cl, OPT_RUNS) && !sampler)
 		usage_error("check", "--runs applies to --pct or --random only");
-	if ((seen & SEEN(OPT_SEED)) && !(seen & sampler))
+	if (cmdline_given(cl, OPT_SEED) && !sampler)
 		usage_error("check", "--seed applies to --pct or --random only");
 }
 
@@ -388,28 +376,20 @@ int cmd_check(int argc, char **argv)
 	struct txp_check_cfg cfg;
 	struct txp_check_result res;
 	struct picks picks = { .lock = -1, .runner = -1 };
+	struct cmdline cl;
 	int c, rc;
 	char err[256];
 
 	txp_check_cfg_init(&cfg);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", check_options, NULL)) != -1) {
+	cmdline_init(&cl, "check", check_options);
+	while ((c = cmdline_next(&cl, argc, argv)) != -1) {
 		if (c == 'h' || c == OPT_HELP) {
 			fputs(check_help, stdout);
 			return 0;
 		}
-		if (c == ':')
-			usage_error("check", "%s needs a value", argv[optind - 1]);
-		if (c == '?')
-			usage_error("check", "unknown option '%s'", argv[optind - 1]);
-		if (picks.seen & SEEN(c))
-			usage_error("check", "--%s given twice", option_name(c));
-		picks.seen |= SEEN(c);
 		parse_option(c, optarg, &cfg, &picks);
 	}
-	if (optind < argc)
-		usage_error("check", "unexpected argument '%s'", argv[optind]);
-	check_combination(picks.seen);
+	check_combination(&cl);
 	apply_picks(&cfg, &picks);
 	if (!txp_check_cfg_valid(&cfg, err, sizeof(err)))
 		usage_error("check", "%s", err);
