@@ -19,10 +19,20 @@ bool run_ok(const struct txp_run_result *r)
 	       r->drv.ring_errors == 0;
 }
 
-/* Can the LLTX race happen at all under these knobs? */
+/*
+ * Can the LLTX race happen at all under these knobs?  In LLTX mode only
+ * the driver's own lock serialises start_xmit, so two contexts can be
+ * inside it at once unless the core lets one at a time reach it: the
+ * exclusive runner does, for the contexts running the qdisc; a device
+ * with no qdisc (noqueue) has none to run, and every producer calls
+ * start_xmit itself, as on Linux.  `txpath check --lock lltx --runner
+ * exclusive` shows the race reachable with --qdisc noqueue, not without.
+ */
 static bool race_possible(const struct txp_run_cfg *cfg)
 {
-	return cfg->lock == TXP_LOCK_LLTX && cfg->runner == TXP_RUNNER_CONCURRENT;
+	bool no_qdisc = cfg->qdisc && !cfg->qdisc->enqueue;
+
+	return cfg->lock == TXP_LOCK_LLTX && (cfg->runner == TXP_RUNNER_CONCURRENT || no_qdisc);
 }
 
 /* What the lock validator said, after the verdict; nothing when it was off. */

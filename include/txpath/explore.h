@@ -15,13 +15,18 @@
 #ifndef TXPATH_EXPLORE_H
 #define TXPATH_EXPLORE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "txpath/dev.h"
+#include "txpath/qdisc.h"
 #include "txpath/sim.h"
+
+/* Contexts (producers, the completion context) of a scenario at most. */
+#define TXP_CHECK_MAX_CTX 8
 
 enum txp_check_strategy {
 	TXP_CHECK_BOUND,	/* every schedule with at most `bound` preemptions */
@@ -33,6 +38,7 @@ struct txp_check_cfg {
 	const char *era;	/* label only */
 	enum txp_lock_mode lock;
 	enum txp_runner runner;
+	const struct txp_qdisc_ops *qdisc;	/* NULL: txp_pfifo_fast_ops */
 	const struct txp_sim_personality *personality;
 	unsigned producers;	/* producer contexts */
 	unsigned packets;	/* packets each */
@@ -48,6 +54,9 @@ struct txp_check_cfg {
 	unsigned max_steps;	/* per schedule; 0: a default */
 	void (*progress)(uint64_t schedules, unsigned bound, void *arg);
 	void *progress_arg;
+	/* Polled between schedules (NULL: never): once it reads nonzero the
+	 * search ends there, res->interrupted.  A signal handler's flag. */
+	const volatile sig_atomic_t *stop;
 };
 
 struct txp_check_event {
@@ -70,6 +79,9 @@ struct txp_check_result {
 	char columns[8][24];		/* "CPU 1", ..., "IRQ" */
 	uint64_t schedules;
 	bool complete;			/* the whole bound was searched */
+	bool interrupted;		/* ended early by cfg->stop */
+	unsigned bound_reached;		/* TXP_CHECK_BOUND: the bound searched last;
+					 * every bound below it in full */
 	bool xmit_on_stopped_reachable;
 	double seconds;
 };
@@ -77,10 +89,45 @@ struct txp_check_result {
 void txp_check_cfg_init(struct txp_check_cfg *cfg);
 /* Knobs that fit together?  False and a message if not. */
 bool txp_check_cfg_valid(const struct txp_check_cfg *cfg, char *err, size_t errlen);
-/* Explore.  0, or -1 and a message (bad replay string, internal error). */
+/*
+ * Explore.  0 (see res), or a negative errno and a message: -EINVAL when
+ * the knobs do not fit or the replay string is malformed or does not fit
+ * the scenario (an index past its last branch point, a context that
+ * cannot run there), naming the offending pair; -ENOMEM; -EPROTO on an
+ * internal error.
+ */
 int txp_check_run(const struct txp_check_cfg *cfg, struct txp_check_result *res,
 		  char *err, size_t errlen);
 void txp_check_result_free(struct txp_check_result *res);
+
+/*
+ * Schedules as strings: "-" (every branch point takes its default: the
+ * running context goes on, else the lowest that can run), or the branch
+ * points that did not, as "INDEX:CTX" (run context CTX at branch point
+ * INDEX) or "INDEX:fCTX" (let the oldest buffered store of context CTX
+ * reach memory, --memory-model tso), joined by ",".  Indices are decimal
+ * without sign or leading zeros, at most UINT32_MAX, each greater than the
+ * one before (so none twice); CTX is 0..TXP_CHECK_MAX_CTX-1.  Nothing
+ * else: no spaces, no empty pairs, no trailing comma.
+ */
+struct txp_check_choice {
+	uint32_t index;		/* the branch point, counted from 0 */
+	uint8_t ctx;		/* the context that runs, or whose store is flushed */
+	bool flush;
+};
+
+/*
+ * Parse a schedule string; pure (no output, no exit), for any input.
+ * 0: *out holds the *n choices (free() it; NULL when *n is 0).  -EINVAL:
+ * malformed, with a one-line message naming the offending pair in err
+ * (its text made printable).  -ENOMEM.  Memory is proportional to the
+ * string's length, never to the numbers in it.
+ */
+int txp_check_schedule_parse(const char *s, struct txp_check_choice **out, unsigned *n,
+			     char *err, size_t errlen);
+/* The string of n choices (malloc'd), as the parser reads it; NULL when
+ * out of memory. */
+char *txp_check_schedule_format(const struct txp_check_choice *c, unsigned n);
 /* The violating schedule as the two-column diagram of the 2004 email. */
 void txp_check_diagram(FILE *f, const struct txp_check_result *res);
 

@@ -11,6 +11,7 @@
  * preemptions (switching away from a context that could have gone on, or
  * flushing a store early), for k = 0, 1, ... bound.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,6 +93,7 @@ static int scenario_setup(struct scenario *sc, const struct txp_check_cfg *cfg,
 		.name = "sim0",
 		.lock = cfg->lock,
 		.runner = cfg->runner,
+		.qdisc = cfg->qdisc,
 		.ops = &txp_sim_ops,
 	};
 
@@ -223,98 +225,26 @@ static int default_action(const struct sched_branch *b)
 	return b->cur >= 0 ? b->cur : __builtin_ctz(b->enabled);
 }
 
-/* "INDEX:ACTION,..." for each branch that left the default; ACTION is a
- * context number, or f and a number for flushing that context's store. */
+/* The schedule string of an execution: the branches that left the default. */
 static char *schedule_string(const struct sched_branch *b, unsigned n)
 {
-	size_t cap = 16 + (size_t)n * 12, len = 0;
-	char *s = malloc(cap);
+	struct txp_check_choice *c = malloc((n ? n : 1) * sizeof(*c));
+	unsigned k = 0;
+	char *s;
 
-	if (!s)
+	if (!c)
 		return NULL;
-	s[0] = '\0';
 	for (unsigned i = 0; i < n; i++) {
 		if (b[i].chosen == default_action(&b[i]))
 			continue;
-		if (b[i].chosen >= SCHED_FLUSH)
-			len += (size_t)snprintf(s + len, cap - len, "%s%u:f%d", len ? "," : "", i,
-						b[i].chosen - SCHED_FLUSH);
-		else
-			len += (size_t)snprintf(s + len, cap - len, "%s%u:%d", len ? "," : "", i,
-						b[i].chosen);
+		c[k].index = i;
+		c[k].flush = b[i].chosen >= SCHED_FLUSH;
+		c[k].ctx = (uint8_t)(c[k].flush ? b[i].chosen - SCHED_FLUSH : b[i].chosen);
+		k++;
 	}
-	if (!len)
-		snprintf(s, cap, "-");
+	s = txp_check_schedule_format(c, k);
+	free(c);
 	return s;
-}
-
-struct override {
-	unsigned index;
-	int8_t action;
-};
-
-/* Parse a replay string; -1 if it is malformed. */
-static int parse_schedule(const char *s, struct override **out, unsigned *n)
-{
-	unsigned cap = 0, count = 0;
-	struct override *ov = NULL;
-
-	*out = NULL;
-	*n = 0;
-	if (!strcmp(s, "-"))
-		return 0;
-	while (*s) {
-		char *end;
-		unsigned long idx = strtoul(s, &end, 10);
-		long act;
-		bool flush = false;
-
-		if (end == s || *end != ':')
-			goto bad;
-		s = end + 1;
-		if (*s == 'f') {
-			flush = true;
-			s++;
-		}
-		act = strtol(s, &end, 10);
-		if (end == s || act < 0 || act >= SCHED_MAX_CTX || (count && idx <= ov[count - 1].index))
-			goto bad;
-		if (count == cap) {
-			struct override *nv = realloc(ov, (cap = cap ? cap * 2 : 16) * sizeof(*ov));
-
-			if (!nv)
-				goto bad;
-			ov = nv;
-		}
-		ov[count++] = (struct override){ (unsigned)idx, (int8_t)(flush ? SCHED_FLUSH + act : act) };
-		s = end;
-		if (*s == ',')
-			s++;
-		else if (*s)
-			goto bad;
-	}
-	*out = ov;
-	*n = count;
-	return 0;
-bad:
-	free(ov);
-	return -1;
-}
-
-/* Turn sparse overrides into a full prefix: defaults in between are
- * re-derived as the execution goes, so a replay plan marks them -1. */
-static int8_t *overrides_to_prefix(const struct override *ov, unsigned n, unsigned *len)
-{
-	unsigned total = n ? ov[n - 1].index + 1 : 0;
-	int8_t *p = malloc(total ? total : 1);
-
-	if (!p)
-		return NULL;
-	memset(p, -1, total ? total : 1);
-	for (unsigned i = 0; i < n; i++)
-		p[ov[i].index] = ov[i].action;
-	*len = total;
-	return p;
 }
 
 /* -- results ----------------------------------------------------------------- */
@@ -438,13 +368,23 @@ static bool dfs_next(struct dfs *d, unsigned bound, unsigned *prefix_len)
 	return false;
 }
 
-/* One schedule, counted and judged: -1 on error, 1 on a violation (res
- * filled), 0 to go on. */
+/* Asked to stop?  Polled between schedules; remembered in res. */
+static bool stop_asked(const struct txp_check_cfg *cfg, struct txp_check_result *res)
+{
+	if (cfg->stop && *cfg->stop)
+		res->interrupted = true;
+	return res->interrupted;
+}
+
+/* One schedule, counted and judged: a negative errno on error, 1 on a
+ * violation (res filled), 2 when asked to stop before it, 0 to go on. */
 static int run_schedule(const struct txp_check_cfg *cfg, const struct sched_plan *plan,
 			struct txp_check_result *res, struct outcome *o, char *err, size_t errlen)
 {
+	if (stop_asked(cfg, res))
+		return 2;
 	if (exec_one(cfg, plan, o, err, errlen) != 0)
-		return -1;
+		return -EPROTO;
 	res->schedules++;
 	res->xmit_on_stopped_reachable |= o->xmit_on_stopped;
 	if (!o->kind)
@@ -459,9 +399,10 @@ static int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_resul
 	struct dfs d = { 0 };
 	int rc = 0;
 
-	for (unsigned k = 0; k <= cfg->bound && !res->found && rc == 0; k++) {
+	for (unsigned k = 0; k <= cfg->bound && rc == 0; k++) {
 		unsigned prefix = 0;
 
+		res->bound_reached = k;
 		d.len = 0;
 		for (;;) {
 			struct sched_plan plan = { .kind = PLAN_DEFAULT, .prefix = d.path, .nprefix = prefix };
@@ -473,7 +414,7 @@ static int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_resul
 			if (rc) {
 				snprintf(err, errlen, rc == -2 ? "internal error: an execution did not repeat"
 							       : "out of memory");
-				rc = -1;
+				rc = rc == -2 ? -EPROTO : -ENOMEM;
 				break;
 			}
 			if (cfg->progress && res->schedules % 256 == 0)
@@ -482,11 +423,11 @@ static int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_resul
 				break;
 		}
 	}
-	res->complete = !res->found && rc == 0;
+	res->complete = rc == 0;
 	free(d.path);
 	free(d.tried);
 	free(d.enabled);
-	return rc < 0 ? -1 : 0;
+	return rc < 0 ? rc : 0;
 }
 
 static uint64_t splitmix(uint64_t *s)
@@ -516,7 +457,8 @@ static int explore_sampled(const struct txp_check_cfg *cfg, struct txp_check_res
 		/* One default run to learn how many steps a schedule takes. */
 		struct sched_plan plan = { .kind = PLAN_DEFAULT };
 
-		rc = exec_one(cfg, &plan, o, err, errlen);
+		if (exec_one(cfg, &plan, o, err, errlen) != 0)
+			return -EPROTO;
 		steps = sched_steps() ? sched_steps() : 1;
 	}
 	for (uint64_t run = 0; run < cfg->runs && rc == 0; run++) {
@@ -547,38 +489,75 @@ static int explore_sampled(const struct txp_check_cfg *cfg, struct txp_check_res
 			cfg->progress(res->schedules, 0, cfg->progress_arg);
 	}
 	res->complete = false;
-	return rc < 0 ? -1 : 0;
+	return rc < 0 ? rc : 0;
+}
+
+/* The contexts that could run (or flush a store) at branch b, for a
+ * message: "1 (CPU 1), 2 (CPU 2)". */
+static const char *able_list(const struct sched_branch *b, bool flush, char *buf, size_t len)
+{
+	unsigned mask = flush ? b->flushable : b->enabled;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < SCHED_MAX_CTX && used < len; i++)
+		if (mask & (1u << i))
+			used += (size_t)snprintf(buf + used, len - used, "%s%s%d (%s)", used ? ", " : "",
+						 flush ? "f" : "", i, sched_ctx_name(i));
+	return used ? buf : "none";
+}
+
+/* Did the replayed execution take every choice, where it was given?
+ * -EINVAL and a message naming the first pair that did not fit. */
+static int replay_fit(const struct txp_check_choice *c, unsigned n, char *err, size_t errlen)
+{
+	unsigned nbr, reached = sched_replay_reached();
+	const struct sched_branch *b = sched_branches(&nbr);
+	int bad = sched_replay_refused();
+	char able[160];
+
+	if (bad >= 0) {
+		const struct txp_check_choice *x = &c[bad];
+
+		snprintf(err, errlen, "schedule pair %d '%u:%s%u': context %u %s at branch point %u (%s: %s)",
+			 bad + 1, x->index, x->flush ? "f" : "", x->ctx, x->ctx,
+			 x->flush ? "has no store waiting" : "cannot run", x->index,
+			 x->flush ? "stores waiting" : "can run",
+			 able_list(&b[x->index], x->flush, able, sizeof(able)));
+		return -EINVAL;
+	}
+	if (reached < n) {
+		const struct txp_check_choice *x = &c[reached];
+
+		snprintf(err, errlen,
+			 "schedule pair %u '%u:%s%u': no branch point %u, this schedule has %u (0..%u)",
+			 reached + 1, x->index, x->flush ? "f" : "", x->ctx, x->index, nbr,
+			 nbr ? nbr - 1 : 0);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int explore_replay(const struct txp_check_cfg *cfg, struct txp_check_result *res,
 			  struct outcome *o, char *err, size_t errlen)
 {
-	struct override *ov;
-	unsigned n, len;
-	int8_t *prefix;
-	int rc;
+	struct txp_check_choice *c;
+	unsigned n;
+	int rc = txp_check_schedule_parse(cfg->replay, &c, &n, err, errlen);
 
-	if (parse_schedule(cfg->replay, &ov, &n) != 0) {
-		snprintf(err, errlen, "malformed schedule '%s' (want INDEX:CTX,... as printed)",
-			 cfg->replay);
-		return -1;
-	}
-	prefix = overrides_to_prefix(ov, n, &len);
-	free(ov);
-	if (!prefix) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (rc)
+		return rc;
 	{
-		struct sched_plan plan = { .kind = PLAN_DEFAULT, .prefix = prefix, .nprefix = len };
+		struct sched_plan plan = { .kind = PLAN_REPLAY, .choices = c, .nchoices = n };
 
-		rc = exec_one(cfg, &plan, o, err, errlen);
+		rc = exec_one(cfg, &plan, o, err, errlen) != 0 ? -EPROTO : replay_fit(c, n, err, errlen);
 	}
-	free(prefix);
+	free(c);
 	if (rc)
 		return rc;
 	res->schedules = 1;
 	res->xmit_on_stopped_reachable = o->xmit_on_stopped;
+	stop_asked(cfg, res);
 	if (o->kind) {
 		fill_violation(res, o);
 	} else {
@@ -655,7 +634,7 @@ int txp_check_run(const struct txp_check_cfg *cfg, struct txp_check_result *res,
 
 	memset(res, 0, sizeof(*res));
 	if (!txp_check_cfg_valid(cfg, err, errlen))
-		return -1;
+		return -EINVAL;
 	if (cfg->replay)
 		rc = explore_replay(cfg, res, &o, err, errlen);
 	else if (cfg->strategy == TXP_CHECK_BOUND)

@@ -8,6 +8,7 @@
  * the next; the per-context state of the seam (TXP_LOCAL) goes with it.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,8 @@ static struct {
 	uint64_t rng;
 	int prio[SCHED_MAX_CTX];
 	unsigned next_change;
+	unsigned next_choice;	/* PLAN_REPLAY */
+	int refused;
 	struct sched_branch *br;
 	unsigned nbr, brcap;
 	struct sched_event *ev;
@@ -279,6 +282,21 @@ static int pct_choice(const struct sched_branch *b)
 	return best;
 }
 
+/* A replay's action at branch number index, -1 if it left it the default. */
+static int replay_choice(const struct sched_branch *b, unsigned index)
+{
+	const struct txp_check_choice *c;
+	int a;
+
+	if (S.next_choice == S.plan->nchoices || S.plan->choices[S.next_choice].index != index)
+		return -1;
+	c = &S.plan->choices[S.next_choice++];
+	a = c->flush ? SCHED_FLUSH + c->ctx : c->ctx;
+	if (!legal(a, b) && S.refused < 0)
+		S.refused = (int)(S.next_choice - 1);
+	return a;
+}
+
 /* The plan's action at branch number index. */
 static int choose(const struct sched_branch *b, unsigned index)
 {
@@ -287,6 +305,8 @@ static int choose(const struct sched_branch *b, unsigned index)
 
 	if (index < p->nprefix)
 		a = p->prefix[index];
+	else if (p->kind == PLAN_REPLAY)
+		a = replay_choice(b, index);
 	else if (p->kind == PLAN_RANDOM)
 		a = nth_action(b, (unsigned)(rng_next(&S.rng) %
 					     (unsigned)(__builtin_popcount(b->enabled) +
@@ -683,6 +703,41 @@ int sched_spawn(const char *name, void *(*fn)(void *), void *arg)
 
 /* -- the controller's side ---------------------------------------------------- */
 
+#ifdef TXP_TSAN
+/*
+ * ThreadSanitizer delivers an asynchronous signal later, from the state of
+ * the fiber it arrived on, and forgets it when that fiber is destroyed (a
+ * SIGINT for `txpath check` was lost that way, now and then).  While the
+ * contexts run, such signals wait: they reach the controller between
+ * executions.  Those a fault raises are left alone.
+ */
+static sigset_t signals_before;
+
+static void signals_hold(void)
+{
+	static const int faults[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS };
+	sigset_t held;
+
+	sigfillset(&held);
+	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
+		sigdelset(&held, faults[i]);
+	pthread_sigmask(SIG_BLOCK, &held, &signals_before);
+}
+
+static void signals_release(void)
+{
+	pthread_sigmask(SIG_SETMASK, &signals_before, NULL);
+}
+#else
+static void signals_hold(void)
+{
+}
+
+static void signals_release(void)
+{
+}
+#endif
+
 void sched_begin(const struct sched_plan *plan, bool tso, unsigned max_steps)
 {
 	if (!controller_locals) {
@@ -691,6 +746,7 @@ void sched_begin(const struct sched_plan *plan, bool tso, unsigned max_steps)
 		fiber_init_thread(&controller);
 		controller_locals = locals_alloc();
 	}
+	signals_hold();
 	S.armed = true;
 	S.stopped = S.freerun = false;
 	S.tso = tso;
@@ -702,6 +758,8 @@ void sched_begin(const struct sched_plan *plan, bool tso, unsigned max_steps)
 	S.plan = plan;
 	S.rng = plan->rng;
 	S.next_change = 0;
+	S.next_choice = 0;
+	S.refused = -1;
 	S.nbr = S.nev = 0;
 	counters_reset();
 }
@@ -743,6 +801,7 @@ void sched_finish(void)
 	 * joining them must not wait. */
 	abandon_unfinished();
 	S.armed = false;
+	signals_release();
 }
 
 const struct sched_branch *sched_branches(unsigned *n)
@@ -780,4 +839,14 @@ const char *sched_ctx_name(int id)
 int sched_stuck_ctx(void)
 {
 	return S.stuck;
+}
+
+unsigned sched_replay_reached(void)
+{
+	return S.next_choice;
+}
+
+int sched_replay_refused(void)
+{
+	return S.refused;
 }

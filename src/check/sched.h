@@ -21,8 +21,9 @@
 #include <stdint.h>
 
 #include "sync/sync.h"
+#include "txpath/explore.h"
 
-#define SCHED_MAX_CTX 8
+#define SCHED_MAX_CTX TXP_CHECK_MAX_CTX
 
 /* An action: run context i (0..SCHED_MAX_CTX-1), or flush the oldest
  * buffered store of context i (SCHED_FLUSH + i). */
@@ -40,6 +41,7 @@ enum sched_plan_kind {
 	PLAN_DEFAULT,		/* after the prefix: go on if possible, else the lowest id */
 	PLAN_RANDOM,		/* uniformly among the actions */
 	PLAN_PCT,		/* priorities with random change points */
+	PLAN_REPLAY,		/* the choices at their branch points, else the default */
 };
 
 struct sched_plan {
@@ -52,6 +54,9 @@ struct sched_plan {
 	int prio[SCHED_MAX_CTX];
 	const unsigned *change;
 	unsigned nchange;
+	/* PLAN_REPLAY: by increasing index. */
+	const struct txp_check_choice *choices;
+	unsigned nchoices;
 };
 
 enum sched_end {
@@ -89,6 +94,10 @@ int sched_stuck_ctx(void);
 /* Did two contexts write one single-writer counter (txp_counter_add) in
  * the last execution?  If so, which and who, into buf. */
 bool sched_counter_conflict(char *buf, size_t len);
+/* PLAN_REPLAY: the choices whose branch point came, and the first of
+ * them that named an action not possible there (-1: none). */
+unsigned sched_replay_reached(void);
+int sched_replay_refused(void);
 
 /* Hooks from the seam (sync.c). */
 int txp_check_thread_start(struct txp_thread *t, const char *name, void *(*fn)(void *), void *arg);

@@ -6,11 +6,14 @@
  * driver that never rechecks stalls; the careless rc2 driver meets the
  * validator.
  */
+#include <errno.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -89,22 +92,28 @@ static void test_269_bug_found(void **state)
 	txp_check_result_free(&res);
 }
 
-/* Proved within CLEAN_BOUND: no violation, and whether the race is reachable. */
-static void expect_clean(const char *era, bool race_reachable)
+/* Proved within cfg's bound: no violation, and whether the race is reachable. */
+static void expect_proved(const struct txp_check_cfg *cfg, const char *what, bool race_reachable)
 {
-	struct txp_check_cfg cfg;
 	struct txp_check_result res;
 
-	era_cfg(&cfg, era);
-	cfg.bound = CLEAN_BOUND;
-	explore(&cfg, &res);
+	explore(cfg, &res);
 	if (res.found)
-		fail_msg("%s: %s after %u preemptions: %s (schedule %s)", era, res.kind,
+		fail_msg("%s: %s after %u preemptions: %s (schedule %s)", what, res.kind,
 			 res.preemptions, res.detail, res.schedule);
 	assert_true(res.complete);
 	assert_true(res.schedules > 1);
 	assert_int_equal(res.xmit_on_stopped_reachable, race_reachable);
 	txp_check_result_free(&res);
+}
+
+static void expect_clean(const char *era, bool race_reachable)
+{
+	struct txp_check_cfg cfg;
+
+	era_cfg(&cfg, era);
+	cfg.bound = CLEAN_BOUND;
+	expect_proved(&cfg, era, race_reachable);
 }
 
 static void test_2611_harmless(void **state) { (void)state; expect_clean("2.6.11", true); }
@@ -259,8 +268,184 @@ static void test_bad_replay(void **state)
 	(void)state;
 	era_cfg(&cfg, "2.6.9");
 	cfg.replay = "12:x";
-	assert_int_equal(txp_check_run(&cfg, &res, err, sizeof(err)), -1);
+	assert_int_equal(txp_check_run(&cfg, &res, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "malformed"));
+}
+
+/* A replay refused with -EINVAL and a message naming the pair. */
+static void expect_replay_refused(const char *era, const char *schedule, const char *pair)
+{
+	struct txp_check_cfg cfg;
+	struct txp_check_result res;
+	char err[256] = "";
+
+	era_cfg(&cfg, era);
+	cfg.replay = schedule;
+	if (txp_check_run(&cfg, &res, err, sizeof(err)) != -EINVAL || !strstr(err, pair))
+		fail_msg("replay '%s': want -EINVAL naming '%s', got '%s'", schedule, pair, err);
+	txp_check_result_free(&res);
+}
+
+/*
+ * Issue 8, bug 1: indices that wrapped an unsigned (a crash), that asked
+ * for a gigabyte, that became index 0, or a context that cannot run where
+ * it is named (dropped silently: "no violation"), are each refused,
+ * naming the offending pair.
+ */
+static void test_replay_out_of_scenario(void **state)
+{
+	(void)state;
+	expect_replay_refused("2.6.9", "-1:0", "'-1:0'");
+	expect_replay_refused("2.6.9", "4294967295:0", "'4294967295:0': no branch point 4294967295");
+	expect_replay_refused("2.6.9", "99999999999999999999:0", "'99999999999999999999:0'");
+	expect_replay_refused("2.6.9", "4294967296:0", "'4294967296:0': index past");
+	expect_replay_refused("2.6.9", "1000000000:0", "'1000000000:0': no branch point");
+	expect_replay_refused("2.6.9", "29:0,48:3,83:1", "pair 2 '48:3': context 3 cannot run");
+	expect_replay_refused("2.6.9", "29:0,48:2,83:7", "pair 3 '83:7': context 7 cannot run");
+	expect_replay_refused("2.6.9", "3:f1", "'3:f1': context 1 has no store waiting");
+	expect_replay_refused("2.6.9", "29:0,48:2,83:1,100000:1", "pair 4 '100000:1': no branch point");
+}
+
+/* The replay string parser alone: what it takes, what it refuses. */
+static void expect_parse(const char *s, unsigned want_n)
+{
+	struct txp_check_choice *c;
+	unsigned n;
+	char err[256] = "", *again;
+
+	if (txp_check_schedule_parse(s, &c, &n, err, sizeof(err)) != 0)
+		fail_msg("'%s' refused: %s", s, err);
+	assert_int_equal(n, want_n);
+	again = txp_check_schedule_format(c, n);
+	assert_non_null(again);
+	assert_string_equal(again, s);
+	free(again);
+	free(c);
+}
+
+static void expect_parse_refused(const char *s, const char *why)
+{
+	struct txp_check_choice *c = (void *)&c;
+	unsigned n = 99;
+	char err[256] = "";
+
+	assert_int_equal(txp_check_schedule_parse(s, &c, &n, err, sizeof(err)), -EINVAL);
+	assert_null(c);
+	assert_int_equal(n, 0);
+	if (!strstr(err, why))
+		fail_msg("'%s': want a message with '%s', got '%s'", s, why, err);
+	assert_null(strchr(err, '\n'));
+}
+
+/* Pairs refused, and the decision on each kind: empty pairs, junk,
+ * signs, leading zeros, repeated or decreasing indices, a context past
+ * the last; and the longest index and highest context taken. */
+static void test_schedule_parse(void **state)
+{
+	(void)state;
+	expect_parse("-", 0);
+	expect_parse("0:1", 1);
+	expect_parse("29:0,48:2,83:1", 3);
+	expect_parse("3:f1,9:0", 2);
+	expect_parse("0:0,4294967295:7", 2);
+	expect_parse_refused("", "empty");
+	expect_parse_refused(NULL, "empty");
+	expect_parse_refused("1:0,,2:0", "pair 2 is empty");
+	expect_parse_refused(",1:0", "pair 1 is empty");
+	expect_parse_refused("1:0,", "pair 2 is empty");
+	expect_parse_refused("-,1:0", "pair 1 '-'");
+	expect_parse_refused("12:x", "pair 1 '12:x' is not INDEX:CTX");
+	expect_parse_refused("+1:0", "pair 1 '+1:0'");
+	expect_parse_refused(" 1:0", "pair 1 ' 1:0'");
+	expect_parse_refused("1:0 ", "pair 1 '1:0 '");
+	expect_parse_refused("01:0", "pair 1 '01:0'");
+	expect_parse_refused("1:01", "pair 1 '1:01'");
+	expect_parse_refused("1:", "pair 1 '1:'");
+	expect_parse_refused("1:f", "pair 1 '1:f'");
+	expect_parse_refused("1", "pair 1 '1'");
+	expect_parse_refused("1:0:2", "pair 1 '1:0:2'");
+	expect_parse_refused("1:0\n2:0", "pair 1 '1:0?2:0'");
+	expect_parse_refused("1:8", "pair 1 '1:8': no context past 7");
+	expect_parse_refused("1:99999999999999999999", "no context past 7");
+	expect_parse_refused("4294967296:0", "index past 4294967295");
+	expect_parse_refused("5:0,5:1", "pair 2 '5:1': index not after 5");
+	expect_parse_refused("5:0,3:1", "pair 2 '3:1': index not after 5");
+	expect_parse_refused("1:0,123456789012345678901234567890:0", "'123456789012345678901234...'");
+}
+
+/* Issue 8, bug 6: with no qdisc every producer calls start_xmit itself,
+ * so the exclusive runner does not keep two contexts apart in LLTX mode:
+ * the race is reachable (and harmless under 2.6.11's rule); with
+ * pfifo_fast the same knobs make it unreachable. */
+static void test_noqueue_race_reachable(void **state)
+{
+	struct txp_check_cfg cfg;
+
+	(void)state;
+	era_cfg(&cfg, "2.6.18");
+	assert_int_equal(cfg.runner, TXP_RUNNER_EXCLUSIVE);
+	assert_int_equal(cfg.lock, TXP_LOCK_LLTX);
+	cfg.bound = SEARCH_BOUND;
+	cfg.qdisc = &txp_noqueue_ops;
+	expect_proved(&cfg, "2.6.18, noqueue", true);
+	cfg.qdisc = &txp_pfifo_fast_ops;
+	expect_proved(&cfg, "2.6.18, pfifo_fast", false);
+}
+
+/* A stop asked for (a signal's flag) ends the search at the next
+ * schedule: everything run so far counted, marked incomplete. */
+static volatile sig_atomic_t stop_flag;
+
+static void stop_at_first_progress(uint64_t schedules, unsigned bound, void *arg)
+{
+	(void)schedules;
+	(void)bound;
+	(void)arg;
+	stop_flag = SIGINT;
+}
+
+/* Explore cfg, asked to stop at its first progress report: progress is
+ * told every 256 schedules, so the stop comes before the 257th. */
+static void explore_stopped(struct txp_check_cfg *cfg, struct txp_check_result *res)
+{
+	cfg->stop = &stop_flag;
+	cfg->progress = stop_at_first_progress;
+	stop_flag = 0;
+	explore(cfg, res);
+	assert_true(res->interrupted);
+	assert_false(res->complete);
+	assert_false(res->found);
+	assert_int_equal(res->schedules, 256);
+}
+
+static void test_stop_between_schedules(void **state)
+{
+	struct txp_check_cfg cfg;
+	struct txp_check_result res;
+
+	(void)state;
+	era_cfg(&cfg, "2.6.8");
+	cfg.bound = 3;
+	explore_stopped(&cfg, &res);
+	assert_true(res.bound_reached <= 3);
+	txp_check_result_free(&res);
+
+	era_cfg(&cfg, "2.6.8");
+	cfg.strategy = TXP_CHECK_RANDOM;
+	cfg.runs = 1000;
+	explore_stopped(&cfg, &res);
+	txp_check_result_free(&res);
+
+	/* Not asked: the whole search. */
+	era_cfg(&cfg, "2.6.8");
+	cfg.bound = 1;
+	cfg.stop = &stop_flag;
+	stop_flag = 0;
+	explore(&cfg, &res);
+	assert_false(res.interrupted);
+	assert_true(res.complete);
+	assert_int_equal(res.bound_reached, 1);
+	txp_check_result_free(&res);
 }
 
 int main(int argc, char **argv)
@@ -278,6 +463,10 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_rc2_naive_validator),
 		cmocka_unit_test(test_sampling),
 		cmocka_unit_test(test_bad_replay),
+		cmocka_unit_test(test_replay_out_of_scenario),
+		cmocka_unit_test(test_schedule_parse),
+		cmocka_unit_test(test_noqueue_race_reachable),
+		cmocka_unit_test(test_stop_between_schedules),
 	};
 
 	return txp_test_main(argc, argv, tests);

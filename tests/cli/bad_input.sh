@@ -73,6 +73,39 @@ expect_usage "--producers" check --producers 9
 expect_usage "needs --lock core" check --era 2.6.9 --personality rc2
 expect_usage "unexpected argument" check extra
 
+# check (issue 8)
+# Replay strings: out of the scenario, past any index, or malformed.
+expect_usage "pair 1 '-1:0'" check --era 2.6.9 --replay -1:0
+expect_usage "'4294967295:0': no branch point" check --era 2.6.9 --replay 4294967295:0
+expect_usage "'99999999999999999999:0': index past" check --era 2.6.9 --replay 99999999999999999999:0
+expect_usage "'4294967296:0': index past" check --era 2.6.9 --replay 4294967296:0
+expect_usage "'1000000000:0': no branch point" check --era 2.6.9 --replay 1000000000:0
+expect_usage "'48:3': context 3 cannot run" check --era 2.6.9 --replay 29:0,48:3,83:1
+expect_usage "'2:f1': context 1 has no store waiting" check --era 2.6.9 --replay 2:f1
+expect_usage "pair 2 is empty" check --era 2.6.9 --replay 1:0,,2:0
+expect_usage "pair 2 is empty" check --era 2.6.9 --replay 1:0,
+expect_usage "malformed schedule: empty" check --era 2.6.9 --replay ''
+expect_usage "index not after 5" check --era 2.6.9 --replay 5:0,3:1
+expect_usage "index not after 5" check --era 2.6.9 --replay 5:0,5:1
+expect_usage "pair 1 '1:0?2:0'" check --era 2.6.9 --replay "$(printf '1:0\n2:0')"
+# Options that apply only with others, or twice.
+expect_usage "--runs applies to --pct or --random" check --runs 5
+expect_usage "--runs applies to --pct or --random" check --bound 2 --runs 5
+expect_usage "--seed applies to --pct or --random" check --seed 3
+expect_usage "--seed applies to --pct or --random" check --replay - --seed 3
+expect_usage "choose one of" check --replay - --bound 1
+expect_usage "choose one of" check --replay - --random
+expect_usage "choose one of" check --pct 3 --random
+expect_usage "--lock given twice" check --lock core --lock lltx
+expect_usage "--era given twice" check --era 2.6.9 --era 2.6.11
+expect_usage "--bound given twice" check --bound 1 --bound=2
+expect_usage "--qdisc is pfifo_fast or noqueue" check --qdisc sfq
+expect_ok '"violation":null' check --era 2.6.8 --pct 2 --runs 5 --seed 3 --json
+# No qdisc: the exclusive runner does not keep LLTX producers apart.
+expect_ok '"qdisc":"noqueue","personality":"tg3-2005"' check --era 2.6.18 --qdisc noqueue --bound 1 --json
+expect_ok '"xmit_on_stopped_reachable":true' check --era 2.6.18 --qdisc noqueue --bound 1 --json
+expect_ok '"xmit_on_stopped_reachable":false' check --era 2.6.18 --bound 1 --json
+
 expect_ok "usage: txpath <command>" --help
 expect_ok "usage: txpath run" run --help
 expect_ok "usage: txpath demo" demo -h

@@ -2,11 +2,13 @@
  * cmd_check.c - `txpath check`: the schedule explorer on the real code.
  * Built only into txpath-check, the binary of the check build.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../cli.h"
+#include "signals.h"
 #include "txpath/check.h"
 #include "txpath/explore.h"
 
@@ -31,6 +33,9 @@ static const char check_help[] =
 "                          override the era; personalities: tg3-2004 tg3-silent\n"
 "                          tg3-2005 e1000-2004 locked rc2 rc2-naive lost-wakeup\n"
 "                          recheck-nomb\n"
+"  --qdisc pfifo_fast|noqueue\n"
+"                          the queue (default pfifo_fast); noqueue: producers\n"
+"                          call start_xmit directly, whatever the runner\n"
 "  --producers N           producer contexts (default 2)\n"
 "  --packets N             packets each (default 2)\n"
 "  --ring N                descriptors (default: the smallest that fits one\n"
@@ -45,14 +50,20 @@ static const char check_help[] =
 "                          iterative context bounding (default, K = 2)\n"
 "  --pct D                 probabilistic concurrency testing of depth D\n"
 "  --random                a random choice at every branch\n"
-"  --runs N --seed S       schedules to sample and the seed (PCT, random)\n"
-"  --replay STRING         run exactly this schedule and draw it\n"
+"  --runs N --seed S       schedules to sample and the seed (--pct, --random\n"
+"                          only; default 1000 and 1)\n"
+"  --replay STRING         run exactly this schedule and draw it: \"-\", or\n"
+"                          INDEX:CTX (or INDEX:fCTX, a store flushed) pairs as\n"
+"                          printed, joined by \",\", indices increasing; an\n"
+"                          index past the schedule's last branch point, or a\n"
+"                          context that cannot act there, is refused\n"
 "  --max-steps N           steps per schedule before calling it a livelock\n"
 "Output:\n"
 "  --json                  {\"violation\": null | {\"kind\", \"preemptions\",\n"
 "                          \"schedule\", \"events\": [...]}, \"schedules\",\n"
 "                          \"complete\", \"xmit_on_stopped_reachable\", ...}\n"
 "  -h, --help              this help\n"
+"Each option at most once.\n"
 "\n"
 "With --memory-model tso the diagram also shows each buffered store the\n"
 "explorer chose to let reach memory early (\"store reaches memory: ...\"):\n"
@@ -67,12 +78,17 @@ static const char check_help[] =
 "  txpath check --personality recheck-nomb --lock core --producers 1 \\\n"
 "      --packets 3 --memory-model tso --bound 3   the missing barrier\n"
 "\n"
-"Exit status: 0 when no violation was found, 1 when one was, 2 on bad usage.\n";
+"The first SIGINT or SIGTERM stops the search at the next schedule and prints\n"
+"what was explored, marked incomplete (exit 130 or 143); a second ends it at\n"
+"once.\n"
+"\n"
+"Exit status: 0 when no violation was found, 1 when one was, 2 on bad usage,\n"
+"130 or 143 when interrupted.\n";
 
 enum {
 	OPT_ERA = 256, OPT_LOCK, OPT_RUNNER, OPT_PERSONALITY, OPT_PRODUCERS, OPT_PACKETS,
 	OPT_RING, OPT_FRAGS, OPT_BATCH, OPT_MM, OPT_BOUND, OPT_PCT, OPT_RANDOM, OPT_RUNS,
-	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_JSON, OPT_HELP,
+	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_JSON, OPT_HELP, OPT_QDISC,
 };
 
 static const struct option check_options[] = {
@@ -80,6 +96,7 @@ static const struct option check_options[] = {
 	{ "lock", required_argument, NULL, OPT_LOCK },
 	{ "runner", required_argument, NULL, OPT_RUNNER },
 	{ "personality", required_argument, NULL, OPT_PERSONALITY },
+	{ "qdisc", required_argument, NULL, OPT_QDISC },
 	{ "producers", required_argument, NULL, OPT_PRODUCERS },
 	{ "packets", required_argument, NULL, OPT_PACKETS },
 	{ "ring", required_argument, NULL, OPT_RING },
@@ -103,6 +120,7 @@ struct picks {
 	const char *era;
 	int lock, runner;	/* -1: from the era */
 	const struct txp_sim_personality *personality;
+	bool json;
 };
 
 static void apply_picks(struct txp_check_cfg *cfg, const struct picks *p)
@@ -126,8 +144,21 @@ static void apply_picks(struct txp_check_cfg *cfg, const struct picks *p)
 		cfg->personality = p->personality;
 }
 
-static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, struct picks *p,
-			 bool *json, int *strategies)
+/* A replay string is checked as it is given; the run checks it again,
+ * against the scenario. */
+static const char *parse_replay(const char *arg)
+{
+	struct txp_check_choice *c;
+	unsigned n;
+	char err[256];
+
+	if (txp_check_schedule_parse(arg, &c, &n, err, sizeof(err)) != 0)
+		usage_error("check", "%s", err);
+	free(c);
+	return arg;
+}
+
+static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, struct picks *p)
 {
 	switch (c) {
 	case OPT_ERA: p->era = arg; break;
@@ -146,6 +177,11 @@ static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, stru
 		if (!p->personality)
 			usage_error("check", "unknown personality '%s'", arg);
 		break;
+	case OPT_QDISC:
+		if (strcmp(arg, "pfifo_fast") && strcmp(arg, "noqueue"))
+			usage_error("check", "--qdisc is pfifo_fast or noqueue, got '%s'", arg);
+		cfg->qdisc = txp_qdisc_lookup(arg);
+		break;
 	case OPT_PRODUCERS: cfg->producers = (unsigned)parse_u64("check", "--producers", arg, 1, 6); break;
 	case OPT_PACKETS: cfg->packets = (unsigned)parse_u64("check", "--packets", arg, 1, 64); break;
 	case OPT_RING: cfg->ring = (unsigned)parse_u64("check", "--ring", arg, 1, 4096); break;
@@ -159,26 +195,35 @@ static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, stru
 	case OPT_BOUND:
 		cfg->strategy = TXP_CHECK_BOUND;
 		cfg->bound = (unsigned)parse_u64("check", "--bound", arg, 0, 16);
-		(*strategies)++;
 		break;
 	case OPT_PCT:
 		cfg->strategy = TXP_CHECK_PCT;
 		cfg->depth = (unsigned)parse_u64("check", "--pct", arg, 1, 64);
-		(*strategies)++;
 		break;
-	case OPT_RANDOM:
-		cfg->strategy = TXP_CHECK_RANDOM;
-		(*strategies)++;
-		break;
+	case OPT_RANDOM: cfg->strategy = TXP_CHECK_RANDOM; break;
 	case OPT_RUNS: cfg->runs = parse_u64("check", "--runs", arg, 1, UINT64_C(1) << 40); break;
 	case OPT_SEED: cfg->seed = parse_u64("check", "--seed", arg, 0, UINT64_MAX); break;
-	case OPT_REPLAY: cfg->replay = arg; (*strategies)++; break;
+	case OPT_REPLAY: cfg->replay = parse_replay(arg); break;
 	case OPT_MAX_STEPS:
 		cfg->max_steps = (unsigned)parse_u64("check", "--max-steps", arg, 100, 100000000);
 		break;
-	case OPT_JSON: *json = true; break;
+	case OPT_JSON: p->json = true; break;
 	default: break;
 	}
+}
+
+/* Options that apply only together: refused, never ignored. */
+static void check_combination(const struct cmdline *cl)
+{
+	bool sampler = cmdline_given(cl, OPT_PCT) || cmdline_given(cl, OPT_RANDOM);
+
+	if (cmdline_given(cl, OPT_BOUND) + cmdline_given(cl, OPT_PCT) + cmdline_given(cl, OPT_RANDOM) +
+	    cmdline_given(cl, OPT_REPLAY) > 1)
+		usage_error("check", "choose one of --bound, --pct, --random, --replay");
+	if (cmdline_given(cl, OPT_RUNS) && !sampler)
+		usage_error("check", "--runs applies to --pct or --random only");
+	if (cmdline_given(cl, OPT_SEED) && !sampler)
+		usage_error("check", "--seed applies to --pct or --random only");
 }
 
 static void show_progress(uint64_t schedules, unsigned bound, void *arg)
@@ -225,16 +270,41 @@ static void print_replay_hint(int argc, char **argv, const char *schedule)
 	printf(" --replay %s\n", schedule);
 }
 
+/* How the search ended, after "explored N schedules in T s". */
+static const char *search_end(const struct txp_check_cfg *cfg, const struct txp_check_result *r,
+			      char *buf, size_t len)
+{
+	if (r->found)
+		return ", stopped at the first violation";
+	if (!r->interrupted)
+		return r->complete ? ", the search within the bound is complete" : "";
+	if (cfg->replay)
+		return ", interrupted";
+	if (cfg->strategy == TXP_CHECK_BOUND)
+		snprintf(buf, len, ", incomplete: interrupted at bound %u of %u%s", r->bound_reached,
+			 cfg->bound, r->bound_reached ? " (every bound below searched in full)" : "");
+	else
+		snprintf(buf, len, ", incomplete: interrupted after %llu of %llu runs",
+			 (unsigned long long)r->schedules, (unsigned long long)cfg->runs);
+	return buf;
+}
+
+static const char *qdisc_name(const struct txp_check_cfg *cfg)
+{
+	return cfg->qdisc ? cfg->qdisc->id : txp_pfifo_fast_ops.id;
+}
+
 static void print_text(const struct txp_check_cfg *cfg, const struct txp_check_result *r,
 		       int argc, char **argv)
 {
-	char strat[128];
+	char strat[128], end[128];
 	double rate = r->seconds > 0 ? (double)r->schedules / r->seconds : 0;
 
-	printf("txpath check: era %s (lock %s, runner %s, driver %s), %u producers x %u packets, "
+	printf("txpath check: era %s (lock %s, runner %s, qdisc %s, driver %s), %u producers x %u packets, "
 	       "ring %u, frags %u-%u, memory model %s\n",
 	       cfg->era ? cfg->era : "(custom)", txp_lock_mode_name(cfg->lock),
-	       txp_runner_name(cfg->runner), cfg->personality->name, cfg->producers, cfg->packets,
+	       txp_runner_name(cfg->runner), qdisc_name(cfg), cfg->personality->name,
+	       cfg->producers, cfg->packets,
 	       cfg->ring ? cfg->ring : txp_sim_min_ring(cfg->frags_max), cfg->frags_min,
 	       cfg->frags_max, cfg->tso ? "tso" : "sc");
 	printf("strategy: %s\n\n", strategy_text(cfg, strat, sizeof(strat)));
@@ -248,14 +318,13 @@ static void print_text(const struct txp_check_cfg *cfg, const struct txp_check_r
 		printf("\nschedule: %s\n", r->schedule ? r->schedule : "-");
 		print_replay_hint(argc, argv, r->schedule ? r->schedule : "-");
 	} else {
-		printf("no violation\n");
+		printf("no violation%s\n", r->interrupted ? " in the schedules explored" : "");
 	}
 	printf("explored %llu schedules in %.2f s (%.0f schedules/s)%s\n",
-	       (unsigned long long)r->schedules, r->seconds, rate,
-	       r->found ? ", stopped at the first violation"
-			: r->complete ? ", the search within the bound is complete" : "");
-	printf("start_xmit on a stopped queue: %s\n",
-	       r->xmit_on_stopped_reachable ? "reachable" : "not reachable");
+	       (unsigned long long)r->schedules, r->seconds, rate, search_end(cfg, r, end, sizeof(end)));
+	printf("start_xmit on a stopped queue: %s%s\n",
+	       r->xmit_on_stopped_reachable ? "reachable" : "not reachable",
+	       r->interrupted && !r->found ? " in the schedules explored" : "");
 }
 
 static void print_json(const struct txp_check_cfg *cfg, const struct txp_check_result *r)
@@ -267,6 +336,7 @@ static void print_json(const struct txp_check_cfg *cfg, const struct txp_check_r
 	json_str(&j, "era", cfg->era);
 	json_str(&j, "lock", txp_lock_mode_name(cfg->lock));
 	json_str(&j, "runner", txp_runner_name(cfg->runner));
+	json_str(&j, "qdisc", qdisc_name(cfg));
 	json_str(&j, "personality", cfg->personality->name);
 	json_str(&j, "memory_model", cfg->tso ? "tso" : "sc");
 	if (r->found) {
@@ -289,6 +359,11 @@ static void print_json(const struct txp_check_cfg *cfg, const struct txp_check_r
 	}
 	json_u64(&j, "schedules", r->schedules);
 	json_bool(&j, "complete", r->complete);
+	json_bool(&j, "interrupted", r->interrupted);
+	if (cfg->strategy == TXP_CHECK_BOUND && !cfg->replay)
+		json_u64(&j, "bound_reached", r->bound_reached);
+	else
+		json_str(&j, "bound_reached", NULL);
 	json_bool(&j, "xmit_on_stopped_reachable", r->xmit_on_stopped_reachable);
 	json_dbl(&j, "seconds", r->seconds);
 	json_dbl(&j, "schedules_per_second", r->seconds > 0 ? (double)r->schedules / r->seconds : 0);
@@ -301,48 +376,41 @@ int cmd_check(int argc, char **argv)
 	struct txp_check_cfg cfg;
 	struct txp_check_result res;
 	struct picks picks = { .lock = -1, .runner = -1 };
-	bool json = false;
-	int strategies = 0, c, rc;
+	struct cmdline cl;
+	int c, rc;
 	char err[256];
 
 	txp_check_cfg_init(&cfg);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", check_options, NULL)) != -1) {
+	cmdline_init(&cl, "check", check_options);
+	while ((c = cmdline_next(&cl, argc, argv)) != -1) {
 		if (c == 'h' || c == OPT_HELP) {
 			fputs(check_help, stdout);
 			return 0;
 		}
-		if (c == ':')
-			usage_error("check", "%s needs a value", argv[optind - 1]);
-		if (c == '?')
-			usage_error("check", "unknown option '%s'", argv[optind - 1]);
-		parse_option(c, optarg, &cfg, &picks, &json, &strategies);
+		parse_option(c, optarg, &cfg, &picks);
 	}
-	if (optind < argc)
-		usage_error("check", "unexpected argument '%s'", argv[optind]);
-	if (strategies > 1)
-		usage_error("check", "choose one of --bound, --pct, --random, --replay");
+	check_combination(&cl);
 	apply_picks(&cfg, &picks);
 	if (!txp_check_cfg_valid(&cfg, err, sizeof(err)))
 		usage_error("check", "%s", err);
-	if (!json && isatty(STDERR_FILENO))
+	if (!picks.json && isatty(STDERR_FILENO))
 		cfg.progress = show_progress;
+	if (check_signals_install() == 0)
+		cfg.stop = &check_stop_signal;
 	rc = txp_check_run(&cfg, &res, err, sizeof(err));
 	if (cfg.progress)
 		fputs("\r\033[K", stderr);
+	if (rc == -EINVAL)
+		usage_error("check", "%s", err);
 	if (rc != 0) {
-		bool usage = cfg.replay && !strncmp(err, "malformed", 9);
-
-		if (usage)
-			usage_error("check", "%s", err);
 		fprintf(stderr, "txpath check: %s\n", err);
 		return 1;
 	}
-	if (json)
+	if (picks.json)
 		print_json(&cfg, &res);
 	else
 		print_text(&cfg, &res, argc, argv);
-	rc = res.found ? 1 : 0;
+	rc = res.interrupted ? 128 + check_stop_signal : res.found ? 1 : 0;
 	txp_check_result_free(&res);
 	return rc;
 }

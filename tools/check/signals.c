@@ -1,0 +1,39 @@
+/*
+ * signals.c - SIGINT and SIGTERM for `txpath check` (see signals.h).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "signals.h"
+
+volatile sig_atomic_t check_stop_signal;
+
+/*
+ * Async-signal-safe: the first signal is only stored (the explorer polls
+ * it between schedules); a second takes its default action, which ends
+ * the process: both signals are blocked while this runs, so the raise()
+ * is delivered as it returns, with the default in place.
+ */
+static void on_stop_signal(int sig)
+{
+	if (!check_stop_signal) {
+		check_stop_signal = sig;
+		return;
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+int check_signals_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	if (sigaction(SIGINT, &sa, NULL) != 0 || sigaction(SIGTERM, &sa, NULL) != 0)
+		return -errno;
+	return 0;
+}
