@@ -284,19 +284,31 @@ static struct bench_row *add_row(struct bench_row *r, const char *config, const 
 	return r + 1;
 }
 
+static void skip(struct bench_row *r, const char *why)
+{
+	r->skipped = true;
+	r->note = why;
+}
+
 struct bench_row *bench_rows(const struct bench_cfg *cfg, size_t *n)
 {
-	size_t per = 2 + NCONFIGS * (cfg->sim ? 2 : 1);
+	size_t per = 4 + NCONFIGS * (cfg->sim ? 2 : 1);
 	struct bench_row *rows = calloc(per * cfg->max_threads, sizeof(*rows)), *r = rows;
 
 	if (!rows)
 		return NULL;
 	for (unsigned t = 1; t <= cfg->max_threads; t++) {
 		r = add_row(r, "mutex", "null", BENCH_MUTEX, t);
+		r = add_row(r, "mutex-burst", "null", BENCH_MUTEX_BURST, t);
 		r = add_row(r, "ckring", "null", BENCH_CKRING, t);
 #ifdef BENCH_TSAN
-		r[-1].skipped = true;
-		r[-1].note = "Concurrency Kit's atomics are invisible to TSan";
+		skip(r - 1, "Concurrency Kit's atomics are invisible to TSan");
+#endif
+		r = add_row(r, "rte_ring", "null", BENCH_RTE_RING, t);
+		if (!bench_baseline_built(BENCH_RTE_RING))
+			skip(r - 1, "built without DPDK (libdpdk-dev: scripts/deps.sh bench)");
+#ifdef BENCH_TSAN
+		skip(r - 1, "DPDK's atomics are invisible to TSan");
 #endif
 		for (int d = 0; d < (cfg->sim ? 2 : 1); d++)
 			for (size_t c = 0; c < NCONFIGS; c++) {
@@ -360,11 +372,11 @@ static void summarise(struct bench_row *rows, size_t n)
 		r->ns_per_packet = r->mpps > 0 ? 1e3 / r->mpps : 0;
 	}
 	for (size_t i = 0; i < n; i++) {
-		rows[i].ratio_vs_mutex = 0;
+		rows[i].ratio_vs_mutex_burst = 0;
 		for (size_t j = 0; j < n; j++)
-			if (rows[j].kind == BENCH_MUTEX && rows[j].threads == rows[i].threads &&
+			if (rows[j].kind == BENCH_MUTEX_BURST && rows[j].threads == rows[i].threads &&
 			    rows[j].mpps > 0)
-				rows[i].ratio_vs_mutex = rows[i].mpps / rows[j].mpps;
+				rows[i].ratio_vs_mutex_burst = rows[i].mpps / rows[j].mpps;
 	}
 }
 

@@ -10,7 +10,7 @@ need=""
 # the fuzz targets.
 for pkg in build-essential cmake clang libclang-rt-dev libcmocka-dev libck-dev pkg-config \
 	libxdp-dev libbpf-dev libpcap-dev netsniff-ng iproute2 ethtool python3 util-linux \
-	${1:+valgrind}; do	# deps.sh bench: valgrind (callgrind) too
+	${1:+valgrind libdpdk-dev}; do	# deps.sh bench: valgrind (callgrind), DPDK (rte_ring) too
 	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need="$need $pkg"
 done
 [ -z "$need" ] && exit 0
