@@ -40,6 +40,12 @@ struct txp_pkt {
 	 * when !xmit_more *or* when it stops the queue, as Linux drivers do.
 	 */
 	uint8_t xmit_more;
+	/* The queue the packet was sent on (skb->queue_mapping), set by the
+	 * core at txp_dev_queue_xmit(). */
+	uint16_t queue_mapping;
+	/* The sender has nothing of this flow in flight: the flow may move
+	 * to another queue without reordering (skb->ooo_okay). */
+	uint8_t ooo_okay;
 	/* Called as the packet is freed, transmitted or dropped: how its
 	 * sender gets its send budget back (skb->destructor, sock_wfree). */
 	void (*destructor)(struct txp_pkt *pkt);
