@@ -73,8 +73,9 @@ struct txp_dev_cfg {
 	FILE *log;				/* kernel log lines; NULL: none */
 	unsigned num_tx_queues;			/* 0: 1; at most TXP_DEV_MAX_QUEUES */
 	bool bql;				/* byte queue limits (Linux 3.3) */
-	/* The watchdog's timeout (watchdog_timeo), if the driver has a
-	 * tx_timeout op; 0: TXP_DEV_WATCHDOG_MS. */
+	/* The watchdog's timeout (watchdog_timeo; Linux's default is
+	 * TXP_DEV_WATCHDOG_MS), if the driver has a tx_timeout op; 0: no
+	 * watchdog. */
 	unsigned watchdog_timeo_ms;
 };
 

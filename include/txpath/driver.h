@@ -165,9 +165,14 @@ void txp_netdev_tx_reset_queue(struct txp_txq *txq);
  * 1: there was room and it was running; -1: nothing completed, or below
  * the threshold (__netif_txq_completed_wake, with down_cond false). */
 #define txp_netif_txq_completed_wake(txq, pkts, bytes, get_desc, start_thrs)	\
+	txp__netif_txq_completed_wake(txq, pkts, bytes, get_desc, start_thrs, 0)
+
+/* The same, leaving the queue stopped while down_cond holds (the link is
+ * down, the device closing): then 1 (__netif_txq_completed_wake). */
+#define txp__netif_txq_completed_wake(txq, pkts, bytes, get_desc, start_thrs, down_cond) \
 	(txp__netdev_txq_completed_mb((txq), (pkts), (bytes)),			\
 	 !(pkts) || !((get_desc) >= (start_thrs)) ? -1 :			\
-	 !txp_netif_queue_stopped(txq) ? 1 : (txp_netif_wake_queue(txq), 0))
+	 !txp_netif_queue_stopped(txq) || (down_cond) ? 1 : (txp_netif_wake_queue(txq), 0))
 
 void txp__netif_txq_stop_mb(struct txp_txq *txq);
 void txp__netdev_txq_completed_mb(struct txp_txq *txq, unsigned pkts, unsigned bytes);

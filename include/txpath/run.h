@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "txpath/ctx.h"
 #include "txpath/dev.h"
 #include "txpath/driver.h"
 #include "txpath/net.h"
@@ -131,6 +132,14 @@ struct txp_run_cfg {
 	unsigned sndbuf;	/* packets a producer may have in flight, 0 = no limit */
 	unsigned burst;		/* packets a producer hands over at once, 1..TXP_RUN_BURST_MAX */
 	unsigned bulk;		/* packets qdisc_restart() sends per batch, 1..TXP_DEV_BULK_MAX */
+	unsigned queues;	/* transmit queues, 1..TXP_DEV_MAX_QUEUES */
+	bool bql;		/* byte queue limits (the driver must report bytes) */
+	unsigned watchdog_ms;	/* the TX watchdog's timeout; 0: no watchdog */
+	/* XPS: producer i sends on queue xps[i % xps_len]; xps_len 0: on
+	 * queue i mod queues; xps_off: by the flow hash instead. */
+	bool xps_off;
+	unsigned xps_len;
+	int xps[TXP_MAX_CTX];
 	double stall_seconds;	/* no progress this long: give up */
 	bool validate;		/* the lock validator on (txpath/check.h) */
 	struct txp_fault_cfg faults;	/* what to inject (txpath/sim.h); none by default */
@@ -162,6 +171,12 @@ struct txp_run_result {
 	bool stalled;		/* nothing moved for stall_seconds; the rest was dropped as dev-down */
 	struct txp_run_stall stall;	/* if stalled: where */
 	uint64_t faults[TXP_FAULT_NR];	/* injected, per kind (link-flap: times down) */
+	/* Per queue (queues of them), and BQL's bytes in flight summed over
+	 * the queues, sampled every millisecond while the run lasted. */
+	unsigned queues;
+	struct txp_dev_stats queue_stats[TXP_DEV_MAX_QUEUES];
+	struct txp_bql_info queue_bql[TXP_DEV_MAX_QUEUES];	/* at the end */
+	uint64_t inflight_min, inflight_median, inflight_max;	/* bytes */
 	int interrupted;	/* cfg->stop's why if it stopped the run (what did not drain
 				 * was dropped as interrupted), else 0 */
 	bool accounted;		/* submitted == transmitted + dropped */
