@@ -206,6 +206,36 @@ static void test_recheck_without_barrier(void **state)
 	expect_found(&cfg, "stall");
 }
 
+/*
+ * The lockless stop/wake helpers (Linux 6.3's netif_txq_maybe_stop and
+ * netif_txq_completed_wake), as the modern personality uses them with
+ * BQL: proven at bound 3 under sc and tso with one producer of three
+ * packets (the ring fills and stops); with the stop helper's barrier left
+ * out (modern-nomb) the queue stalls under tso only.
+ */
+static void test_modern_helpers(void **state)
+{
+	struct txp_check_cfg cfg;
+
+	(void)state;
+	for (int tso = 0; tso < 2; tso++) {
+		personality_cfg(&cfg, "modern", tso, CLEAN_BOUND);
+		cfg.producers = 1;
+		cfg.packets = 3;
+		expect_none(&cfg, tso ? "modern (tso)" : "modern (sc)");
+	}
+	personality_cfg(&cfg, "modern-nomb", false, CLEAN_BOUND);
+	cfg.producers = 1;
+	cfg.packets = 3;
+	expect_none(&cfg, "modern-nomb (sc)");
+	if (TXP_TEST_TSAN)
+		skip();
+	personality_cfg(&cfg, "modern-nomb", true, 3);
+	cfg.producers = 1;
+	cfg.packets = 3;
+	expect_found(&cfg, "stall");
+}
+
 /* A driver that stops without rechecking, its completion waking only a
  * stopped queue: the lost wakeup is a stall, within one preemption. */
 static void test_lost_wakeup_stalls(void **state)
@@ -459,6 +489,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_recheck_clean),
 		cmocka_unit_test(test_no_stale_wake),
 		cmocka_unit_test(test_recheck_without_barrier),
+		cmocka_unit_test(test_modern_helpers),
 		cmocka_unit_test(test_lost_wakeup_stalls),
 		cmocka_unit_test(test_rc2_naive_validator),
 		cmocka_unit_test(test_sampling),
