@@ -110,10 +110,11 @@ static void queues_json(struct json *j, const struct txp_run_cfg *cfg, const str
 	json_bool(j, "bql", cfg->bql);
 	json_u64(j, "watchdog_ms", cfg->watchdog_ms);
 	json_u64(j, "tx_timeouts", r->dev.tx_timeouts);
-	json_obj_begin(j, "inflight_bytes");
+	json_obj_begin(j, "ring_in_flight");
 	json_u64(j, "min", r->inflight_min);
 	json_u64(j, "median", r->inflight_median);
 	json_u64(j, "max", r->inflight_max);
+	json_dbl(j, "wait_us", r->ring_wait_us);
 	json_obj_end(j);
 	json_arr_begin(j, "per_queue");
 	for (unsigned q = 0; q < r->queues; q++) {
@@ -147,10 +148,12 @@ static void queues_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp
 			fprintf(f, " %llu", (unsigned long long)r->queue_stats[q].transmitted);
 		fputc('\n', f);
 	}
-	if (cfg->bql) {
-		fprintf(f, "  BQL: in flight min/median/max %llu/%llu/%llu bytes; final limit per queue:",
+	if (r->inflight_max)
+		fprintf(f, "  in the rings: min/median/max %llu/%llu/%llu descriptors, a packet waited ~%.1f us\n",
 			(unsigned long long)r->inflight_min, (unsigned long long)r->inflight_median,
-			(unsigned long long)r->inflight_max);
+			(unsigned long long)r->inflight_max, r->ring_wait_us);
+	if (cfg->bql) {
+		fprintf(f, "  BQL: final limit per queue (bytes):");
 		for (unsigned q = 0; q < r->queues; q++)
 			fprintf(f, " %u", r->queue_bql[q].limit);
 		fputc('\n', f);

@@ -51,6 +51,7 @@ struct txp_run_drv_stats {
 	char died[96];			/* ... of this ("link down (Network is down)") */
 	enum txp_drop_reason died_drop;	/* ... what it left dropped as (dev-down, tx-error) */
 	uint64_t faults[TXP_FAULT_NR];	/* faults the driver injected, per kind */
+	unsigned in_flight;		/* descriptors posted, not yet retired (sim) */
 };
 
 /* How the workload makes a driver of a kind ("sim", "null", ...). */
@@ -171,12 +172,15 @@ struct txp_run_result {
 	bool stalled;		/* nothing moved for stall_seconds; the rest was dropped as dev-down */
 	struct txp_run_stall stall;	/* if stalled: where */
 	uint64_t faults[TXP_FAULT_NR];	/* injected, per kind (link-flap: times down) */
-	/* Per queue (queues of them), and BQL's bytes in flight summed over
-	 * the queues, sampled every millisecond while the run lasted. */
+	/* Per queue (queues of them); the descriptors in the driver's rings
+	 * (all queues), sampled every millisecond while the run lasted, and
+	 * how long a packet waited there (the median by Little's law:
+	 * in flight / throughput). */
 	unsigned queues;
 	struct txp_dev_stats queue_stats[TXP_DEV_MAX_QUEUES];
 	struct txp_bql_info queue_bql[TXP_DEV_MAX_QUEUES];	/* at the end */
-	uint64_t inflight_min, inflight_median, inflight_max;	/* bytes */
+	uint64_t inflight_min, inflight_median, inflight_max;	/* descriptors */
+	double ring_wait_us;
 	int interrupted;	/* cfg->stop's why if it stopped the run (what did not drain
 				 * was dropped as interrupted), else 0 */
 	bool accounted;		/* submitted == transmitted + dropped */

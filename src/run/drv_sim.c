@@ -74,6 +74,7 @@ static void sim_stats(void *priv, struct txp_run_drv_stats *st)
 		.ring_full_awake = s.ring_full_awake,
 		.ring_full_stopped = s.ring_full_stopped,
 		.ring_errors = s.ring_errors,
+		.in_flight = s.in_flight,
 	};
 	memcpy(st->faults, s.faults, sizeof(st->faults));
 }

@@ -42,7 +42,7 @@ struct run {
 	 * give up. */
 	atomic_bool abort;
 	_Atomic uint64_t alloc_failed;	/* allocations failed by the alloc-fail fault */
-	struct inflight_samples *inflight;	/* BQL's bytes in flight; NULL without BQL */
+	struct inflight_samples *inflight;	/* descriptors in the driver's rings */
 };
 
 /*
@@ -79,7 +79,7 @@ static int u64_cmp(const void *a, const void *b)
 
 static void samples_summary(struct inflight_samples *s, struct txp_run_result *res)
 {
-	if (!s || !s->n)
+	if (!s->n)
 		return;
 	qsort(s->v, s->n, sizeof(s->v[0]), u64_cmp);
 	res->inflight_min = s->v[0];
@@ -87,17 +87,13 @@ static void samples_summary(struct inflight_samples *s, struct txp_run_result *r
 	res->inflight_max = s->v[s->n - 1];
 }
 
-/* BQL's bytes in flight now, over every queue. */
+/* Descriptors in the driver's rings now. */
 static uint64_t run_inflight(struct run *run)
 {
-	struct txp_bql_info bi;
-	uint64_t sum = 0;
+	struct txp_run_drv_stats ds;
 
-	for (unsigned i = 0; i < run->cfg->queues; i++) {
-		txp_txq_get_bql(txp_dev_txq(run->dev, i), &bi);
-		sum += bi.inflight;
-	}
-	return sum;
+	run->cfg->driver->stats(run->drv, &ds);
+	return ds.in_flight;
 }
 
 void txp_run_cfg_init(struct txp_run_cfg *cfg)
@@ -337,12 +333,10 @@ static int run_setup(struct run *run, const struct txp_run_cfg *cfg, char *err, 
 		return -1;
 	}
 	run->prod = calloc(cfg->threads, sizeof(*run->prod));
-	if (cfg->bql) {
-		run->inflight = calloc(1, sizeof(*run->inflight));
-		if (run->inflight)
-			run->inflight->stride = 1;
-	}
-	if (!run->prod || (cfg->bql && !run->inflight)) {
+	run->inflight = calloc(1, sizeof(*run->inflight));
+	if (run->inflight)
+		run->inflight->stride = 1;
+	if (!run->prod || !run->inflight) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -434,8 +428,7 @@ static bool run_wait(struct run *run, unsigned started, uint64_t t0, uint64_t *t
 		now = txp_now_ns();
 		run_watch_device(run);
 		txp_dev_watchdog(run->dev);
-		if (run->inflight)
-			samples_add(run->inflight, run_inflight(run));
+		samples_add(run->inflight, run_inflight(run));
 		txp_dev_get_stats(run->dev, &st);
 		done = st.transmitted + dropped_total(&st);
 		if (txp_load_acquire(&run->producers_done) == started && done == st.submitted) {
@@ -537,6 +530,7 @@ static void run_report(struct run *run, struct txp_run_result *res, uint64_t clo
 	memcpy(res->faults, res->drv.faults, sizeof(res->faults));
 	res->faults[TXP_FAULT_ALLOC_FAIL] = txp_load_relaxed(&run->alloc_failed);
 	res->mpps = res->seconds > 0 ? (double)st->transmitted / res->seconds / 1e6 : 0;
+	res->ring_wait_us = res->mpps > 0 ? (double)res->inflight_median / res->mpps : 0;
 }
 
 int txp_run(const struct txp_run_cfg *cfg, struct txp_run_result *res, char *err, size_t errlen)
