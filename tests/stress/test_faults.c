@@ -284,8 +284,8 @@ static void check_watchdog_recovers(const struct txp_run_result *res)
 static void test_watchdog_recovers_a_stopped_queue(void **state)
 {
 	(void)state;
-	run_every_era(&(struct fault_case){ .spec = "lost-irq:every=3",
-					    .seconds = 0.3,
+	run_every_era(&(struct fault_case){ .spec = "lost-irq:every=3,max=10",
+					    .seconds = 0.2,
 					    .ring = txp_sim_min_ring(RUN_FRAGS_MAX),
 					    .batch = RUN_FRAGS_MAX + 1,
 					    .watchdog_ms = 20,
