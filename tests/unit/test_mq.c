@@ -736,6 +736,23 @@ static void test_xps_set(void **state)
 	finish(d);
 }
 
+/* Only -1 means "the flow hash": another negative queue is out of range. */
+static void test_xps_refuses_negative(void **state)
+{
+	struct mdrv *d = *state;
+	unsigned self = (unsigned)txp_ctx_attach();
+	unsigned picked[XPS_FLOWS];
+
+	up(d, 4);
+	assert_int_equal(txp_dev_set_xps(d->dev, self, 3), 0);
+	assert_int_equal(txp_dev_set_xps(d->dev, self, -2), -EINVAL);
+	assert_int_equal(txp_dev_set_xps(d->dev, self, INT32_MIN), -EINVAL);
+	pick_flows(d->dev, picked);
+	for (unsigned f = 0; f < XPS_FLOWS; f++)
+		assert_int_equal(picked[f], 3);
+	finish(d);
+}
+
 #define HASH_FLOWS 64
 
 /* With XPS off, 64 flows reach every one of 4 queues, each flow always
@@ -1324,6 +1341,7 @@ int main(int argc, char **argv)
 		T(test_counters_per_queue),
 		T(test_xps_default),
 		T(test_xps_set),
+		T(test_xps_refuses_negative),
 		T(test_flow_hash_spread),
 		T(test_flow_order_in_burst),
 		T(test_pick_tx_cache),
