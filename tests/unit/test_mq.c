@@ -896,6 +896,29 @@ static void test_select_queue(void **state)
 	finish(d);
 }
 
+/* In a burst too, select_queue is asked once per packet (a driver's
+ * choice may depend on how often it is asked: a round robin), and one
+ * bad choice is logged once. */
+static void test_select_queue_once_per_packet_in_burst(void **state)
+{
+	struct mdrv *d = *state;
+	struct txp_dev_cfg cfg = cfg_for(d, 4);
+	static const uint32_t want[] = { 1, 1, 2, 9, 3 };
+	struct txp_pkt *pkts[5];
+
+	cfg.ops = &mdrv_select_ops;
+	up_cfg(d, &cfg);
+	for (unsigned i = 0; i < 5; i++)
+		pkts[i] = pkt_new(i, want[i]);
+	assert_int_equal(txp_xmit_burst(d->dev, pkts, 5), 5);
+	assert_int_equal(d->naccepted, 5);
+	for (unsigned i = 0; i < 5; i++)
+		assert_int_equal(d->acc[i].txq, want[i] < 4 ? want[i] : 0);
+	assert_int_equal(atomic_load(&d->selects), 5);
+	assert_int_equal(log_count(d, "selects tx queue 9"), 1);
+	finish(d);
+}
+
 /* -- sending on a named queue ------------------------------------------- */
 
 static atomic_uint freed;
@@ -1346,6 +1369,7 @@ int main(int argc, char **argv)
 		T(test_flow_order_in_burst),
 		T(test_pick_tx_cache),
 		T(test_select_queue),
+		T(test_select_queue_once_per_packet_in_burst),
 		T(test_xmit_on_bad_queue),
 		T(test_bql_stack_xoff),
 		T(test_bql_xmit_more_and_reset),
