@@ -1087,7 +1087,7 @@ static void test_bql_off_noop(void **state)
 
 /* -- the lockless stop/wake helpers -------------------------------------- */
 
-/* A get_desc whose evaluations return first[0], first[1], ...; each also
+/* A get_desc whose evaluations return values[0], then values[1]; each also
  * notes whether the queue was stopped when it was evaluated. */
 struct desc_probe {
 	struct txp_txq *txq;
