@@ -160,7 +160,7 @@ void txp_netdev_tx_reset_queue(struct txp_txq *txq);
 	 txp_netif_txq_try_stop(txq, get_desc, start_thrs))
 
 /* After reclaiming `pkts` packets of `bytes`: report them to BQL and use
- * its barrier (a full barrier either way), then wake the queue if it is
+ * its barrier (a full barrier when bytes > 0, with BQL or without), then wake the queue if it is
  * stopped and at least start_thrs descriptors are free.  0: woken;
  * 1: there was room and it was running; -1: nothing completed, or below
  * the threshold (__netif_txq_completed_wake, with down_cond false). */

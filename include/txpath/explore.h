@@ -45,6 +45,8 @@ struct txp_check_cfg {
 	unsigned ring;		/* 0: the smallest that fits */
 	unsigned frags_min, frags_max;
 	unsigned batch;		/* completion batch */
+	unsigned queues;	/* transmit queues, a ring and an interrupt each; 0: 1 */
+	bool bql;		/* byte queue limits (a personality that reports bytes) */
 	bool tso;		/* store buffers: the memory model tso */
 	enum txp_check_strategy strategy;
 	unsigned bound;		/* TXP_CHECK_BOUND */

@@ -28,6 +28,12 @@ struct txp_era {
 	enum txp_lock_mode lock;
 	enum txp_runner runner;
 	const char *personality;
+	/* The modern eras' device (0: as the older eras: one queue, no BQL,
+	 * the run's bulk, no watchdog). */
+	unsigned queues;
+	bool bql;
+	unsigned bulk;
+	unsigned watchdog_ms;
 };
 
 /* NULL-name terminated, in historical order. */

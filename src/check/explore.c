@@ -88,6 +88,7 @@ static int scenario_setup(struct scenario *sc, const struct txp_check_cfg *cfg,
 		.max_frags = cfg->frags_max,
 		.batch = cfg->batch,
 		.max_flows = cfg->producers,
+		.queues = cfg->queues,
 	};
 	struct txp_dev_cfg dcfg = {
 		.name = "sim0",
@@ -95,6 +96,8 @@ static int scenario_setup(struct scenario *sc, const struct txp_check_cfg *cfg,
 		.runner = cfg->runner,
 		.qdisc = cfg->qdisc,
 		.ops = &txp_sim_ops,
+		.num_tx_queues = cfg->queues,
+		.bql = cfg->bql,
 	};
 
 	memset(sc, 0, sizeof(*sc));
@@ -120,6 +123,17 @@ static int scenario_setup(struct scenario *sc, const struct txp_check_cfg *cfg,
 		}
 	}
 	return 0;
+}
+
+/* Is a queue of dev stopped, by its driver or by BQL? */
+static bool any_queue_stopped(struct txp_dev *dev)
+{
+	struct txp_txq *txq;
+
+	for (unsigned i = 0; (txq = txp_dev_txq(dev, i)) != NULL; i++)
+		if (txp_netif_xmit_stopped(txq))
+			return true;
+	return false;
 }
 
 static uint64_t dropped_total(const struct txp_dev_stats *st)
@@ -158,8 +172,7 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 		o->kind = "stall";
 		snprintf(o->detail, sizeof(o->detail),
 			 "%llu packets queued, queue %s, nothing in flight: nothing will ever wake it",
-			 (unsigned long long)backlog, txp_netif_queue_stopped(txp_dev_txq(sc->dev, 0))
-			 ? "stopped" : "awake");
+			 (unsigned long long)backlog, any_queue_stopped(sc->dev) ? "stopped" : "awake");
 	} else if (ss.wire_duplicates) {
 		o->kind = "duplicated";
 		snprintf(o->detail, sizeof(o->detail), "%llu packets sent twice",

@@ -169,9 +169,9 @@ unsigned txp_dev_num_tx_queues(const struct txp_dev *dev)
 
 int txp_dev_set_xps(struct txp_dev *dev, unsigned ctx, int queue)
 {
-	if (ctx >= TXP_MAX_CTX || queue >= (int)dev->num_tx_queues)
+	if (ctx >= TXP_MAX_CTX || queue < -1 || queue >= (int)dev->num_tx_queues)
 		return -EINVAL;
-	txp_store_relaxed(&dev->xps[ctx], (int16_t)(queue < 0 ? -1 : queue));
+	txp_store_relaxed(&dev->xps[ctx], (int16_t)queue);
 	return 0;
 }
 

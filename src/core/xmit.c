@@ -590,9 +590,13 @@ unsigned txp_xmit_burst(struct txp_dev *dev, struct txp_pkt **pkts, unsigned n)
 	} else {
 		/* Runs of packets for one queue, in order: a flow's packets
 		 * all pick the same queue, so no flow is reordered. */
+		unsigned next = pick_tx(dev, pkts[0], NULL, self);
+
+		/* Each packet picked once: the pick that ends a run is the
+		 * next run's queue. */
 		for (i = 0; i < n; i = j) {
-			q = pick_tx(dev, pkts[i], NULL, self);
-			for (j = i + 1; j < n && pick_tx(dev, pkts[j], NULL, self) == q; j++)
+			q = next;
+			for (j = i + 1; j < n && (next = pick_tx(dev, pkts[j], NULL, self)) == q; j++)
 				;
 			queued += xmit_burst_txq(&dev->txqs[q], pkts + i, j - i, self);
 		}

@@ -128,6 +128,11 @@ bool txp_run_cfg_era(struct txp_run_cfg *cfg, const char *era)
 	cfg->lock = e->lock;
 	cfg->runner = e->runner;
 	cfg->personality = txp_sim_personality(e->personality);
+	cfg->queues = e->queues ? e->queues : 1;
+	cfg->bql = e->bql;
+	if (e->bulk)
+		cfg->bulk = e->bulk;
+	cfg->watchdog_ms = e->watchdog_ms;
 	return true;
 }
 
@@ -476,7 +481,7 @@ static void run_note_stall(struct run *run, struct txp_run_stall *stall)
 	unsigned i;
 
 	for (i = 0; (txq = txp_dev_txq(run->dev, i)) != NULL; i++)
-		if (txp_netif_queue_stopped(txq))
+		if (txp_netif_xmit_stopped(txq))
 			break;
 	snprintf(stall->dev, sizeof(stall->dev), "%s", txp_dev_name(run->dev));
 	stall->queue = txq ? i : 0;

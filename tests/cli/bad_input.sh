@@ -194,8 +194,8 @@ expect_demo_rows() {
 		cat "$out" "$err"
 	fi
 }
-DRIVER=null expect_demo_rows 3 --driver null --packets 2000
-DRIVER=pcap expect_demo_rows 3 --driver pcap --file "$dir/d.pcap" --packets 2000
+DRIVER=null expect_demo_rows 4 --driver null --packets 2000
+DRIVER=pcap expect_demo_rows 4 --driver pcap --file "$dir/d.pcap" --packets 2000
 # ... and with pcap a file per row, each with every packet of its row.
 for era in 2.6.8 2.6.9 2.6.18; do
 	f=$dir/d.$era.pcap

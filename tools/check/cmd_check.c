@@ -135,6 +135,8 @@ static void apply_picks(struct txp_check_cfg *cfg, const struct picks *p)
 		cfg->lock = e->lock;
 		cfg->runner = e->runner;
 		cfg->personality = txp_sim_personality(e->personality);
+		cfg->queues = e->queues;
+		cfg->bql = e->bql;
 	}
 	if (p->lock >= 0)
 		cfg->lock = (enum txp_lock_mode)p->lock;

@@ -118,9 +118,13 @@ static void sim_wake_locked(struct txp_sim *sim, uint64_t cons)
 static void sim_wake_after_unlock(struct txp_sim *sim, uint64_t cons, unsigned pkts,
 				  unsigned bytes)
 {
-	if (sim->p->completion == TXP_SIM_COMP_BARRIER)
+	if (sim->p->completion == TXP_SIM_COMP_BARRIER) {
+		/* A driver of Linux 3.3 reports to BQL first, then its own
+		 * barrier and wake. */
+		if (sim->p->bql)
+			txp_netdev_tx_completed_queue(sim->txq, pkts, bytes);
 		sim_wake_softirq(sim, cons);
-	else if (sim->p->completion == TXP_SIM_COMP_HELPER)
+	} else if (sim->p->completion == TXP_SIM_COMP_HELPER)
 		txp__netif_txq_completed_wake(sim->txq, pkts, bytes,
 					      sim_avail(sim, txp_load_acquire(&sim->prod), cons),
 					      sim->wake_thresh + 1, sim->fault.link_down);

@@ -311,24 +311,28 @@ bool txp_fault_next(struct txp_fault_stream *s)
 
 /* -- the simulated NIC's faults ------------------------------------------------ */
 
-int sim_faults_init(struct sim_faults *f, const struct txp_fault_cfg *cfg, unsigned size)
+int sim_faults_init(struct sim_faults *f, const struct txp_fault_cfg *cfg, unsigned size,
+		    unsigned queue, _Atomic uint64_t *injected)
 {
 	memset(f, 0, sizeof(*f));
 	for (int k = 0; k < TXP_FAULT_NR; k++)
 		atomic_init(&f->injected[k], 0);
+	if (!injected)
+		injected = f->injected;
+	f->counts = injected;
 	if (cfg)
 		f->cfg = *cfg;
 	f->cfg.kind[TXP_FAULT_ALLOC_FAIL].on = false;	/* the workload's, not the NIC's */
 	f->on = txp_fault_any(&f->cfg);
-	txp_fault_stream_init(&f->lost, &f->cfg, TXP_FAULT_LOST_IRQ, 0,
-			      &f->injected[TXP_FAULT_LOST_IRQ]);
-	txp_fault_stream_init(&f->slow, &f->cfg, TXP_FAULT_SLOW_IRQ, 0,
-			      &f->injected[TXP_FAULT_SLOW_IRQ]);
-	txp_fault_stream_init(&f->desc, &f->cfg, TXP_FAULT_DESC_ERROR, 0,
-			      &f->injected[TXP_FAULT_DESC_ERROR]);
+	txp_fault_stream_init(&f->lost, &f->cfg, TXP_FAULT_LOST_IRQ, queue,
+			      &injected[TXP_FAULT_LOST_IRQ]);
+	txp_fault_stream_init(&f->slow, &f->cfg, TXP_FAULT_SLOW_IRQ, queue,
+			      &injected[TXP_FAULT_SLOW_IRQ]);
+	txp_fault_stream_init(&f->desc, &f->cfg, TXP_FAULT_DESC_ERROR, queue,
+			      &injected[TXP_FAULT_DESC_ERROR]);
 	if (!f->cfg.kind[TXP_FAULT_LINK_FLAP].period_ns)
-		txp_fault_stream_init(&f->flap, &f->cfg, TXP_FAULT_LINK_FLAP, 0,
-				      &f->injected[TXP_FAULT_LINK_FLAP]);
+		txp_fault_stream_init(&f->flap, &f->cfg, TXP_FAULT_LINK_FLAP, queue,
+				      &injected[TXP_FAULT_LINK_FLAP]);
 	if (!f->on)
 		return 0;
 	f->status = calloc(size, sizeof(*f->status));
@@ -413,7 +417,7 @@ enum sim_link sim_fault_link(struct sim_faults *f, uint64_t now)
 	}
 	if (now < f->link_next)
 		return SIM_LINK_SAME;
-	if (!fault_take(&f->injected[TXP_FAULT_LINK_FLAP], flap->max)) {
+	if (!fault_take(&f->counts[TXP_FAULT_LINK_FLAP], flap->max)) {
 		f->link_next = UINT64_MAX;
 		return SIM_LINK_SAME;
 	}

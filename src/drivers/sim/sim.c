@@ -55,6 +55,16 @@ static const struct txp_sim_personality locked = {
 	.stop = TXP_SIM_STOP_RECHECK,
 };
 
+static const struct txp_sim_personality locked_bql = {
+	.name = "locked-bql",
+	.summary = "locked, reporting bytes to BQL (Linux 3.3's drivers): stop, barrier, recheck by hand",
+	.own_lock = false,
+	.ring_full = TXP_SIM_FULL_LOG_BUG,
+	.completion = TXP_SIM_COMP_BARRIER,
+	.stop = TXP_SIM_STOP_RECHECK,
+	.bql = true,
+};
+
 static const struct txp_sim_personality rc2 = {
 	.name = "rc2",
 	.summary = "2.6.11-rc2: no lock of its own; completion runs under the core's xmit lock, irqs off",
@@ -112,7 +122,7 @@ static const struct txp_sim_personality modern_nomb = {
 };
 
 const struct txp_sim_personality *const txp_sim_personalities[] = {
-	&tg3_2004, &tg3_silent, &tg3_2005, &e1000_2004, &locked, &rc2, &rc2_naive,
+	&tg3_2004, &tg3_silent, &tg3_2005, &e1000_2004, &locked, &locked_bql, &rc2, &rc2_naive,
 	&lost_wakeup, &recheck_nomb, &modern, &modern_nomb, NULL,
 };
 
@@ -165,22 +175,20 @@ static void sim_queue_free(struct txp_sim *sim)
 	free(sim);
 }
 
-/* One queue's NIC; its faults' streams are its own (seeded apart). */
-static struct txp_sim *sim_queue_create(const struct txp_sim_cfg *cfg, unsigned index)
+/* Queue index's NIC: its faults' streams are its own, counted with
+ * queue 0's (first; NULL for queue 0 itself). */
+static struct txp_sim *sim_queue_create(const struct txp_sim_cfg *cfg, unsigned index,
+					struct txp_sim *first)
 {
 	struct txp_sim *sim = aligned_alloc(TXP_CACHELINE, sizeof(*sim));
-	struct txp_fault_cfg faults;
 
 	if (!sim)
 		return NULL;
 	memset(sim, 0, sizeof(*sim));
-	if (cfg->faults) {
-		faults = *cfg->faults;
-		faults.seed += index;
-	}
 	sim->ring = calloc(cfg->ring, sizeof(*sim->ring));
 	if (!sim->ring || wire_init(&sim->wire, cfg->max_flows) != 0 ||
-	    sim_faults_init(&sim->fault, cfg->faults ? &faults : NULL, cfg->ring) != 0) {
+	    sim_faults_init(&sim->fault, cfg->faults, cfg->ring, index,
+			    first ? first->fault.injected : NULL) != 0) {
 		sim_queue_free(sim);
 		return NULL;
 	}
@@ -203,7 +211,7 @@ struct txp_sim *txp_sim_create(const struct txp_sim_cfg *cfg, char *err, size_t 
 		return NULL;
 	queues = calloc(nq, sizeof(*queues));
 	for (unsigned i = 0; queues && i < nq; i++) {
-		queues[i] = sim_queue_create(cfg, i);
+		queues[i] = sim_queue_create(cfg, i, i ? queues[0] : NULL);
 		if (!queues[i]) {
 			while (i-- > 0)
 				sim_queue_free(queues[i]);
@@ -245,8 +253,13 @@ static void sim_stats_add(struct txp_sim *sim, struct txp_sim_stats *st)
 	st->ring_errors += txp_load_relaxed(&sim->ring_errors);
 	st->ring_resets += txp_load_relaxed(&sim->ring_resets);
 	st->in_flight += (unsigned)(txp_load_acquire(&sim->prod) - txp_load_acquire(&sim->cons));
+}
+
+/* Faults are counted for the NIC, on queue 0's counters. */
+static void sim_faults_get(struct txp_sim *sim, struct txp_sim_stats *st)
+{
 	for (int k = 0; k < TXP_FAULT_NR; k++)
-		st->faults[k] += txp_counter_read(&sim->fault.injected[k]);
+		st->faults[k] = txp_counter_read(&sim->queues[0]->fault.injected[k]);
 }
 
 void txp_sim_get_stats(struct txp_sim *sim, struct txp_sim_stats *st)
@@ -254,6 +267,7 @@ void txp_sim_get_stats(struct txp_sim *sim, struct txp_sim_stats *st)
 	memset(st, 0, sizeof(*st));
 	for (unsigned i = 0; i < sim->nq; i++)
 		sim_stats_add(sim->queues[i], st);
+	sim_faults_get(sim, st);
 }
 
 void txp_sim_get_queue_stats(struct txp_sim *sim, unsigned queue, struct txp_sim_stats *st)
@@ -261,6 +275,7 @@ void txp_sim_get_queue_stats(struct txp_sim *sim, unsigned queue, struct txp_sim
 	memset(st, 0, sizeof(*st));
 	if (queue < sim->nq)
 		sim_stats_add(sim->queues[queue], st);
+	sim_faults_get(sim, st);
 }
 
 /* -- ops ------------------------------------------------------------------ */
