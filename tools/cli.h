@@ -96,6 +96,8 @@ extern const struct option run_knob_options[];
 "                          the clock; printed)\n"
 #define RUN_KNOB_HELP \
 "  --era E                 a preset: 2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18\n" \
+"                          2.6.38 3.3 3.18 6.x (these four: 2 queues, XPS; 3.3+:\n" \
+"                          BQL; 3.18+: bulk 32; 6.x: the helpers, watchdog 5 s)\n" \
 "  --lock core|lltx        who serialises start_xmit (overrides the era)\n" \
 "  --runner concurrent|exclusive\n" \
 "                          may several contexts run the qdisc at once\n" \

@@ -146,7 +146,7 @@ static void parse_era(const struct cmdline *cl, const char *arg, struct txp_run_
 
 	if (!txp_run_cfg_era(cfg, arg))
 		usage_error(cl->cmd,
-			    "unknown era '%s' (2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18)", arg);
+			    "unknown era '%s' (2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18 2.6.38 3.3 3.18 6.x)", arg);
 	if (cmdline_given(cl, OPT_LOCK))
 		cfg->lock = keep.lock;
 	if (cmdline_given(cl, OPT_RUNNER))

@@ -177,6 +177,9 @@ void txp__pkt_complete_list(struct txp_dev *dev, struct txp_pkt *list, unsigned 
  * context; drivers call it from their completion context after a wake.
  */
 void txp_net_tx_action(struct txp_dev *dev);
+/* The same for one queue: what a queue's own completion context runs
+ * (its interrupt's CPU has that queue on its list, not the others). */
+void txp_net_tx_action_txq(struct txp_txq *txq);
 
 /* Packets sitting in the qdiscs of dev, or of one queue. */
 unsigned txp_dev_backlog(struct txp_dev *dev);

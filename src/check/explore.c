@@ -59,6 +59,11 @@ static void *producer_main(void *arg)
 	unsigned span = cfg->frags_max - cfg->frags_min + 1;
 
 	txp_ctx_attach();
+	/* XPS: producer i sends on queue i mod the queues.  Set here, for
+	 * the context slot this fiber got (which one depends on the order
+	 * earlier executions left them in; the default map would follow). */
+	txp_dev_set_xps(pa->sc->dev, (unsigned)txp_ctx_self(),
+			(int)(pa->flow % txp_dev_num_tx_queues(pa->sc->dev)));
 	for (unsigned k = 0; k < cfg->packets; k++) {
 		struct txp_pkt *pkt = txp_pkt_alloc();
 

@@ -635,8 +635,7 @@ int txp_dev_queue_xmit_on(struct txp_dev *dev, unsigned queue, struct txp_pkt *p
 	return txp_xmit_burst_on(dev, queue, &pkt, 1) ? TXP_XMIT_OK : TXP_XMIT_DROP;
 }
 
-/* net_tx_action() for one queue: run it if it was scheduled. */
-static void tx_action_txq(struct txp_txq *txq)
+void txp_net_tx_action_txq(struct txp_txq *txq)
 {
 	/* Acquire: pairs with the release in netif_schedule(). */
 	if (!txp_load_relaxed(&txq->sched) || !txp_xchg(&txq->sched, 0))
@@ -652,7 +651,7 @@ static void tx_action_txq(struct txp_txq *txq)
 void txp_net_tx_action(struct txp_dev *dev)
 {
 	for (unsigned i = 0; i < dev->num_tx_queues; i++)
-		tx_action_txq(&dev->txqs[i]);
+		txp_net_tx_action_txq(&dev->txqs[i]);
 }
 
 void txp_dev_xmit_lock_irqsafe(struct txp_dev *dev)

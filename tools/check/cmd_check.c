@@ -28,11 +28,12 @@ static const char check_help[] =
 "string that --replay runs again exactly.\n"
 "\n"
 "The scenario:\n"
-"  --era E                 2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18\n"
+"  --era E                 2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18 2.6.38\n"
+"                          3.3 3.18 6.x\n"
 "  --lock core|lltx  --runner concurrent|exclusive  --personality P\n"
 "                          override the era; personalities: tg3-2004 tg3-silent\n"
-"                          tg3-2005 e1000-2004 locked rc2 rc2-naive lost-wakeup\n"
-"                          recheck-nomb\n"
+"                          tg3-2005 e1000-2004 locked locked-bql rc2 rc2-naive\n"
+"                          lost-wakeup recheck-nomb modern modern-nomb\n"
 "  --qdisc pfifo_fast|noqueue\n"
 "                          the queue (default pfifo_fast); noqueue: producers\n"
 "                          call start_xmit directly, whatever the runner\n"
@@ -42,6 +43,10 @@ static const char check_help[] =
 "                          maximal packet above the stop reserve)\n"
 "  --frags MIN-MAX         fragments per packet (default 0)\n"
 "  --batch N               packets the completion retires per pass (default 32)\n"
+"  --queues N              transmit queues, 1..4, each with its ring and its\n"
+"                          completion context (default: the era's, else 1);\n"
+"                          producer i sends on queue i mod N\n"
+"  --bql on|off            byte queue limits (default: the era's, else off)\n"
 "  --memory-model sc|tso   sc (default): every store is seen at once; tso:\n"
 "                          stores wait in a per-context buffer until a fence,\n"
 "                          a read-modify-write, or the explorer, flushes them\n"
@@ -88,7 +93,7 @@ static const char check_help[] =
 enum {
 	OPT_ERA = 256, OPT_LOCK, OPT_RUNNER, OPT_PERSONALITY, OPT_PRODUCERS, OPT_PACKETS,
 	OPT_RING, OPT_FRAGS, OPT_BATCH, OPT_MM, OPT_BOUND, OPT_PCT, OPT_RANDOM, OPT_RUNS,
-	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_JSON, OPT_HELP, OPT_QDISC,
+	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_JSON, OPT_HELP, OPT_QDISC, OPT_QUEUES, OPT_BQL,
 };
 
 static const struct option check_options[] = {
@@ -102,6 +107,8 @@ static const struct option check_options[] = {
 	{ "ring", required_argument, NULL, OPT_RING },
 	{ "frags", required_argument, NULL, OPT_FRAGS },
 	{ "batch", required_argument, NULL, OPT_BATCH },
+	{ "queues", required_argument, NULL, OPT_QUEUES },
+	{ "bql", required_argument, NULL, OPT_BQL },
 	{ "memory-model", required_argument, NULL, OPT_MM },
 	{ "bound", required_argument, NULL, OPT_BOUND },
 	{ "pct", required_argument, NULL, OPT_PCT },
@@ -118,7 +125,7 @@ static const struct option check_options[] = {
 /* Knobs given on their own override the era wherever --era stands. */
 struct picks {
 	const char *era;
-	int lock, runner;	/* -1: from the era */
+	int lock, runner, queues, bql;	/* -1: from the era */
 	const struct txp_sim_personality *personality;
 	bool json;
 };
@@ -129,7 +136,7 @@ static void apply_picks(struct txp_check_cfg *cfg, const struct picks *p)
 		const struct txp_era *e = txp_era_lookup(p->era);
 
 		if (!e)
-			usage_error("check", "unknown era '%s' (2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18)",
+			usage_error("check", "unknown era '%s' (2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18 2.6.38 3.3 3.18 6.x)",
 				    p->era);
 		cfg->era = e->name;
 		cfg->lock = e->lock;
@@ -144,6 +151,10 @@ static void apply_picks(struct txp_check_cfg *cfg, const struct picks *p)
 		cfg->runner = (enum txp_runner)p->runner;
 	if (p->personality)
 		cfg->personality = p->personality;
+	if (p->queues >= 0)
+		cfg->queues = (unsigned)p->queues;
+	if (p->bql >= 0)
+		cfg->bql = p->bql;
 }
 
 /* A replay string is checked as it is given; the run checks it again,
@@ -189,6 +200,12 @@ static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, stru
 	case OPT_RING: cfg->ring = (unsigned)parse_u64("check", "--ring", arg, 1, 4096); break;
 	case OPT_FRAGS: parse_frags("check", arg, &cfg->frags_min, &cfg->frags_max); break;
 	case OPT_BATCH: cfg->batch = (unsigned)parse_u64("check", "--batch", arg, 1, 4096); break;
+	case OPT_QUEUES: p->queues = (int)parse_u64("check", "--queues", arg, 1, 4); break;
+	case OPT_BQL:
+		if (strcmp(arg, "on") && strcmp(arg, "off"))
+			usage_error("check", "--bql is on or off, got '%s'", arg);
+		p->bql = strcmp(arg, "on") == 0;
+		break;
 	case OPT_MM:
 		if (strcmp(arg, "sc") && strcmp(arg, "tso"))
 			usage_error("check", "--memory-model is sc or tso, got '%s'", arg);
@@ -377,7 +394,7 @@ int cmd_check(int argc, char **argv)
 {
 	struct txp_check_cfg cfg;
 	struct txp_check_result res;
-	struct picks picks = { .lock = -1, .runner = -1 };
+	struct picks picks = { .lock = -1, .runner = -1, .queues = -1, .bql = -1 };
 	struct cmdline cl;
 	int c, rc;
 	char err[256];

@@ -350,7 +350,7 @@ static void *sim_completion_main(void *arg)
 			n = sim_reap(sim, budget, UINT64_MAX, &r);
 		sim_deliver(sim, &r);
 		sent += n;
-		txp_net_tx_action(sim->dev);
+		txp_net_tx_action_txq(sim->txq);
 		if (n) {
 			idle = 0;
 		} else {

@@ -447,12 +447,16 @@ static void sim_post(struct txp_sim *sim, struct txp_pkt *pkt, uint64_t prod, un
 			txp_counter_add_shared(&sim->ring_errors, 1);
 		d->pkt = i + 1 == need ? pkt : SIM_FRAG;
 	}
+	/* BQL counts the bytes before the NIC can see them (a driver calls
+	 * netdev_tx_sent_queue before its doorbell): else the completion
+	 * could report them first, and BQL would stop the queue for bytes
+	 * already gone. */
+	if (sim->p->bql)
+		txp__netdev_tx_sent_queue(sim->txq, pkt->len, pkt->xmit_more);
 	txp_trace("queue packet to HW");
 	/* Release: the descriptors before the index; pairs with the acquire
 	 * of prod in sim_reap(). */
 	txp_store_release(&sim->prod, prod + need);
-	if (sim->p->bql)
-		txp__netdev_tx_sent_queue(sim->txq, pkt->len, pkt->xmit_more);
 }
 
 /* Free descriptors now (the helpers' get_desc). */
