@@ -9,6 +9,10 @@
 #ifndef TXPATH_CTX_H
 #define TXPATH_CTX_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Contexts that may use the library at once. */
 #define TXP_MAX_CTX 64
 
@@ -16,5 +20,9 @@
 int txp_ctx_attach(void);
 /* Give the calling thread's id back (also done at thread exit). */
 void txp_ctx_detach(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

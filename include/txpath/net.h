@@ -16,6 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The benchmarking range, host order: 198.18.0.0/15. */
 #define TXP_NET_BENCH_NET  0xc6120000u
 #define TXP_NET_BENCH_MASK 0xfffe0000u
@@ -80,5 +84,9 @@ void txp_frame_build(void *buf, unsigned len, const struct txp_frame_addr *a,
  * The pattern after them is checked too, so a corrupted frame fails.
  */
 bool txp_frame_parse(const void *buf, unsigned len, uint32_t *flow, uint64_t *seq);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
