@@ -45,7 +45,7 @@ struct txp_frame_addr {
 };
 
 /* All zero is the default: copy mode, queue 0, TPACKET_V2, through the
- * kernel's qdisc, default addresses. */
+ * kernel's qdisc, default addresses, libbpf's logging left alone. */
 struct txp_net_cfg {
 	const char *ifname;	/* --dev: afxdp, afpacket, tap */
 	const char *file;	/* --file: pcap */
@@ -53,6 +53,9 @@ struct txp_net_cfg {
 	unsigned queue;		/* afxdp: the interface's queue id */
 	unsigned tpacket;	/* afpacket: 2 or 3 (TPACKET_V2, _V3); 0: 2 */
 	bool qdisc_bypass;	/* afpacket: PACKET_QDISC_BYPASS */
+	/* afxdp: silence libbpf's and libxdp's own logging, for the whole
+	 * process (their print callbacks are global); off: left as it is. */
+	bool quiet_bpf_log;
 	struct txp_frame_addr addr;
 };
 
