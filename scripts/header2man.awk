@@ -9,15 +9,7 @@
 # lines "Synchronization:", "Context:", "Return codes:" are tagged.
 # Include guards, #include and the extern "C" lines are left out.
 # Variables: page (txpath-driver), section (7), version (txpath 0.4.0),
-# see (SEE ALSO, roff).
-
-function esc(s) {
-	gsub(/\\/, "\\e", s)
-	gsub(/-/, "\\-", s)
-	if (s ~ /^[.']/)
-		s = "\\&" s
-	return s
-}
+# see (SEE ALSO, roff).  Needs roff.awk (-f roff.awk -f THIS).
 
 function code_begin() {
 	if (!code) {
@@ -76,7 +68,7 @@ function emit_comment(   i, s, first) {
 }
 
 BEGIN {
-	printf ".TH %s %s \"\" \"%s\" \"txpath manual\"\n", toupper(page), section, version
+	title(page, section, version)
 	state = "top"	# top: the first comment; body: the rest
 }
 

@@ -13,17 +13,8 @@
 # Variables: page (txpath-run), section (1), version (txpath 0.4.0),
 # summary (the NAME line's text), see (SEE ALSO, roff).
 #
-# usage: awk -v page=... -v section=1 -v version=... -v summary=... -v see=... -f help2man.awk
-
-# roff-safe text: backslashes, hyphens as minus signs (options stay
-# copyable), a leading dot or quote made inert.
-function esc(s) {
-	gsub(/\\/, "\\e", s)
-	gsub(/-/, "\\-", s)
-	if (s ~ /^[.']/)
-		s = "\\&" s
-	return s
-}
+# usage: awk -v page=... -v section=1 -v version=... -v summary=... -v see=... \
+#   -f roff.awk -f help2man.awk
 
 function end_pre() {
 	if (pre) {
@@ -49,7 +40,7 @@ function indent_of(s) {
 }
 
 BEGIN {
-	printf ".TH %s %s \"\" \"%s\" \"txpath manual\"\n", toupper(page), section, version
+	title(page, section, version)
 	print ".SH NAME"
 	print esc(page) " \\- " esc(summary)
 	state = "usage"	# usage, then body

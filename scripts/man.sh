@@ -7,14 +7,14 @@
 # usage: man.sh TXPATH DRIVER_H OUTDIR
 set -eu
 TXPATH=$1 DRIVER_H=$2 OUT=$3
-AWK=$(dirname "$0")/help2man.awk
+DIR=$(dirname "$0")
 version=$("$TXPATH" --version)
 help=$(mktemp) cmdhelp=$(mktemp)
 trap 'rm -f "$help" "$cmdhelp"' EXIT
 mkdir -p "$OUT/man1" "$OUT/man7"
 rm -f "$OUT"/man1/txpath*.1
 awk -v page=txpath-driver -v section=7 -v version="$version" -v see='.BR txpath (3),
-.BR txpath (1)' -f "$(dirname "$0")/header2man.awk" "$DRIVER_H" >"$OUT/man7/txpath-driver.7"
+.BR txpath (1)' -f "$DIR/roff.awk" -f "$DIR/header2man.awk" "$DRIVER_H" >"$OUT/man7/txpath-driver.7"
 
 "$TXPATH" --help >"$help"
 # The commands: the "commands:" block's "  NAME  summary" lines.
@@ -29,12 +29,12 @@ awk -v page=txpath -v section=1 -v version="$version" \
 	-v summary="$(sed -n 3p "$help" | sed "s/:.*//")" \
 	-v see="$see,
 .BR txpath (3),
-.BR txpath\\-driver (7)" -f "$AWK" "$help" >"$OUT/man1/txpath.1"
+.BR txpath\\-driver (7)" -f "$DIR/roff.awk" -f "$DIR/help2man.awk" "$help" >"$OUT/man1/txpath.1"
 
 for c in $cmds; do
 	summary=$(awk -v c="$c" '/^commands:$/ { on = 1; next } on && $1 == c {
 		sub(/^ *[^ ]+ +/, ""); print; exit }' "$help")
 	"$TXPATH" "$c" --help >"$cmdhelp"
 	awk -v page="txpath-$c" -v section=1 -v version="$version" -v summary="$summary" \
-		-v see=".BR txpath (1)" -f "$AWK" "$cmdhelp" >"$OUT/man1/txpath-$c.1"
+		-v see=".BR txpath (1)" -f "$DIR/roff.awk" -f "$DIR/help2man.awk" "$cmdhelp" >"$OUT/man1/txpath-$c.1"
 done
