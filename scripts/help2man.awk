@@ -46,6 +46,18 @@ BEGIN {
 	state = "usage"	# usage, then body
 }
 
+# A line ending in a backslash goes on in the next one, as in a shell.
+/ \\$/ {
+	held = held substr($0, 1, length($0) - 2)
+	next
+}
+held != "" {
+	s = $0
+	sub(/^ +/, " ", s)
+	$0 = held s
+	held = ""
+}
+
 state == "usage" && /^usage: / {
 	print ".SH SYNOPSIS"
 	print ".nf"
