@@ -7,7 +7,7 @@ O ?= .
 CMAKE_FLAGS ?=
 
 .PHONY: all deps build run test test-plain test-asan test-tsan bench prove clean \
-	fuzz fuzz-build test-fuzz
+	fuzz fuzz-build test-fuzz install uninstall
 
 all: build
 
@@ -17,6 +17,17 @@ deps:
 build: deps
 	@cmake -S . -B $(O)/build -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(O)/build -j $(JOBS)
+
+# The libraries (static and shared), headers, txpath.pc, txpath-net.pc,
+# the CMake package, the txpath binary and the man pages, under PREFIX;
+# uninstall removes what the last install from this build put there.
+PREFIX ?= /usr/local
+
+install: build
+	@cmake --install $(O)/build --prefix $(PREFIX)
+
+uninstall:
+	@sh scripts/uninstall.sh $(O)/build/install_manifest.txt
 
 run: build
 	$(O)/build/txpath demo

@@ -246,7 +246,7 @@ static void parse_fault_knob(const struct cmdline *cl, int opt, const char *arg,
 		return;
 	}
 	if (!txp_fault_parse(&cfg->faults, arg, err, sizeof(err)))
-		usage_error(cl->cmd, "%s", err);
+		usage_error(cl->cmd, "--fault: %s", err);
 	if (!cmdline_given(cl, OPT_SEED) && clock_gettime(CLOCK_REALTIME, &now) == 0)
 		cfg->faults.seed = (uint64_t)(now.tv_sec ^ now.tv_nsec) % 1000000;
 }

@@ -13,6 +13,10 @@
 
 #include <stdbool.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum txp_hazard {
 	TXP_HAZARD_RECURSION,		/* "recursion" */
 	TXP_HAZARD_IRQ_INCONSISTENT,	/* "irq-inconsistent" */
@@ -32,5 +36,9 @@ const char *txp_validator_report(unsigned i, enum txp_hazard *kind);
 const char *txp_hazard_name(enum txp_hazard h);
 /* Called for each new distinct report (the explorer's hook); NULL: none. */
 void txp_validator_on_report(void (*fn)(enum txp_hazard h, const char *msg, void *arg), void *arg);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

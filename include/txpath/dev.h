@@ -19,6 +19,10 @@
 
 #include "txpath/pkt.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct txp_dev;
 struct txp_txq;
 struct txp_driver_ops;
@@ -204,5 +208,9 @@ int txp_dev_watchdog(struct txp_dev *dev);
 const char *txp_drop_reason_name(enum txp_drop_reason r);
 const char *txp_lock_mode_name(enum txp_lock_mode m);
 const char *txp_runner_name(enum txp_runner r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -14,6 +14,10 @@
 #include "txpath/dev.h"
 #include "txpath/pkt.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* start_xmit results (NETDEV_TX_*). */
 enum txp_tx {
 	TXP_TX_OK = 0,		/* the driver owns the packet now */
@@ -215,5 +219,9 @@ void txp__pkt_drop(struct txp_dev *dev, struct txp_pkt *pkt, enum txp_drop_reaso
 /* Log "<driver>: <dev>: BUG! <what>" like printk(KERN_ERR), rate-limited
  * like net_ratelimit(); every call is counted in bug_logs. */
 void txp_dev_log_bug(struct txp_dev *dev, const char *what);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

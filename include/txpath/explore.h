@@ -25,6 +25,10 @@
 #include "txpath/qdisc.h"
 #include "txpath/sim.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Contexts (producers, the completion context) of a scenario at most. */
 #define TXP_CHECK_MAX_CTX 8
 
@@ -132,5 +136,9 @@ int txp_check_schedule_parse(const char *s, struct txp_check_choice **out, unsig
 char *txp_check_schedule_format(const struct txp_check_choice *c, unsigned n);
 /* The violating schedule as the two-column diagram of the 2004 email. */
 void txp_check_diagram(FILE *f, const struct txp_check_result *res);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

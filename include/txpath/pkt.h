@@ -18,6 +18,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Largest fragment count a packet may carry (MAX_SKB_FRAGS in 2.6). */
 #define TXP_MAX_FRAGS 18
 
@@ -88,5 +92,9 @@ bool txp_pkt_pool_destroy(struct txp_pkt_pool *pool);
 unsigned txp_pkt_pool_alloc_bulk(struct txp_pkt_pool *pool, struct txp_pkt **pkts, unsigned n);
 /* One packet, or NULL (see txp_pkt_pool_alloc_bulk).  Owner only. */
 struct txp_pkt *txp_pkt_pool_alloc(struct txp_pkt_pool *pool);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -21,6 +21,10 @@
 #include "txpath/qdisc.h"
 #include "txpath/sim.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* A named combination of the knobs, one per chapter of the story. */
 struct txp_era {
 	const char *name;	/* "2.6.9" */
@@ -209,5 +213,9 @@ bool txp_run_cfg_check(const struct txp_run_cfg *cfg, char *err, size_t errlen);
 /* Run it.  0 when it ran (see res->stalled, res->accounted,
  * res->interrupted), -1 and a message in err when it could not be set up. */
 int txp_run(const struct txp_run_cfg *cfg, struct txp_run_result *res, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -15,6 +15,10 @@
 
 #include "txpath/driver.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct txp_sim;
 
 /* What start_xmit does when the ring lacks room for the packet. */
@@ -111,6 +115,7 @@ bool txp_fault_any(const struct txp_fault_cfg *c);
  */
 bool txp_fault_parse(struct txp_fault_cfg *c, const char *spec, char *err, size_t errlen);
 
+#ifndef __cplusplus	/* _Atomic: C11 only; the streams are for C injectors */
 /* One context's stream of events of one kind. */
 struct txp_fault_stream {
 	const struct txp_fault *f;	/* NULL: the kind is off */
@@ -125,6 +130,7 @@ void txp_fault_stream_init(struct txp_fault_stream *s, const struct txp_fault_cf
 /* The next event: does the fault fire on it?  If so it is counted in
  * *injected (multi-producer safe).  One context per stream. */
 bool txp_fault_next(struct txp_fault_stream *s);
+#endif
 
 struct txp_sim_cfg {
 	const struct txp_sim_personality *personality;
@@ -168,5 +174,9 @@ struct txp_sim_stats {
  * the queues; txp_sim_get_queue_stats gives one queue's. */
 void txp_sim_get_stats(struct txp_sim *sim, struct txp_sim_stats *st);
 void txp_sim_get_queue_stats(struct txp_sim *sim, unsigned queue, struct txp_sim_stats *st);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -116,6 +116,8 @@ void txp_run_cfg_init(struct txp_run_cfg *cfg)
 	cfg->bulk = 32;
 	cfg->queues = 1;
 	cfg->stall_seconds = 5;
+	/* The tool's errors are one line: libbpf and libxdp say nothing. */
+	cfg->net.quiet_bpf_log = true;
 }
 
 bool txp_run_cfg_era(struct txp_run_cfg *cfg, const char *era)
