@@ -168,6 +168,11 @@ bool bench_pools_destroy(struct bench_worker *w, unsigned n)
 static void txpath_loop(struct bench_worker *w)
 {
 	struct txp_dev *dev = w->arg;
+	int self = txp_ctx_attach();
+
+	/* XPS: worker i on queue i mod the queues (a no-op with one). */
+	if (self >= 0)
+		txp_dev_set_xps(dev, (unsigned)self, (int)(w->idx % txp_dev_num_tx_queues(dev)));
 
 	while (!bench_stopped(w)) {
 		struct txp_pkt *pkts[BENCH_BURST_MAX];
@@ -217,6 +222,7 @@ int bench_case_txpath(const struct bench_cfg *cfg, const struct bench_row *row,
 	rcfg.lock = (enum txp_lock_mode)row->lock;
 	rcfg.runner = (enum txp_runner)row->runner;
 	rcfg.threads = row->threads;
+	rcfg.queues = row->queues ? row->queues : 1;
 	rcfg.line_rate = 0;
 	if (!rcfg.driver || !txp_run_cfg_check(&rcfg, err, errlen))
 		return -1;
@@ -225,6 +231,7 @@ int bench_case_txpath(const struct bench_cfg *cfg, const struct bench_row *row,
 	dcfg = (struct txp_dev_cfg){
 		.name = row->driver, .lock = rcfg.lock, .runner = rcfg.runner,
 		.txqueuelen = rcfg.txqueuelen, .bulk = cfg->bulk, .ops = ops, .priv = priv,
+		.num_tx_queues = row->queues,
 	};
 	dev = txp_dev_create(&dcfg, err, errlen);
 	if (!dev || txp_dev_open(dev) != 0) {
@@ -262,6 +269,8 @@ static const struct {
 	{ "lltx/concurrent", TXP_LOCK_LLTX, TXP_RUNNER_CONCURRENT },
 	{ "core/exclusive", TXP_LOCK_CORE, TXP_RUNNER_EXCLUSIVE },
 	{ "lltx/exclusive", TXP_LOCK_LLTX, TXP_RUNNER_EXCLUSIVE },
+	/* Linux 2.6.38 on: a queue per producer, each with its own locks. */
+	{ "core/excl/mq", TXP_LOCK_CORE, TXP_RUNNER_EXCLUSIVE },
 };
 #define NCONFIGS (sizeof(txpath_configs) / sizeof(txpath_configs[0]))
 
@@ -316,6 +325,7 @@ struct bench_row *bench_rows(const struct bench_cfg *cfg, size_t *n)
 					    BENCH_TXPATH, t);
 				r[-1].lock = txpath_configs[c].lock;
 				r[-1].runner = txpath_configs[c].runner;
+				r[-1].queues = strstr(txpath_configs[c].config, "/mq") ? t : 1;
 			}
 	}
 	for (size_t i = 0; i < per * cfg->max_threads; i++) {

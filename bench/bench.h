@@ -45,6 +45,8 @@ struct bench_row {
 	const char *driver;	/* "null", "sim" */
 	enum bench_kind kind;
 	int lock, runner;	/* enum txp_lock_mode, enum txp_runner (txpath only) */
+	unsigned queues;	/* transmit queues (txpath only): 0 or 1, one; the
+				 * "mq" configurations one per producer */
 	unsigned threads;
 	bool skipped;		/* not run in this build (why: note) */
 	const char *note;

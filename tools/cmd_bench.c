@@ -112,6 +112,8 @@ static const struct {
 	{ "lltx/core, exclusive", "lltx/exclusive", "core/exclusive" },
 	{ "exclusive/concurrent, core", "core/exclusive", "core/concurrent" },
 	{ "exclusive/concurrent, lltx", "lltx/exclusive", "lltx/concurrent" },
+	/* What a queue per producer buys: the scaling of Linux 2.6.38. */
+	{ "N queues/1 queue, core excl", "core/excl/mq", "core/exclusive" },
 };
 #define NRATIOS (sizeof(ratio_defs) / sizeof(ratio_defs[0]))
 
