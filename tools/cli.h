@@ -128,7 +128,7 @@ extern const struct option run_knob_options[];
 "  --xps off|Q[,Q...]      sim, null: producer i sends on queue Q number i mod the\n" \
 "                          list's length (default: queue i mod --queues); off:\n" \
 "                          by the flow hash\n" \
-"  --bql on|off            sim: byte queue limits (Linux 3.3): the queue stops at\n" \
+"  --bql on|off            sim, null: byte queue limits (Linux 3.3): the queue stops at\n" \
 "                          a limit of bytes in flight that adapts to the link;\n" \
 "                          needs a personality that reports bytes (modern)\n" \
 "  --watchdog-ms N         sim: the TX watchdog: a queue stopped for N ms is\n" \

@@ -393,7 +393,7 @@ static const struct {
 	{ OPT_RING, "sim " FRAME_DRIVERS },
 	{ OPT_QUEUES, "sim null" },
 	{ OPT_XPS, "sim null" },
-	{ OPT_BQL, "sim" },
+	{ OPT_BQL, "sim null" },
 	{ OPT_WATCHDOG_MS, "sim" },
 	{ OPT_DEV, "afpacket afxdp tap" },
 	{ OPT_FILE, "pcap" },

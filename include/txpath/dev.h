@@ -125,6 +125,8 @@ enum txp_lock_mode txp_dev_lock_mode(const struct txp_dev *dev);
 /* Queue index of dev, or NULL past the last. */
 struct txp_txq *txp_dev_txq(struct txp_dev *dev, unsigned index);
 unsigned txp_dev_num_tx_queues(const struct txp_dev *dev);
+/* Has the device byte queue limits (txp_dev_cfg.bql)? */
+bool txp_dev_bql(const struct txp_dev *dev);
 unsigned txp_txq_index(const struct txp_txq *txq);
 void *txp_dev_priv(const struct txp_dev *dev);
 

@@ -129,8 +129,8 @@ bool txp__netdev_tx_sent_queue(struct txp_txq *txq, unsigned bytes, bool xmit_mo
 /*
  * The device finished `pkts` packets of `bytes` on txq
  * (netdev_tx_completed_queue): BQL's limit adapts, a full barrier
- * follows (with or without BQL, when bytes > 0), and if the stack had
- * stopped the queue and there is room again it is woken and rescheduled.
+ * follows (when bytes > 0), and if the stack had stopped the queue and
+ * there is room again it is woken and rescheduled.  No-op without BQL.
  * Synchronization: one completer per queue at a time.
  */
 void txp_netdev_tx_completed_queue(struct txp_txq *txq, unsigned pkts, unsigned bytes);

@@ -167,6 +167,11 @@ unsigned txp_dev_num_tx_queues(const struct txp_dev *dev)
 	return dev->num_tx_queues;
 }
 
+bool txp_dev_bql(const struct txp_dev *dev)
+{
+	return dev->bql;
+}
+
 int txp_dev_set_xps(struct txp_dev *dev, unsigned ctx, int queue)
 {
 	if (ctx >= TXP_MAX_CTX || queue < -1 || queue >= (int)dev->num_tx_queues)

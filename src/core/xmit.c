@@ -119,17 +119,16 @@ bool txp__netdev_tx_sent_queue(struct txp_txq *txq, unsigned bytes, bool xmit_mo
 void txp_netdev_tx_completed_queue(struct txp_txq *txq, unsigned pkts, unsigned bytes)
 {
 	(void)pkts;
-	if (txp_unlikely(!bytes))
+	if (txp_unlikely(!bytes) || !txq->dev->bql)
 		return;
-	if (txq->dev->bql)
-		txp_dql_completed(&txq->dql, bytes, txp_now_ns());
+	txp_dql_completed(&txq->dql, bytes, txp_now_ns());
 	/* Without this barrier the queue could stay stopped for good: the
 	 * completion must be visible before XOFF is tested, as the sent
 	 * side's stop is before it rechecks.  Pairs with the barrier in
 	 * txp_netdev_tx_sent_queue(); the stop/wake helpers rely on it
-	 * (txp_netif_txq_completed_wake) with BQL off too. */
+	 * (txp_netif_txq_completed_wake). */
 	txp_smp_mb();
-	if (!txq->dev->bql || txp_dql_avail(&txq->dql) < 0)
+	if (txp_dql_avail(&txq->dql) < 0)
 		return;
 	if (txp_xchg(&txq->stack_xoff, 0))
 		netif_schedule(txq);
@@ -149,9 +148,14 @@ void txp__netif_txq_stop_mb(struct txp_txq *txq)
 	txp_smp_mb();
 }
 
+/* netdev_txq_completed_mb(): BQL's completion and its barrier, or without
+ * BQL the barrier alone. */
 void txp__netdev_txq_completed_mb(struct txp_txq *txq, unsigned pkts, unsigned bytes)
 {
-	txp_netdev_tx_completed_queue(txq, pkts, bytes);
+	if (txq->dev->bql)
+		txp_netdev_tx_completed_queue(txq, pkts, bytes);
+	else if (bytes)
+		txp_smp_mb();
 }
 
 void txp__netif_tx_lock_irq(struct txp_txq *txq, const char *site)

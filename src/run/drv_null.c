@@ -12,10 +12,6 @@ static bool null_check(const struct txp_run_cfg *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "the null driver sends at once: --line-rate is for --driver sim");
 		return false;
 	}
-	if (cfg->bql) {
-		snprintf(err, errlen, "the null driver has nothing in flight: --bql is for --driver sim");
-		return false;
-	}
 	return true;
 }
 
