@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/oracle.h"
 #include "check/sched.h"
 #include "txpath/check.h"
 #include "txpath/ctx.h"
@@ -34,6 +35,7 @@ struct outcome {
 	const char *kind;	/* NULL: no violation */
 	char detail[400];
 	bool xmit_on_stopped;
+	bool recheck;		/* run again, the oracle precise */
 };
 
 struct producer_arg {
@@ -60,7 +62,7 @@ static void *producer_main(void *arg)
 
 	txp_ctx_attach();
 	for (unsigned k = 0; k < cfg->packets; k++) {
-		struct txp_pkt *pkt = txp_pkt_alloc();
+		struct txp_pkt *pkt = oracle_pkt(pa->flow, k);
 
 		if (!pkt)
 			break;
@@ -94,7 +96,7 @@ static int scenario_setup(struct scenario *sc, const struct txp_check_cfg *cfg,
 		.lock = cfg->lock,
 		.runner = cfg->runner,
 		.qdisc = cfg->qdisc,
-		.ops = &txp_sim_ops,
+		.ops = oracle_begin(cfg->ops ? cfg->ops : &txp_sim_ops, cfg->packets),
 	};
 
 	memset(sc, 0, sizeof(*sc));
@@ -104,6 +106,8 @@ static int scenario_setup(struct scenario *sc, const struct txp_check_cfg *cfg,
 		return -1;
 	dcfg.priv = sc->sim;
 	sc->dev = txp_dev_create(&dcfg, err, errlen);
+	if (sc->dev)
+		oracle_watch(sc->dev);
 	if (!sc->dev || txp_dev_open(sc->dev) != 0) {
 		if (sc->dev)
 			snprintf(err, errlen, "cannot open the simulated NIC");
@@ -131,20 +135,47 @@ static uint64_t dropped_total(const struct txp_dev_stats *st)
 	return n;
 }
 
+/* The core's count of start_xmit on a stopped queue against the
+ * oracle's, and against what the era claims.  Under tso the count may
+ * lag the flag (the stop generation still in a store buffer when the
+ * flag has landed): compared under sc only. */
+static bool judge_xmit_on_stopped(const struct txp_check_cfg *cfg, uint64_t counted,
+				  struct outcome *o)
+{
+	unsigned seen = oracle_xmit_on_stopped();
+
+	if (!cfg->tso && seen > counted) {
+		o->kind = "xmit-on-stopped";
+		snprintf(o->detail, sizeof(o->detail),
+			 "start_xmit ran %u times while another context stopped the queue under it, "
+			 "the core counted %llu (xmit_on_stopped)", seen, (unsigned long long)counted);
+	} else if (cfg->race_impossible && (seen || counted)) {
+		o->kind = "claim";
+		snprintf(o->detail, sizeof(o->detail),
+			 "start_xmit ran on a stopped queue (%llu times by the core's count, %u by the "
+			 "explorer's), which era %s claims impossible",
+			 (unsigned long long)counted, seen, cfg->era ? cfg->era : "(custom)");
+	}
+	return o->kind != NULL;
+}
+
 /* Properties at the end of a quiescent execution, then tear down. */
 static void judge_quiescent(struct scenario *sc, struct outcome *o)
 {
+	const struct txp_check_cfg *cfg = sc->cfg;
 	struct txp_dev_stats st;
 	struct txp_sim_stats ss;
+	struct oracle_verdict pv;
 	uint64_t done, backlog;
 
 	txp_dev_get_stats(sc->dev, &st);
 	done = st.transmitted + dropped_total(&st);
 	backlog = txp_dev_backlog(sc->dev);
+	o->xmit_on_stopped = st.xmit_on_stopped > 0 || oracle_xmit_on_stopped() > 0;
 	sched_release();
 	txp_dev_close(sc->dev);
 	txp_sim_get_stats(sc->sim, &ss);
-	o->xmit_on_stopped = st.xmit_on_stopped > 0;
+	oracle_judge_packets(cfg->producers, cfg->packets, ss.wire_duplicates, &pv);
 	if (validator_reports) {
 		o->kind = "validator";
 		snprintf(o->detail, sizeof(o->detail), "%s", validator_msg);
@@ -154,16 +185,19 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 		o->kind = "bug-log";
 		snprintf(o->detail, sizeof(o->detail), "BUG! Tx Ring full when queue awake! (%llu times)",
 			 (unsigned long long)st.bug_logs);
+	} else if (pv.recheck) {
+		o->recheck = true;
+	} else if (pv.kind) {
+		o->kind = pv.kind;
+		snprintf(o->detail, sizeof(o->detail), "%s", pv.detail);
 	} else if (done < st.submitted) {
 		o->kind = "stall";
 		snprintf(o->detail, sizeof(o->detail),
 			 "%llu packets queued, queue %s, nothing in flight: nothing will ever wake it",
 			 (unsigned long long)backlog, txp_netif_queue_stopped(txp_dev_txq(sc->dev, 0))
 			 ? "stopped" : "awake");
-	} else if (ss.wire_duplicates) {
-		o->kind = "duplicated";
-		snprintf(o->detail, sizeof(o->detail), "%llu packets sent twice",
-			 (unsigned long long)ss.wire_duplicates);
+	} else if (judge_xmit_on_stopped(cfg, st.xmit_on_stopped, o)) {
+		return;
 	} else if (ss.wire_unique + dropped_total(&st) < st.submitted || ss.ring_errors) {
 		o->kind = "lost";
 		snprintf(o->detail, sizeof(o->detail), "%llu packets never reached the wire, %llu ring errors",
@@ -172,9 +206,26 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 	}
 }
 
-/* One execution under plan. */
+static int exec_plan(const struct txp_check_cfg *cfg, const struct sched_plan *plan,
+		     struct outcome *o, char *err, size_t errlen);
+
+/* One execution under plan; once more, the same (a plan decides it all),
+ * when the packet oracle must be precise to name what it found. */
 static int exec_one(const struct txp_check_cfg *cfg, const struct sched_plan *plan,
 		    struct outcome *o, char *err, size_t errlen)
+{
+	int rc = exec_plan(cfg, plan, o, err, errlen);
+
+	if (rc || !o->recheck)
+		return rc;
+	oracle_precise(true);
+	rc = exec_plan(cfg, plan, o, err, errlen);
+	oracle_precise(false);
+	return rc;
+}
+
+static int exec_plan(const struct txp_check_cfg *cfg, const struct sched_plan *plan,
+		     struct outcome *o, char *err, size_t errlen)
 {
 	struct scenario sc;
 	int rc;

@@ -91,6 +91,20 @@ static struct {
 /* The context running now, NULL for the controller. */
 static struct sctx *me;
 
+/*
+ * The watched word (sched_watch_probe()): a flag whose rises, 0 to
+ * nonzero, are counted as they reach memory, by writer, and what each
+ * context had seen of them when it last read the word.
+ */
+static struct {
+	bool probing;
+	const volatile void *addr;
+	size_t size;
+	uint64_t val;		/* in memory now */
+	unsigned rises, own[SCHED_MAX_CTX];
+	struct sched_mark seen[SCHED_MAX_CTX];	/* at each context's last read */
+} W;
+
 /* The fibers, their stacks kept from one execution to the next. */
 static struct fiber fibers[SCHED_MAX_CTX];
 static struct fiber controller;
@@ -145,8 +159,12 @@ static bool readset_hit(struct readset *rs, const volatile void *addr)
 /* A write by writer reached memory: whoever else read addr must look
  * again (a context's own writes never wake it: a spinning context waits
  * for somebody else). */
+static void watch_landed(const struct sctx *writer);
+
 static void wake_readers(const volatile void *addr, const struct sctx *writer)
 {
+	if (addr == W.addr)
+		watch_landed(writer);
 	for (int i = 0; i < S.n; i++) {
 		struct sctx *c = &S.ctx[i];
 		bool in_iter, in_spin;
@@ -454,6 +472,10 @@ static void reschedule(void)
 
 void txp_check_point(enum txp_check_op op, const volatile void *addr, size_t size)
 {
+	if (txp_unlikely(W.probing) && !W.addr) {
+		W.addr = addr;
+		W.size = size;
+	}
 	if (!me || S.freerun)
 		return;
 	if (op == TXP_OP_LOAD || op == TXP_OP_RMW)
@@ -468,6 +490,9 @@ void txp_check_point(enum txp_check_op op, const volatile void *addr, size_t siz
 	reschedule();
 	if (op == TXP_OP_RMW || op == TXP_OP_FENCE)
 		drain(me);
+	/* The load follows at once: what it sees of the word is now. */
+	if (op == TXP_OP_LOAD && addr == W.addr)
+		W.seen[me->id] = (struct sched_mark){ W.rises, W.own[me->id] };
 }
 
 void txp_check_wrote(const volatile void *addr)
@@ -538,6 +563,47 @@ void txp_trace_lock(const char *what, const char *name)
 {
 	if (me && !S.freerun)
 		event(me->id, what, name);
+}
+
+/* -- the watched word ------------------------------------------------------ */
+
+static void watch_landed(const struct sctx *writer)
+{
+	uint64_t v = raw_load(W.addr, W.size);
+
+	if (v && !W.val) {
+		W.rises++;
+		if (writer)
+			W.own[writer->id]++;
+	}
+	W.val = v;
+}
+
+void sched_watch_probe(void (*read)(void *), void *arg)
+{
+	memset(&W, 0, sizeof(W));
+	W.probing = true;
+	read(arg);
+	W.probing = false;
+	if (W.addr)
+		W.val = raw_load(W.addr, W.size);
+}
+
+struct sched_mark sched_watch_seen(void)
+{
+	return me ? W.seen[me->id] : (struct sched_mark){ W.rises, 0 };
+}
+
+bool sched_watch_rose_since(struct sched_mark m)
+{
+	unsigned own = me ? W.own[me->id] : 0;
+
+	return W.rises - m.rises > own - m.own;
+}
+
+int sched_current(void)
+{
+	return me && !S.freerun ? me->id : -1;
 }
 
 /* -- single-writer counters ------------------------------------------------ */
@@ -761,6 +827,7 @@ void sched_begin(const struct sched_plan *plan, bool tso, unsigned max_steps)
 	S.next_choice = 0;
 	S.refused = -1;
 	S.nbr = S.nev = 0;
+	memset(&W, 0, sizeof(W));
 	counters_reset();
 }
 

@@ -99,6 +99,24 @@ bool sched_counter_conflict(char *buf, size_t len);
 unsigned sched_replay_reached(void);
 int sched_replay_refused(void);
 
+/*
+ * The watched word, for the explorer's own ground truth: read(arg), run
+ * by the controller, makes one load of the seam; its word is watched
+ * from then on in this execution (until sched_begin), its rises (0 to
+ * nonzero) counted as they reach memory.  sched_watch_seen(): the
+ * rises the calling context had seen when it last read the word;
+ * sched_watch_rose_since(): did another context's rise reach memory
+ * since that mark?
+ */
+struct sched_mark {
+	unsigned rises, own;
+};
+void sched_watch_probe(void (*read)(void *), void *arg);
+struct sched_mark sched_watch_seen(void);
+bool sched_watch_rose_since(struct sched_mark m);
+/* The context exploring now, -1 for the controller or a free run. */
+int sched_current(void);
+
 /* Hooks from the seam (sync.c). */
 int txp_check_thread_start(struct txp_thread *t, const char *name, void *(*fn)(void *), void *arg);
 void txp_check_thread_join(struct txp_thread *t);

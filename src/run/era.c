@@ -7,18 +7,18 @@
 
 const struct txp_era txp_eras[] = {
 	{ "2.6.8", "the core's xmit lock serialises start_xmit",
-	  TXP_LOCK_CORE, TXP_RUNNER_CONCURRENT, "locked" },
+	  TXP_LOCK_CORE, TXP_RUNNER_CONCURRENT, "locked", true },
 	{ "2.6.9", "NETIF_F_LLTX: tg3 locks for itself; the race logs false BUGs",
-	  TXP_LOCK_LLTX, TXP_RUNNER_CONCURRENT, "tg3-2004" },
+	  TXP_LOCK_LLTX, TXP_RUNNER_CONCURRENT, "tg3-2004", false },
 	{ "silence", "Roland's patch: the message is gone, the race stays",
-	  TXP_LOCK_LLTX, TXP_RUNNER_CONCURRENT, "tg3-silent" },
+	  TXP_LOCK_LLTX, TXP_RUNNER_CONCURRENT, "tg3-silent", false },
 	{ "2.6.11-rc2", "the xmit lock disables irqs and guards the driver too",
-	  TXP_LOCK_CORE, TXP_RUNNER_CONCURRENT, "rc2" },
+	  TXP_LOCK_CORE, TXP_RUNNER_CONCURRENT, "rc2", true },
 	{ "2.6.11", "Miller's rule: full and stopped is a harmless race",
-	  TXP_LOCK_LLTX, TXP_RUNNER_CONCURRENT, "tg3-2005" },
+	  TXP_LOCK_LLTX, TXP_RUNNER_CONCURRENT, "tg3-2005", false },
 	{ "2.6.18", "one context runs a queue at a time",
-	  TXP_LOCK_LLTX, TXP_RUNNER_EXCLUSIVE, "tg3-2005" },
-	{ NULL, NULL, TXP_LOCK_CORE, TXP_RUNNER_CONCURRENT, NULL },
+	  TXP_LOCK_LLTX, TXP_RUNNER_EXCLUSIVE, "tg3-2005", true },
+	{ NULL, NULL, TXP_LOCK_CORE, TXP_RUNNER_CONCURRENT, NULL, false },
 };
 
 const struct txp_era *txp_era_lookup(const char *name)

@@ -49,6 +49,7 @@ static void era_cfg(struct txp_check_cfg *cfg, const char *era)
 	cfg->lock = e->lock;
 	cfg->runner = e->runner;
 	cfg->personality = txp_sim_personality(e->personality);
+	cfg->race_impossible = e->race_impossible;
 }
 
 static void explore(const struct txp_check_cfg *cfg, struct txp_check_result *res)
@@ -386,6 +387,7 @@ static void test_noqueue_race_reachable(void **state)
 	assert_int_equal(cfg.runner, TXP_RUNNER_EXCLUSIVE);
 	assert_int_equal(cfg.lock, TXP_LOCK_LLTX);
 	cfg.bound = SEARCH_BOUND;
+	cfg.race_impossible = false;	/* not the era's design any more */
 	cfg.qdisc = &txp_noqueue_ops;
 	expect_proved(&cfg, "2.6.18, noqueue", true);
 	cfg.qdisc = &txp_pfifo_fast_ops;

@@ -19,13 +19,21 @@ static const char check_help[] =
 "concurrency seam (locks, atomics, fences, thread start and exit,\n"
 "\"interrupts\" off and on) is a scheduling point, under a deterministic\n"
 "scheduler: a small scenario, one interleaving at a time.  Every schedule\n"
-"is checked for: bug-log (a driver logged BUG), lost, duplicated,\n"
-"deadlock, stall (packets queued, queue stopped, nothing in flight: a lost\n"
-"wakeup), validator (a lock-validator report), livelock (a step limit).\n"
-"Whether start_xmit ever ran on a stopped queue (the LLTX race itself,\n"
-"harmless under the 2005 rule) is reported as reachable or not.  On the\n"
-"first violation the schedule is drawn as the 2004 email draws it, with a\n"
-"string that --replay runs again exactly.\n"
+"is checked for: bug-log (a driver logged BUG); each packet followed from\n"
+"its allocation to its one free: lost (never freed, or freed with nothing\n"
+"counting it transmitted or dropped), duplicated (held twice: sent twice,\n"
+"or freed again at tear-down), double-completion (freed twice); deadlock,\n"
+"stall (packets queued, queue stopped, nothing in flight: a lost wakeup),\n"
+"validator (a lock-validator report), livelock (a step limit), counter (a\n"
+"single-writer counter written by two contexts).  Whether start_xmit ever\n"
+"ran on a stopped queue (the LLTX race itself, harmless under the 2005\n"
+"rule) is reported as reachable or not; the explorer also watches the\n"
+"stopped flag itself, and a call it saw run on a stopped queue that the\n"
+"core did not count is xmit-on-stopped (sc only: under tso the count may\n"
+"lag the flag); an era that claims the race impossible (2.6.8, 2.6.11-rc2,\n"
+"2.6.18, unchanged by --lock, --runner, --personality or --qdisc) reaching\n"
+"it is claim.  On the first violation the schedule is drawn as the 2004\n"
+"email draws it, with a string that --replay runs again exactly.\n"
 "\n"
 "The scenario:\n"
 "  --era E                 2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18\n"
@@ -135,6 +143,10 @@ static void apply_picks(struct txp_check_cfg *cfg, const struct picks *p)
 		cfg->lock = e->lock;
 		cfg->runner = e->runner;
 		cfg->personality = txp_sim_personality(e->personality);
+		/* The claim is the era's design: it holds only unchanged. */
+		cfg->race_impossible = e->race_impossible && p->lock < 0 && p->runner < 0 &&
+				       !p->personality &&
+				       (!cfg->qdisc || cfg->qdisc == &txp_pfifo_fast_ops);
 	}
 	if (p->lock >= 0)
 		cfg->lock = (enum txp_lock_mode)p->lock;
