@@ -64,8 +64,11 @@ bench: build
 	@sh bench/callgrind.sh $(O)/build/txpath
 	@sh bench/callgrind.sh $(O)/build/txpath --burst 1 --bulk 1
 
-# Every era through the schedule explorer at bound 3 (BOUND=K for
-# another), checked against the seeds.  Minutes; never part of `make test`.
+# Every era through the schedule explorer over a matrix of scenarios
+# (producers x packets x ring x fragments x bulk, each filling the ring):
+# the base and single-producer ones at bound 3 (BOUND=K), the wider ones
+# at bound 2 (WIDE_BOUND=K), each checked against the seeds, and which it
+# proved printed.  Minutes; never part of `make test`.
 prove: build
 	@sh scripts/prove.sh $(O)/build/txpath
 

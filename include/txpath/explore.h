@@ -54,6 +54,8 @@ struct txp_check_cfg {
 	unsigned ring;		/* 0: the smallest that fits */
 	unsigned frags_min, frags_max;
 	unsigned batch;		/* completion batch */
+	unsigned bulk;		/* packets dequeued per xmit lock, each but the
+				 * last with xmit_more; 0 or 1: one, as 2.6 */
 	bool tso;		/* store buffers: the memory model tso */
 	enum txp_check_strategy strategy;
 	unsigned bound;		/* TXP_CHECK_BOUND */

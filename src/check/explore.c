@@ -54,23 +54,33 @@ static void on_report(enum txp_hazard h, const char *msg, void *arg)
 		snprintf(validator_msg, sizeof(validator_msg), "%s: %s", txp_hazard_name(h), msg);
 }
 
+/* The producer's packets, in bursts of the device's bulk size (one at a
+ * time through txp_dev_queue_xmit when it is 1), so that a bulk device
+ * sees whole batches: bypassed, or enqueued and dequeued together. */
 static void *producer_main(void *arg)
 {
 	struct producer_arg *pa = arg;
 	const struct txp_check_cfg *cfg = pa->sc->cfg;
-	unsigned span = cfg->frags_max - cfg->frags_min + 1;
+	unsigned span = cfg->frags_max - cfg->frags_min + 1, bulk = cfg->bulk ? cfg->bulk : 1;
+	struct txp_pkt *burst[TXP_DEV_BULK_MAX];
 
 	txp_ctx_attach();
-	for (unsigned k = 0; k < cfg->packets; k++) {
-		struct txp_pkt *pkt = oracle_pkt(pa->flow, k);
+	for (unsigned k = 0; k < cfg->packets;) {
+		unsigned n = 0;
 
-		if (!pkt)
-			break;
-		pkt->flow = pa->flow;
-		pkt->seq = k;
-		pkt->len = 64;
-		pkt->nr_frags = (uint16_t)(cfg->frags_min + (pa->flow + k) % span);
-		txp_dev_queue_xmit(pa->sc->dev, pkt);
+		for (; n < bulk && k < cfg->packets; n++, k++) {
+			struct txp_pkt *pkt = oracle_pkt(pa->flow, k);
+
+			pkt->flow = pa->flow;
+			pkt->seq = k;
+			pkt->len = 64;
+			pkt->nr_frags = (uint16_t)(cfg->frags_min + (pa->flow + k) % span);
+			burst[n] = pkt;
+		}
+		if (n == 1)
+			txp_dev_queue_xmit(pa->sc->dev, burst[0]);
+		else
+			txp_xmit_burst(pa->sc->dev, burst, n);
 	}
 	txp_ctx_detach();
 	return NULL;
@@ -96,6 +106,7 @@ static int scenario_setup(struct scenario *sc, const struct txp_check_cfg *cfg,
 		.lock = cfg->lock,
 		.runner = cfg->runner,
 		.qdisc = cfg->qdisc,
+		.bulk = cfg->bulk,
 		.ops = oracle_begin(cfg->ops ? cfg->ops : &txp_sim_ops, cfg->packets),
 	};
 
@@ -658,6 +669,10 @@ bool txp_check_cfg_valid(const struct txp_check_cfg *cfg, char *err, size_t errl
 		snprintf(err, errlen,
 			 "ring of %u descriptors too small: packets of up to %u fragments need at least %u",
 			 cfg->ring, cfg->frags_max, txp_sim_min_ring(cfg->frags_max));
+		return false;
+	}
+	if (cfg->bulk > TXP_DEV_BULK_MAX) {
+		snprintf(err, errlen, "bulk must be 1..%d packets", TXP_DEV_BULK_MAX);
 		return false;
 	}
 	if (!cfg->personality) {

@@ -170,6 +170,61 @@ static void test_recheck_clean(void **state)
 }
 
 /*
+ * The locked driver under tso at bound 3, with one producer sending three
+ * packets: the scenario and bound at which removing its barrier between
+ * the stop and the recheck is found (test_recheck_without_barrier), so
+ * the suite would see that barrier go.  417,800 schedules: seconds.
+ */
+static void test_locked_tso_bound3(void **state)
+{
+	struct txp_check_cfg cfg;
+
+	(void)state;
+	if (CLEAN_BOUND < 3)
+		skip();
+	personality_cfg(&cfg, "locked", true, 3);
+	cfg.producers = 1;
+	cfg.packets = 3;
+	expect_none(&cfg, "locked (tso), 1 producer x 3 packets, bound 3");
+}
+
+/* With a bulk size the batch path is explored: start_xmit sees packets
+ * with xmit_more set, batches bypass the qdisc or leave it together, and
+ * a stop found mid-batch requeues the rest; the eras keep their verdicts. */
+static unsigned xmit_more_calls;
+
+static enum txp_tx count_xmit_more(struct txp_pkt *pkt, struct txp_txq *txq)
+{
+	xmit_more_calls += pkt->xmit_more;
+	return txp_sim_ops.start_xmit(pkt, txq);
+}
+
+static void test_bulk_batches(void **state)
+{
+	static struct txp_driver_ops ops;
+	struct txp_check_cfg cfg;
+
+	(void)state;
+	ops = txp_sim_ops;
+	ops.start_xmit = count_xmit_more;
+	era_cfg(&cfg, "2.6.11");
+	cfg.bulk = 2;
+	cfg.bound = SEARCH_BOUND;
+	cfg.ops = &ops;
+	xmit_more_calls = 0;
+	expect_proved(&cfg, "2.6.11, bulk 2", true);
+	assert_true(xmit_more_calls > 0);
+	era_cfg(&cfg, "2.6.8");
+	cfg.bulk = 2;
+	cfg.bound = SEARCH_BOUND;
+	expect_proved(&cfg, "2.6.8, bulk 2", false);
+	era_cfg(&cfg, "2.6.9");
+	cfg.bulk = 2;
+	cfg.bound = 2;
+	expect_found(&cfg, "bug-log");
+}
+
+/*
  * Two wakers, the recheck after the stop and the completion: a wake the
  * completion decided before start_xmit filled the ring again woke a full
  * ring (found in 2 preemptions, with one producer sending five packets),
@@ -459,6 +514,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_rc2_clean),
 		cmocka_unit_test(test_2618_clean),
 		cmocka_unit_test(test_recheck_clean),
+		cmocka_unit_test(test_locked_tso_bound3),
+		cmocka_unit_test(test_bulk_batches),
 		cmocka_unit_test(test_no_stale_wake),
 		cmocka_unit_test(test_recheck_without_barrier),
 		cmocka_unit_test(test_lost_wakeup_stalls),

@@ -50,6 +50,11 @@ static const char check_help[] =
 "                          maximal packet above the stop reserve)\n"
 "  --frags MIN-MAX         fragments per packet (default 0)\n"
 "  --batch N               packets the completion retires per pass (default 32)\n"
+"  --bulk N                packets the queue hands the driver per xmit lock,\n"
+"                          each but the last with xmit_more, and each\n"
+"                          producer's bursts (default 1, as 2.6; more\n"
+"                          explores the batch path: bypass batches, a stop\n"
+"                          found mid-batch, the rest requeued)\n"
 "  --memory-model sc|tso   sc (default): every store is seen at once; tso:\n"
 "                          stores wait in a per-context buffer until a fence,\n"
 "                          a read-modify-write, or the explorer, flushes them\n"
@@ -96,7 +101,7 @@ static const char check_help[] =
 enum {
 	OPT_ERA = 256, OPT_LOCK, OPT_RUNNER, OPT_PERSONALITY, OPT_PRODUCERS, OPT_PACKETS,
 	OPT_RING, OPT_FRAGS, OPT_BATCH, OPT_MM, OPT_BOUND, OPT_PCT, OPT_RANDOM, OPT_RUNS,
-	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_JSON, OPT_HELP, OPT_QDISC,
+	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_JSON, OPT_HELP, OPT_QDISC, OPT_BULK,
 };
 
 static const struct option check_options[] = {
@@ -110,6 +115,7 @@ static const struct option check_options[] = {
 	{ "ring", required_argument, NULL, OPT_RING },
 	{ "frags", required_argument, NULL, OPT_FRAGS },
 	{ "batch", required_argument, NULL, OPT_BATCH },
+	{ "bulk", required_argument, NULL, OPT_BULK },
 	{ "memory-model", required_argument, NULL, OPT_MM },
 	{ "bound", required_argument, NULL, OPT_BOUND },
 	{ "pct", required_argument, NULL, OPT_PCT },
@@ -199,6 +205,9 @@ static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, stru
 	case OPT_RING: cfg->ring = (unsigned)parse_u64("check", "--ring", arg, 1, 4096); break;
 	case OPT_FRAGS: parse_frags("check", arg, &cfg->frags_min, &cfg->frags_max); break;
 	case OPT_BATCH: cfg->batch = (unsigned)parse_u64("check", "--batch", arg, 1, 4096); break;
+	case OPT_BULK:
+		cfg->bulk = (unsigned)parse_u64("check", "--bulk", arg, 1, TXP_DEV_BULK_MAX);
+		break;
 	case OPT_MM:
 		if (strcmp(arg, "sc") && strcmp(arg, "tso"))
 			usage_error("check", "--memory-model is sc or tso, got '%s'", arg);
@@ -313,12 +322,12 @@ static void print_text(const struct txp_check_cfg *cfg, const struct txp_check_r
 	double rate = r->seconds > 0 ? (double)r->schedules / r->seconds : 0;
 
 	printf("txpath check: era %s (lock %s, runner %s, qdisc %s, driver %s), %u producers x %u packets, "
-	       "ring %u, frags %u-%u, memory model %s\n",
+	       "ring %u, frags %u-%u, bulk %u, memory model %s\n",
 	       cfg->era ? cfg->era : "(custom)", txp_lock_mode_name(cfg->lock),
 	       txp_runner_name(cfg->runner), qdisc_name(cfg), cfg->personality->name,
 	       cfg->producers, cfg->packets,
 	       cfg->ring ? cfg->ring : txp_sim_min_ring(cfg->frags_max), cfg->frags_min,
-	       cfg->frags_max, cfg->tso ? "tso" : "sc");
+	       cfg->frags_max, cfg->bulk ? cfg->bulk : 1, cfg->tso ? "tso" : "sc");
 	printf("strategy: %s\n\n", strategy_text(cfg, strat, sizeof(strat)));
 	if (r->found || cfg->replay) {
 		if (r->found)
@@ -351,6 +360,12 @@ static void print_json(const struct txp_check_cfg *cfg, const struct txp_check_r
 	json_str(&j, "qdisc", qdisc_name(cfg));
 	json_str(&j, "personality", cfg->personality->name);
 	json_str(&j, "memory_model", cfg->tso ? "tso" : "sc");
+	json_u64(&j, "producers", cfg->producers);
+	json_u64(&j, "packets", cfg->packets);
+	json_u64(&j, "ring", cfg->ring ? cfg->ring : txp_sim_min_ring(cfg->frags_max));
+	json_u64(&j, "frags_min", cfg->frags_min);
+	json_u64(&j, "frags_max", cfg->frags_max);
+	json_u64(&j, "bulk", cfg->bulk ? cfg->bulk : 1);
 	if (r->found) {
 		json_obj_begin(&j, "violation");
 		json_str(&j, "kind", r->kind);
