@@ -32,7 +32,10 @@
 
 enum txp_check_strategy {
 	TXP_CHECK_BOUND,	/* every schedule with at most `bound` preemptions */
-	TXP_CHECK_PCT,		/* probabilistic concurrency testing, depth `depth` */
+	TXP_CHECK_PCT,		/* probabilistic concurrency testing: `depth`
+				 * preemptions at random steps, to random
+				 * contexts, and random choices where the
+				 * running context cannot go on */
 	TXP_CHECK_RANDOM,	/* a random choice at every branch */
 };
 

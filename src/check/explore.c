@@ -529,20 +529,12 @@ static int explore_sampled(const struct txp_check_cfg *cfg, struct txp_check_res
 
 		plan.rng = splitmix(&seed) | 1;
 		if (plan.kind == PLAN_PCT) {
-			/* Distinct priorities above every change-point priority. */
-			for (int i = 0; i < SCHED_MAX_CTX; i++)
-				plan.prio[i] = (int)depth + i;
-			for (int i = SCHED_MAX_CTX - 1; i > 0; i--) {
-				int j = (int)(splitmix(&seed) % (uint64_t)(i + 1)), t = plan.prio[i];
-
-				plan.prio[i] = plan.prio[j];
-				plan.prio[j] = t;
-			}
-			for (unsigned i = 0; i + 1 < depth; i++)
+			/* Depth D: D change points, so D preemptions. */
+			for (unsigned i = 0; i < depth; i++)
 				change[i] = 1 + (unsigned)(splitmix(&seed) % steps);
-			qsort(change, depth ? depth - 1 : 0, sizeof(change[0]), cmp_unsigned);
+			qsort(change, depth, sizeof(change[0]), cmp_unsigned);
 			plan.change = change;
-			plan.nchange = depth ? depth - 1 : 0;
+			plan.nchange = depth;
 		}
 		rc = run_schedule(cfg, &plan, res, o, err, errlen);
 		if (rc)

@@ -78,8 +78,8 @@ static struct {
 	unsigned steps, max_steps, preemptions;
 	const struct sched_plan *plan;
 	uint64_t rng;
-	int prio[SCHED_MAX_CTX];
 	unsigned next_change;
+	bool pct_switch;	/* PCT: a change point came, switch at the next branch */
 	unsigned next_choice;	/* PLAN_REPLAY */
 	int refused;
 	struct sched_branch *br;
@@ -290,14 +290,35 @@ static int nth_action(const struct sched_branch *b, unsigned k)
 	return lowest(b->enabled);
 }
 
-static int pct_choice(const struct sched_branch *b)
+/* A context of mask drawn at random. */
+static int random_ctx(unsigned mask)
 {
-	int best = -1;
+	unsigned k = (unsigned)(rng_next(&S.rng) % (unsigned)__builtin_popcount(mask));
 
 	for (int i = 0; i < SCHED_MAX_CTX; i++)
-		if ((b->enabled & (1u << i)) && (best < 0 || S.prio[i] > S.prio[best]))
-			best = i;
-	return best;
+		if ((mask & (1u << i)) && k-- == 0)
+			return i;
+	return lowest(mask);
+}
+
+/*
+ * PCT counted in preemptions, as the bounded search counts them: the
+ * running context goes on while it can; at each change point it is
+ * preempted, for another context drawn at random; wherever it cannot go
+ * on, who runs next is drawn at random (no preemption).  So a schedule
+ * of depth D makes D preemptions (fewer if it ends first), each at a
+ * random step.  (Classic PCT's priorities count ordering constraints
+ * instead: the 1-preemption 2.6.9 bug needs the completion context both
+ * ahead of CPU 1 and behind it, which no single change point gives.)
+ */
+static int pct_choice(const struct sched_branch *b)
+{
+	unsigned others = b->cur >= 0 ? b->enabled & ~(1u << b->cur) : b->enabled;
+
+	if (b->cur >= 0 && (!S.pct_switch || !others))
+		return b->cur;
+	S.pct_switch = false;
+	return random_ctx(others);
 }
 
 /* A replay's action at branch number index, -1 if it left it the default. */
@@ -485,8 +506,10 @@ void txp_check_point(enum txp_check_op op, const volatile void *addr, size_t siz
 		run_on(-1);	/* never resumed: the context is abandoned */
 	}
 	if (S.plan->kind == PLAN_PCT && S.next_change < S.plan->nchange &&
-	    S.steps >= S.plan->change[S.next_change])
-		S.prio[me->id] = (int)S.next_change++;
+	    S.steps >= S.plan->change[S.next_change]) {
+		S.next_change++;
+		S.pct_switch = true;
+	}
 	reschedule();
 	if (op == TXP_OP_RMW || op == TXP_OP_FENCE)
 		drain(me);
@@ -727,7 +750,6 @@ static int spawn(const char *name, void *(*fn)(void *), void *arg)
 	c->fn = fn;
 	c->arg = arg;
 	c->abandoned = false;
-	S.prio[c->id] = S.plan ? S.plan->prio[c->id] : 0;
 	return S.n++;
 }
 
@@ -824,6 +846,7 @@ void sched_begin(const struct sched_plan *plan, bool tso, unsigned max_steps)
 	S.plan = plan;
 	S.rng = plan->rng;
 	S.next_change = 0;
+	S.pct_switch = false;
 	S.next_choice = 0;
 	S.refused = -1;
 	S.nbr = S.nev = 0;

@@ -40,7 +40,7 @@ struct sched_branch {
 enum sched_plan_kind {
 	PLAN_DEFAULT,		/* after the prefix: go on if possible, else the lowest id */
 	PLAN_RANDOM,		/* uniformly among the actions */
-	PLAN_PCT,		/* priorities with random change points */
+	PLAN_PCT,		/* preemptions at random steps (see pct_choice) */
 	PLAN_REPLAY,		/* the choices at their branch points, else the default */
 };
 
@@ -49,9 +49,7 @@ struct sched_plan {
 	const int8_t *prefix;	/* actions for the first nprefix branches */
 	unsigned nprefix;
 	uint64_t rng;
-	/* PCT: priorities by context id, and the steps at which the running
-	 * context drops to a low priority. */
-	int prio[SCHED_MAX_CTX];
+	/* PCT: the steps at which the running context is preempted. */
 	const unsigned *change;
 	unsigned nchange;
 	/* PLAN_REPLAY: by increasing index. */
