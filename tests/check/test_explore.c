@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "../unit/testutil.h"
+#include "checkutil.h"
 #include "txpath/explore.h"
 #include "txpath/run.h"
 
@@ -39,19 +40,6 @@
 #endif
 #define SEARCH_BOUND (CLEAN_BOUND < 2 ? CLEAN_BOUND : 2)
 
-static void era_cfg(struct txp_check_cfg *cfg, const char *era)
-{
-	const struct txp_era *e = txp_era_lookup(era);
-
-	assert_non_null(e);
-	txp_check_cfg_init(cfg);
-	cfg->era = e->name;
-	cfg->lock = e->lock;
-	cfg->runner = e->runner;
-	cfg->personality = txp_sim_personality(e->personality);
-	cfg->race_impossible = e->race_impossible;
-}
-
 static void explore(const struct txp_check_cfg *cfg, struct txp_check_result *res)
 {
 	char err[256] = "";
@@ -68,7 +56,7 @@ static void test_269_bug_found(void **state)
 	bool saw_full = false, saw_bug = false;
 
 	(void)state;
-	era_cfg(&cfg, "2.6.9");
+	txp_test_era_cfg(&cfg, "2.6.9");
 	cfg.bound = 2;
 	explore(&cfg, &res);
 	assert_true(res.found);
@@ -112,7 +100,7 @@ static void expect_clean(const char *era, bool race_reachable)
 {
 	struct txp_check_cfg cfg;
 
-	era_cfg(&cfg, era);
+	txp_test_era_cfg(&cfg, era);
 	cfg.bound = CLEAN_BOUND;
 	expect_proved(&cfg, era, race_reachable);
 }
@@ -201,24 +189,21 @@ static enum txp_tx count_xmit_more(struct txp_pkt *pkt, struct txp_txq *txq)
 
 static void test_bulk_batches(void **state)
 {
-	static struct txp_driver_ops ops;
 	struct txp_check_cfg cfg;
 
 	(void)state;
-	ops = txp_sim_ops;
-	ops.start_xmit = count_xmit_more;
-	era_cfg(&cfg, "2.6.11");
+	txp_test_era_cfg(&cfg, "2.6.11");
 	cfg.bulk = 2;
 	cfg.bound = SEARCH_BOUND;
-	cfg.ops = &ops;
+	cfg.ops = txp_test_sim_ops_with(count_xmit_more);
 	xmit_more_calls = 0;
 	expect_proved(&cfg, "2.6.11, bulk 2", true);
 	assert_true(xmit_more_calls > 0);
-	era_cfg(&cfg, "2.6.8");
+	txp_test_era_cfg(&cfg, "2.6.8");
 	cfg.bulk = 2;
 	cfg.bound = SEARCH_BOUND;
 	expect_proved(&cfg, "2.6.8, bulk 2", false);
-	era_cfg(&cfg, "2.6.9");
+	txp_test_era_cfg(&cfg, "2.6.9");
 	cfg.bulk = 2;
 	cfg.bound = 2;
 	expect_found(&cfg, "bug-log");
@@ -235,7 +220,7 @@ static void test_no_stale_wake(void **state)
 	struct txp_check_cfg cfg;
 
 	(void)state;
-	era_cfg(&cfg, "2.6.8");
+	txp_test_era_cfg(&cfg, "2.6.8");
 	cfg.producers = 1;
 	cfg.packets = 5;
 	cfg.bound = SEARCH_BOUND;
@@ -294,7 +279,7 @@ static void test_sampling(void **state)
 	struct txp_check_result res;
 
 	(void)state;
-	era_cfg(&cfg, "2.6.9");
+	txp_test_era_cfg(&cfg, "2.6.9");
 	cfg.strategy = TXP_CHECK_RANDOM;
 	cfg.runs = 3000;
 	cfg.seed = 7;
@@ -305,7 +290,7 @@ static void test_sampling(void **state)
 	assert_false(res.complete);
 	txp_check_result_free(&res);
 
-	era_cfg(&cfg, "2.6.8");
+	txp_test_era_cfg(&cfg, "2.6.8");
 	cfg.strategy = TXP_CHECK_PCT;
 	cfg.depth = 3;
 	cfg.runs = 200;
@@ -326,7 +311,7 @@ static void expect_pct_finds(unsigned depth, uint64_t runs)
 	struct txp_check_cfg cfg;
 	struct txp_check_result res, rep;
 
-	era_cfg(&cfg, "2.6.9");
+	txp_test_era_cfg(&cfg, "2.6.9");
 	cfg.strategy = TXP_CHECK_PCT;
 	cfg.depth = depth;
 	cfg.runs = runs;
@@ -358,7 +343,7 @@ static void test_bad_replay(void **state)
 	char err[256];
 
 	(void)state;
-	era_cfg(&cfg, "2.6.9");
+	txp_test_era_cfg(&cfg, "2.6.9");
 	cfg.replay = "12:x";
 	assert_int_equal(txp_check_run(&cfg, &res, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "malformed"));
@@ -371,7 +356,7 @@ static void expect_replay_refused(const char *era, const char *schedule, const c
 	struct txp_check_result res;
 	char err[256] = "";
 
-	era_cfg(&cfg, era);
+	txp_test_era_cfg(&cfg, era);
 	cfg.replay = schedule;
 	if (txp_check_run(&cfg, &res, err, sizeof(err)) != -EINVAL || !strstr(err, pair))
 		fail_msg("replay '%s': want -EINVAL naming '%s', got '%s'", schedule, pair, err);
@@ -474,7 +459,7 @@ static void test_noqueue_race_reachable(void **state)
 	struct txp_check_cfg cfg;
 
 	(void)state;
-	era_cfg(&cfg, "2.6.18");
+	txp_test_era_cfg(&cfg, "2.6.18");
 	assert_int_equal(cfg.runner, TXP_RUNNER_EXCLUSIVE);
 	assert_int_equal(cfg.lock, TXP_LOCK_LLTX);
 	cfg.bound = SEARCH_BOUND;
@@ -517,20 +502,20 @@ static void test_stop_between_schedules(void **state)
 	struct txp_check_result res;
 
 	(void)state;
-	era_cfg(&cfg, "2.6.8");
+	txp_test_era_cfg(&cfg, "2.6.8");
 	cfg.bound = 3;
 	explore_stopped(&cfg, &res);
 	assert_true(res.bound_reached <= 3);
 	txp_check_result_free(&res);
 
-	era_cfg(&cfg, "2.6.8");
+	txp_test_era_cfg(&cfg, "2.6.8");
 	cfg.strategy = TXP_CHECK_RANDOM;
 	cfg.runs = 1000;
 	explore_stopped(&cfg, &res);
 	txp_check_result_free(&res);
 
 	/* Not asked: the whole search. */
-	era_cfg(&cfg, "2.6.8");
+	txp_test_era_cfg(&cfg, "2.6.8");
 	cfg.bound = 1;
 	cfg.stop = &stop_flag;
 	stop_flag = 0;

@@ -18,21 +18,9 @@
 #include <cmocka.h>
 
 #include "../unit/testutil.h"
+#include "checkutil.h"
 #include "txpath/explore.h"
 #include "txpath/run.h"
-
-static void era_cfg(struct txp_check_cfg *cfg, const char *era)
-{
-	const struct txp_era *e = txp_era_lookup(era);
-
-	assert_non_null(e);
-	txp_check_cfg_init(cfg);
-	cfg->era = e->name;
-	cfg->lock = e->lock;
-	cfg->runner = e->runner;
-	cfg->personality = txp_sim_personality(e->personality);
-	cfg->race_impossible = e->race_impossible;
-}
 
 /* Explore cfg with the driver ops; expect a violation of kind naming
  * each of words, with a schedule that replays to it. */
@@ -63,6 +51,19 @@ static void expect_named(struct txp_check_cfg *cfg, const struct txp_driver_ops 
 	txp_check_result_free(&res);
 }
 
+/* The era's scenario at bound (0: the default) with the driver's
+ * start_xmit replaced by xmit: a violation of kind naming words. */
+static void expect_planted(enum txp_tx (*xmit)(struct txp_pkt *, struct txp_txq *), const char *era,
+			   unsigned bound, const char *kind, const char *const *words)
+{
+	struct txp_check_cfg cfg;
+
+	txp_test_era_cfg(&cfg, era);
+	if (bound)
+		cfg.bound = bound;
+	expect_named(&cfg, txp_test_sim_ops_with(xmit), kind, words);
+}
+
 /* A driver that frees what it cannot take and says it took it: before,
  * "a stall, 0 packets queued, queue awake". */
 static enum txp_tx frees_when_busy(struct txp_pkt *pkt, struct txp_txq *txq)
@@ -77,17 +78,11 @@ static enum txp_tx frees_when_busy(struct txp_pkt *pkt, struct txp_txq *txq)
 
 static void test_freed_not_requeued_is_lost(void **state)
 {
-	static const struct txp_driver_ops *ops;
-	static struct txp_driver_ops o;
 	static const char *const words[] = { "freed by CPU", "without being transmitted or dropped", NULL };
-	struct txp_check_cfg cfg;
 
 	(void)state;
-	o = txp_sim_ops;
-	o.start_xmit = frees_when_busy;
-	ops = &o;
-	era_cfg(&cfg, "2.6.11");	/* busy when the race is lost */
-	expect_named(&cfg, ops, "lost", words);
+	/* 2.6.11: busy when the race is lost. */
+	expect_planted(frees_when_busy, "2.6.11", 0, "lost", words);
 }
 
 /* A driver that completes its first packet at once, though its ring
@@ -106,17 +101,11 @@ static enum txp_tx completes_early(struct txp_pkt *pkt, struct txp_txq *txq)
 
 static void test_double_completion(void **state)
 {
-	static struct txp_driver_ops o;
 	static const char *const words[] = { "packet 1 of CPU 1 (flow 0, seq 0) completed twice",
 					     "CPU 1", "IRQ", NULL };
-	struct txp_check_cfg cfg;
 
 	(void)state;
-	o = txp_sim_ops;
-	o.start_xmit = completes_early;
-	era_cfg(&cfg, "2.6.8");
-	cfg.bound = 1;
-	expect_named(&cfg, &o, "double-completion", words);
+	expect_planted(completes_early, "2.6.8", 1, "double-completion", words);
 }
 
 /* A driver that posts its first packet and says busy: the core requeues
@@ -134,17 +123,11 @@ static enum txp_tx posts_and_says_busy(struct txp_pkt *pkt, struct txp_txq *txq)
 
 static void test_held_twice_is_duplicated(void **state)
 {
-	static struct txp_driver_ops o;
 	static const char *const words[] = { "packet 1 of CPU 1 (flow 0, seq 0) held twice",
 					     "1 packets sent twice", NULL };
-	struct txp_check_cfg cfg;
 
 	(void)state;
-	o = txp_sim_ops;
-	o.start_xmit = posts_and_says_busy;
-	era_cfg(&cfg, "2.6.8");
-	cfg.bound = 1;
-	expect_named(&cfg, &o, "duplicated", words);
+	expect_planted(posts_and_says_busy, "2.6.8", 1, "duplicated", words);
 }
 
 /* 2.6.18 claims the race impossible (one runner); without a qdisc every
@@ -159,7 +142,7 @@ static void test_claim_broken(void **state)
 	char err[256] = "";
 
 	(void)state;
-	era_cfg(&cfg, "2.6.18");
+	txp_test_era_cfg(&cfg, "2.6.18");
 	assert_true(cfg.race_impossible);
 	cfg.qdisc = &txp_noqueue_ops;
 	cfg.bound = 1;
