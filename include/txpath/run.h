@@ -32,6 +32,10 @@ struct txp_era {
 	enum txp_lock_mode lock;
 	enum txp_runner runner;
 	const char *personality;
+	/* Its design claims start_xmit never runs on a stopped queue (a
+	 * lock, or one runner, keeps the callers apart): `txpath check`
+	 * reports reaching it as a violation. */
+	bool race_impossible;
 	/* The modern eras' device (0: as the older eras: one queue, no BQL,
 	 * the run's bulk, no watchdog). */
 	unsigned queues;
