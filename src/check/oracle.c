@@ -29,7 +29,7 @@ static struct {
 	const struct txp_driver_ops *base;
 	struct txp_driver_ops ops;
 	struct txp_dev *dev;
-	struct txp_txq *txq;
+	int word[SCHED_WATCH_MAX];	/* the watched stopped flag of each queue */
 	unsigned packets;	/* per flow, for the slots' layout */
 	/* Every free is counted; only when precise (the same execution
 	 * again, when the totals disagree) is each matched with a count of
@@ -46,10 +46,12 @@ static struct {
 /* The driver's start_xmit, watched. */
 static enum txp_tx watched_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 {
-	struct sched_mark m = sched_watch_seen();
+	unsigned q = txp_txq_index(txq);
+	int word = q < SCHED_WATCH_MAX ? O.word[q] : -1;
+	struct sched_mark m = word >= 0 ? sched_watch_seen(word) : (struct sched_mark){ 0, 0 };
 	enum txp_tx rc = O.base->start_xmit(pkt, txq);
 
-	if (sched_current() >= 0 && sched_watch_rose_since(m))
+	if (word >= 0 && sched_current() >= 0 && sched_watch_rose_since(word, m))
 		O.on_stopped++;
 	return rc;
 }
@@ -78,9 +80,12 @@ static void read_stopped(void *arg)
 
 void oracle_watch(struct txp_dev *dev)
 {
+	struct txp_txq *txq;
+
 	O.dev = dev;
-	O.txq = txp_dev_txq(dev, 0);
-	sched_watch_probe(read_stopped, O.txq);
+	sched_watch_reset();
+	for (unsigned i = 0; i < SCHED_WATCH_MAX; i++)
+		O.word[i] = (txq = txp_dev_txq(dev, i)) ? sched_watch_probe(read_stopped, txq) : -1;
 }
 
 struct txp_pkt *oracle_pkt(unsigned flow, unsigned k)

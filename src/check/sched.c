@@ -92,18 +92,32 @@ static struct {
 static struct sctx *me;
 
 /*
- * The watched word (sched_watch_probe()): a flag whose rises, 0 to
+ * The watched words (sched_watch_probe()): flags whose rises, 0 to
  * nonzero, are counted as they reach memory, by writer, and what each
- * context had seen of them when it last read the word.
+ * context had seen of them when it last read the word.  One per queue.
  */
-static struct {
-	bool probing;
+struct watched {
 	const volatile void *addr;
 	size_t size;
 	uint64_t val;		/* in memory now */
 	unsigned rises, own[SCHED_MAX_CTX];
 	struct sched_mark seen[SCHED_MAX_CTX];	/* at each context's last read */
+};
+
+static struct {
+	bool probing;
+	unsigned n;
+	struct watched w[SCHED_WATCH_MAX];
 } W;
+
+/* The watched word at addr, or NULL. */
+static inline struct watched *watched_at(const volatile void *addr)
+{
+	for (unsigned i = 0; i < W.n; i++)
+		if (W.w[i].addr == addr)
+			return &W.w[i];
+	return NULL;
+}
 
 /* The fibers, their stacks kept from one execution to the next. */
 static struct fiber fibers[SCHED_MAX_CTX];
@@ -159,12 +173,14 @@ static bool readset_hit(struct readset *rs, const volatile void *addr)
 /* A write by writer reached memory: whoever else read addr must look
  * again (a context's own writes never wake it: a spinning context waits
  * for somebody else). */
-static void watch_landed(const struct sctx *writer);
+static void watch_landed(struct watched *w, const struct sctx *writer);
 
 static void wake_readers(const volatile void *addr, const struct sctx *writer)
 {
-	if (addr == W.addr)
-		watch_landed(writer);
+	struct watched *w = watched_at(addr);
+
+	if (w)
+		watch_landed(w, writer);
 	for (int i = 0; i < S.n; i++) {
 		struct sctx *c = &S.ctx[i];
 		bool in_iter, in_spin;
@@ -493,9 +509,11 @@ static void reschedule(void)
 
 void txp_check_point(enum txp_check_op op, const volatile void *addr, size_t size)
 {
-	if (txp_unlikely(W.probing) && !W.addr) {
-		W.addr = addr;
-		W.size = size;
+	if (txp_unlikely(W.probing) && W.n < SCHED_WATCH_MAX) {
+		W.w[W.n].addr = addr;
+		W.w[W.n].size = size;
+		W.n++;
+		W.probing = false;
 	}
 	if (!me || S.freerun)
 		return;
@@ -514,8 +532,12 @@ void txp_check_point(enum txp_check_op op, const volatile void *addr, size_t siz
 	if (op == TXP_OP_RMW || op == TXP_OP_FENCE)
 		drain(me);
 	/* The load follows at once: what it sees of the word is now. */
-	if (op == TXP_OP_LOAD && addr == W.addr)
-		W.seen[me->id] = (struct sched_mark){ W.rises, W.own[me->id] };
+	if (op == TXP_OP_LOAD && W.n) {
+		struct watched *w = watched_at(addr);
+
+		if (w)
+			w->seen[me->id] = (struct sched_mark){ w->rises, w->own[me->id] };
+	}
 }
 
 void txp_check_wrote(const volatile void *addr)
@@ -590,38 +612,51 @@ void txp_trace_lock(const char *what, const char *name)
 
 /* -- the watched word ------------------------------------------------------ */
 
-static void watch_landed(const struct sctx *writer)
+static void watch_landed(struct watched *w, const struct sctx *writer)
 {
-	uint64_t v = raw_load(W.addr, W.size);
+	uint64_t v = raw_load(w->addr, w->size);
 
-	if (v && !W.val) {
-		W.rises++;
+	if (v && !w->val) {
+		w->rises++;
 		if (writer)
-			W.own[writer->id]++;
+			w->own[writer->id]++;
 	}
-	W.val = v;
+	w->val = v;
 }
 
-void sched_watch_probe(void (*read)(void *), void *arg)
+void sched_watch_reset(void)
 {
 	memset(&W, 0, sizeof(W));
+}
+
+int sched_watch_probe(void (*read)(void *), void *arg)
+{
+	unsigned i = W.n;
+
+	if (i == SCHED_WATCH_MAX)
+		return -1;
 	W.probing = true;
 	read(arg);
 	W.probing = false;
-	if (W.addr)
-		W.val = raw_load(W.addr, W.size);
+	if (W.n == i)
+		return -1;
+	W.w[i].val = raw_load(W.w[i].addr, W.w[i].size);
+	return (int)i;
 }
 
-struct sched_mark sched_watch_seen(void)
+struct sched_mark sched_watch_seen(int word)
 {
-	return me ? W.seen[me->id] : (struct sched_mark){ W.rises, 0 };
+	const struct watched *w = &W.w[word];
+
+	return me ? w->seen[me->id] : (struct sched_mark){ w->rises, 0 };
 }
 
-bool sched_watch_rose_since(struct sched_mark m)
+bool sched_watch_rose_since(int word, struct sched_mark m)
 {
-	unsigned own = me ? W.own[me->id] : 0;
+	const struct watched *w = &W.w[word];
+	unsigned own = me ? w->own[me->id] : 0;
 
-	return W.rises - m.rises > own - m.own;
+	return w->rises - m.rises > own - m.own;
 }
 
 int sched_current(void)

@@ -98,20 +98,23 @@ unsigned sched_replay_reached(void);
 int sched_replay_refused(void);
 
 /*
- * The watched word, for the explorer's own ground truth: read(arg), run
- * by the controller, makes one load of the seam; its word is watched
- * from then on in this execution (until sched_begin), its rises (0 to
- * nonzero) counted as they reach memory.  sched_watch_seen(): the
- * rises the calling context had seen when it last read the word;
- * sched_watch_rose_since(): did another context's rise reach memory
- * since that mark?
+ * The watched words, for the explorer's own ground truth (one per queue,
+ * at most SCHED_WATCH_MAX): read(arg), run by the controller, makes one
+ * load of the seam; its word is watched from then on in this execution
+ * (until sched_watch_reset), its rises (0 to nonzero) counted as they
+ * reach memory; returns the word's number, -1 if none or too many.
+ * sched_watch_seen(): the rises the calling context had seen when it
+ * last read word; sched_watch_rose_since(): did another context's rise
+ * reach memory since that mark?
  */
+#define SCHED_WATCH_MAX 8
 struct sched_mark {
 	unsigned rises, own;
 };
-void sched_watch_probe(void (*read)(void *), void *arg);
-struct sched_mark sched_watch_seen(void);
-bool sched_watch_rose_since(struct sched_mark m);
+void sched_watch_reset(void);
+int sched_watch_probe(void (*read)(void *), void *arg);
+struct sched_mark sched_watch_seen(int word);
+bool sched_watch_rose_since(int word, struct sched_mark m);
 /* The context exploring now, -1 for the controller or a free run. */
 int sched_current(void);
 
