@@ -282,7 +282,11 @@ static void fill_violation(struct txp_check_result *res, const struct outcome *o
 		struct txp_check_event *e = &res->events[res->nevents++];
 
 		e->column = col[ev[i].ctx];
-		if (ev[i].arg)
+		if (ev[i].site && ev[i].arg)
+			snprintf(e->text, sizeof(e->text), "%s: %s(%s)", ev[i].site, ev[i].what, ev[i].arg);
+		else if (ev[i].site)
+			snprintf(e->text, sizeof(e->text), "%s: %s", ev[i].site, ev[i].what);
+		else if (ev[i].arg)
 			snprintf(e->text, sizeof(e->text), "%s %s", ev[i].what, ev[i].arg);
 		else
 			snprintf(e->text, sizeof(e->text), "%s", ev[i].what);

@@ -67,7 +67,8 @@ enum sched_end {
 
 struct sched_event {
 	int ctx;
-	const char *what, *arg;	/* printed "what" or "what arg" */
+	const char *what, *arg;	/* printed "what" or "what arg" ... */
+	const char *site;	/* ... or, with a site, "site: what" or "site: what(arg)" */
 };
 
 /* Prepare an execution: contexts started from now on are scheduled. */
@@ -98,11 +99,5 @@ bool sched_counter_conflict(char *buf, size_t len);
  * them that named an action not possible there (-1: none). */
 unsigned sched_replay_reached(void);
 int sched_replay_refused(void);
-
-/* Hooks from the seam (sync.c). */
-int txp_check_thread_start(struct txp_thread *t, const char *name, void *(*fn)(void *), void *arg);
-void txp_check_thread_join(struct txp_thread *t);
-void txp_check_spin(void);
-void txp_trace_lock(const char *what, const char *name);
 
 #endif
