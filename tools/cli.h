@@ -21,6 +21,7 @@ int cmd_demo(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_check(int argc, char **argv);	/* txpath-check only */
 int cmd_recv(int argc, char **argv);
+int cmd_config(int argc, char **argv);
 
 /* Flush and close an output stream: 0 if every write to it reached the
  * file, else an errno (EIO when the failing call left none). */
@@ -150,6 +151,20 @@ const char *run_verdict(const struct txp_run_cfg *cfg, const struct txp_run_resu
 			char *buf, size_t len);
 /* False if the run broke the accounting: stalled, lost, duplicated. */
 bool run_ok(const struct txp_run_result *r);
+
+/* --driver-so PATH and --driver-arg NAME=VALUE[,NAME=VALUE...]: the
+ * plugin driver (txpath/plugin.h), or a usage error of cmd. */
+const struct txp_run_driver *driver_so_load(const char *cmd, const char *path, const char *args);
+/* For run: with path, the plugin is cfg's driver, with its lock mode and
+ * ring unless --lock or --ring were given; --driver-arg without it, or
+ * with --driver, is a usage error. */
+void driver_so_use(const struct cmdline *cl, struct txp_run_cfg *cfg, const char *path,
+		   const char *args);
+#define DRIVER_SO_HELP \
+"  --driver-so PATH        a driver of one's own, a shared object built against\n" \
+"                          txpath/plugin.h (cc -shared -fPIC $(txpath config\n" \
+"                          --cflags)); its lock mode and ring are its own\n" \
+"  --driver-arg K=V[,K=V]  its knobs\n"
 void report_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp_run_result *r);
 void report_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp_run_result *r);
 /* A real device that died mid-run (its link went, or its file took no

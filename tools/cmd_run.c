@@ -17,6 +17,7 @@ static const char run_help[] =
 "the run checks that, and the wire checks for loss and duplication.\n"
 "\n"
 RUN_KNOB_HELP
+DRIVER_SO_HELP
 "  --json                  print one JSON object instead of the report\n"
 "  --quiet                 do not print the kernel log lines (still counted)\n"
 "  -h, --help              this help\n"
@@ -48,7 +49,7 @@ static void show_progress(const struct txp_run_progress *p, void *arg)
 	fflush(stderr);
 }
 
-enum { OPT_JSON = 1000, OPT_QUIET, OPT_HELP };
+enum { OPT_JSON = 1000, OPT_QUIET, OPT_HELP, OPT_DRIVER_SO, OPT_DRIVER_ARG };
 
 bool report_dev_died(const char *cmd, const struct txp_run_cfg *cfg,
 		     const struct txp_run_result *r)
@@ -75,6 +76,7 @@ int cmd_run(int argc, char **argv)
 	struct txp_run_cfg cfg;
 	struct txp_run_result res;
 	bool json = false, tty = isatty(STDERR_FILENO);
+	const char *so = NULL, *so_args = NULL;
 	char err[256];
 	size_t n = 0;
 	int c;
@@ -84,6 +86,8 @@ int cmd_run(int argc, char **argv)
 	opts[n++] = (struct option){ "json", no_argument, NULL, OPT_JSON };
 	opts[n++] = (struct option){ "quiet", no_argument, NULL, OPT_QUIET };
 	opts[n++] = (struct option){ "help", no_argument, NULL, OPT_HELP };
+	opts[n++] = (struct option){ "driver-so", required_argument, NULL, OPT_DRIVER_SO };
+	opts[n++] = (struct option){ "driver-arg", required_argument, NULL, OPT_DRIVER_ARG };
 	opts[n] = (struct option){ NULL, 0, NULL, 0 };
 
 	txp_run_cfg_init(&cfg);
@@ -99,12 +103,19 @@ int cmd_run(int argc, char **argv)
 		case OPT_QUIET:
 			cfg.log = NULL;
 			break;
+		case OPT_DRIVER_SO:
+			so = optarg;
+			break;
+		case OPT_DRIVER_ARG:
+			so_args = optarg;
+			break;
 		case 'h':
 		case OPT_HELP:
 			fputs(run_help, stdout);
 			return 0;
 		}
 	}
+	driver_so_use(&cl, &cfg, so, so_args);
 	check_run_knobs(&cl, &cfg);
 	if (!txp_run_cfg_check(&cfg, err, sizeof(err)))
 		usage_error("run", "%s", err);

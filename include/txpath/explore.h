@@ -25,6 +25,8 @@
 #include "txpath/qdisc.h"
 #include "txpath/sim.h"
 
+struct txp_run_driver;
+
 /* Contexts (producers, the completion context) of a scenario at most. */
 #define TXP_CHECK_MAX_CTX 8
 
@@ -40,6 +42,10 @@ struct txp_check_cfg {
 	enum txp_runner runner;
 	const struct txp_qdisc_ops *qdisc;	/* NULL: txp_pfifo_fast_ops */
 	const struct txp_sim_personality *personality;
+	/* NULL: the simulated NIC with personality; else this driver (a
+	 * plugin, txp_run_driver_plugin()), made afresh for every schedule
+	 * with lock, runner, ring, frags, batch and producers. */
+	const struct txp_run_driver *driver;
 	unsigned producers;	/* producer contexts */
 	unsigned packets;	/* packets each */
 	unsigned ring;		/* 0: the smallest that fits */
@@ -69,7 +75,8 @@ struct txp_check_result {
 	const char *kind;		/* "bug-log", "lost", "duplicated", "deadlock",
 					 * "stall", "validator", "livelock", "counter"
 					 * (a single-writer counter written by two
-					 * contexts) */
+					 * contexts); a plugin driver that crashes ends
+					 * the program with its schedule (exit 1) */
 	char detail[400];
 	unsigned preemptions;
 	char *schedule;			/* replay string (malloc'd) */

@@ -11,6 +11,7 @@
 #include "signals.h"
 #include "txpath/check.h"
 #include "txpath/explore.h"
+#include "txpath/plugin.h"
 
 static const char check_help[] =
 "usage: txpath check [options]\n"
@@ -33,6 +34,12 @@ static const char check_help[] =
 "                          override the era; personalities: tg3-2004 tg3-silent\n"
 "                          tg3-2005 e1000-2004 locked rc2 rc2-naive lost-wakeup\n"
 "                          recheck-nomb\n"
+"  --driver-so PATH        check a driver of one's own instead of a personality:\n"
+"                          a shared object built against txpath/plugin.h; its\n"
+"                          lock mode and ring are its own (docs/checking-your-\n"
+"                          driver.md); a driver that crashes is reported with\n"
+"                          the schedule that led there (exit 1)\n"
+"  --driver-arg K=V[,K=V]  its knobs\n"
 "  --qdisc pfifo_fast|noqueue\n"
 "                          the queue (default pfifo_fast); noqueue: producers\n"
 "                          call start_xmit directly, whatever the runner\n"
@@ -88,7 +95,8 @@ static const char check_help[] =
 enum {
 	OPT_ERA = 256, OPT_LOCK, OPT_RUNNER, OPT_PERSONALITY, OPT_PRODUCERS, OPT_PACKETS,
 	OPT_RING, OPT_FRAGS, OPT_BATCH, OPT_MM, OPT_BOUND, OPT_PCT, OPT_RANDOM, OPT_RUNS,
-	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_JSON, OPT_HELP, OPT_QDISC,
+	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_JSON, OPT_HELP, OPT_QDISC, OPT_DRIVER_SO,
+	OPT_DRIVER_ARG,
 };
 
 static const struct option check_options[] = {
@@ -97,6 +105,8 @@ static const struct option check_options[] = {
 	{ "runner", required_argument, NULL, OPT_RUNNER },
 	{ "personality", required_argument, NULL, OPT_PERSONALITY },
 	{ "qdisc", required_argument, NULL, OPT_QDISC },
+	{ "driver-so", required_argument, NULL, OPT_DRIVER_SO },
+	{ "driver-arg", required_argument, NULL, OPT_DRIVER_ARG },
 	{ "producers", required_argument, NULL, OPT_PRODUCERS },
 	{ "packets", required_argument, NULL, OPT_PACKETS },
 	{ "ring", required_argument, NULL, OPT_RING },
@@ -120,6 +130,7 @@ struct picks {
 	const char *era;
 	int lock, runner;	/* -1: from the era */
 	const struct txp_sim_personality *personality;
+	const char *so, *so_args;	/* --driver-so, --driver-arg */
 	bool json;
 };
 
@@ -208,6 +219,8 @@ static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, stru
 		cfg->max_steps = (unsigned)parse_u64("check", "--max-steps", arg, 100, 100000000);
 		break;
 	case OPT_JSON: p->json = true; break;
+	case OPT_DRIVER_SO: p->so = arg; break;
+	case OPT_DRIVER_ARG: p->so_args = arg; break;
 	default: break;
 	}
 }
@@ -224,6 +237,37 @@ static void check_combination(const struct cmdline *cl)
 		usage_error("check", "--runs applies to --pct or --random only");
 	if (cmdline_given(cl, OPT_SEED) && !sampler)
 		usage_error("check", "--seed applies to --pct or --random only");
+	if (cmdline_given(cl, OPT_DRIVER_ARG) && !cmdline_given(cl, OPT_DRIVER_SO))
+		usage_error("check", "--driver-arg applies to --driver-so only");
+	if (cmdline_given(cl, OPT_DRIVER_SO) && cmdline_given(cl, OPT_PERSONALITY))
+		usage_error("check", "choose one of --personality, --driver-so");
+	if (cmdline_given(cl, OPT_DRIVER_SO) && cmdline_given(cl, OPT_ERA))
+		usage_error("check", "--era picks a personality: choose one of --era, --driver-so");
+}
+
+/* --driver-so: the plugin is the driver, with its lock mode unless
+ * --lock was given. */
+static void use_driver_so(struct txp_check_cfg *cfg, const struct picks *p)
+{
+	if (!p->so)
+		return;
+	cfg->driver = driver_so_load("check", p->so, p->so_args);
+	if (p->lock < 0)
+		cfg->lock = txp_run_driver_plugin_of(cfg->driver)->lock;
+}
+
+/* The driver's name, and its ring, as the scenario has them. */
+static const char *driver_name(const struct txp_check_cfg *cfg)
+{
+	return cfg->driver ? txp_run_driver_plugin_of(cfg->driver)->name : cfg->personality->name;
+}
+
+static unsigned ring_shown(const struct txp_check_cfg *cfg)
+{
+	if (cfg->ring)
+		return cfg->ring;
+	return cfg->driver ? txp_run_driver_plugin_of(cfg->driver)->ring
+			   : txp_sim_min_ring(cfg->frags_max);
 }
 
 static void show_progress(uint64_t schedules, unsigned bound, void *arg)
@@ -303,9 +347,8 @@ static void print_text(const struct txp_check_cfg *cfg, const struct txp_check_r
 	printf("txpath check: era %s (lock %s, runner %s, qdisc %s, driver %s), %u producers x %u packets, "
 	       "ring %u, frags %u-%u, memory model %s\n",
 	       cfg->era ? cfg->era : "(custom)", txp_lock_mode_name(cfg->lock),
-	       txp_runner_name(cfg->runner), qdisc_name(cfg), cfg->personality->name,
-	       cfg->producers, cfg->packets,
-	       cfg->ring ? cfg->ring : txp_sim_min_ring(cfg->frags_max), cfg->frags_min,
+	       txp_runner_name(cfg->runner), qdisc_name(cfg), driver_name(cfg),
+	       cfg->producers, cfg->packets, ring_shown(cfg), cfg->frags_min,
 	       cfg->frags_max, cfg->tso ? "tso" : "sc");
 	printf("strategy: %s\n\n", strategy_text(cfg, strat, sizeof(strat)));
 	if (r->found || cfg->replay) {
@@ -337,7 +380,8 @@ static void print_json(const struct txp_check_cfg *cfg, const struct txp_check_r
 	json_str(&j, "lock", txp_lock_mode_name(cfg->lock));
 	json_str(&j, "runner", txp_runner_name(cfg->runner));
 	json_str(&j, "qdisc", qdisc_name(cfg));
-	json_str(&j, "personality", cfg->personality->name);
+	json_str(&j, "personality", cfg->driver ? NULL : cfg->personality->name);
+	json_str(&j, "driver", driver_name(cfg));
 	json_str(&j, "memory_model", cfg->tso ? "tso" : "sc");
 	if (r->found) {
 		json_obj_begin(&j, "violation");
@@ -391,6 +435,7 @@ int cmd_check(int argc, char **argv)
 	}
 	check_combination(&cl);
 	apply_picks(&cfg, &picks);
+	use_driver_so(&cfg, &picks);
 	if (!txp_check_cfg_valid(&cfg, err, sizeof(err)))
 		usage_error("check", "%s", err);
 	if (!picks.json && isatty(STDERR_FILENO))
