@@ -707,7 +707,7 @@ bool txp_check_cfg_valid(const struct txp_check_cfg *cfg, char *err, size_t errl
  * a violation found.
  */
 static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
-static const struct txp_check_cfg *crash_cfg;
+static bool crash_caught;
 
 static void on_crash(int sig)
 {
@@ -720,19 +720,19 @@ static void on_crash(int sig)
 	printf("VIOLATION crash after %u preemptions: the driver crashed (%s)\n\n", res.preemptions,
 	       strsignal(sig));
 	txp_check_diagram(stdout, &res);
-	printf("\nschedule: %s\nreplay: txpath check --driver-so ... --replay '%s'\n",
+	printf("\nschedule: %s\nreplay: the same command with --replay %s\n",
 	       res.schedule ? res.schedule : "?", res.schedule ? res.schedule : "?");
 	fflush(stdout);
 	_exit(1);
 }
 
-static void crash_catch(const struct txp_check_cfg *cfg)
+static void crash_catch(void)
 {
 	static char altstack[64 * 1024];
 	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
 	struct sigaction sa = { .sa_handler = on_crash, .sa_flags = SA_ONSTACK | SA_RESETHAND };
 
-	crash_cfg = cfg;
+	crash_caught = true;
 	sigaltstack(&ss, NULL);
 	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
 		sigaction(crash_signals[i], &sa, NULL);
@@ -748,8 +748,8 @@ int txp_check_run(const struct txp_check_cfg *cfg, struct txp_check_result *res,
 	memset(res, 0, sizeof(*res));
 	if (!txp_check_cfg_valid(cfg, err, errlen))
 		return -EINVAL;
-	if (cfg->driver && !crash_cfg)
-		crash_catch(cfg);
+	if (cfg->driver && !crash_caught)
+		crash_catch();
 	if (cfg->replay)
 		rc = explore_replay(cfg, res, &o, err, errlen);
 	else if (cfg->strategy == TXP_CHECK_BOUND)
