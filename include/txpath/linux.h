@@ -95,17 +95,20 @@ typedef struct txp_spinlock spinlock_t;
 
 /* -- memory ordering --------------------------------------------------------------- */
 
-#define smp_mb()               txp_mb()
-#define smp_rmb()              txp_rmb()
-#define smp_wmb()              txp_wmb()
-#define mb()                   txp_mb()
-#define rmb()                  txp_rmb()
-#define wmb()                  txp_wmb()
+/* The barriers are drawn, with their caller: where they are, or are
+ * not, is what a memory-model counterexample is about. */
+#define smp_mb()               (txp_trace_at("smp_mb()", __func__), txp_mb())
+#define smp_rmb()              (txp_trace_at("smp_rmb()", __func__), txp_rmb())
+#define smp_wmb()              (txp_trace_at("smp_wmb()", __func__), txp_wmb())
+#define mb()                   smp_mb()
+#define rmb()                  smp_rmb()
+#define wmb()                  smp_wmb()
 #define smp_mb__after_atomic() txp_mb_after_atomic()
 #define READ_ONCE(x)           TXP_READ_ONCE(x)
 #define WRITE_ONCE(x, v)       TXP_WRITE_ONCE(x, v)
 #define smp_load_acquire(p)    TXP_LOAD_ACQUIRE(*(p))
-#define smp_store_release(p, v) TXP_STORE_RELEASE(*(p), v)
+#define smp_store_release(p, v) \
+	txp__atomic_store((p), sizeof(*(p)), (uint64_t)(uintptr_t)(v), TXP_RELEASE, #p)
 #define cpu_relax()            txp_relax()
 #define set_bit(nr, addr)           txp_set_bit((nr), (addr))
 #define clear_bit(nr, addr)         txp_clear_bit((nr), (addr))

@@ -99,7 +99,11 @@ enum txp_order {
  * false and *expected = *p (strong: no spurious failure).
  */
 uint64_t txp_atomic_load(const volatile void *p, size_t size, enum txp_order o);
-void txp_atomic_store(volatile void *p, size_t size, uint64_t v, enum txp_order o);
+/* what: the target as written ("&tp->tx_cons"), for the diagrams of the
+ * memory model tso, which draw a store when it reaches memory. */
+void txp__atomic_store(volatile void *p, size_t size, uint64_t v, enum txp_order o,
+		       const char *what);
+#define txp_atomic_store(p, size, v, o) txp__atomic_store((p), (size), (v), (o), #p)
 uint64_t txp_atomic_xchg(volatile void *p, size_t size, uint64_t v, enum txp_order o);
 bool txp_atomic_cmpxchg(volatile void *p, size_t size, uint64_t *expected, uint64_t desired,
 			enum txp_order o);
@@ -121,7 +125,7 @@ bool txp_test_and_clear_bit(unsigned nr, volatile unsigned long *addr);
 #define TXP_ATOMIC_LOAD(x, o) \
 	((__typeof__(x))(uintptr_t)txp_atomic_load(&(x), sizeof(x), (o)))
 #define TXP_ATOMIC_STORE(x, v, o) \
-	txp_atomic_store(&(x), sizeof(x), (uint64_t)(uintptr_t)(v), (o))
+	txp__atomic_store(&(x), sizeof(x), (uint64_t)(uintptr_t)(v), (o), #x)
 #define TXP_READ_ONCE(x)         TXP_ATOMIC_LOAD(x, TXP_RELAXED)
 #define TXP_WRITE_ONCE(x, v)     TXP_ATOMIC_STORE(x, v, TXP_RELAXED)
 #define TXP_LOAD_ACQUIRE(x)      TXP_ATOMIC_LOAD(x, TXP_ACQUIRE)

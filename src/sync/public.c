@@ -39,13 +39,25 @@ uint64_t txp_atomic_load(const volatile void *p, size_t size, enum txp_order o)
 #undef LOAD
 }
 
-void txp_atomic_store(volatile void *p, size_t size, uint64_t v, enum txp_order o)
+#ifdef TXP_CHECK
+/* As txp_store_relaxed/_release, with the target named as the caller
+ * wrote it. */
+#define store_as(a, v, mo, what) do {					\
+		txp_check_point(TXP_OP_STORE, (a), sizeof(*(a)));	\
+		if (txp__check_write(a, v, mo, what))			\
+			txp_check_wrote(a);				\
+	} while (0)
+#else
+#define store_as(a, v, mo, what) atomic_store_explicit((a), (v), (mo))
+#endif
+
+void txp__atomic_store(volatile void *p, size_t size, uint64_t v, enum txp_order o,
+		       const char *what)
 {
+	(void)what;
 #define STORE(T) do {							\
-		if (o == TXP_RELAXED)					\
-			txp_store_relaxed(AT(T, p), (T)v);		\
-		else							\
-			txp_store_release(AT(T, p), (T)v);		\
+		store_as(AT(T, p), (T)v, o == TXP_RELAXED ? memory_order_relaxed \
+			 : memory_order_release, what);			\
 		/* seq_cst: ordered before later loads too. */	\
 		if (o != TXP_RELAXED && o != TXP_RELEASE)		\
 			txp_smp_mb();					\
