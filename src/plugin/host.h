@@ -17,6 +17,7 @@ struct plugin_host {
 	const struct txp_plugin *p;
 	struct txp_driver_ops ops;	/* the device's: the plugin's, wrapped */
 	struct txp_run_driver drv;	/* the workload's view */
+	struct plugin_host *next;	/* the one loaded before */
 };
 
 /* One device of it: the txpath device's priv. */

@@ -11,6 +11,9 @@
 
 #include "plugin/host.h"
 
+/* Every plugin loaded, newest first. */
+static struct plugin_host *loaded;
+
 /* The plugin host of a workload driver made here. */
 static const struct plugin_host *host_of(const struct txp_run_driver *d)
 {
@@ -186,6 +189,9 @@ const struct txp_run_driver *txp_run_driver_plugin(const char *path, const char 
 	}
 	for (unsigned i = 0; plugin_valid(h->p, path, err, errlen) == 0 && i <= nargs; i++) {
 		if (i == nargs) {
+			/* Never unloaded: kept where the program can reach it. */
+			h->next = loaded;
+			loaded = h;
 			plugin_host_ops(h);
 			h->drv = (struct txp_run_driver){
 				.name = "plugin",

@@ -102,7 +102,7 @@ errors)
 	error "choose one of --personality, --driver-so" check --driver-so "$EX/tg3_2005.so" --personality tg3-2004
 	# A crash: reported with its schedule, which replays it.
 	run_check 1 --driver-so "$BAD/bad_crash.so" --packets 3
-	check "the crash reported" 'grep -q "^VIOLATION crash after .*Segmentation fault" "$out"'
+	check "the crash reported" 'grep -q "^VIOLATION crash after .*the driver crashed (Illegal instruction)" "$out"'
 	schedule=$(sed -n 's/^schedule: //p' "$out")
 	run_check 1 --driver-so "$BAD/bad_crash.so" --packets 3 --replay "$schedule"
 	check "its replay crashes too" 'grep -q "^VIOLATION crash" "$out"'

@@ -2,8 +2,9 @@
  * bad_plugin.c - plugins that break the contract, one per -D switch, for
  * tests/cli/driver_so.sh: BAD_ABI (another ABI version), NO_POLL (an op
  * missing), BAD_RETURN (start_xmit returns 7), NO_ENTRY (no entry point),
- * CRASH (start_xmit dereferences NULL on a packet's second try, which only
- * some schedules reach).  Without a switch: a driver that drops nothing
+ * CRASH (start_xmit traps, as the kernel's BUG() does, when it finds the
+ * ring full, which only some schedules reach; a trap and not a NULL
+ * store, which the sanitizer builds would catch before any signal).  Without a switch: a driver that drops nothing
  * and sends everything.
  */
 #include "txpath/linux.h"
@@ -34,8 +35,8 @@ static netdev_tx_t bad_start_xmit(struct sk_buff *skb, struct net_device *dev)
 #else
 	if (b->prod - READ_ONCE(b->cons) == RING) {
 #ifdef CRASH
-		/* The second producer found the ring full: a bug of its own. */
-		*(volatile int *)(uintptr_t)skb->sk = 1;
+		/* The ring full: BUG(). */
+		__builtin_trap();
 #endif
 		netif_stop_queue(dev);
 		return NETDEV_TX_BUSY;
