@@ -68,14 +68,26 @@ void txp__atomic_store(volatile void *p, size_t size, uint64_t v, enum txp_order
 }
 
 /* The read-modify-writes are acquire and release whatever o asks: at
- * least as strong, and what the machines of the memory models do. */
-uint64_t txp_atomic_xchg(volatile void *p, size_t size, uint64_t v, enum txp_order o)
-{
-	(void)o;
-#define XCHG(T) return txp_xchg(AT(T, p), (T)v)
-	BY_SIZE(size, XCHG)
-#undef XCHG
-}
+ * least as strong, and what the machines of the memory models do.  RMW(name,
+ * op): the public function name over the inline op. */
+#define RMW_CASE(T, op) return op(AT(T, p), (T)v)
+#define RMW(name, op)							\
+	uint64_t name(volatile void *p, size_t size, uint64_t v, enum txp_order o) \
+	{								\
+		(void)o;						\
+		switch (size) {						\
+		case 1: RMW_CASE(uint8_t, op);				\
+		case 2: RMW_CASE(uint16_t, op);				\
+		case 4: RMW_CASE(uint32_t, op);				\
+		case 8: RMW_CASE(uint64_t, op);				\
+		default: bad_size(size);				\
+		}							\
+	}
+
+RMW(txp_atomic_xchg, txp_xchg)
+RMW(txp_atomic_fetch_add, txp_fetch_add)
+RMW(txp_atomic_fetch_or, txp_fetch_or)
+RMW(txp_atomic_fetch_and, txp_fetch_and)
 
 bool txp_atomic_cmpxchg(volatile void *p, size_t size, uint64_t *expected, uint64_t desired,
 			enum txp_order o)
@@ -92,30 +104,6 @@ bool txp_atomic_cmpxchg(volatile void *p, size_t size, uint64_t *expected, uint6
 	} while (0)
 	BY_SIZE(size, CAS)
 #undef CAS
-}
-
-uint64_t txp_atomic_fetch_add(volatile void *p, size_t size, uint64_t v, enum txp_order o)
-{
-	(void)o;
-#define ADD(T) return txp_fetch_add(AT(T, p), (T)v)
-	BY_SIZE(size, ADD)
-#undef ADD
-}
-
-uint64_t txp_atomic_fetch_or(volatile void *p, size_t size, uint64_t v, enum txp_order o)
-{
-	(void)o;
-#define OR(T) return txp_fetch_or(AT(T, p), (T)v)
-	BY_SIZE(size, OR)
-#undef OR
-}
-
-uint64_t txp_atomic_fetch_and(volatile void *p, size_t size, uint64_t v, enum txp_order o)
-{
-	(void)o;
-#define AND(T) return txp_fetch_and(AT(T, p), (T)v)
-	BY_SIZE(size, AND)
-#undef AND
 }
 
 /* -- bits ------------------------------------------------------------------ */
