@@ -33,6 +33,10 @@ struct bench_cfg {
 	unsigned burst;		/* packets per txp_xmit_burst() */
 	unsigned bulk;		/* packets per qdisc_restart() */
 	bool sim;		/* also the simulated NIC */
+	/* Also this driver plugin (txp_run_driver_plugin(), --driver-so), in
+	 * the two configurations of its lock mode, as driver "plugin"; NULL:
+	 * none. */
+	const struct txp_run_driver *plugin;
 	const struct txp_run_stop *stop;	/* asked: finish with the runs done so
 						 * far (NULL: never) */
 };
@@ -40,7 +44,7 @@ struct bench_cfg {
 /* One case: its knobs, then its results. */
 struct bench_row {
 	char config[24];	/* "core/concurrent", "mutex", "ckring" */
-	const char *driver;	/* "null", "sim" */
+	const char *driver;	/* "null", "sim", "plugin" */
 	enum bench_kind kind;
 	int lock, runner;	/* enum txp_lock_mode, enum txp_runner (txpath only) */
 	unsigned threads;

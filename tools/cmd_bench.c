@@ -36,6 +36,11 @@ static const char bench_help[] =
 "                   ring slot, once per packet whatever the burst\n"
 "  --bulk N         packets qdisc_restart() sends per batch, 1..%d (default 32)\n"
 "  --no-sim         leave out the simulated NIC\n"
+"  --driver-so PATH also a driver plugin (docs/checking-your-driver.md), in\n"
+"                   the configurations of its lock mode, ring 512, as driver\n"
+"                   \"plugin\"; with the simulated NIC, plugin/sim ratios too:\n"
+"                   examples/drivers/tg3_lltx.c -DMILLER_RULE is tg3-2005\n"
+"  --driver-arg K=V[,K=V]  its knobs\n"
 "  --quick          a smoke run: 2 threads at most, 1 run of 0.02 s each\n"
 "                   (--threads, --reps, --seconds override it)\n"
 "  --json           print {\"rows\": [...], \"ratios\": [...]} instead of the table\n"
@@ -50,7 +55,7 @@ static const char bench_help[] =
 "none are left out).\n";
 
 enum { OPT_THREADS = 1000, OPT_REPS, OPT_SECONDS, OPT_BURST, OPT_BULK, OPT_NO_SIM,
-       OPT_QUICK, OPT_JSON, OPT_SVG, OPT_HELP };
+       OPT_QUICK, OPT_JSON, OPT_SVG, OPT_HELP, OPT_DRIVER_SO, OPT_DRIVER_ARG };
 
 static const struct option bench_options[] = {
 	{ "threads", required_argument, NULL, OPT_THREADS },
@@ -59,6 +64,8 @@ static const struct option bench_options[] = {
 	{ "burst", required_argument, NULL, OPT_BURST },
 	{ "bulk", required_argument, NULL, OPT_BULK },
 	{ "no-sim", no_argument, NULL, OPT_NO_SIM },
+	{ "driver-so", required_argument, NULL, OPT_DRIVER_SO },
+	{ "driver-arg", required_argument, NULL, OPT_DRIVER_ARG },
 	{ "quick", no_argument, NULL, OPT_QUICK },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "svg", required_argument, NULL, OPT_SVG },
@@ -107,6 +114,25 @@ static const struct {
 
 static const char *const drivers[] = { "null", "sim" };
 
+/* The plugin against the simulated NIC, configuration by configuration:
+ * what building a driver as a plugin costs, when it is the same driver. */
+static void print_plugin_ratios(const struct bench_cfg *cfg, const struct bench_row *rows, size_t n)
+{
+	if (!cfg->plugin || !cfg->sim)
+		return;
+	printf("\nthe plugin against the simulated NIC (above 1: the plugin is faster)\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct bench_row *p = &rows[i], *s;
+
+		if (p->skipped || strcmp(p->driver, "plugin"))
+			continue;
+		s = find(rows, n, p->config, "sim", p->threads);
+		printf("plugin/sim, %-16s %7u %7.2f   CPU ns/pkt %.1f vs %.1f\n", p->config, p->threads,
+		       s && s->mpps > 0 ? p->mpps / s->mpps : 0, p->cpu_ns_per_packet,
+		       s ? s->cpu_ns_per_packet : 0);
+	}
+}
+
 static void print_table(const struct bench_cfg *cfg, const struct bench_row *rows, size_t n)
 {
 	printf("txpath bench: %u run%s of %.3g s per case, bursts of %u, bulk %u, %ld CPUs\n",
@@ -134,6 +160,7 @@ static void print_table(const struct bench_cfg *cfg, const struct bench_row *row
 			for (unsigned t = 1; t <= cfg->max_threads; t++)
 				printf("%-28s %-6s %7u %7.2f\n", ratio_defs[k].name, drivers[d], t,
 				       ratio(rows, n, ratio_defs[k].a, ratio_defs[k].b, drivers[d], t));
+	print_plugin_ratios(cfg, rows, n);
 }
 
 /* The best txpath configuration on the null driver at a thread count. */
@@ -230,7 +257,7 @@ int cmd_bench(int argc, char **argv)
 		.reps = 5, .seconds = 0.25, .burst = 32, .bulk = 32, .sim = true,
 	};
 	bool json = false, quick = false, ok = true;
-	const char *svg = NULL;
+	const char *svg = NULL, *so = NULL, *so_args = NULL;
 	FILE *svg_file = NULL;
 	struct bench_row *rows;
 	struct cmdline cl;
@@ -260,6 +287,12 @@ int cmd_bench(int argc, char **argv)
 		case OPT_NO_SIM:
 			cfg.sim = false;
 			break;
+		case OPT_DRIVER_SO:
+			so = optarg;
+			break;
+		case OPT_DRIVER_ARG:
+			so_args = optarg;
+			break;
 		case OPT_QUICK:
 			quick = true;
 			break;
@@ -275,6 +308,10 @@ int cmd_bench(int argc, char **argv)
 			return 0;
 		}
 	}
+	if (so_args && !so)
+		usage_error("bench", "--driver-arg applies to --driver-so only");
+	if (so)
+		cfg.plugin = driver_so_load("bench", so, so_args);
 	/* --quick is a preset: --threads, --reps and --seconds override it. */
 	if (quick && !cmdline_given(&cl, OPT_REPS))
 		cfg.reps = 1;

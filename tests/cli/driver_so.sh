@@ -86,6 +86,12 @@ run)
 	"$TXPATH" run --driver-so "$EX/tg3_2005.so" --driver-arg wake=2 --packets 1000 --threads 2 \
 		>"$out" 2>"$err"
 	check "a knob given" '[ $? -eq 0 ]'
+	# Its bench rows, beside the simulated NIC's tg3-2005.
+	"$TXPATH" bench --quick --threads 1 --driver-so "$EX/tg3_2005.so" >"$out" 2>"$err"
+	check "bench --driver-so exits 0" '[ $? -eq 0 ]'
+	check "bench: the plugin's rows, accounted" \
+		'[ "$(grep -c "^lltx/[a-z]* *plugin " "$out")" -eq 2 ] && ! grep -q "NOT ACCOUNTED" "$out"'
+	check "bench: plugin/sim ratios" '[ "$(grep -c "^plugin/sim, lltx/" "$out")" -eq 2 ]'
 	;;
 errors)
 	error "not a loadable shared object" run --driver-so /etc/passwd
