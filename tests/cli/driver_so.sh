@@ -106,6 +106,19 @@ errors)
 	error "is written for --lock lltx, not core" check --driver-so "$EX/tg3_2005.so" --lock core
 	error "applies to --driver-so only" check --driver-arg wake=2
 	error "choose one of --personality, --driver-so" check --driver-so "$EX/tg3_2005.so" --personality tg3-2004
+	error "give one of --cflags, --libs" config
+	error "unknown option '--x'" config --x
+	# The build helper builds a plugin that loads.
+	inc=$("$TXPATH" config --cflags | sed -n 's/^-I\([^ ]*\) .*/\1/p')
+	check "config --cflags: the headers" '[ -r "$inc/txpath/plugin.h" ]'
+	so=$(mktemp --suffix .so)
+	# shellcheck disable=SC2046
+	${CC:-cc} $("$TXPATH" config --cflags) -o "$so" "$(dirname "$0")/../../examples/drivers/tg3_lltx.c" \
+		$("$TXPATH" config --libs)
+	check "built with config's flags" '[ $? -eq 0 ]'
+	"$TXPATH" run --driver-so "$so" --packets 1000 --threads 2 >"$out" 2>"$err"
+	check "... and it runs" '[ $? -eq 0 ]'
+	rm -f "$so"
 	# A crash: reported with its schedule, which replays it.
 	run_check 1 --driver-so "$BAD/bad_crash.so" --packets 3
 	check "the crash reported" 'grep -q "^VIOLATION crash after .*the driver crashed (Illegal instruction)" "$out"'
