@@ -83,7 +83,8 @@ struct txp_plugin {
 	 * poll: the completion routine.  Retire what the NIC sent (all that
 	 * was posted), at most budget packets, freeing each (dev_kfree_skb:
 	 * transmitted), and wake the queue if it was stopped and room came
-	 * back.  Context: the completion context only, "in interrupt".
+	 * back.  Context: the completion context only, as NAPI poll runs
+	 * (softirq: not "in interrupt").
 	 * Return codes: the packets retired, 0..budget (0: nothing to do).
 	 */
 	int (*poll)(struct txp_napi *napi, int budget);

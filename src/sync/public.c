@@ -32,9 +32,18 @@ static _Noreturn void bad_size(size_t size)
 	default: bad_size(size);			\
 	}
 
+#ifdef TXP_CHECK
+#define load_as(a, mo) txp__check_load(a, mo)
+#else
+#define load_as(a, mo) atomic_load_explicit((a), (mo))
+#endif
+
 uint64_t txp_atomic_load(const volatile void *p, size_t size, enum txp_order o)
 {
-#define LOAD(T) return o == TXP_RELAXED ? txp_load_relaxed(AT(T, p)) : txp_load_acquire(AT(T, p))
+	memory_order mo = o == TXP_RELAXED ? memory_order_relaxed
+			: o == TXP_ACQUIRE ? memory_order_acquire : memory_order_seq_cst;
+
+#define LOAD(T) return load_as(AT(T, p), mo)
 	BY_SIZE(size, LOAD)
 #undef LOAD
 }
