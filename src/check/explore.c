@@ -218,6 +218,13 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 		o->kind = "bug-log";
 		snprintf(o->detail, sizeof(o->detail), "BUG! Tx Ring full when queue awake! (%llu times)",
 			 (unsigned long long)st.bug_logs);
+	} else if (done < st.submitted && !backlog) {
+		/* Nothing queued, nothing in flight, and yet not all done: the
+		 * driver took packets it neither completed nor dropped. */
+		o->kind = "lost";
+		snprintf(o->detail, sizeof(o->detail),
+			 "%llu packets taken by the driver and never completed or dropped",
+			 (unsigned long long)(st.submitted - done));
 	} else if (done < st.submitted) {
 		o->kind = "stall";
 		snprintf(o->detail, sizeof(o->detail),

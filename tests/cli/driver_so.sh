@@ -119,6 +119,10 @@ errors)
 	"$TXPATH" run --driver-so "$so" --packets 1000 --threads 2 >"$out" 2>"$err"
 	check "... and it runs" '[ $? -eq 0 ]'
 	rm -f "$so"
+	# A driver that keeps a packet: lost, whatever the schedule.
+	run_check 1 --driver-so "$BAD/bad_leak.so" --bound 0
+	check "a leak is lost" \
+		'grep -q "^VIOLATION lost after 0 preemptions: 2 packets taken by the driver and never" "$out"'
 	# A crash: reported with its schedule, which replays it.
 	run_check 1 --driver-so "$BAD/bad_crash.so" --packets 3
 	check "the crash reported" 'grep -q "^VIOLATION crash after .*the driver crashed (Illegal instruction)" "$out"'

@@ -4,7 +4,9 @@
  * missing), BAD_RETURN (start_xmit returns 7), NO_ENTRY (no entry point),
  * CRASH (start_xmit traps, as the kernel's BUG() does, when it finds the
  * ring full, which only some schedules reach; a trap and not a NULL
- * store, which the sanitizer builds would catch before any signal).  Without a switch: a driver that drops nothing
+ * store, which the sanitizer builds would catch before any signal), LEAK
+ * (poll forgets the second packet of each flow: retires its slot, never
+ * frees it).  Without a switch: a driver that drops nothing
  * and sends everything.
  */
 #include "txpath/linux.h"
@@ -55,7 +57,12 @@ static __attribute__((unused)) int bad_poll(struct napi_struct *napi, int budget
 
 	netif_tx_lock(dev);
 	for (; b->cons != b->prod && done < budget; done++) {
-		dev_kfree_skb(b->slot[b->cons % RING]);
+		struct sk_buff *skb = b->slot[b->cons % RING];
+
+#ifdef LEAK
+		if (skb->seq != 1)
+#endif
+			dev_kfree_skb(skb);
 		WRITE_ONCE(b->cons, b->cons + 1);
 	}
 	if (done && netif_queue_stopped(dev))
