@@ -2,9 +2,11 @@
 # Driver plugins (issue 11): the example drivers of examples/drivers/ under
 # `txpath check --driver-so` and `txpath run --driver-so`, and the one-line
 # errors (exit 2) for plugins that break the contract.
-# usage: driver_so.sh path/to/txpath BUILD_DIR CASE
+# usage: driver_so.sh path/to/txpath BUILD_DIR CASE [BOUND]
+# BOUND: the proofs' (default 3; less in the sanitizer builds, which also
+# skip the search that needs 3 preemptions when it is 1).
 set -u
-TXPATH=$1 BUILD=$2 CASE=$3
+TXPATH=$1 BUILD=$2 CASE=$3 BOUND=${4:-3}
 EX=$BUILD/examples/drivers BAD=$BUILD/tests/plugins
 . "$(dirname "$0")/lib.sh"
 out=$(mktemp) err=$(mktemp)
@@ -55,18 +57,21 @@ tg3_2004_bug)
 	check "the replay finds it again" '[ "$(grep "^VIOLATION" "$out")" = "$verdict" ]'
 	;;
 tg3_2005_proven)
-	proven --driver-so "$EX/tg3_2005.so" --bound 3
+	proven --driver-so "$EX/tg3_2005.so" --bound "$BOUND"
 	;;
 modern_proven)
-	proven --driver-so "$EX/modern.so" --producers 1 --packets 3 --bound 3
-	proven --driver-so "$EX/modern.so" --producers 1 --packets 3 --bound 3 --memory-model tso
+	proven --driver-so "$EX/modern.so" --producers 1 --packets 3 --bound "$BOUND"
+	proven --driver-so "$EX/modern.so" --producers 1 --packets 3 --bound "$BOUND" --memory-model tso
 	;;
 modern_nomb)
 	# Without start_xmit's barrier: correct under sc, a stall under tso.
-	proven --driver-so "$EX/modern_nomb.so" --producers 1 --packets 3 --bound 3
-	run_check 1 --driver-so "$EX/modern_nomb.so" --producers 1 --packets 3 --bound 3 --memory-model tso
-	check "a stall" 'grep -q "^VIOLATION stall after" "$out"'
-	check "a store reaching memory late" 'grep -q "store reaches memory" "$out"'
+	proven --driver-so "$EX/modern_nomb.so" --producers 1 --packets 3 --bound "$BOUND"
+	if [ "$BOUND" -ge 2 ]; then
+		run_check 1 --driver-so "$EX/modern_nomb.so" --producers 1 --packets 3 --bound 3 \
+			--memory-model tso
+		check "a stall" 'grep -q "^VIOLATION stall after" "$out"'
+		check "a store reaching memory late" 'grep -q "store reaches memory" "$out"'
+	fi
 	;;
 self_lock)
 	run_check 1 --driver-so "$EX/self_lock.so"
@@ -100,7 +105,10 @@ errors)
 	error "plugin ABI version 2, this txpath loads version 1" check --driver-so "$BAD/bad_bad_abi.so"
 	error "the plugin gives no poll" check --driver-so "$BAD/bad_no_poll.so"
 	error "start_xmit returned 7" check --driver-so "$BAD/bad_bad_return.so"
-	error "start_xmit returned 7" run --driver-so "$BAD/bad_bad_return.so" --packets 10
+	# The program ends from a producer thread, the others still running:
+	# ThreadSanitizer would report them as leaked, on purpose.
+	TSAN_OPTIONS="${TSAN_OPTIONS:-} report_thread_leaks=0" \
+		error "start_xmit returned 7" run --driver-so "$BAD/bad_bad_return.so" --packets 10
 	error "has no such knob (its knobs: wake)" run --driver-so "$EX/tg3_2005.so" --driver-arg nope=1
 	error "a whole number 1..4096" run --driver-so "$EX/tg3_2005.so" --driver-arg wake=0
 	error "is written for --lock lltx, not core" check --driver-so "$EX/tg3_2005.so" --lock core
