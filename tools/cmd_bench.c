@@ -55,7 +55,7 @@ static const char bench_help[] =
 "none are left out).\n";
 
 enum { OPT_THREADS = 1000, OPT_REPS, OPT_SECONDS, OPT_BURST, OPT_BULK, OPT_NO_SIM,
-       OPT_QUICK, OPT_JSON, OPT_SVG, OPT_HELP, OPT_DRIVER_SO, OPT_DRIVER_ARG };
+       OPT_QUICK, OPT_JSON, OPT_SVG, OPT_HELP };
 
 static const struct option bench_options[] = {
 	{ "threads", required_argument, NULL, OPT_THREADS },
@@ -64,8 +64,7 @@ static const struct option bench_options[] = {
 	{ "burst", required_argument, NULL, OPT_BURST },
 	{ "bulk", required_argument, NULL, OPT_BULK },
 	{ "no-sim", no_argument, NULL, OPT_NO_SIM },
-	{ "driver-so", required_argument, NULL, OPT_DRIVER_SO },
-	{ "driver-arg", required_argument, NULL, OPT_DRIVER_ARG },
+	DRIVER_SO_OPTIONS,
 	{ "quick", no_argument, NULL, OPT_QUICK },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "svg", required_argument, NULL, OPT_SVG },
@@ -257,7 +256,8 @@ int cmd_bench(int argc, char **argv)
 		.reps = 5, .seconds = 0.25, .burst = 32, .bulk = 32, .sim = true,
 	};
 	bool json = false, quick = false, ok = true;
-	const char *svg = NULL, *so = NULL, *so_args = NULL;
+	const char *svg = NULL;
+	struct driver_so so = { 0 };
 	FILE *svg_file = NULL;
 	struct bench_row *rows;
 	struct cmdline cl;
@@ -267,6 +267,8 @@ int cmd_bench(int argc, char **argv)
 
 	cmdline_init(&cl, "bench", bench_options);
 	while ((c = cmdline_next(&cl, argc, argv)) != -1) {
+		if (driver_so_option(&so, c, optarg))
+			continue;
 		switch (c) {
 		case OPT_THREADS:
 			cfg.max_threads = (unsigned)parse_u64("bench", "--threads", optarg, 1,
@@ -287,12 +289,6 @@ int cmd_bench(int argc, char **argv)
 		case OPT_NO_SIM:
 			cfg.sim = false;
 			break;
-		case OPT_DRIVER_SO:
-			so = optarg;
-			break;
-		case OPT_DRIVER_ARG:
-			so_args = optarg;
-			break;
 		case OPT_QUICK:
 			quick = true;
 			break;
@@ -308,10 +304,7 @@ int cmd_bench(int argc, char **argv)
 			return 0;
 		}
 	}
-	if (so_args && !so)
-		usage_error("bench", "--driver-arg applies to --driver-so only");
-	if (so)
-		cfg.plugin = driver_so_load("bench", so, so_args);
+	cfg.plugin = driver_so_load("bench", &so);
 	/* --quick is a preset: --threads, --reps and --seconds override it. */
 	if (quick && !cmdline_given(&cl, OPT_REPS))
 		cfg.reps = 1;

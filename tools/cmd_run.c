@@ -49,7 +49,7 @@ static void show_progress(const struct txp_run_progress *p, void *arg)
 	fflush(stderr);
 }
 
-enum { OPT_JSON = 1000, OPT_QUIET, OPT_HELP, OPT_DRIVER_SO, OPT_DRIVER_ARG };
+enum { OPT_JSON = 1000, OPT_QUIET, OPT_HELP };
 
 bool report_dev_died(const char *cmd, const struct txp_run_cfg *cfg,
 		     const struct txp_run_result *r)
@@ -76,7 +76,8 @@ int cmd_run(int argc, char **argv)
 	struct txp_run_cfg cfg;
 	struct txp_run_result res;
 	bool json = false, tty = isatty(STDERR_FILENO);
-	const char *so = NULL, *so_args = NULL;
+	static const struct option so_options[] = { DRIVER_SO_OPTIONS };
+	struct driver_so so = { 0 };
 	char err[256];
 	size_t n = 0;
 	int c;
@@ -86,15 +87,15 @@ int cmd_run(int argc, char **argv)
 	opts[n++] = (struct option){ "json", no_argument, NULL, OPT_JSON };
 	opts[n++] = (struct option){ "quiet", no_argument, NULL, OPT_QUIET };
 	opts[n++] = (struct option){ "help", no_argument, NULL, OPT_HELP };
-	opts[n++] = (struct option){ "driver-so", required_argument, NULL, OPT_DRIVER_SO };
-	opts[n++] = (struct option){ "driver-arg", required_argument, NULL, OPT_DRIVER_ARG };
+	opts[n++] = so_options[0];
+	opts[n++] = so_options[1];
 	opts[n] = (struct option){ NULL, 0, NULL, 0 };
 
 	txp_run_cfg_init(&cfg);
 	cfg.log = stderr;
 	cmdline_init(&cl, "run", opts);
 	while ((c = cmdline_next(&cl, argc, argv)) != -1) {
-		if (parse_run_knob(&cl, c, optarg, &cfg))
+		if (parse_run_knob(&cl, c, optarg, &cfg) || driver_so_option(&so, c, optarg))
 			continue;
 		switch (c) {
 		case OPT_JSON:
@@ -103,19 +104,13 @@ int cmd_run(int argc, char **argv)
 		case OPT_QUIET:
 			cfg.log = NULL;
 			break;
-		case OPT_DRIVER_SO:
-			so = optarg;
-			break;
-		case OPT_DRIVER_ARG:
-			so_args = optarg;
-			break;
 		case 'h':
 		case OPT_HELP:
 			fputs(run_help, stdout);
 			return 0;
 		}
 	}
-	driver_so_use(&cl, &cfg, so, so_args);
+	driver_so_use(&cl, &cfg, &so);
 	check_run_knobs(&cl, &cfg);
 	if (!txp_run_cfg_check(&cfg, err, sizeof(err)))
 		usage_error("run", "%s", err);

@@ -95,8 +95,7 @@ static const char check_help[] =
 enum {
 	OPT_ERA = 256, OPT_LOCK, OPT_RUNNER, OPT_PERSONALITY, OPT_PRODUCERS, OPT_PACKETS,
 	OPT_RING, OPT_FRAGS, OPT_BATCH, OPT_MM, OPT_BOUND, OPT_PCT, OPT_RANDOM, OPT_RUNS,
-	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_JSON, OPT_HELP, OPT_QDISC, OPT_DRIVER_SO,
-	OPT_DRIVER_ARG,
+	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_JSON, OPT_HELP, OPT_QDISC,
 };
 
 static const struct option check_options[] = {
@@ -105,8 +104,7 @@ static const struct option check_options[] = {
 	{ "runner", required_argument, NULL, OPT_RUNNER },
 	{ "personality", required_argument, NULL, OPT_PERSONALITY },
 	{ "qdisc", required_argument, NULL, OPT_QDISC },
-	{ "driver-so", required_argument, NULL, OPT_DRIVER_SO },
-	{ "driver-arg", required_argument, NULL, OPT_DRIVER_ARG },
+	DRIVER_SO_OPTIONS,
 	{ "producers", required_argument, NULL, OPT_PRODUCERS },
 	{ "packets", required_argument, NULL, OPT_PACKETS },
 	{ "ring", required_argument, NULL, OPT_RING },
@@ -130,7 +128,7 @@ struct picks {
 	const char *era;
 	int lock, runner;	/* -1: from the era */
 	const struct txp_sim_personality *personality;
-	const char *so, *so_args;	/* --driver-so, --driver-arg */
+	struct driver_so so;
 	bool json;
 };
 
@@ -171,6 +169,8 @@ static const char *parse_replay(const char *arg)
 
 static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, struct picks *p)
 {
+	if (driver_so_option(&p->so, c, arg))
+		return;
 	switch (c) {
 	case OPT_ERA: p->era = arg; break;
 	case OPT_LOCK:
@@ -219,8 +219,6 @@ static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, stru
 		cfg->max_steps = (unsigned)parse_u64("check", "--max-steps", arg, 100, 100000000);
 		break;
 	case OPT_JSON: p->json = true; break;
-	case OPT_DRIVER_SO: p->so = arg; break;
-	case OPT_DRIVER_ARG: p->so_args = arg; break;
 	default: break;
 	}
 }
@@ -237,8 +235,6 @@ static void check_combination(const struct cmdline *cl)
 		usage_error("check", "--runs applies to --pct or --random only");
 	if (cmdline_given(cl, OPT_SEED) && !sampler)
 		usage_error("check", "--seed applies to --pct or --random only");
-	if (cmdline_given(cl, OPT_DRIVER_ARG) && !cmdline_given(cl, OPT_DRIVER_SO))
-		usage_error("check", "--driver-arg applies to --driver-so only");
 	if (cmdline_given(cl, OPT_DRIVER_SO) && cmdline_given(cl, OPT_PERSONALITY))
 		usage_error("check", "choose one of --personality, --driver-so");
 	if (cmdline_given(cl, OPT_DRIVER_SO) && cmdline_given(cl, OPT_ERA))
@@ -249,10 +245,8 @@ static void check_combination(const struct cmdline *cl)
  * --lock was given. */
 static void use_driver_so(struct txp_check_cfg *cfg, const struct picks *p)
 {
-	if (!p->so)
-		return;
-	cfg->driver = driver_so_load("check", p->so, p->so_args);
-	if (p->lock < 0)
+	cfg->driver = driver_so_load("check", &p->so);
+	if (cfg->driver && p->lock < 0)
 		cfg->lock = txp_run_driver_plugin_of(cfg->driver)->lock;
 }
 
