@@ -7,10 +7,10 @@ need=""
 # veth pairs; libclang-rt-dev (libclang-rt-14-dev on Debian 12, for the
 # default clang; only recommended by clang, so not there with
 # --no-install-recommends): libFuzzer and clang's sanitizer runtimes, for
-# the fuzz targets.
+# the fuzz targets; groff-base: the man pages test renders them.
 for pkg in build-essential cmake clang libclang-rt-dev libcmocka-dev libck-dev pkg-config \
-	libxdp-dev libbpf-dev libpcap-dev netsniff-ng iproute2 ethtool python3 util-linux \
-	${1:+valgrind}; do	# deps.sh bench: valgrind (callgrind) too
+	libxdp-dev libbpf-dev libpcap-dev groff-base netsniff-ng iproute2 ethtool python3 util-linux \
+	${1:+valgrind libdpdk-dev}; do	# deps.sh bench: valgrind (callgrind), DPDK (rte_ring) too
 	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need="$need $pkg"
 done
 [ -z "$need" ] && exit 0

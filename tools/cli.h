@@ -97,6 +97,8 @@ extern const struct option run_knob_options[];
 "                          the clock; printed)\n"
 #define RUN_KNOB_HELP \
 "  --era E                 a preset: 2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18\n" \
+"                          2.6.38 3.3 3.18 6.x (these four: 2 queues, XPS; 3.3+:\n" \
+"                          BQL; 3.18+: bulk 32; 6.x: the helpers, watchdog 5 s)\n" \
 "  --lock core|lltx        who serialises start_xmit (overrides the era)\n" \
 "  --runner concurrent|exclusive\n" \
 "                          may several contexts run the qdisc at once\n" \
@@ -122,6 +124,17 @@ extern const struct option run_knob_options[];
 "  --bulk N                packets qdisc_restart() sends per batch, with the\n" \
 "                          more-follow hint, 1..64 (default 32; 1: as 2.6.x)\n" \
 "  --qdisc pfifo_fast|noqueue\n"                             \
+"  --queues N              sim, null: transmit queues, each with its own qdisc,\n" \
+"                          locks, ring and interrupt, 1..64 (default 1)\n" \
+"  --xps off|Q[,Q...]      sim, null: producer i sends on queue Q number i mod the\n" \
+"                          list's length (default: queue i mod --queues); off:\n" \
+"                          by the flow hash\n" \
+"  --bql on|off            sim, null: byte queue limits (Linux 3.3): the queue stops at\n" \
+"                          a limit of bytes in flight that adapts to the link;\n" \
+"                          needs a personality that reports bytes (modern)\n" \
+"  --watchdog-ms N         sim: the TX watchdog: a queue stopped for N ms is\n" \
+"                          reported (NETDEV WATCHDOG) and its ring reset, what\n" \
+"                          it had not sent dropped as tx-timeout (default 0: off)\n" \
 "  --driver NAME           sim (default): the simulated NIC; null: completes\n" \
 "                          every packet at once; real drivers: afpacket afxdp\n" \
 "                          tap (--dev IFNAME), pcap (--file PATH)\n" \

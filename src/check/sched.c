@@ -78,8 +78,8 @@ static struct {
 	unsigned steps, max_steps, preemptions;
 	const struct sched_plan *plan;
 	uint64_t rng;
-	int prio[SCHED_MAX_CTX];
 	unsigned next_change;
+	bool pct_switch;	/* PCT: a change point came, switch at the next branch */
 	unsigned next_choice;	/* PLAN_REPLAY */
 	int refused;
 	struct sched_branch *br;
@@ -90,6 +90,20 @@ static struct {
 
 /* The context running now, NULL for the controller. */
 static struct sctx *me;
+
+/*
+ * The watched word (sched_watch_probe()): a flag whose rises, 0 to
+ * nonzero, are counted as they reach memory, by writer, and what each
+ * context had seen of them when it last read the word.
+ */
+static struct {
+	bool probing;
+	const volatile void *addr;
+	size_t size;
+	uint64_t val;		/* in memory now */
+	unsigned rises, own[SCHED_MAX_CTX];
+	struct sched_mark seen[SCHED_MAX_CTX];	/* at each context's last read */
+} W;
 
 /* The fibers, their stacks kept from one execution to the next. */
 static struct fiber fibers[SCHED_MAX_CTX];
@@ -145,8 +159,12 @@ static bool readset_hit(struct readset *rs, const volatile void *addr)
 /* A write by writer reached memory: whoever else read addr must look
  * again (a context's own writes never wake it: a spinning context waits
  * for somebody else). */
+static void watch_landed(const struct sctx *writer);
+
 static void wake_readers(const volatile void *addr, const struct sctx *writer)
 {
+	if (addr == W.addr)
+		watch_landed(writer);
 	for (int i = 0; i < S.n; i++) {
 		struct sctx *c = &S.ctx[i];
 		bool in_iter, in_spin;
@@ -272,14 +290,35 @@ static int nth_action(const struct sched_branch *b, unsigned k)
 	return lowest(b->enabled);
 }
 
-static int pct_choice(const struct sched_branch *b)
+/* A context of mask drawn at random. */
+static int random_ctx(unsigned mask)
 {
-	int best = -1;
+	unsigned k = (unsigned)(rng_next(&S.rng) % (unsigned)__builtin_popcount(mask));
 
 	for (int i = 0; i < SCHED_MAX_CTX; i++)
-		if ((b->enabled & (1u << i)) && (best < 0 || S.prio[i] > S.prio[best]))
-			best = i;
-	return best;
+		if ((mask & (1u << i)) && k-- == 0)
+			return i;
+	return lowest(mask);
+}
+
+/*
+ * PCT counted in preemptions, as the bounded search counts them: the
+ * running context goes on while it can; at each change point it is
+ * preempted, for another context drawn at random; wherever it cannot go
+ * on, who runs next is drawn at random (no preemption).  So a schedule
+ * of depth D makes D preemptions (fewer if it ends first), each at a
+ * random step.  (Classic PCT's priorities count ordering constraints
+ * instead: the 1-preemption 2.6.9 bug needs the completion context both
+ * ahead of CPU 1 and behind it, which no single change point gives.)
+ */
+static int pct_choice(const struct sched_branch *b)
+{
+	unsigned others = b->cur >= 0 ? b->enabled & ~(1u << b->cur) : b->enabled;
+
+	if (b->cur >= 0 && (!S.pct_switch || !others))
+		return b->cur;
+	S.pct_switch = false;
+	return random_ctx(others);
 }
 
 /* A replay's action at branch number index, -1 if it left it the default. */
@@ -454,6 +493,10 @@ static void reschedule(void)
 
 void txp_check_point(enum txp_check_op op, const volatile void *addr, size_t size)
 {
+	if (txp_unlikely(W.probing) && !W.addr) {
+		W.addr = addr;
+		W.size = size;
+	}
 	if (!me || S.freerun)
 		return;
 	if (op == TXP_OP_LOAD || op == TXP_OP_RMW)
@@ -464,11 +507,16 @@ void txp_check_point(enum txp_check_op op, const volatile void *addr, size_t siz
 		run_on(-1);	/* never resumed: the context is abandoned */
 	}
 	if (S.plan->kind == PLAN_PCT && S.next_change < S.plan->nchange &&
-	    S.steps >= S.plan->change[S.next_change])
-		S.prio[me->id] = (int)S.next_change++;
+	    S.steps >= S.plan->change[S.next_change]) {
+		S.next_change++;
+		S.pct_switch = true;
+	}
 	reschedule();
 	if (op == TXP_OP_RMW || op == TXP_OP_FENCE)
 		drain(me);
+	/* The load follows at once: what it sees of the word is now. */
+	if (op == TXP_OP_LOAD && addr == W.addr)
+		W.seen[me->id] = (struct sched_mark){ W.rises, W.own[me->id] };
 }
 
 void txp_check_wrote(const volatile void *addr)
@@ -577,6 +625,47 @@ static const struct txp_sync_observer trace_observer = {
 	.lock_acquired = trace_acquired,
 	.lock_release = trace_release,
 };
+
+/* -- the watched word ------------------------------------------------------ */
+
+static void watch_landed(const struct sctx *writer)
+{
+	uint64_t v = raw_load(W.addr, W.size);
+
+	if (v && !W.val) {
+		W.rises++;
+		if (writer)
+			W.own[writer->id]++;
+	}
+	W.val = v;
+}
+
+void sched_watch_probe(void (*read)(void *), void *arg)
+{
+	memset(&W, 0, sizeof(W));
+	W.probing = true;
+	read(arg);
+	W.probing = false;
+	if (W.addr)
+		W.val = raw_load(W.addr, W.size);
+}
+
+struct sched_mark sched_watch_seen(void)
+{
+	return me ? W.seen[me->id] : (struct sched_mark){ W.rises, 0 };
+}
+
+bool sched_watch_rose_since(struct sched_mark m)
+{
+	unsigned own = me ? W.own[me->id] : 0;
+
+	return W.rises - m.rises > own - m.own;
+}
+
+int sched_current(void)
+{
+	return me && !S.freerun ? me->id : -1;
+}
 
 /* -- single-writer counters ------------------------------------------------ */
 
@@ -699,7 +788,6 @@ static int spawn(const char *name, void *(*fn)(void *), void *arg)
 	c->fn = fn;
 	c->arg = arg;
 	c->abandoned = false;
-	S.prio[c->id] = S.plan ? S.plan->prio[c->id] : 0;
 	return S.n++;
 }
 
@@ -797,9 +885,11 @@ void sched_begin(const struct sched_plan *plan, bool tso, unsigned max_steps)
 	S.plan = plan;
 	S.rng = plan->rng;
 	S.next_change = 0;
+	S.pct_switch = false;
 	S.next_choice = 0;
 	S.refused = -1;
 	S.nbr = S.nev = 0;
+	memset(&W, 0, sizeof(W));
 	counters_reset();
 }
 

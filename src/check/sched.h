@@ -40,7 +40,7 @@ struct sched_branch {
 enum sched_plan_kind {
 	PLAN_DEFAULT,		/* after the prefix: go on if possible, else the lowest id */
 	PLAN_RANDOM,		/* uniformly among the actions */
-	PLAN_PCT,		/* priorities with random change points */
+	PLAN_PCT,		/* preemptions at random steps (see pct_choice) */
 	PLAN_REPLAY,		/* the choices at their branch points, else the default */
 };
 
@@ -49,9 +49,7 @@ struct sched_plan {
 	const int8_t *prefix;	/* actions for the first nprefix branches */
 	unsigned nprefix;
 	uint64_t rng;
-	/* PCT: priorities by context id, and the steps at which the running
-	 * context drops to a low priority. */
-	int prio[SCHED_MAX_CTX];
+	/* PCT: the steps at which the running context is preempted. */
 	const unsigned *change;
 	unsigned nchange;
 	/* PLAN_REPLAY: by increasing index. */
@@ -99,5 +97,23 @@ bool sched_counter_conflict(char *buf, size_t len);
  * them that named an action not possible there (-1: none). */
 unsigned sched_replay_reached(void);
 int sched_replay_refused(void);
+
+/*
+ * The watched word, for the explorer's own ground truth: read(arg), run
+ * by the controller, makes one load of the seam; its word is watched
+ * from then on in this execution (until sched_begin), its rises (0 to
+ * nonzero) counted as they reach memory.  sched_watch_seen(): the
+ * rises the calling context had seen when it last read the word;
+ * sched_watch_rose_since(): did another context's rise reach memory
+ * since that mark?
+ */
+struct sched_mark {
+	unsigned rises, own;
+};
+void sched_watch_probe(void (*read)(void *), void *arg);
+struct sched_mark sched_watch_seen(void);
+bool sched_watch_rose_since(struct sched_mark m);
+/* The context exploring now, -1 for the controller or a free run. */
+int sched_current(void);
 
 #endif

@@ -11,6 +11,20 @@
 
 #include "plugin/host.h"
 
+/* The public seam's operations (txpath/sync.h), which the library never
+ * calls itself: named here so that a program loading plugins links them,
+ * and exports them to its plugins with the rest. */
+static void (*const seam_exports[])(void) __attribute__((used)) = {
+	(void (*)(void))txp_atomic_load, (void (*)(void))txp__atomic_store,
+	(void (*)(void))txp_atomic_xchg, (void (*)(void))txp_atomic_cmpxchg,
+	(void (*)(void))txp_atomic_fetch_add, (void (*)(void))txp_atomic_fetch_or,
+	(void (*)(void))txp_atomic_fetch_and, (void (*)(void))txp_set_bit,
+	(void (*)(void))txp_clear_bit, (void (*)(void))txp_test_bit,
+	(void (*)(void))txp_test_and_set_bit, (void (*)(void))txp_test_and_clear_bit,
+	txp_mb, txp_rmb, txp_wmb, txp_mb_after_atomic, txp_relax,
+	(void (*)(void))txp_trace_at,
+};
+
 /* Every plugin loaded, newest first. */
 static struct plugin_host *loaded;
 

@@ -34,6 +34,11 @@ static bool net_check(const struct txp_run_cfg *cfg, char *err, size_t errlen)
 			 cfg->driver->name);
 		return false;
 	}
+	if (cfg->queues > 1 || cfg->bql) {
+		snprintf(err, errlen, "driver %s has one queue and no byte queue limits yet: --queues and --bql are for --driver sim and null",
+			 cfg->driver->name);
+		return false;
+	}
 	if (cfg->ring < 2) {
 		snprintf(err, errlen, "--ring must be at least 2 for driver %s", cfg->driver->name);
 		return false;

@@ -3,10 +3,9 @@
  */
 #include "sync.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -208,10 +207,11 @@ static void txp__ctx_release(void *unused)
 	txp_ctx_detach();
 }
 
+static bool txp__ctx_key_ok;	/* else ids are given back by txp_ctx_detach() only */
+
 static void txp__ctx_key_init(void)
 {
-	if (pthread_key_create(&txp__ctx_key, txp__ctx_release) != 0)
-		abort();
+	txp__ctx_key_ok = pthread_key_create(&txp__ctx_key, txp__ctx_release) == 0;
 }
 
 int txp_ctx_attach(void)
@@ -228,12 +228,13 @@ int txp_ctx_attach(void)
 		int id;
 
 		if (used == UINT64_MAX)
-			return -1;
+			return -EBUSY;
 		id = __builtin_ctzll(~used);
 		if (atomic_compare_exchange_weak(&txp__ctx_used, &used, used | (1ull << id))) {
 			txp__ctx_id = id + 1;
 			/* Any non-NULL value makes the destructor run. */
-			pthread_setspecific(txp__ctx_key, &txp__ctx_id);
+			if (txp__ctx_key_ok)
+				pthread_setspecific(txp__ctx_key, &txp__ctx_id);
 			return id;
 		}
 	}
@@ -248,19 +249,20 @@ void txp_ctx_detach(void)
 	txp__ctx_id = 0;
 	txp__irq_off = false;
 	txp__in_irq = 0;
-	pthread_setspecific(txp__ctx_key, NULL);
+	if (txp__ctx_key_ok)
+		pthread_setspecific(txp__ctx_key, NULL);
 	atomic_fetch_and(&txp__ctx_used, ~(1ull << id));
 }
 
+/* A thread's first call with every id taken: it waits for one to be
+ * given back (txp_ctx.h).  The callers index per-context state with the
+ * id, so there is no error to return here. */
 int txp__ctx_attach_slow(void)
 {
-	int id = txp_ctx_attach();
+	int id;
 
-	if (id < 0) {
-		fprintf(stderr, "txpath: more than %d threads use the library at once\n",
-			TXP_MAX_CTX);
-		abort();
-	}
+	while ((id = txp_ctx_attach()) < 0)
+		sched_yield();
 	return id;
 }
 

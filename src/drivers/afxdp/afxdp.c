@@ -230,7 +230,7 @@ static void xdp_error(char *err, size_t errlen, const struct netdrv_cfg *c, int 
 			 ifname);
 	else if (c->net->xdp_mode == TXP_XDP_ZEROCOPY && (e == EOPNOTSUPP || e == EPROTONOSUPPORT))
 		snprintf(err, errlen,
-			 "%s: XDP zero-copy not supported by this interface's driver (use --xdp-mode copy)",
+			 "%s: XDP zero-copy not supported by this interface's driver (copy mode is)",
 			 ifname);
 	else if (e == EOPNOTSUPP || e == EPROTONOSUPPORT)
 		snprintf(err, errlen, "%s: XDP not supported on this interface", ifname);
@@ -258,8 +258,8 @@ static int xdp_setup(struct afxdp *x, const struct netdrv_cfg *c, char *err, siz
 	int rc;
 
 	if (c->frame_len > 4096) {
-		snprintf(err, errlen, "%s: AF_XDP frames are at most 4096 bytes (--size)",
-			 c->net->ifname);
+		snprintf(err, errlen, "%s: AF_XDP frames are at most 4096 bytes, not %u",
+			 c->net->ifname, c->frame_len);
 		return -1;
 	}
 	x->frame_size = c->frame_len <= 2048 ? 2048 : 4096;
@@ -291,7 +291,8 @@ static int xdp_setup(struct afxdp *x, const struct netdrv_cfg *c, char *err, siz
 	return 0;
 }
 
-/* libbpf and libxdp print their own diagnostics; txpath gives one line. */
+/* libbpf and libxdp print their own diagnostics; with quiet_bpf_log the
+ * caller gives one line of its own instead. */
 static int xdp_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	(void)level;
@@ -318,8 +319,10 @@ static struct ring *xdp_create(const struct netdrv_cfg *c, char *err, size_t err
 		return NULL;
 	}
 	x->nd.ctl_fd = -1;
-	libbpf_set_print(xdp_quiet);
-	libxdp_set_print(xdp_quiet_libxdp);
+	if (c->net->quiet_bpf_log) {
+		libbpf_set_print(xdp_quiet);
+		libxdp_set_print(xdp_quiet_libxdp);
+	}
 	if (netdev_open(&x->nd, c->net->ifname, 0, err, errlen) != 0 ||
 	    !netdev_fits_mtu(&x->nd, c->frame_len, err, errlen) ||
 	    xdp_setup(x, c, err, errlen) != 0) {

@@ -32,7 +32,7 @@ int netdev_open(struct netdev *nd, const char *ifname, unsigned wait_ms, char *e
 	memset(nd, 0, sizeof(*nd));
 	nd->ctl_fd = -1;
 	if (!ifname || !*ifname) {
-		snprintf(err, errlen, "no interface given (--dev IFNAME)");
+		snprintf(err, errlen, "no interface given");
 		return -1;
 	}
 	if (strlen(ifname) >= sizeof(nd->name)) {
@@ -102,7 +102,7 @@ void netdev_sock_error(char *err, size_t errlen, const char *ifname, const char 
 bool netdev_fits_mtu(const struct netdev *nd, unsigned len, char *err, size_t errlen)
 {
 	if (nd->mtu && len > nd->mtu + 14) {
-		snprintf(err, errlen, "%s: %u-byte frames exceed the MTU (%u): --size at most %u",
+		snprintf(err, errlen, "%s: %u-byte frames exceed the MTU (%u): at most %u bytes",
 			 nd->name, len, nd->mtu, nd->mtu + 14);
 		return false;
 	}
