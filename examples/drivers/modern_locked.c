@@ -136,10 +136,10 @@ static int drv_poll(struct napi_struct *napi, int budget)
 static struct txp_plugin drv = {
 	TXP_PLUGIN_INIT,
 #ifdef DRV_NO_BARRIER
-	.name = "modern-nomb",
+	.name = "modern-locked-nomb",
 	.summary = "core-locked, stop then recheck without the barrier",
 #else
-	.name = "modern",
+	.name = "modern-locked",
 	.summary = "core-locked, stop -> smp_mb -> recheck; retire -> smp_mb -> test -> wake",
 #endif
 	.lock = TXP_LOCK_CORE,
