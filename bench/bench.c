@@ -10,6 +10,7 @@
 #include "bench.h"
 #include "../src/sync/sync.h"
 #include "txpath/ctx.h"
+#include "txpath/plugin.h"
 #include "txpath/run.h"
 
 #define BENCH_STOP_POLL_NS 10000000u	/* a window looks at cfg->stop every 10 ms */
@@ -217,7 +218,7 @@ int bench_case_txpath(const struct bench_cfg *cfg, const struct bench_row *row,
 	/* The driver, made as `txpath run` makes it: tg3-2005 on the sim,
 	 * which takes its own lock in either mode (2.6.8's tg3 did too). */
 	txp_run_cfg_init(&rcfg);
-	rcfg.driver = txp_run_driver(row->driver);
+	rcfg.driver = strcmp(row->driver, "plugin") ? txp_run_driver(row->driver) : cfg->plugin;
 	rcfg.personality = txp_sim_personality("tg3-2005");
 	rcfg.lock = (enum txp_lock_mode)row->lock;
 	rcfg.runner = (enum txp_runner)row->runner;
@@ -301,7 +302,8 @@ static void skip(struct bench_row *r, const char *why)
 
 struct bench_row *bench_rows(const struct bench_cfg *cfg, size_t *n)
 {
-	size_t per = 4 + NCONFIGS * (cfg->sim ? 2 : 1);
+	const struct txp_plugin *p = txp_run_driver_plugin_of(cfg->plugin);
+	size_t per = 4 + NCONFIGS * (cfg->sim ? 2 : 1) + (p ? 2 : 0);
 	struct bench_row *rows = calloc(per * cfg->max_threads, sizeof(*rows)), *r = rows;
 
 	if (!rows)
@@ -327,6 +329,13 @@ struct bench_row *bench_rows(const struct bench_cfg *cfg, size_t *n)
 				r[-1].runner = txpath_configs[c].runner;
 				r[-1].queues = strstr(txpath_configs[c].config, "/mq") ? t : 1;
 			}
+		for (size_t c = 0; p && c < NCONFIGS; c++) {
+			if (txpath_configs[c].lock != p->lock)
+				continue;
+			r = add_row(r, txpath_configs[c].config, "plugin", BENCH_TXPATH, t);
+			r[-1].lock = txpath_configs[c].lock;
+			r[-1].runner = txpath_configs[c].runner;
+		}
 	}
 	for (size_t i = 0; i < per * cfg->max_threads; i++) {
 		rows[i].samples = calloc(cfg->reps, sizeof(double));

@@ -35,6 +35,10 @@ struct bench_cfg {
 	unsigned burst;		/* packets per txp_xmit_burst() */
 	unsigned bulk;		/* packets per qdisc_restart() */
 	bool sim;		/* also the simulated NIC */
+	/* Also this driver plugin (txp_run_driver_plugin(), --driver-so), in
+	 * the two configurations of its lock mode, as driver "plugin"; NULL:
+	 * none. */
+	const struct txp_run_driver *plugin;
 	const struct txp_run_stop *stop;	/* asked: finish with the runs done so
 						 * far (NULL: never) */
 };
@@ -42,7 +46,7 @@ struct bench_cfg {
 /* One case: its knobs, then its results. */
 struct bench_row {
 	char config[24];	/* "core/concurrent", "mutex", "mutex-burst", "ckring", "rte_ring" */
-	const char *driver;	/* "null", "sim" */
+	const char *driver;	/* "null", "sim", "plugin" */
 	enum bench_kind kind;
 	int lock, runner;	/* enum txp_lock_mode, enum txp_runner (txpath only) */
 	unsigned queues;	/* transmit queues (txpath only): 0 or 1, one; the

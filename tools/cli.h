@@ -21,6 +21,7 @@ int cmd_demo(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_check(int argc, char **argv);	/* txpath-check only */
 int cmd_recv(int argc, char **argv);
+int cmd_config(int argc, char **argv);
 
 /* Flush and close an output stream: 0 if every write to it reached the
  * file, else an errno (EIO when the failing call left none). */
@@ -163,6 +164,30 @@ const char *run_verdict(const struct txp_run_cfg *cfg, const struct txp_run_resu
 			char *buf, size_t len);
 /* False if the run broke the accounting: stalled, lost, duplicated. */
 bool run_ok(const struct txp_run_result *r);
+
+/* --driver-so PATH and --driver-arg NAME=VALUE[,NAME=VALUE...], as given
+ * to run, check and bench: the plugin driver (txpath/plugin.h). */
+struct driver_so {
+	const char *path, *args;
+};
+enum { OPT_DRIVER_SO = 3000, OPT_DRIVER_ARG };
+#define DRIVER_SO_OPTIONS						\
+	{ "driver-so", required_argument, NULL, OPT_DRIVER_SO },	\
+	{ "driver-arg", required_argument, NULL, OPT_DRIVER_ARG }
+/* If c is one of them, its value kept in d: true. */
+bool driver_so_option(struct driver_so *d, int c, const char *arg);
+/* The plugin driver d names, NULL if none; a usage error of cmd when it
+ * does not load, or --driver-arg came without --driver-so. */
+const struct txp_run_driver *driver_so_load(const char *cmd, const struct driver_so *d);
+/* For run: the plugin, if any, is cfg's driver, with its lock mode and
+ * ring unless --lock or --ring were given; with --driver too, a usage
+ * error. */
+void driver_so_use(const struct cmdline *cl, struct txp_run_cfg *cfg, const struct driver_so *d);
+#define DRIVER_SO_HELP \
+"  --driver-so PATH        a driver of one's own, a shared object built against\n" \
+"                          txpath/plugin.h (cc -shared -fPIC $(txpath config\n" \
+"                          --cflags)); its lock mode and ring are its own\n" \
+"  --driver-arg K=V[,K=V]  its knobs\n"
 void report_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp_run_result *r);
 void report_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp_run_result *r);
 /* A real device that died mid-run (its link went, or its file took no

@@ -46,6 +46,11 @@ static const char bench_help[] =
 "  --bulk N         packets qdisc_restart() sends per batch, and the baselines\n"
 "                   per doorbell, 1..%d (default 32)\n"
 "  --no-sim         leave out the simulated NIC\n"
+"  --driver-so PATH also a driver plugin (docs/checking-your-driver.md), in\n"
+"                   the configurations of its lock mode, ring 512, as driver\n"
+"                   \"plugin\"; with the simulated NIC, plugin/sim ratios too:\n"
+"                   examples/drivers/tg3_lltx.c -DMILLER_RULE is tg3-2005\n"
+"  --driver-arg K=V[,K=V]  its knobs\n"
 "  --quick          a smoke run: 2 threads at most, 1 run of 0.02 s each\n"
 "                   (--threads, --reps, --seconds override it)\n"
 "  --json           print {\"rows\": [...], \"ratios\": [...]} instead of the table\n"
@@ -69,6 +74,7 @@ static const struct option bench_options[] = {
 	{ "burst", required_argument, NULL, OPT_BURST },
 	{ "bulk", required_argument, NULL, OPT_BULK },
 	{ "no-sim", no_argument, NULL, OPT_NO_SIM },
+	DRIVER_SO_OPTIONS,
 	{ "quick", no_argument, NULL, OPT_QUICK },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "svg", required_argument, NULL, OPT_SVG },
@@ -119,6 +125,25 @@ static const struct {
 
 static const char *const drivers[] = { "null", "sim" };
 
+/* The plugin against the simulated NIC, configuration by configuration:
+ * what building a driver as a plugin costs, when it is the same driver. */
+static void print_plugin_ratios(const struct bench_cfg *cfg, const struct bench_row *rows, size_t n)
+{
+	if (!cfg->plugin || !cfg->sim)
+		return;
+	printf("\nthe plugin against the simulated NIC (above 1: the plugin is faster)\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct bench_row *p = &rows[i], *s;
+
+		if (p->skipped || strcmp(p->driver, "plugin"))
+			continue;
+		s = find(rows, n, p->config, "sim", p->threads);
+		printf("plugin/sim, %-16s %7u %7.2f   CPU ns/pkt %.1f vs %.1f\n", p->config, p->threads,
+		       s && s->mpps > 0 ? p->mpps / s->mpps : 0, p->cpu_ns_per_packet,
+		       s ? s->cpu_ns_per_packet : 0);
+	}
+}
+
 static void print_table(const struct bench_cfg *cfg, const struct bench_row *rows, size_t n)
 {
 	printf("txpath bench: %u run%s of %.3g s per case, %ld CPUs; every case in bursts of %u, "
@@ -146,6 +171,7 @@ static void print_table(const struct bench_cfg *cfg, const struct bench_row *row
 			for (unsigned t = 1; t <= cfg->max_threads; t++)
 				printf("%-28s %-6s %7u %7.2f\n", ratio_defs[k].name, drivers[d], t,
 				       ratio(rows, n, ratio_defs[k].a, ratio_defs[k].b, drivers[d], t));
+	print_plugin_ratios(cfg, rows, n);
 }
 
 /* The best txpath configuration on the null driver at a thread count. */
@@ -246,6 +272,7 @@ int cmd_bench(int argc, char **argv)
 	};
 	bool json = false, quick = false, ok = true;
 	const char *svg = NULL;
+	struct driver_so so = { 0 };
 	FILE *svg_file = NULL;
 	struct bench_row *rows;
 	struct cmdline cl;
@@ -255,6 +282,8 @@ int cmd_bench(int argc, char **argv)
 
 	cmdline_init(&cl, "bench", bench_options);
 	while ((c = cmdline_next(&cl, argc, argv)) != -1) {
+		if (driver_so_option(&so, c, optarg))
+			continue;
 		switch (c) {
 		case OPT_THREADS:
 			cfg.max_threads = (unsigned)parse_u64("bench", "--threads", optarg, 1,
@@ -290,6 +319,7 @@ int cmd_bench(int argc, char **argv)
 			return 0;
 		}
 	}
+	cfg.plugin = driver_so_load("bench", &so);
 	/* --quick is a preset: --threads, --reps and --seconds override it. */
 	if (quick && !cmdline_given(&cl, OPT_REPS))
 		cfg.reps = 1;

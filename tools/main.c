@@ -45,6 +45,7 @@ static const char main_help[] =
 "  bench   txpath against a mutex and a lock-free ring: Mpps, ratios, a chart\n"
 "  recv    count txpath's frames on an interface: loss, duplicates, order\n"
 "  check   explore every interleaving of the real code up to a bound\n"
+"  config  how to build a driver plugin (--cflags, --libs)\n"
 "\n"
 "txpath <command> --help tells more; txpath --version prints the version.\n";
 
@@ -56,6 +57,7 @@ static const struct {
 	{ "demo", cmd_demo },
 	{ "bench", cmd_bench },
 	{ "recv", cmd_recv },
+	{ "config", cmd_config },
 #ifdef TXP_WITH_CHECK
 	{ "check", cmd_check },
 #else

@@ -384,29 +384,30 @@ bool parse_run_knob(const struct cmdline *cl, int opt, const char *arg, struct t
 static const struct {
 	int opt;
 	const char *drivers;	/* the names, space-separated */
+	bool plugin;		/* for a driver plugin (run --driver-so) too */
 } knob_drivers[] = {
-	{ OPT_PERSONALITY, "sim" },
-	{ OPT_FAULT, "sim" },
-	{ OPT_LINE_RATE, "sim" },
-	{ OPT_BATCH, "sim" },
-	{ OPT_FRAGS, "sim" },
-	{ OPT_RING, "sim " FRAME_DRIVERS },
-	{ OPT_QUEUES, "sim null" },
-	{ OPT_XPS, "sim null" },
-	{ OPT_BQL, "sim null" },
-	{ OPT_WATCHDOG_MS, "sim" },
-	{ OPT_DEV, "afpacket afxdp tap" },
-	{ OPT_FILE, "pcap" },
-	{ OPT_XDP_MODE, "afxdp" },
-	{ OPT_QUEUE, "afxdp" },
-	{ OPT_TPACKET, "afpacket" },
-	{ OPT_QDISC_BYPASS, "afpacket" },
-	{ OPT_SRC_MAC, FRAME_DRIVERS },
-	{ OPT_DST_MAC, FRAME_DRIVERS },
-	{ OPT_SRC_IP, FRAME_DRIVERS },
-	{ OPT_DST_IP, FRAME_DRIVERS },
-	{ OPT_SRC_PORT, FRAME_DRIVERS },
-	{ OPT_DST_PORT, FRAME_DRIVERS },
+	{ OPT_PERSONALITY, "sim", false },
+	{ OPT_FAULT, "sim", false },
+	{ OPT_LINE_RATE, "sim", false },
+	{ OPT_BATCH, "sim", true },
+	{ OPT_FRAGS, "sim", true },
+	{ OPT_RING, "sim " FRAME_DRIVERS, true },
+	{ OPT_QUEUES, "sim null", false },
+	{ OPT_XPS, "sim null", false },
+	{ OPT_BQL, "sim null", false },
+	{ OPT_WATCHDOG_MS, "sim", false },
+	{ OPT_DEV, "afpacket afxdp tap", false },
+	{ OPT_FILE, "pcap", false },
+	{ OPT_XDP_MODE, "afxdp", false },
+	{ OPT_QUEUE, "afxdp", false },
+	{ OPT_TPACKET, "afpacket", false },
+	{ OPT_QDISC_BYPASS, "afpacket", false },
+	{ OPT_SRC_MAC, FRAME_DRIVERS, false },
+	{ OPT_DST_MAC, FRAME_DRIVERS, false },
+	{ OPT_SRC_IP, FRAME_DRIVERS, false },
+	{ OPT_DST_IP, FRAME_DRIVERS, false },
+	{ OPT_SRC_PORT, FRAME_DRIVERS, false },
+	{ OPT_DST_PORT, FRAME_DRIVERS, false },
 };
 
 /* Is name a word of the space-separated list? */
@@ -441,7 +442,8 @@ void check_run_knobs(const struct cmdline *cl, const struct txp_run_cfg *cfg)
 	for (size_t i = 0; i < sizeof(knob_drivers) / sizeof(knob_drivers[0]); i++) {
 		const char *list = knob_drivers[i].drivers;
 
-		if (cmdline_given(cl, knob_drivers[i].opt) && !in_list(list, driver))
+		if (cmdline_given(cl, knob_drivers[i].opt) && !in_list(list, driver) &&
+		    !(knob_drivers[i].plugin && !strcmp(driver, "plugin")))
 			usage_error(cl->cmd, "--%s is for driver%s %s, not %s",
 				    knob_name(knob_drivers[i].opt), strchr(list, ' ') ? "s" : "",
 				    list, driver);

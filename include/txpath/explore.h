@@ -27,6 +27,7 @@
 #include "txpath/qdisc.h"
 #include "txpath/sim.h"
 
+struct txp_run_driver;
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -49,6 +50,10 @@ struct txp_check_cfg {
 	enum txp_runner runner;
 	const struct txp_qdisc_ops *qdisc;	/* NULL: txp_pfifo_fast_ops */
 	const struct txp_sim_personality *personality;
+	/* NULL: the simulated NIC with personality; else this driver (a
+	 * plugin, txp_run_driver_plugin()), made afresh for every schedule
+	 * with lock, runner, ring, frags, batch and producers. */
+	const struct txp_run_driver *driver;
 	/* NULL: the simulated NIC's (txp_sim_ops).  Else ops whose device
 	 * private data is the simulated NIC all the same (a test's wrapper
 	 * around txp_sim_ops, to plant a bug the oracles must name). */
@@ -94,7 +99,9 @@ struct txp_check_result {
 					 * contexts), "xmit-on-stopped" (the core
 					 * counted fewer calls on a stopped queue than
 					 * the explorer saw), "claim" (the race an era
-					 * claims impossible was reached) */
+					 * claims impossible was reached); a plugin
+					 * driver that crashes ends the program with its
+					 * schedule (exit 1) */
 	char detail[400];
 	unsigned preemptions;
 	char *schedule;			/* replay string (malloc'd) */

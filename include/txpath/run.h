@@ -91,6 +91,19 @@ extern const struct txp_run_driver *const txp_run_drivers[];
 const struct txp_run_driver *txp_run_driver(const char *name);
 
 /*
+ * A driver of one's own (txpath/plugin.h): load the shared object at
+ * path, set its knobs from args ("NAME=VALUE" each), and make it a
+ * driver named "plugin".  NULL and a one-line message when path is not a
+ * loadable shared object, has no entry point, speaks another ABI
+ * version, lacks an op, or an arg does not fit.  Never unloaded.
+ */
+const struct txp_run_driver *txp_run_driver_plugin(const char *path, const char *const *args,
+						   unsigned nargs, char *err, size_t errlen);
+/* The plugin behind a driver that txp_run_driver_plugin() made, else NULL. */
+struct txp_plugin;
+const struct txp_plugin *txp_run_driver_plugin_of(const struct txp_run_driver *d);
+
+/*
  * Asking a run to stop before its end, e.g. on SIGINT.  The caller owns
  * the flag (static storage, so that a signal handler can reach it) and
  * hands it to runs in txp_run_cfg.stop; the library never installs a

@@ -12,22 +12,31 @@
  * flushing a store early), for k = 0, 1, ... bound.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check/oracle.h"
 #include "check/sched.h"
 #include "txpath/check.h"
 #include "txpath/ctx.h"
 #include "txpath/explore.h"
+#include "txpath/run.h"
 
 #define DEFAULT_MAX_STEPS 200000
 
 struct scenario {
 	const struct txp_check_cfg *cfg;
-	struct txp_sim *sim;
+	struct txp_sim *sim;	/* the simulated NIC, or ... */
+	void *drv_priv;		/* ... cfg->driver's device */
 	struct txp_dev *dev;
 	unsigned next_flow;
+};
+
+/* What a scenario's wire and ring saw. */
+struct wire_seen {
+	uint64_t unique, duplicates, ring_errors;
 };
 
 struct outcome {
@@ -96,9 +105,26 @@ static unsigned ring_size(const struct txp_check_cfg *cfg)
 	return cfg->ring ? cfg->ring : txp_sim_min_ring(cfg->frags_max);
 }
 
-static int scenario_setup(struct scenario *sc, const struct txp_check_cfg *cfg,
-			  char *err, size_t errlen)
+/* The workload's knobs for cfg->driver. */
+static struct txp_run_cfg driver_cfg(const struct txp_check_cfg *cfg)
 {
+	return (struct txp_run_cfg){
+		.driver = cfg->driver,
+		.lock = cfg->lock,
+		.runner = cfg->runner,
+		.qdisc = cfg->qdisc,
+		.threads = cfg->producers,
+		.ring = cfg->ring,
+		.frags_min = cfg->frags_min,
+		.frags_max = cfg->frags_max,
+		.batch = cfg->batch,
+	};
+}
+
+/* The device's driver and its state: the simulated NIC, or cfg->driver. */
+static int scenario_driver(struct scenario *sc, struct txp_dev_cfg *dcfg, char *err, size_t errlen)
+{
+	const struct txp_check_cfg *cfg = sc->cfg;
 	struct txp_sim_cfg scfg = {
 		.personality = cfg->personality,
 		.ring = ring_size(cfg),
@@ -107,29 +133,68 @@ static int scenario_setup(struct scenario *sc, const struct txp_check_cfg *cfg,
 		.max_flows = cfg->producers,
 		.queues = cfg->queues,
 	};
+
+	if (cfg->driver) {
+		struct txp_run_cfg rcfg = driver_cfg(cfg);
+
+		if (cfg->driver->create(&rcfg, &dcfg->ops, &sc->drv_priv, err, errlen) != 0)
+			return -1;
+		dcfg->priv = sc->drv_priv;
+		return 0;
+	}
+	sc->sim = txp_sim_create(&scfg, err, errlen);
+	dcfg->ops = cfg->ops ? cfg->ops : &txp_sim_ops;
+	dcfg->priv = sc->sim;
+	return sc->sim ? 0 : -1;
+}
+
+static void scenario_wire(const struct scenario *sc, struct wire_seen *w)
+{
+	if (sc->cfg->driver) {
+		struct txp_run_drv_stats ds;
+
+		sc->cfg->driver->stats(sc->drv_priv, &ds);
+		*w = (struct wire_seen){ ds.wire_unique, ds.wire_duplicates, ds.ring_errors };
+	} else {
+		struct txp_sim_stats ss;
+
+		txp_sim_get_stats(sc->sim, &ss);
+		*w = (struct wire_seen){ ss.wire_unique, ss.wire_duplicates, ss.ring_errors };
+	}
+}
+
+static void scenario_free(struct scenario *sc)
+{
+	txp_dev_destroy(sc->dev);
+	if (sc->drv_priv)
+		sc->cfg->driver->destroy(sc->drv_priv);
+	txp_sim_destroy(sc->sim);
+}
+
+static int scenario_setup(struct scenario *sc, const struct txp_check_cfg *cfg,
+			  char *err, size_t errlen)
+{
 	struct txp_dev_cfg dcfg = {
-		.name = "sim0",
+		.name = cfg->driver ? "eth0" : "sim0",
 		.lock = cfg->lock,
 		.runner = cfg->runner,
 		.qdisc = cfg->qdisc,
 		.bulk = cfg->bulk,
-		.ops = oracle_begin(cfg->ops ? cfg->ops : &txp_sim_ops, cfg->packets),
 		.num_tx_queues = cfg->queues,
 		.bql = cfg->bql,
 	};
 
 	memset(sc, 0, sizeof(*sc));
 	sc->cfg = cfg;
-	sc->sim = txp_sim_create(&scfg, err, errlen);
-	if (!sc->sim)
+	if (scenario_driver(sc, &dcfg, err, errlen) != 0)
 		return -1;
-	dcfg.priv = sc->sim;
+	dcfg.ops = oracle_begin(dcfg.ops, cfg->packets);
 	sc->dev = txp_dev_create(&dcfg, err, errlen);
 	if (sc->dev)
 		oracle_watch(sc->dev);
 	if (!sc->dev || txp_dev_open(sc->dev) != 0) {
 		if (sc->dev)
-			snprintf(err, errlen, "cannot open the simulated NIC");
+			snprintf(err, errlen, "cannot open the %s", cfg->driver ? "driver" : "simulated NIC");
 		return -1;
 	}
 	for (unsigned i = 0; i < cfg->producers; i++) {
@@ -194,7 +259,7 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 {
 	const struct txp_check_cfg *cfg = sc->cfg;
 	struct txp_dev_stats st;
-	struct txp_sim_stats ss;
+	struct wire_seen ss;
 	struct oracle_verdict pv;
 	uint64_t done, backlog;
 
@@ -204,8 +269,8 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 	o->xmit_on_stopped = st.xmit_on_stopped > 0 || oracle_xmit_on_stopped() > 0;
 	sched_release();
 	txp_dev_close(sc->dev);
-	txp_sim_get_stats(sc->sim, &ss);
-	oracle_judge_packets(cfg->producers, cfg->packets, ss.wire_duplicates, &pv);
+	scenario_wire(sc, &ss);
+	oracle_judge_packets(cfg->producers, cfg->packets, ss.duplicates, &pv);
 	if (validator_reports) {
 		o->kind = "validator";
 		snprintf(o->detail, sizeof(o->detail), "%s", validator_msg);
@@ -227,10 +292,10 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 			 (unsigned long long)backlog, any_queue_stopped(sc->dev) ? "stopped" : "awake");
 	} else if (judge_xmit_on_stopped(cfg, st.xmit_on_stopped, o)) {
 		return;
-	} else if (ss.wire_unique + dropped_total(&st) < st.submitted || ss.ring_errors) {
+	} else if (ss.unique + dropped_total(&st) < st.submitted || ss.ring_errors) {
 		o->kind = "lost";
 		snprintf(o->detail, sizeof(o->detail), "%llu packets never reached the wire, %llu ring errors",
-			 (unsigned long long)(st.submitted - ss.wire_unique - dropped_total(&st)),
+			 (unsigned long long)(st.submitted - ss.unique - dropped_total(&st)),
 			 (unsigned long long)ss.ring_errors);
 	}
 }
@@ -291,10 +356,8 @@ static int exec_plan(const struct txp_check_cfg *cfg, const struct sched_plan *p
 	txp_validator_enable(false);
 	/* After a deadlock the stuck contexts hold locks: the device cannot
 	 * be closed, and is left behind (the search stops there anyway). */
-	if (rc != 0 || o->end == SCHED_QUIESCENT) {
-		txp_dev_destroy(sc.dev);
-		txp_sim_destroy(sc.sim);
-	}
+	if (rc != 0 || o->end == SCHED_QUIESCENT)
+		scenario_free(&sc);
 	return rc;
 }
 
@@ -362,7 +425,11 @@ static void fill_violation(struct txp_check_result *res, const struct outcome *o
 		struct txp_check_event *e = &res->events[res->nevents++];
 
 		e->column = col[ev[i].ctx];
-		if (ev[i].arg)
+		if (ev[i].site && ev[i].arg)
+			snprintf(e->text, sizeof(e->text), "%s: %s(%s)", ev[i].site, ev[i].what, ev[i].arg);
+		else if (ev[i].site)
+			snprintf(e->text, sizeof(e->text), "%s: %s", ev[i].site, ev[i].what);
+		else if (ev[i].arg)
 			snprintf(e->text, sizeof(e->text), "%s %s", ev[i].what, ev[i].arg);
 		else
 			snprintf(e->text, sizeof(e->text), "%s", ev[i].what);
@@ -675,6 +742,15 @@ bool txp_check_cfg_valid(const struct txp_check_cfg *cfg, char *err, size_t errl
 			 TXP_MAX_FRAGS);
 		return false;
 	}
+	if (cfg->strategy == TXP_CHECK_PCT && (cfg->depth < 1 || cfg->depth > 64)) {
+		snprintf(err, errlen, "PCT depth must be 1..64");
+		return false;
+	}
+	if (cfg->driver) {
+		struct txp_run_cfg rcfg = driver_cfg(cfg);
+
+		return cfg->driver->check(&rcfg, err, errlen);
+	}
 	if (cfg->ring && cfg->ring < txp_sim_min_ring(cfg->frags_max)) {
 		snprintf(err, errlen,
 			 "ring of %u descriptors too small: packets of up to %u fragments need at least %u",
@@ -694,11 +770,49 @@ bool txp_check_cfg_valid(const struct txp_check_cfg *cfg, char *err, size_t errl
 			 cfg->personality->name);
 		return false;
 	}
-	if (cfg->strategy == TXP_CHECK_PCT && (cfg->depth < 1 || cfg->depth > 64)) {
-		snprintf(err, errlen, "PCT depth must be 1..64");
-		return false;
-	}
 	return true;
+}
+
+/* -- a driver that crashes ------------------------------------------------------ */
+
+/*
+ * A plugin driver's crash (a fault signal in one of its contexts) ends
+ * the program: the explorer's contexts share its one thread, so nothing
+ * survives it.  Before it ends, on an alternate stack, the schedule that
+ * led there is written out (the diagram so far, and the string that
+ * --replay runs again), best effort: the heap may be what broke.  Exit 1,
+ * a violation found.
+ */
+static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+static bool crash_caught;
+
+static void on_crash(int sig)
+{
+	struct txp_check_result res = { 0 };
+	struct outcome o = { .kind = "crash" };
+
+	snprintf(o.detail, sizeof(o.detail), "driver crashed: %s", strsignal(sig));
+	fill_violation(&res, &o);
+	fflush(stdout);
+	printf("VIOLATION crash after %u preemptions: the driver crashed (%s)\n\n", res.preemptions,
+	       strsignal(sig));
+	txp_check_diagram(stdout, &res);
+	printf("\nschedule: %s\nreplay: the same command with --replay %s\n",
+	       res.schedule ? res.schedule : "?", res.schedule ? res.schedule : "?");
+	fflush(stdout);
+	_exit(1);
+}
+
+static void crash_catch(void)
+{
+	static char altstack[64 * 1024];
+	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
+	struct sigaction sa = { .sa_handler = on_crash, .sa_flags = SA_ONSTACK | SA_RESETHAND };
+
+	crash_caught = true;
+	sigaltstack(&ss, NULL);
+	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
+		sigaction(crash_signals[i], &sa, NULL);
 }
 
 int txp_check_run(const struct txp_check_cfg *cfg, struct txp_check_result *res,
@@ -711,6 +825,8 @@ int txp_check_run(const struct txp_check_cfg *cfg, struct txp_check_result *res,
 	memset(res, 0, sizeof(*res));
 	if (!txp_check_cfg_valid(cfg, err, errlen))
 		return -EINVAL;
+	if (cfg->driver && !crash_caught)
+		crash_catch();
 	if (cfg->replay)
 		rc = explore_replay(cfg, res, &o, err, errlen);
 	else if (cfg->strategy == TXP_CHECK_BOUND)

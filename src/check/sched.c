@@ -273,11 +273,11 @@ static void drain(struct sctx *c)
 		flush_one(c);
 }
 
-static void event(int ctx, const char *what, const char *arg)
+static void event(int ctx, const char *what, const char *arg, const char *site)
 {
 	if (S.nev == S.evcap)
 		S.ev = grow(S.ev, &S.evcap, sizeof(*S.ev));
-	S.ev[S.nev++] = (struct sched_event){ ctx, what, arg };
+	S.ev[S.nev++] = (struct sched_event){ ctx, what, arg, site };
 }
 
 /* -- choosing ------------------------------------------------------------- */
@@ -494,7 +494,7 @@ static void reschedule(void)
 			const char *what = c->buf[0].what;
 
 			/* A choice of the plan: drawn, as the store it was. */
-			event(c->id, "store reaches memory:", what[0] == '&' ? what + 1 : what);
+			event(c->id, "store reaches memory:", what[0] == '&' ? what + 1 : what, NULL);
 			flush_one(c);
 			continue;
 		}
@@ -519,6 +519,7 @@ void txp_check_point(enum txp_check_op op, const volatile void *addr, size_t siz
 		return;
 	if (op == TXP_OP_LOAD || op == TXP_OP_RMW)
 		note_read(me, addr, size);
+	/* TXP_OP_ORDER: a point, nothing more. */
 	if (++S.steps > S.max_steps) {
 		stop(SCHED_STEP_LIMIT);
 		run_on(-1);	/* never resumed: the context is abandoned */
@@ -599,16 +600,53 @@ void txp_check_idle(void)
 	wait_for_change(SC_IDLE);
 }
 
-void txp_trace(const char *what)
-{
-	txp_trace_lock(what, NULL);
-}
-
-void txp_trace_lock(const char *what, const char *name)
+static void trace(const char *what, const char *arg, const char *site)
 {
 	if (me && !S.freerun)
-		event(me->id, what, name);
+		event(me->id, what, arg, site);
 }
+
+void txp_trace(const char *what)
+{
+	trace(what, NULL, NULL);
+}
+
+void txp_trace_site(const char *what, const char *site)
+{
+	trace(what, NULL, site);
+}
+
+/*
+ * Lock traffic in the seeds' words ("acquire queue lock", "drop queue
+ * lock"), or, for a lock named as written ("&tp->tx_lock", as
+ * spin_lock_init names it), in the kernel's, with the caller's function.
+ */
+static bool kernel_named(const struct txp_spinlock *l)
+{
+	return l->name && l->name[0] == '&';
+}
+
+static void trace_acquired(const struct txp_spinlock *l, const char *site)
+{
+	if (kernel_named(l))
+		trace("spin_lock", l->name, site);
+	else
+		trace("acquire", l->name, NULL);
+}
+
+static bool trace_release(const struct txp_spinlock *l, const char *site)
+{
+	if (kernel_named(l))
+		trace("spin_unlock", l->name, site);
+	else
+		trace(l->name && !strcmp(l->name, "queue lock") ? "drop" : "release", l->name, NULL);
+	return false;
+}
+
+static const struct txp_sync_observer trace_observer = {
+	.lock_acquired = trace_acquired,
+	.lock_release = trace_release,
+};
 
 /* -- the watched word ------------------------------------------------------ */
 
@@ -868,6 +906,7 @@ void sched_begin(const struct sched_plan *plan, bool tso, unsigned max_steps)
 			locals_bytes += l->size;
 		fiber_init_thread(&controller);
 		controller_locals = locals_alloc();
+		txp_sync_observe(TXP_WATCH_TRACE, &trace_observer);
 	}
 	signals_hold();
 	S.armed = true;

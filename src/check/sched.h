@@ -65,7 +65,8 @@ enum sched_end {
 
 struct sched_event {
 	int ctx;
-	const char *what, *arg;	/* printed "what" or "what arg" */
+	const char *what, *arg;	/* printed "what" or "what arg" ... */
+	const char *site;	/* ... or, with a site, "site: what" or "site: what(arg)" */
 };
 
 /* Prepare an execution: contexts started from now on are scheduled. */
@@ -117,11 +118,5 @@ struct sched_mark sched_watch_seen(int word);
 bool sched_watch_rose_since(int word, struct sched_mark m);
 /* The context exploring now, -1 for the controller or a free run. */
 int sched_current(void);
-
-/* Hooks from the seam (sync.c). */
-int txp_check_thread_start(struct txp_thread *t, const char *name, void *(*fn)(void *), void *arg);
-void txp_check_thread_join(struct txp_thread *t);
-void txp_check_spin(void);
-void txp_trace_lock(const char *what, const char *name);
 
 #endif

@@ -75,6 +75,13 @@ TXP_LOCAL(v_held);
 static txp_local int v_nheld;
 TXP_LOCAL(v_nheld);
 
+static const struct txp_sync_observer validator_observer = {
+	.lock_recursion = txp_validate_recursion,
+	.lock_acquired = txp_validate_acquired,
+	.lock_release = txp_validate_release,
+	.irqs_on = txp_validate_irqs_on,
+};
+
 void txp_validator_enable(bool on)
 {
 	pthread_mutex_lock(&v_mu);
@@ -85,6 +92,7 @@ void txp_validator_enable(bool on)
 		v_full_classes = v_full_held = v_full_memory = false;
 	}
 	txp__validating = on;
+	txp_sync_observe(TXP_WATCH_VALIDATOR, on ? &validator_observer : NULL);
 	pthread_mutex_unlock(&v_mu);
 	v_nheld = 0;
 }

@@ -9,11 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "check/validator.h"
 #include "txpath/ctx.h"
-#ifdef TXP_CHECK
-#include "check/sched.h"
-#endif
 
 #ifdef TXP_TSAN
 _Atomic unsigned txp__mb_word;
@@ -65,29 +61,61 @@ static bool spin_trylock(struct txp_spinlock *l)
 	return true;
 }
 
-#ifdef TXP_CHECK
-/* The explorer's diagrams show lock traffic in the seeds' words. */
-static void trace_acquire(const struct txp_spinlock *l)
+/* -- observers ----------------------------------------------------------- */
+
+static const struct txp_sync_observer *watchers[TXP_WATCH_NR];
+/* Any watcher at all: the one test on the lock's fast path.  Set before
+ * any context runs, cleared after: read without ordering. */
+static bool watched;
+
+void txp_sync_observe(enum txp_sync_watcher w, const struct txp_sync_observer *o)
 {
-	txp_trace_lock("acquire", l->name);
+	watchers[w] = o;
+	watched = false;
+	for (int i = 0; i < TXP_WATCH_NR; i++)
+		watched |= watchers[i] != NULL;
 }
 
-static void trace_release(const struct txp_spinlock *l)
+/* A watcher that lets a taking of l pass as nested, if any does. */
+static bool observe_recursion(const struct txp_spinlock *l, const char *site)
 {
-	txp_trace_lock(l->name && !strcmp(l->name, "queue lock") ? "drop" : "release", l->name);
+	for (int i = 0; i < TXP_WATCH_NR; i++)
+		if (watchers[i] && watchers[i]->lock_recursion && watchers[i]->lock_recursion(l, site))
+			return true;
+	return false;
 }
-#else
-#define trace_acquire(l) ((void)0)
-#define trace_release(l) ((void)0)
-#endif
+
+static void observe_acquired(const struct txp_spinlock *l, const char *site)
+{
+	for (int i = TXP_WATCH_NR; i-- > 0;)
+		if (watchers[i] && watchers[i]->lock_acquired)
+			watchers[i]->lock_acquired(l, site);
+}
+
+/* True if a watcher says this release undoes a nested hold. */
+static bool observe_release(const struct txp_spinlock *l, const char *site)
+{
+	bool nested = false;
+
+	for (int i = 0; i < TXP_WATCH_NR && !nested; i++)
+		if (watchers[i] && watchers[i]->lock_release)
+			nested = watchers[i]->lock_release(l, site);
+	return nested;
+}
+
+static void observe_irqs_on(const char *site)
+{
+	for (int i = 0; i < TXP_WATCH_NR; i++)
+		if (watchers[i] && watchers[i]->irqs_on)
+			watchers[i]->irqs_on(site);
+}
 
 bool txp__spin_trylock(struct txp_spinlock *l, const char *site)
 {
 	if (!spin_trylock(l))
 		return false;
-	trace_acquire(l);
-	if (txp_unlikely(txp__validating))
-		txp_validate_acquired(l, site);
+	if (txp_unlikely(watched))
+		observe_acquired(l, site);
 	return true;
 }
 
@@ -97,23 +125,56 @@ void txp__spin_lock(struct txp_spinlock *l, const char *site)
 
 	/* The validator reports taking a lock this context holds, and lets
 	 * it pass as a nested hold instead of spinning forever. */
-	if (txp_unlikely(txp__validating) && txp_validate_recursion(l, site))
+	if (txp_unlikely(watched) && observe_recursion(l, site))
 		return;
 	while (!spin_trylock(l))
 		txp_spin_wait(&spins);
-	trace_acquire(l);
-	if (txp_unlikely(txp__validating))
-		txp_validate_acquired(l, site);
+	if (txp_unlikely(watched))
+		observe_acquired(l, site);
 }
 
 void txp__spin_unlock(struct txp_spinlock *l, const char *site)
 {
-	if (txp_unlikely(txp__validating) && txp_validate_release(l, site))
+	if (txp_unlikely(watched) && observe_release(l, site))
 		return;
-	trace_release(l);
 	atomic_store_explicit(&l->owner, TXP_NO_OWNER, memory_order_relaxed);
 	/* Release: pairs with the acquire in spin_trylock(). */
 	txp_store_release(&l->locked, 0);
+}
+
+void txp__spin_lock_irq(struct txp_spinlock *l, const char *site)
+{
+	txp__local_irq_disable(site);
+	txp__spin_lock(l, site);
+}
+
+void txp__spin_unlock_irq(struct txp_spinlock *l, const char *site)
+{
+	txp__spin_unlock(l, site);
+	txp__local_irq_enable(site);
+}
+
+unsigned long txp__spin_lock_irqsave(struct txp_spinlock *l, const char *site)
+{
+	unsigned long flags = txp__local_irq_save(site);
+
+	txp__spin_lock(l, site);
+	return flags;
+}
+
+bool txp__spin_trylock_irqsave(struct txp_spinlock *l, unsigned long *flags, const char *site)
+{
+	*flags = txp__local_irq_save(site);
+	if (txp__spin_trylock(l, site))
+		return true;
+	txp__local_irq_restore(*flags, site);
+	return false;
+}
+
+void txp__spin_unlock_irqrestore(struct txp_spinlock *l, unsigned long flags, const char *site)
+{
+	txp__spin_unlock(l, site);
+	txp__local_irq_restore(flags, site);
 }
 
 int txp_spin_owner(const struct txp_spinlock *l)
@@ -220,8 +281,8 @@ static void irqs_on(const char *site)
 {
 	if (txp__irq_off) {
 		txp__irq_off = false;
-		if (txp_unlikely(txp__validating))
-			txp_validate_irqs_on(site);
+		if (txp_unlikely(watched))
+			observe_irqs_on(site);
 	}
 }
 

@@ -11,6 +11,7 @@
 #include "signals.h"
 #include "txpath/check.h"
 #include "txpath/explore.h"
+#include "txpath/plugin.h"
 
 static const char check_help[] =
 "usage: txpath check [options]\n"
@@ -42,6 +43,12 @@ static const char check_help[] =
 "                          override the era; personalities: tg3-2004 tg3-silent\n"
 "                          tg3-2005 e1000-2004 locked locked-bql rc2 rc2-naive\n"
 "                          lost-wakeup recheck-nomb modern modern-nomb\n"
+"  --driver-so PATH        check a driver of one's own instead of a personality:\n"
+"                          a shared object built against txpath/plugin.h; its\n"
+"                          lock mode and ring are its own (docs/checking-your-\n"
+"                          driver.md); a driver that crashes is reported with\n"
+"                          the schedule that led there (exit 1)\n"
+"  --driver-arg K=V[,K=V]  its knobs\n"
 "  --qdisc pfifo_fast|noqueue\n"
 "                          the queue (default pfifo_fast); noqueue: producers\n"
 "                          call start_xmit directly, whatever the runner\n"
@@ -134,6 +141,7 @@ static const struct option check_options[] = {
 	{ "runner", required_argument, NULL, OPT_RUNNER },
 	{ "personality", required_argument, NULL, OPT_PERSONALITY },
 	{ "qdisc", required_argument, NULL, OPT_QDISC },
+	DRIVER_SO_OPTIONS,
 	{ "producers", required_argument, NULL, OPT_PRODUCERS },
 	{ "packets", required_argument, NULL, OPT_PACKETS },
 	{ "ring", required_argument, NULL, OPT_RING },
@@ -160,6 +168,7 @@ struct picks {
 	const char *era;
 	int lock, runner, queues, bql;	/* -1: from the era */
 	const struct txp_sim_personality *personality;
+	struct driver_so so;
 	bool json;
 };
 
@@ -210,6 +219,8 @@ static const char *parse_replay(const char *arg)
 
 static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, struct picks *p)
 {
+	if (driver_so_option(&p->so, c, arg))
+		return;
 	switch (c) {
 	case OPT_ERA: p->era = arg; break;
 	case OPT_LOCK:
@@ -283,6 +294,33 @@ static void check_combination(const struct cmdline *cl)
 		usage_error("check", "--runs applies to --pct or --random only");
 	if (cmdline_given(cl, OPT_SEED) && !sampler)
 		usage_error("check", "--seed applies to --pct or --random only");
+	if (cmdline_given(cl, OPT_DRIVER_SO) && cmdline_given(cl, OPT_PERSONALITY))
+		usage_error("check", "choose one of --personality, --driver-so");
+	if (cmdline_given(cl, OPT_DRIVER_SO) && cmdline_given(cl, OPT_ERA))
+		usage_error("check", "--era picks a personality: choose one of --era, --driver-so");
+}
+
+/* --driver-so: the plugin is the driver, with its lock mode unless
+ * --lock was given. */
+static void use_driver_so(struct txp_check_cfg *cfg, const struct picks *p)
+{
+	cfg->driver = driver_so_load("check", &p->so);
+	if (cfg->driver && p->lock < 0)
+		cfg->lock = txp_run_driver_plugin_of(cfg->driver)->lock;
+}
+
+/* The driver's name, and its ring, as the scenario has them. */
+static const char *driver_name(const struct txp_check_cfg *cfg)
+{
+	return cfg->driver ? txp_run_driver_plugin_of(cfg->driver)->name : cfg->personality->name;
+}
+
+static unsigned ring_shown(const struct txp_check_cfg *cfg)
+{
+	if (cfg->ring)
+		return cfg->ring;
+	return cfg->driver ? txp_run_driver_plugin_of(cfg->driver)->ring
+			   : txp_sim_min_ring(cfg->frags_max);
 }
 
 static void show_progress(uint64_t schedules, unsigned bound, void *arg)
@@ -362,9 +400,8 @@ static void print_text(const struct txp_check_cfg *cfg, const struct txp_check_r
 	printf("txpath check: era %s (lock %s, runner %s, qdisc %s, driver %s), %u producers x %u packets, "
 	       "ring %u, frags %u-%u, bulk %u, memory model %s\n",
 	       cfg->era ? cfg->era : "(custom)", txp_lock_mode_name(cfg->lock),
-	       txp_runner_name(cfg->runner), qdisc_name(cfg), cfg->personality->name,
-	       cfg->producers, cfg->packets,
-	       cfg->ring ? cfg->ring : txp_sim_min_ring(cfg->frags_max), cfg->frags_min,
+	       txp_runner_name(cfg->runner), qdisc_name(cfg), driver_name(cfg),
+	       cfg->producers, cfg->packets, ring_shown(cfg), cfg->frags_min,
 	       cfg->frags_max, cfg->bulk ? cfg->bulk : 1, cfg->tso ? "tso" : "sc");
 	printf("strategy: %s\n\n", strategy_text(cfg, strat, sizeof(strat)));
 	if (r->found || cfg->replay) {
@@ -396,7 +433,8 @@ static void print_json(const struct txp_check_cfg *cfg, const struct txp_check_r
 	json_str(&j, "lock", txp_lock_mode_name(cfg->lock));
 	json_str(&j, "runner", txp_runner_name(cfg->runner));
 	json_str(&j, "qdisc", qdisc_name(cfg));
-	json_str(&j, "personality", cfg->personality->name);
+	json_str(&j, "personality", cfg->driver ? NULL : cfg->personality->name);
+	json_str(&j, "driver", driver_name(cfg));
 	json_str(&j, "memory_model", cfg->tso ? "tso" : "sc");
 	json_u64(&j, "producers", cfg->producers);
 	json_u64(&j, "packets", cfg->packets);
@@ -456,6 +494,7 @@ int cmd_check(int argc, char **argv)
 	}
 	check_combination(&cl);
 	apply_picks(&cfg, &picks);
+	use_driver_so(&cfg, &picks);
 	if (!txp_check_cfg_valid(&cfg, err, sizeof(err)))
 		usage_error("check", "%s", err);
 	if (!picks.json && isatty(STDERR_FILENO))
