@@ -108,7 +108,7 @@ extern const struct option run_knob_options[];
 "  --seconds S             run for S seconds instead\n" \
 "  --size BYTES            packet size, 60..65535 (default 64): on the real\n" \
 "                          drivers the frame's length\n" \
-"  --frags MIN-MAX         sim: fragments per packet, 0..18 (default 0)\n" \
+"  --frags MIN-MAX         sim, real drivers: fragments per packet, 0..18 (default 0)\n" \
 "  --ring N                sim and the real drivers: TX ring descriptors\n" \
 "                          (default 512)\n" \
 "  --line-rate PPS         sim: packets per second the NIC sends, 0 = unlimited\n" \

@@ -348,7 +348,7 @@ static const struct {
 	{ OPT_FAULT, "sim" },
 	{ OPT_LINE_RATE, "sim" },
 	{ OPT_BATCH, "sim" },
-	{ OPT_FRAGS, "sim" },
+	{ OPT_FRAGS, "sim " FRAME_DRIVERS },
 	{ OPT_RING, "sim " FRAME_DRIVERS },
 	{ OPT_DEV, "afpacket afxdp tap" },
 	{ OPT_FILE, "pcap" },

@@ -62,6 +62,11 @@ struct txp_run_driver {
 	/* Make one: its ops, and its private state for the device's priv. */
 	int (*create)(const struct txp_run_cfg *cfg, const struct txp_driver_ops **ops,
 		      void **priv, char *err, size_t errlen);
+	/* A driver that sends bytes: the addresses of the frames the workload
+	 * writes into its packets, cfg's with the defaults resolved for the
+	 * device made (its MAC).  NULL: the driver ignores the bytes (sim,
+	 * null), and the packets carry none. */
+	void (*frame_addr)(void *priv, const struct txp_run_cfg *cfg, struct txp_frame_addr *a);
 	/* Counters; exact once the device is closed. */
 	void (*stats)(void *priv, struct txp_run_drv_stats *st);
 	/* Has the device died (its link gone, a write failed)?  The cause, or

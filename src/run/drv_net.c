@@ -53,13 +53,22 @@ static int net_create(const struct txp_run_cfg *cfg, const struct txp_driver_ops
 	struct netdrv_cfg c = {
 		.net = &cfg->net,
 		.slots = cfg->ring,
-		.frame_len = cfg->size,
+		.max_len = cfg->size,
 		.log = cfg->log,
 	};
 
 	*ops = nd->ops;
 	*priv = nd->create(&c, err, errlen);
 	return *priv ? 0 : -1;
+}
+
+/* cfg's addresses, the source MAC defaulting to the interface's. */
+static void net_frame_addr(void *priv, const struct txp_run_cfg *cfg, struct txp_frame_addr *a)
+{
+	struct ring *r = priv;
+
+	*a = cfg->net.addr;
+	txp_frame_addr_resolve(a, r->has_mac ? r->mac : NULL);
 }
 
 static void net_stats(void *priv, struct txp_run_drv_stats *st)
@@ -95,6 +104,7 @@ static void net_destroy(void *priv)
 		.summary = what,				\
 		.check = net_check,				\
 		.create = net_create,				\
+		.frame_addr = net_frame_addr,			\
 		.stats = net_stats,				\
 		.dead = net_dead,				\
 		.destroy = net_destroy,				\

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "frame.h"
 #include "sync/sync.h"
 #include "txpath/check.h"
 #include "txpath/ctx.h"
@@ -29,12 +30,18 @@ struct producer {
 	 * they are freed, by whichever context (sock_wfree). */
 	struct txp_pkt_pool *pool;
 	struct txp_fault_stream alloc_fail;	/* the alloc-fail fault, if on */
+	/* A driver that sends bytes: the frame every packet starts as (the
+	 * template), and its UDP checksum sum before the flow/seq stamp. */
+	unsigned char *tmpl;
+	uint32_t csum_base;
 };
 
 struct run {
 	const struct txp_run_cfg *cfg;
 	struct txp_dev *dev;
 	void *drv;		/* the driver's private state */
+	bool bytes;		/* the driver sends the packets' bytes: frames */
+	struct txp_frame_addr addr;	/* ... with these addresses */
 	uint64_t deadline;	/* ns, 0 for none */
 	struct producer *prod;
 	atomic_uint producers_done;
@@ -189,6 +196,42 @@ static unsigned producer_alloc(struct producer *p, struct txp_pkt **pkts, unsign
 	}
 }
 
+/* The producer's pool: packets with a buffer of a frame each when the
+ * driver sends bytes, and the template of its frames; header-only
+ * otherwise.  False if memory is short. */
+static bool producer_setup(struct producer *p)
+{
+	const struct txp_run_cfg *cfg = p->run->cfg;
+	struct txp_pkt_pool_cfg pc = { .capacity = cfg->sndbuf };
+
+	if (p->run->bytes) {
+		pc.buf_size = cfg->size;
+		p->tmpl = malloc(cfg->size);
+		if (!p->tmpl)
+			return false;
+		p->csum_base = frame_template(p->tmpl, cfg->size, &p->run->addr);
+	}
+	p->pool = txp_pkt_pool_create_cfg(&pc);
+	return p->pool != NULL;
+}
+
+/* The bytes of pkt (flow, seq and nr_frags set): the template stamped
+ * with its flow and seq, in its buffer; with fragments, the frame is cut
+ * into nr_frags + 1 pieces of it, the head the longest. */
+static void producer_frame(const struct producer *p, struct txp_pkt *pkt)
+{
+	unsigned len = pkt->len, piece = len / (pkt->nr_frags + 1u);
+
+	memcpy(pkt->data, p->tmpl, len);
+	frame_stamp(pkt->data, p->csum_base, pkt->flow, pkt->seq);
+	pkt->head_len = len - pkt->nr_frags * piece;
+	for (unsigned i = 0; i < pkt->nr_frags; i++)
+		pkt->frags[i] = (struct txp_frag){
+			.data = pkt->data + pkt->head_len + i * piece,
+			.len = piece,
+		};
+}
+
 static void *producer_main(void *arg)
 {
 	struct producer *p = arg;
@@ -197,8 +240,7 @@ static void *producer_main(void *arg)
 	uint64_t seq = 0, clock_at = 0;
 
 	txp_ctx_attach();
-	p->pool = txp_pkt_pool_create(cfg->sndbuf);
-	if (!p->pool)
+	if (!producer_setup(p))
 		p->error = "out of memory for packets";
 	while (p->pool && seq < p->quota) {
 		struct txp_pkt *pkts[TXP_RUN_BURST_MAX];
@@ -224,6 +266,8 @@ static void *producer_main(void *arg)
 			pkts[i]->len = cfg->size;
 			pkts[i]->nr_frags = (uint16_t)(cfg->frags_min +
 						       (span > 1 ? xorshift(&p->rng) % span : 0));
+			if (p->run->bytes)
+				producer_frame(p, pkts[i]);
 		}
 		seq += n;
 		txp_xmit_burst(p->run->dev, pkts, n);
@@ -253,6 +297,10 @@ static int run_setup(struct run *run, const struct txp_run_cfg *cfg, char *err, 
 	if (cfg->driver->create(cfg, &dcfg.ops, &run->drv, err, errlen) != 0)
 		return -1;
 	dcfg.priv = run->drv;
+	if (cfg->driver->frame_addr) {
+		run->bytes = true;
+		cfg->driver->frame_addr(run->drv, cfg, &run->addr);
+	}
 	run->dev = txp_dev_create(&dcfg, err, errlen);
 	if (!run->dev)
 		return -1;
@@ -276,8 +324,10 @@ static void run_teardown(struct run *run)
 		run->cfg->driver->destroy(run->drv);
 	/* Every packet is home once the device is down; a pool that is not
 	 * (a bug) is left alone rather than freed under its packets. */
-	for (unsigned i = 0; run->prod && i < run->cfg->threads; i++)
+	for (unsigned i = 0; run->prod && i < run->cfg->threads; i++) {
 		txp_pkt_pool_destroy(run->prod[i].pool);
+		free(run->prod[i].tmpl);
+	}
 	free(run->prod);
 }
 

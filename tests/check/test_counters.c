@@ -204,7 +204,7 @@ static void *send_two(void *arg)
 static void ring_dead_once(uint64_t seed)
 {
 	struct sched_plan plan = { .kind = PLAN_RANDOM, .rng = seed };
-	struct ring_cfg rc = { .ops = &dead_ops, .slots = 4, .slot_size = 64, .frame_len = 64 };
+	struct ring_cfg rc = { .ops = &dead_ops, .slots = 4, .slot_size = 64, .max_len = 64 };
 	struct txp_dev_cfg dcfg = { .name = "dead0", .lock = TXP_LOCK_LLTX, .ops = &dead_driver_ops };
 	struct txp_dev_stats st;
 	char err[128], msg[256] = "";

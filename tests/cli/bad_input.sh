@@ -146,7 +146,7 @@ expect_usage "--queue is for driver afxdp, not tap" run --driver tap --dev nosuc
 expect_usage "--personality is for driver sim, not pcap" \
 	run --driver pcap --file "$F" --personality tg3-2005 --packets 10
 expect_usage "--personality is for driver sim, not null" run --driver null --personality locked --packets 10
-expect_usage "--frags is for driver sim, not null" run --driver null --frags 0-3 --packets 10
+expect_usage "--frags is for drivers sim afpacket afxdp tap pcap, not null" run --driver null --frags 0-3 --packets 10
 expect_usage "--ring is for drivers sim afpacket afxdp tap pcap, not null" run --driver null --ring 64 --packets 10
 expect_usage "--line-rate is for driver sim, not pcap" run --driver pcap --file "$F" --line-rate 1000 --packets 10
 expect_usage "--batch is for driver sim, not afpacket" run --driver afpacket --dev nosuch0 --batch 8
@@ -154,7 +154,6 @@ expect_usage "--src-ip is for drivers afpacket afxdp tap pcap, not sim" run --sr
 expect_usage "--dst-mac is for drivers afpacket afxdp tap pcap, not null" \
 	run --driver null --dst-mac 02:00:00:00:00:02 --packets 10
 expect_usage "--file is for driver pcap, not sim" demo --file "$F" --packets 100
-expect_usage "--frags is for driver sim, not pcap" demo --driver pcap --file "$F" --frags 0-3 --packets 100
 # Each option once: a repeat is refused, never a silent override.
 expect_usage "--lock given twice" run --lock core --lock lltx --packets 10
 expect_usage "--lock given twice" run --lock core --era 2.6.9 --lock core --packets 10

@@ -98,7 +98,7 @@ static struct ring *script_ring(unsigned slots, unsigned busy, uint64_t fail_eve
 		.ops = &script_ops,
 		.slots = slots,
 		.slot_size = 64,
-		.frame_len = 64,
+		.max_len = 64,
 		.ifname = "script0",
 	};
 	char err[128];
@@ -138,6 +138,9 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The bytes of every packet sent (only read). */
+static unsigned char frame[64];
+
 /* Send n packets from this thread, wait until every one is accounted
  * for, close the device; its counters into st. */
 static void send_and_close(struct txp_dev *dev, unsigned n, struct txp_dev_stats *st)
@@ -149,7 +152,7 @@ static void send_and_close(struct txp_dev *dev, unsigned n, struct txp_dev_stats
 
 		assert_non_null(pkt);
 		pkt->seq = i;
-		pkt->len = 64;
+		assert_int_equal(txp_pkt_attach_head(pkt, frame, sizeof(frame), 0, 64), 0);
 		txp_dev_queue_xmit(dev, pkt);
 	}
 	for (;;) {
@@ -195,6 +198,55 @@ static void test_device_busy_lltx(void **state)
 {
 	(void)state;
 	device_busy(TXP_LOCK_LLTX);
+}
+
+/* -- bytes that do not make a frame ------------------------------------------ */
+
+/* A packet without bytes, one whose lengths do not add up and one larger
+ * than the device takes are refused, dropped as driver; the ring goes on
+ * with the next, and the device saw exactly the bytes of the good one. */
+static void refuses_bad_bytes(enum txp_lock_mode lock)
+{
+	static unsigned char big[65];
+	struct ring *r = script_ring(16, 0, 0, 0);
+	struct txp_dev *dev = script_dev(r, lock);
+	struct txp_pkt *p[4];
+	struct txp_dev_stats st;
+
+	for (int i = 0; i < 4; i++)
+		assert_non_null(p[i] = txp_pkt_alloc());
+	p[0]->len = 64;						/* no bytes */
+	txp_pkt_attach_head(p[1], frame, sizeof(frame), 0, 60);
+	p[1]->len = 64;						/* 60 of 64 */
+	txp_pkt_attach_head(p[2], big, sizeof(big), 0, 65);	/* max_len is 64 */
+	for (int k = 0; k < 64; k++)
+		frame[k] = (unsigned char)(k ^ 0x5a);
+	txp_pkt_attach_head(p[3], frame, sizeof(frame), 0, 64);
+	for (int i = 0; i < 4; i++)
+		txp_dev_queue_xmit(dev, p[i]);
+	txp_sleep_ns(50000000);
+	txp_dev_close(dev);
+	txp_dev_get_stats(dev, &st);
+	assert_int_equal(st.dropped[TXP_DROP_DRIVER], 3);
+	assert_int_equal(txp_counter_read(&r->refused), 3);
+	assert_int_equal(st.transmitted, 1);
+	/* The one posted was gathered into slot 0. */
+	assert_memory_equal(ring_buf(r, 0), frame, 64);
+	memset(frame, 0, sizeof(frame));
+	txp_dev_destroy(dev);
+	ring_destroy(r);
+}
+
+static void test_refuses_bad_bytes_core(void **state)
+{
+	(void)state;
+	refuses_bad_bytes(TXP_LOCK_CORE);
+}
+
+static void test_refuses_bad_bytes_lltx(void **state)
+{
+	(void)state;
+	refuses_bad_bytes(TXP_LOCK_LLTX);
 }
 
 /* -- taken, not sent --------------------------------------------------------- */
@@ -267,6 +319,14 @@ static const char *script_dead(void *priv)
 	return ring_dead_cause(priv);
 }
 
+/* The scripted device takes bytes, as the real ones do: frames. */
+static void script_frame_addr(void *priv, const struct txp_run_cfg *cfg, struct txp_frame_addr *a)
+{
+	(void)priv;
+	*a = cfg->net.addr;
+	txp_frame_addr_resolve(a, NULL);
+}
+
 static void script_destroy(void *priv)
 {
 	ring_destroy(priv);
@@ -277,6 +337,7 @@ static const struct txp_run_driver script_run_driver = {
 	.summary = "a scripted device whose link goes after a few thousand frames",
 	.check = script_check,
 	.create = script_create,
+	.frame_addr = script_frame_addr,
 	.stats = script_stats,
 	.dead = script_dead,
 	.destroy = script_destroy,
@@ -328,6 +389,8 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_device_busy_core),
 		cmocka_unit_test(test_device_busy_lltx),
+		cmocka_unit_test(test_refuses_bad_bytes_core),
+		cmocka_unit_test(test_refuses_bad_bytes_lltx),
 		cmocka_unit_test(test_unsent_dropped_core),
 		cmocka_unit_test(test_unsent_dropped_lltx),
 		cmocka_unit_test(test_dies_mid_run_core),

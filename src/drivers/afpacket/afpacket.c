@@ -1,8 +1,8 @@
 /*
  * afpacket.c - a PACKET_TX_RING (TPACKET_V2 or V3) as a transmit ring.
  *
- * Ring slot i is frame i of the mmap'ed TX ring.  start_xmit writes the
- * frame after the slot's tpacket header and hands the slot to the kernel
+ * Ring slot i is frame i of the mmap'ed TX ring.  start_xmit copies the
+ * packet's bytes after the slot's tpacket header and hands the slot to the kernel
  * (status SEND_REQUEST).  The completion context kicks the kernel with
  * send(MSG_DONTWAIT), which transmits every requested frame in order, and
  * takes slots whose status is back to AVAILABLE as completions.  EAGAIN or
@@ -57,34 +57,39 @@ static _Atomic uint32_t *afp_status(struct ring *r, uint64_t idx)
 }
 
 /*
- * post: write the frame into TX ring frame idx and request its sending.
+ * post: gather the packet's bytes into TX ring frame idx and request its
+ * sending.
  * Synchronization: serialised by ring_start_xmit().
  * Context: a producer.
  * Return codes: 0; -EBUSY if the kernel still holds the frame (the
- * device is busy: the ring counts it and backs off).
+ * device is busy: the ring counts it and backs off); -EMSGSIZE
+ * (ring_gather()).
  */
 static int afp_post(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
 {
 	struct afpacket *a = ring_drv(r);
 	unsigned char *slot = ring_buf(r, idx);
 	_Atomic uint32_t *status = afp_status(r, idx);
+	int len;
 
 	/* Acquire: pairs with the kernel's release of AVAILABLE (its
 	 * smp_wmb() before the status store), so the frame is ours. */
 	if (txp_unlikely(txp_load_acquire(status) != TP_STATUS_AVAILABLE))
 		return -EBUSY;
-	ring_build_frame(r, slot + a->data_off, pkt);
+	len = ring_gather(r, pkt, slot + a->data_off, r->slot_size - a->data_off);
+	if (len < 0)
+		return len;
 	if (a->version == TPACKET_V3) {
 		struct tpacket3_hdr *h = (void *)slot;
 
-		h->tp_len = r->frame_len;
-		h->tp_snaplen = r->frame_len;
+		h->tp_len = (uint32_t)len;
+		h->tp_snaplen = (uint32_t)len;
 		h->tp_next_offset = 0;
 	} else {
 		struct tpacket2_hdr *h = (void *)slot;
 
-		h->tp_len = r->frame_len;
-		h->tp_snaplen = r->frame_len;
+		h->tp_len = (uint32_t)len;
+		h->tp_snaplen = (uint32_t)len;
 	}
 	/* Release: the frame before its status; pairs with the kernel's
 	 * smp_rmb() after reading SEND_REQUEST in tpacket_snd(). */
@@ -195,7 +200,7 @@ static int afp_setup(struct afpacket *a, const struct netdrv_cfg *c, unsigned *s
 		return -1;
 	}
 	a->data_off = hdr - (unsigned)sizeof(struct sockaddr_ll);
-	*frame_size = pow2_at_least(TPACKET_ALIGN(hdr + c->frame_len));
+	*frame_size = pow2_at_least(TPACKET_ALIGN(hdr + c->max_len));
 	block = *frame_size > AFP_PAGE ? *frame_size : AFP_PAGE;
 	fpb = block / *frame_size;
 	nblocks = (c->slots + fpb - 1) / fpb;
@@ -243,7 +248,7 @@ static struct ring *afp_create(const struct netdrv_cfg *c, char *err, size_t err
 	a->fd = -1;
 	a->version = c->net->tpacket == 3 ? TPACKET_V3 : TPACKET_V2;
 	if (netdev_open(&a->nd, c->net->ifname, 0, err, errlen) != 0 ||
-	    !netdev_fits_mtu(&a->nd, c->frame_len, err, errlen) ||
+	    !netdev_fits_mtu(&a->nd, c->max_len, err, errlen) ||
 	    afp_setup(a, c, &rc.slots, &rc.slot_size, err, errlen) != 0) {
 		afp_free(a);
 		return NULL;

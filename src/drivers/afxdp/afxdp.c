@@ -3,7 +3,7 @@
  *
  * A TX-only XSK socket on one queue of the interface (no XDP program is
  * needed to transmit).  The UMEM is a pool of frames, one per ring slot:
- * start_xmit builds the frame in its UMEM frame and posts a descriptor to
+ * start_xmit copies the packet's bytes into its UMEM frame and posts a descriptor to
  * the TX ring.  The completion context kicks the kernel with sendto()
  * while the TX ring holds descriptors (copy mode sends a batch per call;
  * zero-copy only when the ring asks for a wakeup), reads the completion
@@ -53,27 +53,31 @@ static _Atomic uint32_t *ring_word(uint32_t *p)
 }
 
 /*
- * post: build the frame in its UMEM frame and post its descriptor.
+ * post: gather the packet's bytes into its UMEM frame and post its
+ * descriptor.
  * Synchronization: serialised by ring_start_xmit(): the TX ring's one
  * producer.
  * Context: a producer.
  * Return codes: 0; -EBUSY when the TX ring is full (then nothing was
  * posted): the kernel has consumed descriptors whose slots are free
- * already, and not yet published its consumer.
+ * already, and not yet published its consumer; -EMSGSIZE (ring_gather()).
  */
 static int xdp_post(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
 {
 	struct afxdp *x = ring_drv(r);
 	struct xdp_desc *d;
+	int len;
 
 	/* Acquire: pairs with the kernel's release of the consumer, so the
 	 * descriptor slot is free before it is rewritten. */
 	if (x->tx_prod - txp_load_acquire(ring_word(x->tx.consumer)) >= x->tx.size)
 		return -EBUSY;
-	ring_build_frame(r, ring_buf(r, idx), pkt);
+	len = ring_gather(r, pkt, ring_buf(r, idx), x->frame_size);
+	if (len < 0)
+		return len;
 	d = &((struct xdp_desc *)x->tx.ring)[x->tx_prod & x->tx.mask];
 	d->addr = (uint64_t)(idx % r->size) * x->frame_size;
-	d->len = r->frame_len;
+	d->len = (uint32_t)len;
 	d->options = 0;
 	x->tx_prod++;
 	/* Release: the frame and descriptor before the producer; pairs with
@@ -257,12 +261,12 @@ static int xdp_setup(struct afxdp *x, const struct netdrv_cfg *c, char *err, siz
 	};
 	int rc;
 
-	if (c->frame_len > 4096) {
-		snprintf(err, errlen, "%s: AF_XDP frames are at most 4096 bytes (--size)",
-			 c->net->ifname);
+	if (c->max_len > 4096) {
+		snprintf(err, errlen, "%s: AF_XDP frames are at most 4096 bytes, not %u",
+			 c->net->ifname, c->max_len);
 		return -1;
 	}
-	x->frame_size = c->frame_len <= 2048 ? 2048 : 4096;
+	x->frame_size = c->max_len <= 2048 ? 2048 : 4096;
 	ucfg.frame_size = x->frame_size;
 	x->area_len = (size_t)c->slots * x->frame_size;
 	x->area = mmap(NULL, x->area_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
@@ -321,7 +325,7 @@ static struct ring *xdp_create(const struct netdrv_cfg *c, char *err, size_t err
 	libbpf_set_print(xdp_quiet);
 	libxdp_set_print(xdp_quiet_libxdp);
 	if (netdev_open(&x->nd, c->net->ifname, 0, err, errlen) != 0 ||
-	    !netdev_fits_mtu(&x->nd, c->frame_len, err, errlen) ||
+	    !netdev_fits_mtu(&x->nd, c->max_len, err, errlen) ||
 	    xdp_setup(x, c, err, errlen) != 0) {
 		xdp_release(x);
 		return NULL;

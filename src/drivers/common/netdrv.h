@@ -15,7 +15,7 @@
 struct netdrv_cfg {
 	const struct txp_net_cfg *net;
 	unsigned slots;		/* ring slots (--ring) */
-	unsigned frame_len;	/* bytes per frame (--size) */
+	unsigned max_len;	/* the largest frame it will be given (slot size) */
 	FILE *log;
 };
 
@@ -31,8 +31,8 @@ struct netdrv {
  * driver sets buf and slot_size when it brings its own memory). */
 struct ring_cfg netdrv_ring_cfg(const struct netdrv_cfg *c, const struct ring_ops *ops);
 
-/* The end of every create: resolve the frame addresses (the source MAC
- * defaults to mac), make the ring over drv.  On failure drv is released
+/* The end of every create: make the ring over drv, which remembers mac
+ * (NULL: none).  On failure drv is released
  * with rc->ops->release, and NULL returned with a message. */
 struct ring *netdrv_make_ring(struct ring_cfg *rc, void *drv, const uint8_t *mac, char *err,
 			      size_t errlen);

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frame.h"
 #include "netdrv.h"
 #include "ring.h"
 
@@ -23,10 +22,9 @@ struct ring *ring_create(const struct ring_cfg *cfg, char *err, size_t errlen)
 {
 	struct ring *r;
 
-	if (cfg->slots < 2 || cfg->frame_len < TXP_FRAME_MIN_LEN ||
-	    cfg->frame_len > cfg->slot_size) {
-		snprintf(err, errlen, "ring of %u slots of %u bytes cannot carry %u-byte frames",
-			 cfg->slots, cfg->slot_size, cfg->frame_len);
+	if (cfg->slots < 2 || cfg->max_len < TXP_FRAME_MIN_LEN) {
+		snprintf(err, errlen, "ring of %u slots cannot carry %u-byte frames",
+			 cfg->slots, cfg->max_len);
 		return NULL;
 	}
 	r = aligned_alloc(TXP_CACHELINE, sizeof(*r));
@@ -39,8 +37,12 @@ struct ring *ring_create(const struct ring_cfg *cfg, char *err, size_t errlen)
 	r->drv = cfg->drv;
 	r->size = cfg->slots;
 	r->slot_size = cfg->slot_size;
-	r->frame_len = cfg->frame_len;
+	r->max_len = cfg->max_len;
 	r->log = cfg->log;
+	if (cfg->mac) {
+		memcpy(r->mac, cfg->mac, 6);
+		r->has_mac = true;
+	}
 	snprintf(r->ifname, sizeof(r->ifname), "%s", cfg->ifname ? cfg->ifname : "-");
 	/* Wake with a quarter of the ring free, as tg3's TG3_TX_WAKEUP_THRESH. */
 	r->wake_thresh = r->size / 4;
@@ -50,14 +52,12 @@ struct ring *ring_create(const struct ring_cfg *cfg, char *err, size_t errlen)
 		r->own_buf = true;
 	}
 	r->slot = calloc(r->size, sizeof(*r->slot));
-	r->tmpl = malloc(r->frame_len);
-	if (!r->buf || !r->slot || !r->tmpl) {
+	if (!r->buf || !r->slot) {
 		r->drv = NULL;	/* still the caller's */
 		ring_destroy(r);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	r->csum_base = frame_template(r->tmpl, r->frame_len, &cfg->addr);
 	txp_spin_init(&r->tx_lock, "TX lock");
 	return r;
 }
@@ -67,9 +67,8 @@ struct ring_cfg netdrv_ring_cfg(const struct netdrv_cfg *c, const struct ring_op
 	return (struct ring_cfg){
 		.ops = ops,
 		.slots = c->slots,
-		.slot_size = c->frame_len,
-		.frame_len = c->frame_len,
-		.addr = c->net->addr,
+		.slot_size = c->max_len,
+		.max_len = c->max_len,
 		.ifname = c->net->ifname ? c->net->ifname : c->net->file,
 		.log = c->log,
 	};
@@ -80,7 +79,7 @@ struct ring *netdrv_make_ring(struct ring_cfg *rc, void *drv, const uint8_t *mac
 {
 	struct ring *r;
 
-	txp_frame_addr_resolve(&rc->addr, mac);
+	rc->mac = mac;
 	rc->drv = drv;
 	r = ring_create(rc, err, errlen);
 	if (!r)
@@ -97,27 +96,28 @@ void ring_destroy(struct ring *r)
 	if (r->own_buf)
 		free(r->buf);
 	free(r->slot);
-	free(r->tmpl);
 	free(r);
 }
 
-void ring_build_frame(const struct ring *r, void *dst, const struct txp_pkt *pkt)
+int ring_gather(const struct ring *r, const struct txp_pkt *pkt, void *dst, unsigned cap)
 {
-	memcpy(dst, r->tmpl, r->frame_len);
-	frame_stamp(dst, r->csum_base, pkt->flow, pkt->seq);
+	uint32_t n = txp_pkt_gather(pkt, dst, cap < r->max_len ? cap : r->max_len);
+
+	return n ? (int)n : -EMSGSIZE;
 }
 
 /*
- * post for tap and pcap: the frame is built in its slot; the completion
- * context sends it from there.
+ * post for tap and pcap: the frame is gathered into its slot; the
+ * completion context sends it from there.
  * Synchronization: serialised by ring_start_xmit().
  * Context: a producer.
- * Return codes: 0.
+ * Return codes: 0; -EMSGSIZE (ring_gather()).
  */
 int ring_post_in_slot(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
 {
-	ring_build_frame(r, ring_buf(r, idx), pkt);
-	return 0;
+	int n = ring_gather(r, pkt, ring_buf(r, idx), r->slot_size);
+
+	return n < 0 ? n : 0;
 }
 
 void ring_die(struct ring *r, enum txp_drop_reason why, const char *cause)
@@ -188,13 +188,24 @@ static enum txp_tx ring_device_busy(struct ring *r)
 	return TXP_TX_BUSY;
 }
 
+/* The driver refused pkt (its bytes do not add up or do not fit): dropped
+ * as driver, counted.  Called serialised; releases tx_lock; OK. */
+static enum txp_tx ring_refuse(struct ring *r, struct txp_pkt *pkt)
+{
+	ring_tx_unlock(r);
+	txp_counter_add_shared(&r->refused, 1);
+	txp_pkt_drop(r->dev, pkt, TXP_DROP_DRIVER);
+	return TXP_TX_OK;
+}
+
 /*
  * start_xmit of every real driver: one slot per packet (fragments are
  * linearised into it, as a device without scatter-gather needs).
  * Synchronization: LLTX: the ring's own tx_lock by trylock; core: the
  * caller holds the xmit lock.  Either way, the one producer of the ring.
  * Context: a producer, or a context running the queue.  Never sleeps.
- * Return codes: OK (posted; or dropped once the device is dead), BUSY (no
+ * Return codes: OK (posted; or dropped: once the device is dead, or
+ * refused by the driver: ring_refuse()), BUSY (no
  * room: see ring_full(); the device busy: ring_device_busy()), LOCKED
  * (LLTX, tx_lock busy).
  */
@@ -203,6 +214,7 @@ enum txp_tx ring_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 	struct ring *r = txp_dev_priv(txp_txq_dev(txq));
 	uint64_t prod, cons;
 	unsigned avail;
+	int rc;
 
 	if (r->lltx) {
 		txp_local_irq_disable();
@@ -226,9 +238,10 @@ enum txp_tx ring_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 	if (txp_unlikely(avail < 1))
 		return ring_full(r);
 	r->slot[prod % r->size] = (struct ring_slot){ .pkt = pkt };
-	if (txp_unlikely(r->ops->post(r, prod, pkt) != 0)) {
+	rc = r->ops->post(r, prod, pkt);
+	if (txp_unlikely(rc != 0)) {
 		r->slot[prod % r->size].pkt = NULL;
-		return ring_device_busy(r);
+		return rc == -EBUSY ? ring_device_busy(r) : ring_refuse(r, pkt);
 	}
 	/* Release: the slot before the index; pairs with the acquire of prod
 	 * in the completion context. */
@@ -270,7 +283,10 @@ static bool ring_wants_wake(struct ring *r, uint64_t cons)
  * counted by it.  Completion side. */
 static void ring_drop_unsent(struct ring *r, const struct ring_slot *s)
 {
-	txp_counter_add(s->why == TXP_DROP_DRIVER ? &r->refused : &r->tx_errors, 1);
+	if (s->why == TXP_DROP_DRIVER)
+		txp_counter_add_shared(&r->refused, 1);
+	else
+		txp_counter_add(&r->tx_errors, 1);
 	txp_pkt_drop(r->dev, s->pkt, s->why);
 }
 

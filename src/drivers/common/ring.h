@@ -7,7 +7,10 @@
  * one context at a time may post.  The ring below is that, as the tg3 of
  * 2005 and the drivers after it did it:
  *
- *  - start_xmit (ring_start_xmit) posts one slot per packet.  Lock mode
+ *  - start_xmit (ring_start_xmit) posts one slot per packet: the driver
+ *    sends exactly the packet's bytes (head, then fragments), and refuses
+ *    a packet whose bytes do not add up to its len or that is larger than
+ *    the device takes (max_len), dropped as driver.  Lock mode
  *    core: the core's xmit lock serialises it.  Lock mode LLTX: the ring
  *    takes its own tx_lock by trylock (TXP_TX_LOCKED on failure) and
  *    applies Miller's rule of 2.6.11 when it finds no room: queue already
@@ -62,13 +65,15 @@ struct ring_slot {
 struct ring_ops {
 	const char *name;
 	/*
-	 * post: write pkt's frame into slot idx (buffer ring_buf(r, idx)) and
-	 * hand it to the device's ring.
+	 * post: put pkt's bytes into slot idx (buffer ring_buf(r, idx);
+	 * ring_gather()) and hand it to the device's ring.
 	 * Synchronization: serialised by ring_start_xmit (xmit lock or tx_lock).
 	 * Context: a producer, or a context running the queue.
 	 * Return codes: 0; -EBUSY when the device's own ring has no room
 	 * for now although the slot is free (then nothing was posted: the
-	 * ring counts it as device busy and returns BUSY).
+	 * ring counts it as device busy and returns BUSY); -EMSGSIZE when
+	 * the packet's bytes do not add up or do not fit (nothing posted:
+	 * the ring drops it as driver, counted refused, and returns OK).
 	 */
 	int (*post)(struct ring *r, uint64_t idx, struct txp_pkt *pkt);
 	/*
@@ -103,8 +108,8 @@ struct ring_cfg {
 	unsigned slots;
 	unsigned slot_size;	/* bytes per slot buffer (stride) */
 	unsigned char *buf;	/* slots * slot_size bytes: the driver's (mmap, UMEM), or NULL: malloc'd */
-	unsigned frame_len;	/* bytes of every frame */
-	struct txp_frame_addr addr;	/* resolved */
+	unsigned max_len;	/* the largest frame the device takes */
+	const uint8_t *mac;	/* the interface's; NULL: none (a file) */
 	const char *ifname;	/* for messages */
 	FILE *log;
 };
@@ -118,11 +123,11 @@ struct ring {
 	struct ring_slot *slot;
 	unsigned char *buf;
 	bool own_buf;
-	unsigned size, slot_size, frame_len;
+	unsigned size, slot_size, max_len;
 	unsigned wake_thresh;	/* wake when more than this many slots are free */
 	bool lltx;		/* own tx_lock, Miller's rule */
-	unsigned char *tmpl;	/* the frame template: headers, magic, pattern */
-	uint32_t csum_base;	/* UDP checksum sum of the template, flow/seq zero */
+	bool has_mac;
+	uint8_t mac[6];
 	char ifname[32];
 	FILE *log;
 
@@ -144,7 +149,9 @@ struct ring {
 	atomic_bool running;
 	struct txp_thread thread;
 	/* Single-writer: the completion context. */
-	_Atomic uint64_t refused, tx_errors;
+	_Atomic uint64_t tx_errors;
+	/* Shared: start_xmit refuses too (ring_gather()). */
+	_Atomic uint64_t refused;
 	_Atomic uint64_t ring_errors;	/* shared: any context may find one */
 };
 
@@ -164,11 +171,24 @@ static inline unsigned char *ring_buf(const struct ring *r, uint64_t idx)
 	return r->buf + (size_t)(idx % r->size) * r->slot_size;
 }
 
-/* Write the frame of pkt into dst (frame_len bytes). */
-void ring_build_frame(const struct ring *r, void *dst, const struct txp_pkt *pkt);
+/* Copy pkt's frame (head, then fragments) into dst, which holds cap
+ * bytes: its length, or -EMSGSIZE if its bytes do not add up, or it is
+ * larger than cap or than the device takes (max_len). */
+int ring_gather(const struct ring *r, const struct txp_pkt *pkt, void *dst, unsigned cap);
+
+/* The frame length of posted slot idx; 0 once its packet was dropped
+ * (the device died, ring_abandon()).  Completion side, after the acquire
+ * of prod. */
+static inline unsigned ring_slot_len(const struct ring *r, uint64_t idx)
+{
+	const struct txp_pkt *pkt = r->slot[idx % r->size].pkt;
+
+	return pkt ? pkt->len : 0;
+}
 
 /* A post op for devices whose completion context does the sending from
- * the slot buffers (tap, pcap): build the frame in slot idx; returns 0. */
+ * the slot buffers (tap, pcap): the frame into slot idx (ring_gather());
+ * 0 or -EMSGSIZE. */
 int ring_post_in_slot(struct ring *r, uint64_t idx, struct txp_pkt *pkt);
 
 /* The driver ops on a ring (the device's priv is the struct ring):

@@ -1,8 +1,8 @@
 /*
  * pcap.c - every transmitted frame into a pcap file, with libpcap.
  *
- * The ring's slots are frame buffers; start_xmit builds the frame in its
- * slot, and the completion context (the "device") writes posted frames to
+ * The ring's slots are frame buffers; start_xmit copies the packet's bytes
+ * into its slot, and the completion context (the "device") writes posted frames to
  * the file in ring order, each a completion.  For inspection, and for
  * deterministic tests: the file holds exactly the frames sent, in the
  * order the device sent them.
@@ -33,7 +33,8 @@ struct pcapdrv {
 	pcap_t *dead;
 	pcap_dumper_t *dump;
 	off_t start;		/* where the file header went; -1: not a regular file */
-	uint64_t written;	/* frames [0, written) are whole in the file */
+	uint64_t written;	/* frames [0, written) are whole in the file ... */
+	off_t body;		/* ... in this many bytes after the file header */
 	int err;		/* the write error that killed it, 0 while it writes */
 };
 
@@ -43,20 +44,19 @@ struct pcapdrv {
  * holds exactly the frames counted transmitted.  Anything else (a device,
  * a pipe) tells nothing: only those written before.
  */
-static uint64_t pcapdrv_salvage(struct pcapdrv *p, unsigned frame_len, uint64_t posted)
+static uint64_t pcapdrv_salvage(struct ring *r, struct pcapdrv *p, uint64_t posted)
 {
 	int fd = fileno(pcap_dump_file(p->dump));
 	off_t end = p->start < 0 ? -1 : lseek(fd, 0, SEEK_CUR);
-	off_t body = end - p->start - PCAP_FILE_HDR_LEN;
-	uint64_t whole;
+	off_t body = end - p->start - PCAP_FILE_HDR_LEN, whole_body = p->body;
+	uint64_t whole = p->written;
 
 	if (end < 0 || body < 0)
 		return p->written;
-	whole = (uint64_t)body / (PCAP_REC_HDR_LEN + frame_len);
-	if (whole > posted)
-		whole = posted;
-	if (ftruncate(fd, p->start + PCAP_FILE_HDR_LEN +
-			      (off_t)whole * (PCAP_REC_HDR_LEN + frame_len)) != 0)
+	while (whole < posted &&
+	       whole_body + PCAP_REC_HDR_LEN + (off_t)ring_slot_len(r, whole) <= body)
+		whole_body += PCAP_REC_HDR_LEN + (off_t)ring_slot_len(r, whole++);
+	if (ftruncate(fd, p->start + PCAP_FILE_HDR_LEN + whole_body) != 0)
 		return p->written;
 	return whole;
 }
@@ -68,7 +68,7 @@ static void pcapdrv_failed(struct ring *r, uint64_t posted)
 	struct pcapdrv *p = ring_drv(r);
 	char cause[80];
 
-	p->written = pcapdrv_salvage(p, r->frame_len, posted);
+	p->written = pcapdrv_salvage(r, p, posted);
 	__fpurge(pcap_dump_file(p->dump));
 	snprintf(cause, sizeof(cause), "write error (%s)", strerror(p->err));
 	if (r->log)
@@ -84,14 +84,21 @@ static void pcapdrv_write(struct ring *r, uint64_t prod)
 	struct pcap_pkthdr h;
 	struct timeval tv;
 
+	off_t body = p->body;
+
 	gettimeofday(&tv, NULL);
 	h.ts = tv;
-	h.caplen = h.len = r->frame_len;
 	errno = 0;
-	for (uint64_t i = txp_load_relaxed(&r->kicked); i < prod; i++)
+	for (uint64_t i = txp_load_relaxed(&r->kicked); i < prod; i++) {
+		h.caplen = h.len = ring_slot_len(r, i);
+		if (!h.caplen)
+			continue;	/* dropped already */
+		body += PCAP_REC_HDR_LEN + (off_t)h.caplen;
 		pcap_dump((unsigned char *)p->dump, &h, ring_buf(r, i));
+	}
 	if (pcap_dump_flush(p->dump) == 0 && !ferror(pcap_dump_file(p->dump))) {
 		p->written = prod;
+		p->body = body;
 		return;
 	}
 	p->err = errno ? errno : EIO;

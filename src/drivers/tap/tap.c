@@ -1,8 +1,8 @@
 /*
  * tap.c - a TAP device (IFF_TAP | IFF_NO_PI) as the wire.
  *
- * The ring's slots are frame buffers; start_xmit builds the frame in its
- * slot, and the completion context (the "DMA engine") writes posted
+ * The ring's slots are frame buffers; start_xmit copies the packet's bytes
+ * into its slot, and the completion context (the "DMA engine") writes posted
  * frames to the TAP file descriptor, non-blocking, in ring order: a frame
  * written is a frame the kernel took, a completion.  A write that would
  * block (EAGAIN) stops the queue; the completion context waits for the
@@ -42,7 +42,12 @@ static int tap_reap(struct ring *r, uint64_t cons, uint64_t prod)
 
 	(void)cons;
 	for (; i < prod; i++) {
-		ssize_t n = write(t->fd, ring_buf(r, i), r->frame_len);
+		unsigned len = ring_slot_len(r, i);
+		ssize_t n;
+
+		if (!len)
+			continue;	/* dropped already */
+		n = write(t->fd, ring_buf(r, i), len);
 
 		if (n < 0 && (errno == EAGAIN || errno == ENOBUFS)) {
 			ring_set_congested(r, true);
@@ -52,7 +57,7 @@ static int tap_reap(struct ring *r, uint64_t cons, uint64_t prod)
 			return -errno;
 		/* Any other failed or short write: the kernel did not take
 		 * the frame, which is dropped, not sent. */
-		if (n != (ssize_t)r->frame_len)
+		if (n != (ssize_t)len)
 			ring_slot_unsent(r, i, TXP_DROP_TX_ERROR);
 		else
 			ring_slot_sent(r, i);
@@ -142,7 +147,7 @@ static struct ring *tap_create(const struct netdrv_cfg *c, char *err, size_t err
 	/* Attach first: a TAP has carrier only while a descriptor holds it. */
 	if (tap_attach(t, c->net->ifname, err, errlen) != 0 ||
 	    netdev_open(&t->nd, c->net->ifname, 2000, err, errlen) != 0 ||
-	    !netdev_fits_mtu(&t->nd, c->frame_len, err, errlen)) {
+	    !netdev_fits_mtu(&t->nd, c->max_len, err, errlen)) {
 		tap_release(t);
 		return NULL;
 	}
