@@ -238,6 +238,7 @@ static void *producer_main(void *arg)
 	const struct txp_run_cfg *cfg = p->run->cfg;
 	unsigned span = cfg->frags_max - cfg->frags_min + 1;
 	uint64_t seq = 0, clock_at = 0;
+	bool bytes = p->run->bytes;
 
 	txp_ctx_attach();
 	if (!producer_setup(p))
@@ -266,9 +267,9 @@ static void *producer_main(void *arg)
 			pkts[i]->len = cfg->size;
 			pkts[i]->nr_frags = (uint16_t)(cfg->frags_min +
 						       (span > 1 ? xorshift(&p->rng) % span : 0));
-			if (p->run->bytes)
-				producer_frame(p, pkts[i]);
 		}
+		for (unsigned i = 0; bytes && i < n; i++)
+			producer_frame(p, pkts[i]);
 		seq += n;
 		txp_xmit_burst(p->run->dev, pkts, n);
 	}
