@@ -62,6 +62,11 @@ struct txp_run_driver {
 	/* Make one: its ops, and its private state for the device's priv. */
 	int (*create)(const struct txp_run_cfg *cfg, const struct txp_driver_ops **ops,
 		      void **priv, char *err, size_t errlen);
+	/* Or, instead of create: make the whole device with dcfg's knobs,
+	 * opened (a real driver's public constructor, txpath/netdrv.h); *priv
+	 * for stats, dead and destroy, which then frees the device too. */
+	struct txp_dev *(*create_dev)(const struct txp_run_cfg *cfg, const struct txp_dev_cfg *dcfg,
+				      void **priv, char *err, size_t errlen);
 	/* A driver that sends bytes: the addresses of the frames the workload
 	 * writes into its packets, cfg's with the defaults resolved for the
 	 * device made (its MAC).  NULL: the driver ignores the bytes (sim,

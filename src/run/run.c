@@ -209,7 +209,7 @@ static bool producer_setup(struct producer *p)
 		p->tmpl = malloc(cfg->size);
 		if (!p->tmpl)
 			return false;
-		p->csum_base = frame_template(p->tmpl, cfg->size, &p->run->addr);
+		p->csum_base = txp__frame_template(p->tmpl, cfg->size, &p->run->addr);
 	}
 	p->pool = txp_pkt_pool_create_cfg(&pc);
 	return p->pool != NULL;
@@ -223,7 +223,7 @@ static void producer_frame(const struct producer *p, struct txp_pkt *pkt)
 	unsigned len = pkt->len, piece = len / (pkt->nr_frags + 1u);
 
 	memcpy(pkt->data, p->tmpl, len);
-	frame_stamp(pkt->data, p->csum_base, pkt->flow, pkt->seq);
+	txp__frame_stamp(pkt->data, p->csum_base, pkt->flow, pkt->seq);
 	pkt->head_len = len - pkt->nr_frags * piece;
 	for (unsigned i = 0; i < pkt->nr_frags; i++)
 		pkt->frags[i] = (struct txp_frag){
@@ -295,20 +295,27 @@ static int run_setup(struct run *run, const struct txp_run_cfg *cfg, char *err, 
 
 	memset(run, 0, sizeof(*run));
 	run->cfg = cfg;
-	if (cfg->driver->create(cfg, &dcfg.ops, &run->drv, err, errlen) != 0)
-		return -1;
-	dcfg.priv = run->drv;
+	if (cfg->driver->create_dev) {
+		run->dev = cfg->driver->create_dev(cfg, &dcfg, &run->drv, err, errlen);
+		if (!run->dev)
+			return -1;
+	} else {
+		if (cfg->driver->create(cfg, &dcfg.ops, &run->drv, err, errlen) != 0)
+			return -1;
+		dcfg.priv = run->drv;
+		run->dev = txp_dev_create(&dcfg, err, errlen);
+		if (!run->dev)
+			return -1;
+		rc = txp_dev_open(run->dev);
+		if (rc != 0) {
+			snprintf(err, errlen, "cannot bring %s up: %s", cfg->driver->name,
+				 strerror(-rc));
+			return -1;
+		}
+	}
 	if (cfg->driver->frame_addr) {
 		run->bytes = true;
 		cfg->driver->frame_addr(run->drv, cfg, &run->addr);
-	}
-	run->dev = txp_dev_create(&dcfg, err, errlen);
-	if (!run->dev)
-		return -1;
-	rc = txp_dev_open(run->dev);
-	if (rc != 0) {
-		snprintf(err, errlen, "cannot bring %s up: %s", cfg->driver->name, strerror(-rc));
-		return -1;
 	}
 	run->prod = calloc(cfg->threads, sizeof(*run->prod));
 	if (!run->prod) {
@@ -320,7 +327,8 @@ static int run_setup(struct run *run, const struct txp_run_cfg *cfg, char *err, 
 
 static void run_teardown(struct run *run)
 {
-	txp_dev_destroy(run->dev);
+	if (!run->cfg->driver->create_dev)
+		txp_dev_destroy(run->dev);
 	if (run->drv)
 		run->cfg->driver->destroy(run->drv);
 	/* Every packet is home once the device is down; a pool that is not

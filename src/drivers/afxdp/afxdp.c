@@ -55,16 +55,16 @@ static _Atomic uint32_t *ring_word(uint32_t *p)
 /*
  * post: gather the packet's bytes into its UMEM frame and post its
  * descriptor.
- * Synchronization: serialised by ring_start_xmit(): the TX ring's one
+ * Synchronization: serialised by txp__ring_start_xmit(): the TX ring's one
  * producer.
  * Context: a producer.
  * Return codes: 0; -EBUSY when the TX ring is full (then nothing was
  * posted): the kernel has consumed descriptors whose slots are free
- * already, and not yet published its consumer; -EMSGSIZE (ring_gather()).
+ * already, and not yet published its consumer; -EMSGSIZE (txp__ring_gather()).
  */
 static int xdp_post(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
 {
-	struct afxdp *x = ring_drv(r);
+	struct afxdp *x = txp__ring_drv(r);
 	struct xdp_desc *d;
 	int len;
 
@@ -72,11 +72,11 @@ static int xdp_post(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
 	 * descriptor slot is free before it is rewritten. */
 	if (x->tx_prod - txp_load_acquire(ring_word(x->tx.consumer)) >= x->tx.size)
 		return -EBUSY;
-	len = ring_gather(r, pkt, ring_buf(r, idx), x->frame_size);
+	len = txp__ring_gather(r, pkt, txp__ring_buf(r, idx), x->frame_size);
 	if (len < 0)
 		return len;
 	d = &((struct xdp_desc *)x->tx.ring)[x->tx_prod & x->tx.mask];
-	d->addr = (uint64_t)(idx % r->size) * x->frame_size;
+	d->addr = (uint64_t)(idx % txp__ring_size(r)) * x->frame_size;
 	d->len = (uint32_t)len;
 	d->options = 0;
 	x->tx_prod++;
@@ -98,14 +98,14 @@ static int xdp_kick(struct ring *r, struct afxdp *x)
 	if (x->zerocopy && !(txp_load_relaxed(ring_word(x->tx.flags)) & XDP_RING_NEED_WAKEUP))
 		return 0;
 	if (sendto(x->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) >= 0) {
-		ring_set_congested(r, false);
+		txp__ring_set_congested(r, false);
 		return 0;
 	}
 	switch (errno) {
 	case EAGAIN:
 	case ENOBUFS:
 	case EINTR:
-		ring_set_congested(r, true);
+		txp__ring_set_congested(r, true);
 		return 0;
 	case EBUSY:
 		/* The device dropped the last frame the kernel took in this
@@ -130,7 +130,7 @@ static void xdp_match_unsent(struct ring *r, struct afxdp *x, uint64_t last)
 {
 	if (!x->unsent || last == UINT64_MAX)
 		return;
-	ring_slot_unsent(r, last, TXP_DROP_TX_ERROR);
+	txp__ring_slot_unsent(r, last, TXP_DROP_TX_ERROR);
 	x->unsent--;
 }
 
@@ -145,8 +145,8 @@ static void xdp_match_unsent(struct ring *r, struct afxdp *x, uint64_t last)
  */
 static int xdp_reap(struct ring *r, uint64_t cons, uint64_t prod)
 {
-	struct afxdp *x = ring_drv(r);
-	uint64_t last = UINT64_MAX;
+	struct afxdp *x = txp__ring_drv(r);
+	uint64_t last = UINT64_MAX, size = txp__ring_size(r);
 	uint32_t head, tail, i;
 	int rc;
 
@@ -159,24 +159,24 @@ static int xdp_reap(struct ring *r, uint64_t cons, uint64_t prod)
 		return rc;
 	/* The kernel may complete a frame before start_xmit has published
 	 * its slot (prod is released after the descriptor is posted): touch
-	 * only published slots.  Acquire: pairs with the release of prod in
-	 * ring_start_xmit(), so the slot's packet is visible. */
-	prod = txp_load_acquire(&r->prod);
+	 * only published slots (txp__ring_posted(): its acquire makes the
+	 * slots' packets visible). */
+	prod = txp__ring_posted(r);
 	for (i = head; i != tail; i++) {
 		uint64_t addr = ((const uint64_t *)x->cq.ring)[i & x->cq.mask];
 		uint64_t slot = addr / x->frame_size;
-		uint64_t off = (slot + r->size - cons % r->size) % r->size;
+		uint64_t off = (slot + size - cons % size) % size;
 
-		if (slot >= r->size) {
-			txp_counter_add_shared(&r->ring_errors, 1);
+		if (slot >= size) {
+			txp__ring_count_error(r);
 			continue;
 		}
 		if (off >= prod - cons)
 			break;	/* not published yet: the next pass takes it */
-		if (!r->slot[slot].pkt || r->slot[slot].done) {
-			txp_counter_add_shared(&r->ring_errors, 1);
+		if (!txp__ring_slot_pkt(r, slot) || txp__ring_slot_done(r, slot)) {
+			txp__ring_count_error(r);
 		} else {
-			ring_slot_sent(r, slot);
+			txp__ring_slot_sent(r, slot);
 			last = slot;
 		}
 	}
@@ -188,9 +188,9 @@ static int xdp_reap(struct ring *r, uint64_t cons, uint64_t prod)
 
 static bool xdp_link_ok(struct ring *r)
 {
-	struct afxdp *x = ring_drv(r);
+	struct afxdp *x = txp__ring_drv(r);
 
-	return netdev_link_ok(&x->nd);
+	return txp__netdev_link_ok(&x->nd);
 }
 
 static void xdp_release(void *drv)
@@ -203,7 +203,7 @@ static void xdp_release(void *drv)
 		xsk_umem__delete(x->umem);
 	if (x->area && x->area != MAP_FAILED)
 		munmap(x->area, x->area_len);
-	netdev_close(&x->nd);
+	txp__netdev_close(&x->nd);
 	free(x);
 }
 
@@ -242,7 +242,7 @@ static void xdp_error(char *err, size_t errlen, const struct netdrv_cfg *c, int 
 		snprintf(err, errlen, "%s: cannot bind an AF_XDP socket to queue %u (no such queue?)",
 			 ifname, c->net->queue);
 	else
-		netdev_sock_error(err, errlen, ifname, "AF_XDP socket", e);
+		txp__netdev_sock_error(err, errlen, ifname, "AF_XDP socket", e);
 }
 
 static int xdp_setup(struct afxdp *x, const struct netdrv_cfg *c, char *err, size_t errlen)
@@ -315,7 +315,7 @@ static int xdp_quiet_libxdp(enum libxdp_print_level level, const char *fmt, va_l
 static struct ring *xdp_create(const struct netdrv_cfg *c, char *err, size_t errlen)
 {
 	struct afxdp *x = calloc(1, sizeof(*x));
-	struct ring_cfg rc = netdrv_ring_cfg(c, &xdp_ring_ops);
+	struct ring_cfg rc = txp__netdrv_ring_cfg(c, &xdp_ring_ops);
 
 	if (!x) {
 		snprintf(err, errlen, "out of memory");
@@ -324,15 +324,26 @@ static struct ring *xdp_create(const struct netdrv_cfg *c, char *err, size_t err
 	x->nd.ctl_fd = -1;
 	libbpf_set_print(xdp_quiet);
 	libxdp_set_print(xdp_quiet_libxdp);
-	if (netdev_open(&x->nd, c->net->ifname, 0, err, errlen) != 0 ||
-	    !netdev_fits_mtu(&x->nd, c->max_len, err, errlen) ||
+	if (txp__netdev_open(&x->nd, c->net->ifname, 0, err, errlen) != 0 ||
+	    !txp__netdev_fits_mtu(&x->nd, c->max_len, err, errlen) ||
 	    xdp_setup(x, c, err, errlen) != 0) {
 		xdp_release(x);
 		return NULL;
 	}
 	rc.buf = x->area;
 	rc.slot_size = x->frame_size;
-	return netdrv_make_ring(&rc, x, x->nd.mac, err, errlen);
+	return txp__netdrv_make_ring(&rc, x, x->nd.mac, err, errlen);
 }
 
 NETDRV_DEFINE(afxdp, xdp_create);
+
+struct txp_dev *txp_afxdp_create(const struct txp_afxdp_cfg *cfg, char *err, size_t errlen)
+{
+	const struct txp_net_cfg net = {
+		.ifname = cfg->ifname,
+		.queue = cfg->queue,
+		.xdp_mode = cfg->mode,
+	};
+
+	return txp__netdev_create(&afxdp_netdrv, &cfg->base, &net, err, errlen);
+}
