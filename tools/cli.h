@@ -61,7 +61,7 @@ void parse_frags(const char *cmd, const char *s, unsigned *min, unsigned *max);
  * --packets --seconds --size --frags --ring --line-rate --batch
  * --txqueuelen --sndbuf --qdisc --driver --fault --seed --stall-seconds,
  * and the real drivers' --dev --file --xdp-mode --queue --tpacket
- * --qdisc-bypass --src-mac --dst-mac --src-ip --dst-ip --src-port
+ * --qdisc-bypass --umem-pool --src-mac --dst-mac --src-ip --dst-ip --src-port
  * --dst-port. */
 bool parse_run_knob(const struct cmdline *cl, int opt, const char *arg, struct txp_run_cfg *cfg);
 /* After the last option: a knob given that cfg's driver does not use
@@ -130,6 +130,8 @@ extern const struct option run_knob_options[];
 "  --queue N               afxdp: the interface's queue (default 0)\n" \
 "  --tpacket 2|3           afpacket: TPACKET_V2 (default) or TPACKET_V3\n" \
 "  --qdisc-bypass          afpacket: PACKET_QDISC_BYPASS, skip the kernel's qdisc\n" \
+"  --umem-pool             afxdp: frames written straight into UMEM frames, posted\n" \
+"                          without a copy\n" \
 "  --src-mac, --dst-mac MAC  real drivers: the frame's MACs (default: the\n" \
 "                          interface's; broadcast)\n" \
 "  --src-ip, --dst-ip A    real drivers: in 198.18.0.0/15 (default 198.18.0.1,\n" \

@@ -13,8 +13,9 @@
  * A packet whose bytes do not add up to its len (txp_pkt_bytes_ok()), or
  * that is longer than max_len, is dropped as TXP_DROP_DRIVER and counted
  * refused.  Copies: afpacket, tap and pcap copy the head and the fragments
- * into the slot of their ring; afxdp too, except for packets of a pool
- * from txp_afxdp_pool_create(), which already sit in the UMEM.
+ * into the slot of their ring; afxdp
+ * too, except for packets of a pool from txp_afxdp_pool_create(), which
+ * already sit in the UMEM.
  */
 #ifndef TXPATH_NETDRV_H
 #define TXPATH_NETDRV_H
@@ -42,6 +43,9 @@ struct txp_afxdp_cfg {
 	const char *ifname;
 	unsigned queue;		/* the interface's queue id */
 	enum txp_xdp_mode mode;	/* copy (default) or zero-copy bind */
+	/* UMEM frames set aside for txp_afxdp_pool_create(), beyond the
+	 * ring's own; 0: none. */
+	unsigned pool_frames;
 };
 
 struct txp_afpacket_cfg {
@@ -74,6 +78,23 @@ struct txp_dev *txp_tap_create(const struct txp_tap_cfg *cfg, char *err, size_t 
 struct txp_dev *txp_pcap_create(const struct txp_pcap_cfg *cfg, char *err, size_t errlen);
 
 /*
+ * A packet pool (txpath/pkt.h) of capacity packets whose head buffers are
+ * UMEM frames of dev (an afxdp device): a packet whose frame is written
+ * in its head, whole (no fragments), is posted by its frame's address,
+ * with no copy; others are copied as usual.  data starts headroom bytes
+ * into the frame; buf_size is the UMEM frame size (2048 or 4096).  The
+ * frames are carved from the pool_frames of the device's config, for good
+ * (destroying the pool does not give them back).
+ * Synchronization: any number of threads at once.
+ * Context: the thread that will own the pool (txp_pkt_pool_create_cfg()).
+ * Return codes: the pool, or NULL and a message (fewer frames left than
+ * capacity, headroom not below the frame size).  Destroy the pool with
+ * txp_pkt_pool_destroy() before the device.
+ */
+struct txp_pkt_pool *txp_afxdp_pool_create(struct txp_dev *dev, unsigned capacity,
+					   uint32_t headroom, char *err, size_t errlen);
+
+/*
  * Bring the device down and free it: packets it still holds or has queued
  * are dropped as dev-down.  NULL: nothing.
  * Synchronization: no thread may transmit on it any more (joined).
@@ -90,6 +111,7 @@ struct txp_netdev_stats {
 	uint64_t refused;		/* packets dropped as driver: bad bytes, too long */
 	uint64_t tx_errors;		/* the kernel took a frame and did not send it */
 	uint64_t dropped_down;		/* dropped as the device died or closed */
+	uint64_t in_place;		/* posted from where they were written: no copy */
 	enum txp_drop_reason died_drop;	/* what a dead device dropped as */
 };
 

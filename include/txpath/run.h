@@ -72,6 +72,11 @@ struct txp_run_driver {
 	 * device made (its MAC).  NULL: the driver ignores the bytes (sim,
 	 * null), and the packets carry none. */
 	void (*frame_addr)(void *priv, const struct txp_run_cfg *cfg, struct txp_frame_addr *a);
+	/* The pool a producer's packets come from, made in its thread, or
+	 * NULL: the run's own (and then err is untouched), or an error in err.
+	 * NULL op: the run's own. */
+	struct txp_pkt_pool *(*pool_create)(void *priv, const struct txp_run_cfg *cfg, char *err,
+					    size_t errlen);
 	/* Counters; exact once the device is closed. */
 	void (*stats)(void *priv, struct txp_run_drv_stats *st);
 	/* Has the device died (its link gone, a write failed)?  The cause, or

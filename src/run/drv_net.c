@@ -28,6 +28,10 @@ static bool net_check(const struct txp_run_cfg *cfg, char *err, size_t errlen)
 			 cfg->driver->name);
 		return false;
 	}
+	if (nc->umem_pool && (strcmp(cfg->driver->name, "afxdp") != 0 || !cfg->sndbuf)) {
+		snprintf(err, errlen, "UMEM pools are for driver afxdp, with a send buffer (sndbuf)");
+		return false;
+	}
 	if (cfg->ring < 2) {
 		snprintf(err, errlen, "--ring must be at least 2 for driver %s", cfg->driver->name);
 		return false;
@@ -38,6 +42,12 @@ static bool net_check(const struct txp_run_cfg *cfg, char *err, size_t errlen)
 		return false;
 	}
 	return true;
+}
+
+/* UMEM frames for the producers' pools: a send buffer's worth each. */
+static unsigned net_pool_frames(const struct txp_run_cfg *cfg)
+{
+	return cfg->net.umem_pool ? cfg->threads * cfg->sndbuf : 0;
 }
 
 /* The device of cfg's driver, by its public constructor. */
@@ -52,7 +62,8 @@ static struct txp_dev *net_create_dev(const struct txp_run_cfg *cfg,
 
 	if (strcmp(name, "afxdp") == 0)
 		dev = txp_afxdp_create(&(struct txp_afxdp_cfg){ .base = base, .ifname = nc->ifname,
-								.queue = nc->queue, .mode = nc->xdp_mode },
+								.queue = nc->queue, .mode = nc->xdp_mode,
+								.pool_frames = net_pool_frames(cfg) },
 				       err, errlen);
 	else if (strcmp(name, "afpacket") == 0)
 		dev = txp_afpacket_create(&(struct txp_afpacket_cfg){ .base = base,
@@ -75,6 +86,16 @@ static void net_frame_addr(void *priv, const struct txp_run_cfg *cfg, struct txp
 {
 	*a = cfg->net.addr;
 	txp_frame_addr_resolve(a, txp_netdev_mac(priv));
+}
+
+/* afxdp with umem_pool: the producer's packets in UMEM frames; else NULL
+ * (the run's own pool). */
+static struct txp_pkt_pool *net_pool_create(void *priv, const struct txp_run_cfg *cfg, char *err,
+					    size_t errlen)
+{
+	if (!cfg->net.umem_pool)
+		return NULL;
+	return txp_afxdp_pool_create(priv, cfg->sndbuf, 0, err, errlen);
 }
 
 static void net_stats(void *priv, struct txp_run_drv_stats *st)
@@ -111,6 +132,7 @@ static void net_destroy(void *priv)
 		.check = net_check,				\
 		.create_dev = net_create_dev,			\
 		.frame_addr = net_frame_addr,			\
+		.pool_create = net_pool_create,			\
 		.stats = net_stats,				\
 		.dead = net_dead,				\
 		.destroy = net_destroy,				\

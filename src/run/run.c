@@ -25,6 +25,7 @@ struct producer {
 	uint64_t quota;		/* packets to send; UINT64_MAX: until the deadline */
 	uint64_t rng;
 	const char *error;	/* set if it had to give up */
+	char errbuf[128];	/* what error may point to */
 	/* Its packets.  With a capacity (sndbuf) the pool is the socket's
 	 * send buffer: packets out of it are in flight, and come home when
 	 * they are freed, by whichever context (sock_wfree). */
@@ -196,10 +197,10 @@ static unsigned producer_alloc(struct producer *p, struct txp_pkt **pkts, unsign
 	}
 }
 
-/* The producer's pool: packets with a buffer of a frame each when the
- * driver sends bytes, and the template of its frames; header-only
- * otherwise.  False if memory is short. */
-static bool producer_setup(struct producer *p)
+/* The producer's pool: the driver's if it has one for it, else packets
+ * with a buffer of a frame each when the driver sends bytes, header-only
+ * otherwise; and the template of its frames.  NULL, or why not. */
+static const char *producer_setup(struct producer *p)
 {
 	const struct txp_run_cfg *cfg = p->run->cfg;
 	struct txp_pkt_pool_cfg pc = { .capacity = cfg->sndbuf };
@@ -208,11 +209,17 @@ static bool producer_setup(struct producer *p)
 		pc.buf_size = cfg->size;
 		p->tmpl = malloc(cfg->size);
 		if (!p->tmpl)
-			return false;
+			return "out of memory for packets";
 		p->csum_base = txp__frame_template(p->tmpl, cfg->size, &p->run->addr);
 	}
-	p->pool = txp_pkt_pool_create_cfg(&pc);
-	return p->pool != NULL;
+	p->errbuf[0] = '\0';
+	if (cfg->driver->pool_create)
+		p->pool = cfg->driver->pool_create(p->run->drv, cfg, p->errbuf, sizeof(p->errbuf));
+	if (p->errbuf[0])
+		return p->errbuf;
+	if (!p->pool)
+		p->pool = txp_pkt_pool_create_cfg(&pc);
+	return p->pool ? NULL : "out of memory for packets";
 }
 
 /* The bytes of pkt (flow, seq and nr_frags set): the template stamped
@@ -241,8 +248,7 @@ static void *producer_main(void *arg)
 	bool bytes = p->run->bytes;
 
 	txp_ctx_attach();
-	if (!producer_setup(p))
-		p->error = "out of memory for packets";
+	p->error = producer_setup(p);
 	while (p->pool && seq < p->quota) {
 		struct txp_pkt *pkts[TXP_RUN_BURST_MAX];
 		unsigned n = cfg->burst;

@@ -266,5 +266,5 @@ struct txp_dev *txp_afpacket_create(const struct txp_afpacket_cfg *cfg, char *er
 		.qdisc_bypass = cfg->qdisc_bypass,
 	};
 
-	return txp__netdev_create(&afpacket_netdrv, &cfg->base, &net, err, errlen);
+	return txp__netdev_create(&afpacket_netdrv, &cfg->base, &net, 0, err, errlen);
 }

@@ -12,6 +12,13 @@
  * when completions free room.  Copy mode by default; zero-copy when the
  * interface's driver supports it (--xdp-mode zerocopy).
  *
+ * Without txpath's own copy: the UMEM has, after the ring's frames,
+ * pool_frames more that txp_afxdp_pool_create() hands to packet pools.  A
+ * packet whose head lies in one of them, with no fragments, is posted by
+ * the address of its frame: the user wrote the frame where the NIC reads
+ * it.  Each such frame remembers the ring slot that posted it, so that
+ * its completion (which names the frame) finds the slot.
+ *
  * The TX and completion rings are shared with the kernel: their producer
  * and consumer words are read and written through the seam's acquire and
  * release, pairing with the kernel's own (smp_load_acquire and
@@ -31,9 +38,17 @@
 
 struct afxdp {
 	struct netdev nd;
-	void *area;
+	unsigned char *area;
 	size_t area_len;
 	unsigned frame_size;
+	unsigned slots;		/* the ring's frames: [0, slots) */
+	/* The pools' frames: [slots, slots + pool_frames), carved in order
+	 * (pool_carved so far); pool_slot[i]: the ring slot that posted pool
+	 * frame i (written by post, read by reap after the acquire of the
+	 * ring's index). */
+	unsigned pool_frames;
+	_Atomic unsigned pool_carved;
+	uint64_t *pool_slot;
 	bool zerocopy;
 	struct xsk_umem *umem;
 	struct xsk_socket *xsk;
@@ -52,12 +67,32 @@ static _Atomic uint32_t *ring_word(uint32_t *p)
 	return (_Atomic uint32_t *)p;
 }
 
+/* Is pkt's frame, whole, in one of the pools' UMEM frames?  Then *addr
+ * is its UMEM address: posted as it is, no copy. */
+static bool xdp_in_pool(const struct afxdp *x, const struct ring *r, const struct txp_pkt *pkt,
+			uint64_t *addr)
+{
+	uint64_t off, frame;
+
+	if (!x->pool_frames || pkt->nr_frags || !pkt->data || pkt->data < x->area)
+		return false;
+	off = (uint64_t)(pkt->data - x->area);
+	frame = off / x->frame_size;
+	if (frame < x->slots || frame >= (uint64_t)x->slots + x->pool_frames ||
+	    pkt->head_len != pkt->len || pkt->len == 0 || pkt->len > txp__ring_max_len(r) ||
+	    off % x->frame_size + pkt->len > x->frame_size)
+		return false;
+	*addr = off;
+	return true;
+}
+
 /*
  * post: gather the packet's bytes into its UMEM frame and post its
  * descriptor.
  * Synchronization: serialised by txp__ring_start_xmit(): the TX ring's one
  * producer.
  * Context: a producer.
+ * A packet of a UMEM pool is posted in place (xdp_in_pool()).
  * Return codes: 0; -EBUSY when the TX ring is full (then nothing was
  * posted): the kernel has consumed descriptors whose slots are free
  * already, and not yet published its consumer; -EMSGSIZE (txp__ring_gather()).
@@ -66,17 +101,25 @@ static int xdp_post(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
 {
 	struct afxdp *x = txp__ring_drv(r);
 	struct xdp_desc *d;
+	uint64_t addr;
 	int len;
 
 	/* Acquire: pairs with the kernel's release of the consumer, so the
 	 * descriptor slot is free before it is rewritten. */
 	if (x->tx_prod - txp_load_acquire(ring_word(x->tx.consumer)) >= x->tx.size)
 		return -EBUSY;
-	len = txp__ring_gather(r, pkt, txp__ring_buf(r, idx), x->frame_size);
-	if (len < 0)
-		return len;
+	if (xdp_in_pool(x, r, pkt, &addr)) {
+		len = (int)pkt->len;
+		x->pool_slot[addr / x->frame_size - x->slots] = idx;
+		txp__ring_count_in_place(r);
+	} else {
+		len = txp__ring_gather(r, pkt, txp__ring_buf(r, idx), x->frame_size);
+		if (len < 0)
+			return len;
+		addr = (uint64_t)(idx % txp__ring_size(r)) * x->frame_size;
+	}
 	d = &((struct xdp_desc *)x->tx.ring)[x->tx_prod & x->tx.mask];
-	d->addr = (uint64_t)(idx % txp__ring_size(r)) * x->frame_size;
+	d->addr = addr;
 	d->len = (uint32_t)len;
 	d->options = 0;
 	x->tx_prod++;
@@ -134,6 +177,19 @@ static void xdp_match_unsent(struct ring *r, struct afxdp *x, uint64_t last)
 	x->unsent--;
 }
 
+/* The ring slot (modulo the ring's size) a completed UMEM address was
+ * posted by, or UINT64_MAX if it names no frame of ours. */
+static uint64_t xdp_slot_of(const struct afxdp *x, uint64_t addr)
+{
+	uint64_t frame = addr / x->frame_size;
+
+	if (frame < x->slots)
+		return frame;
+	if (frame < (uint64_t)x->slots + x->pool_frames)
+		return x->pool_slot[frame - x->slots] % x->slots;
+	return UINT64_MAX;
+}
+
 /*
  * reap: kick, then take the completion ring's frames back into the pool,
  * whether the kick went through or not (frames the kernel took still
@@ -164,10 +220,10 @@ static int xdp_reap(struct ring *r, uint64_t cons, uint64_t prod)
 	prod = txp__ring_posted(r);
 	for (i = head; i != tail; i++) {
 		uint64_t addr = ((const uint64_t *)x->cq.ring)[i & x->cq.mask];
-		uint64_t slot = addr / x->frame_size;
+		uint64_t slot = xdp_slot_of(x, addr);
 		uint64_t off = (slot + size - cons % size) % size;
 
-		if (slot >= size) {
+		if (slot == UINT64_MAX) {
 			txp__ring_count_error(r);
 			continue;
 		}
@@ -203,6 +259,7 @@ static void xdp_release(void *drv)
 		xsk_umem__delete(x->umem);
 	if (x->area && x->area != MAP_FAILED)
 		munmap(x->area, x->area_len);
+	free(x->pool_slot);
 	txp__netdev_close(&x->nd);
 	free(x);
 }
@@ -268,7 +325,14 @@ static int xdp_setup(struct afxdp *x, const struct netdrv_cfg *c, char *err, siz
 	}
 	x->frame_size = c->max_len <= 2048 ? 2048 : 4096;
 	ucfg.frame_size = x->frame_size;
-	x->area_len = (size_t)c->slots * x->frame_size;
+	x->slots = c->slots;
+	x->pool_frames = c->pool_frames;
+	x->pool_slot = calloc(x->pool_frames ? x->pool_frames : 1, sizeof(*x->pool_slot));
+	if (!x->pool_slot) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	x->area_len = (size_t)(c->slots + x->pool_frames) * x->frame_size;
 	x->area = mmap(NULL, x->area_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 		       -1, 0);
 	if (x->area == MAP_FAILED) {
@@ -345,5 +409,36 @@ struct txp_dev *txp_afxdp_create(const struct txp_afxdp_cfg *cfg, char *err, siz
 		.xdp_mode = cfg->mode,
 	};
 
-	return txp__netdev_create(&afxdp_netdrv, &cfg->base, &net, err, errlen);
+	return txp__netdev_create(&afxdp_netdrv, &cfg->base, &net, cfg->pool_frames, err, errlen);
+}
+
+struct txp_pkt_pool *txp_afxdp_pool_create(struct txp_dev *dev, unsigned capacity,
+					   uint32_t headroom, char *err, size_t errlen)
+{
+	struct ring *r = txp_dev_priv(dev);
+	struct afxdp *x = txp__ring_drv(r);
+	struct txp_pkt_pool_cfg pc = {
+		.capacity = capacity,
+		.buf_size = x->frame_size,
+		.headroom = headroom,
+	};
+	struct txp_pkt_pool *pool;
+	/* Relaxed: the frames are only carved here; what is written into
+	 * them is ordered by the ring's own release and acquire. */
+	unsigned first = txp_load_relaxed(&x->pool_carved);
+
+	do {
+		if (!capacity || capacity > x->pool_frames - first) {
+			snprintf(err, errlen, "%s: %u UMEM frames asked, %u of %u left",
+				 txp_dev_name(dev), capacity, x->pool_frames - first,
+				 x->pool_frames);
+			return NULL;
+		}
+	} while (!txp_cas(&x->pool_carved, &first, first + capacity));
+	pc.area = x->area + (size_t)(x->slots + first) * x->frame_size;
+	pool = txp_pkt_pool_create_cfg(&pc);
+	if (!pool)
+		snprintf(err, errlen, "out of memory, or headroom %u not below %u", headroom,
+			 x->frame_size);
+	return pool;
 }

@@ -38,12 +38,14 @@ struct ring *txp__netdrv_make_ring(struct ring_cfg *rc, void *drv, const uint8_t
 }
 
 struct txp_dev *txp__netdev_create(const struct txp__netdrv *nd, const struct txp_netdev_cfg *base,
-				   const struct txp_net_cfg *net, char *err, size_t errlen)
+				   const struct txp_net_cfg *net, unsigned pool_frames, char *err,
+				   size_t errlen)
 {
 	struct netdrv_cfg c = {
 		.net = net,
 		.slots = base->ring ? base->ring : NETDEV_RING_DEFAULT,
 		.max_len = base->max_len ? base->max_len : NETDEV_MAX_LEN_DEFAULT,
+		.pool_frames = pool_frames,
 		.log = base->dev.log,
 	};
 	struct txp_dev_cfg dcfg = base->dev;
@@ -101,6 +103,7 @@ void txp_netdev_get_stats(struct txp_dev *dev, struct txp_netdev_stats *st)
 		.refused = rs.refused,
 		.tx_errors = rs.tx_errors,
 		.dropped_down = rs.dropped_down,
+		.in_place = rs.in_place,
 		.died_drop = rs.died_drop,
 	};
 }

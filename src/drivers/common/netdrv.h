@@ -18,6 +18,7 @@ struct netdrv_cfg {
 	const struct txp_net_cfg *net;
 	unsigned slots;		/* ring slots */
 	unsigned max_len;	/* the largest frame it will be given (slot size) */
+	unsigned pool_frames;	/* afxdp: UMEM frames for packet pools */
 	FILE *log;
 };
 
@@ -39,10 +40,12 @@ struct ring_cfg txp__netdrv_ring_cfg(const struct netdrv_cfg *c, const struct ri
 struct ring *txp__netdrv_make_ring(struct ring_cfg *rc, void *drv, const uint8_t *mac, char *err,
 				   size_t errlen);
 
-/* A public constructor's work: nd's ring for net with base's sizes, the
+/* A public constructor's work: nd's ring for net with base's sizes (and
+ * pool_frames, afxdp's), the
  * device over it with base's knobs, opened.  NULL and a message. */
 struct txp_dev *txp__netdev_create(const struct txp__netdrv *nd, const struct txp_netdev_cfg *base,
-				   const struct txp_net_cfg *net, char *err, size_t errlen);
+				   const struct txp_net_cfg *net, unsigned pool_frames, char *err,
+				   size_t errlen);
 
 /* The driver ops of a real driver are the ring's. */
 #define NETDRV_DEFINE(drv, create_fn)						\

@@ -39,6 +39,7 @@ struct ring {
 	/* Shared counters (txp_counter_add_shared): LLTX producers bump them
 	 * in turn, dropped_down the completion context too. */
 	_Atomic uint64_t ring_full_awake, ring_full_stopped, dev_busy, dropped_down;
+	_Atomic uint64_t in_place;	/* posted where they were, no copy */
 
 	/* Completion side. */
 	txp_cacheline_aligned _Atomic uint64_t cons;	/* slots retired, ever */
@@ -144,6 +145,11 @@ unsigned txp__ring_slot_size(const struct ring *r)
 	return r->slot_size;
 }
 
+unsigned txp__ring_max_len(const struct ring *r)
+{
+	return r->max_len;
+}
+
 uint64_t txp__ring_posted(struct ring *r)
 {
 	/* Acquire: pairs with the release of prod in txp__ring_start_xmit(). */
@@ -196,6 +202,11 @@ bool txp__ring_congested(struct ring *r)
 	return txp_load_relaxed(&r->congested);
 }
 
+void txp__ring_count_in_place(struct ring *r)
+{
+	txp_counter_add_shared(&r->in_place, 1);
+}
+
 void txp__ring_count_error(struct ring *r)
 {
 	txp_counter_add_shared(&r->ring_errors, 1);
@@ -222,6 +233,7 @@ void txp__ring_get_stats(struct ring *r, struct txp__ring_stats *st)
 		.refused = txp_counter_read(&r->refused),
 		.tx_errors = txp_counter_read(&r->tx_errors),
 		.dropped_down = txp_counter_read(&r->dropped_down),
+		.in_place = txp_counter_read(&r->in_place),
 		.died_drop = txp__ring_dead_cause(r) ? (enum txp_drop_reason)r->dead_why
 						      : TXP_DROP_DEV_DOWN,
 	};

@@ -112,6 +112,8 @@ struct ring_cfg {
 /* Slots in the ring, and bytes of each slot's buffer. */
 unsigned txp__ring_size(const struct ring *r);
 unsigned txp__ring_slot_size(const struct ring *r);
+/* The longest frame the device takes. */
+unsigned txp__ring_max_len(const struct ring *r);
 /* Slots posted so far, ever (acquire: pairs with the release of the
  * index in txp__ring_start_xmit(), so their packets are visible).
  * Completion side. */
@@ -129,6 +131,9 @@ bool txp__ring_congested(struct ring *r);
 /* The ring found in an impossible state (a completion of no posted slot,
  * a kick refused): counted.  Any context. */
 void txp__ring_count_error(struct ring *r);
+/* A packet posted where it was, without a copy: counted.  Serialised by
+ * txp__ring_start_xmit(). */
+void txp__ring_count_in_place(struct ring *r);
 /* A kernel-style log line, "DRIVER: IFNAME: msg", if the ring has a log. */
 void txp__ring_log(const struct ring *r, const char *msg);
 /* The interface's MAC the ring was made with, or NULL (a file). */
@@ -137,7 +142,7 @@ const uint8_t *txp__ring_mac(const struct ring *r);
 /* The ring's counters, exact once the device is closed. */
 struct txp__ring_stats {
 	uint64_t ring_full_awake, ring_full_stopped, dev_busy, ring_errors;
-	uint64_t refused, tx_errors, dropped_down;
+	uint64_t refused, tx_errors, dropped_down, in_place;
 	enum txp_drop_reason died_drop;	/* what the dead device left dropped as */
 };
 void txp__ring_get_stats(struct ring *r, struct txp__ring_stats *st);

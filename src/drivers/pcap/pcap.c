@@ -187,5 +187,5 @@ struct txp_dev *txp_pcap_create(const struct txp_pcap_cfg *cfg, char *err, size_
 {
 	const struct txp_net_cfg net = { .file = cfg->file };
 
-	return txp__netdev_create(&pcap_netdrv, &cfg->base, &net, err, errlen);
+	return txp__netdev_create(&pcap_netdrv, &cfg->base, &net, 0, err, errlen);
 }

@@ -160,5 +160,5 @@ struct txp_dev *txp_tap_create(const struct txp_tap_cfg *cfg, char *err, size_t 
 {
 	const struct txp_net_cfg net = { .ifname = cfg->ifname };
 
-	return txp__netdev_create(&tap_netdrv, &cfg->base, &net, err, errlen);
+	return txp__netdev_create(&tap_netdrv, &cfg->base, &net, 0, err, errlen);
 }
