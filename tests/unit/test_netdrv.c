@@ -107,7 +107,10 @@ static void test_pcap_sends_the_bytes_given(void **state)
 	(void)state;
 	assert_true(fd >= 0);
 	close(fd);
-	cfg.base.dev.lock = TXP_LOCK_LLTX;
+	/* The modern path: per-flow order is kept (LLTX and concurrent runners
+	 * may reorder, as the kernels of their time did). */
+	cfg.base.dev.lock = TXP_LOCK_CORE;
+	cfg.base.dev.runner = TXP_RUNNER_EXCLUSIVE;
 	struct txp_dev *dev = txp_pcap_create(&cfg, err, sizeof(err));
 	if (!dev)
 		fail_msg("%s", err);
