@@ -21,6 +21,7 @@ int cmd_demo(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_check(int argc, char **argv);	/* txpath-check only */
 int cmd_recv(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 
 /* Flush and close an output stream: 0 if every write to it reached the
  * file, else an errno (EIO when the failing call left none). */

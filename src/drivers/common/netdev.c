@@ -102,7 +102,7 @@ void txp__netdev_sock_error(char *err, size_t errlen, const char *ifname, const 
 bool txp__netdev_fits_mtu(const struct netdev *nd, unsigned len, char *err, size_t errlen)
 {
 	if (nd->mtu && len > nd->mtu + 14) {
-		snprintf(err, errlen, "%s: %u-byte frames exceed the MTU (%u): --size at most %u",
+		snprintf(err, errlen, "%s: %u-byte frames exceed the MTU (%u): at most %u bytes",
 			 nd->name, len, nd->mtu, nd->mtu + 14);
 		return false;
 	}
