@@ -34,11 +34,12 @@ ip -n "$NS2" link set lo up
 # capture IFACE FILE: tcpdump of every frame on IFACE (the peers send
 # none of their own: IPv6 is off, they have no address), until stop_capture.
 capture() {
-	ip netns exec "$NS" tcpdump -i "$1" -s 0 -U --immediate-mode -B 16384 -w "$2" \
+	rm -f "$TMP/tcpdump.err"	# not the last capture's "listening on"
+	ip netns exec "$NS" tcpdump -i "$1" -s 4096 -U --immediate-mode -B 16384 -w "$2" \
 		>"$TMP/tcpdump.err" 2>&1 &
 	CAP_PID=$!
 	for _ in $(seq 100); do
-		grep -q "listening on" "$TMP/tcpdump.err" && return 0
+		grep -q "listening on" "$TMP/tcpdump.err" 2>/dev/null && return 0
 		sleep 0.05
 	done
 	cat "$TMP/tcpdump.err"
