@@ -17,30 +17,20 @@ require_root_and_tools
 ns_setup umem
 veth_setup
 
-now() { date +%s.%N; }
+. "$(dirname "$0")/measure.sh"
 
-# measure ARGS...: Mpps that arrived on veth1, best of RUNS; "fail" if a
-# run exited non-zero or did not deliver every packet.
-measure() {
-	best=0
-	for _ in $(seq "$RUNS"); do
-		a=$(rx_packets veth1)
-		t0=$(now)
-		nsx "$TXPATH" run --driver afxdp --dev veth0 --packets "$PACKETS" --quiet "$@" \
-			>"$TMP/out" 2>&1 || { echo fail; cat "$TMP/out" >&2; return; }
-		t1=$(now)
-		b=$(rx_packets veth1)
-		[ $((b - a)) -eq "$PACKETS" ] || { echo fail; echo "$* delivered $((b - a))" >&2; return; }
-		best=$(python3 -c "print(max($best, $PACKETS / ($t1 - $t0) / 1e6))")
-	done
-	printf '%.3f' "$best"
+# mpps ARGS...: txpath run --driver afxdp ARGS, in Mpps at the peer.
+mpps() {
+	pps=$(measure "$PACKETS" nsx "$TXPATH" run --driver afxdp --dev veth0 --packets "$PACKETS" \
+		--quiet "$@")
+	python3 -c "print('%.3f' % ($pps / 1e6))" 2>/dev/null || echo "$pps"
 }
 
 printf '%-6s %-8s %-12s %-12s %s\n' size threads "copy Mpps" "umem Mpps" ratio
 for size in 64 1500; do
 	for threads in 1 2; do
-		c=$(measure --size $size --threads $threads)
-		z=$(measure --size $size --threads $threads --umem-pool)
+		c=$(mpps --size $size --threads $threads)
+		z=$(mpps --size $size --threads $threads --umem-pool)
 		r=$(python3 -c "print('%.2f' % ($z / $c))" 2>/dev/null || echo -)
 		printf '%-6s %-8s %-12s %-12s %s\n' $size $threads "$c" "$z" "$r"
 	done

@@ -8,19 +8,26 @@ out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 pass=0 fail=0
 
-# expect_usage WORDS-EXPECTED-IN-MESSAGE -- ARGS...
-expect_usage() {
-	want=$1; shift
+# expect_exit STATUS WORDS-EXPECTED-IN-MESSAGE -- ARGS...: exit STATUS,
+# one line on stderr with the words, nothing on stdout.
+expect_exit() {
+	status=$1 want=$2; shift 2
 	"$TXPATH" "$@" >"$out" 2>"$err" </dev/null
 	rc=$?
 	lines=$(wc -l <"$err")
-	if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && [ ! -s "$out" ] && grep -q -- "$want" "$err"; then
+	if [ "$rc" -eq "$status" ] && [ "$lines" -eq 1 ] && [ ! -s "$out" ] &&
+	   grep -q -- "$want" "$err"; then
 		pass=$((pass + 1))
 	else
 		fail=$((fail + 1))
-		echo "FAIL: txpath $* -> exit $rc, $lines stderr lines (want 2, 1 line with '$want'):"
+		echo "FAIL: txpath $* -> exit $rc, $lines stderr lines (want $status, 1 line with '$want'):"
 		cat "$err"
 	fi
+}
+
+# expect_usage WORDS-EXPECTED-IN-MESSAGE -- ARGS...: a usage error.
+expect_usage() {
+	expect_exit 2 "$@"
 }
 
 expect_ok() {
@@ -245,19 +252,9 @@ expect_ok 'faults injected (--seed 9): desc-error 10, alloc-fail' \
 
 # txpath replay: usage errors (exit 2), and captures it cannot send
 # (exit 1, one line naming the problem).
-# expect_fail WORDS-EXPECTED-IN-MESSAGE -- ARGS...
+# expect_fail WORDS-EXPECTED-IN-MESSAGE -- ARGS...: a failure (exit 1).
 expect_fail() {
-	want=$1; shift
-	"$TXPATH" "$@" >"$out" 2>"$err" </dev/null
-	rc=$?
-	lines=$(wc -l <"$err")
-	if [ "$rc" -eq 1 ] && [ "$lines" -eq 1 ] && grep -q -- "$want" "$err"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL: txpath $* -> exit $rc, $lines stderr lines (want 1, 1 line with '$want'):"
-		cat "$err"
-	fi
+	expect_exit 1 "$@"
 }
 # pcap_file PATH LINKTYPE FRAMELEN: a capture of one frame of FRAMELEN bytes.
 pcap_file() {
