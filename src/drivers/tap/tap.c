@@ -8,6 +8,13 @@
  * block (EAGAIN) stops the queue; the completion context waits for the
  * descriptor to be writable again and wakes it.  The frames arrive on the
  * TAP interface as received frames.
+ *
+ * Copy, then write, rather than writev() of the packet's own head and
+ * fragments: measured on a TAP device (2 threads, 400k frames, best of
+ * 3), writev was no faster for 64-byte frames (0.28-0.31 against
+ * 0.27-0.40 Mpps) and slower for 1500-byte ones in fragments (0.23
+ * against 0.29-0.41 Mpps): the kernel copies either way, and one flat
+ * buffer is its cheapest case.
  */
 #include <errno.h>
 #include <fcntl.h>
