@@ -100,6 +100,7 @@ struct producer {
 	unsigned id;
 	pthread_t thread;
 	struct txp_pkt_pool *pool;
+	uint64_t bytes;		/* of the frames it submitted */
 	const char *error;
 };
 
@@ -260,18 +261,27 @@ static void sleep_ns(uint64_t ns)
 	nanosleep(&ts, NULL);
 }
 
-/* Wait until ns after the start (no wait at top speed): sleep, then spin
- * the last 20 us. */
-static void wait_until(const struct replay *rp, uint64_t ns)
+static bool interrupted(const struct replay *rp)
 {
-	uint64_t when = rp->t0 + ns, now = now_ns();
+	return rp->stop && txp_run_interrupted(rp->stop);
+}
 
-	if (rp->cfg->pace == PACE_TOP || now >= when)
-		return;
-	if (when - now > 50000)
-		sleep_ns(when - now - 20000);
+/* Wait until ns after the start (no wait at top speed): sleep, 10 ms at
+ * most at a time, then spin the last 20 us.  False if interrupted. */
+static bool wait_until(const struct replay *rp, uint64_t ns)
+{
+	uint64_t when = rp->t0 + ns, now;
+
+	if (rp->cfg->pace == PACE_TOP)
+		return !interrupted(rp);
+	while ((now = now_ns()) + 50000 < when) {
+		if (interrupted(rp))
+			return false;
+		sleep_ns(when - now - 20000 < 10000000 ? when - now - 20000 : 10000000);
+	}
 	while (now_ns() < when)
 		;
+	return !interrupted(rp);
 }
 
 /* -- the producers --------------------------------------------------------------- */
@@ -283,7 +293,7 @@ static struct txp_pkt *replay_packet(struct producer *p, const struct cap_frame 
 	struct txp_pkt *pkt;
 
 	while (!(pkt = txp_pkt_pool_alloc(p->pool))) {
-		if (p->rp->stop && txp_run_interrupted(p->rp->stop))
+		if (interrupted(p->rp))
 			return NULL;
 		sched_yield();	/* every packet in flight: the send buffer is full */
 	}
@@ -311,10 +321,12 @@ static void *producer_main(void *arg)
 
 			if (f->flow % n != p->id)
 				continue;
-			wait_until(rp, l * rp->loop_ns + rp->at[i]);
+			if (!wait_until(rp, l * rp->loop_ns + rp->at[i]))
+				goto out;
 			pkt = replay_packet(p, f, seq++);
 			if (!pkt)
 				goto out;
+			p->bytes += f->len;
 			txp_dev_queue_xmit(rp->dev, pkt);
 		}
 	}
@@ -388,6 +400,9 @@ static void replay_report_text(const struct replay *rp, const struct replay_resu
 			printf(", %s %llu", txp_drop_reason_name(d),
 			       (unsigned long long)r->st.dropped[d]);
 	printf("\n");
+	if (r->frames < r->expected)
+		printf("  interrupted: %llu of the %llu frames were sent\n",
+		       (unsigned long long)r->frames, (unsigned long long)r->expected);
 	if (rp->cap.truncated)
 		printf("  %llu frames were captured truncated: sent as captured\n",
 		       (unsigned long long)rp->cap.truncated);
@@ -405,6 +420,7 @@ static void replay_report_json(const struct replay *rp, const struct replay_resu
 	json_u64(&j, "threads", rp->cfg->threads);
 	json_u64(&j, "loops", rp->cfg->loops);
 	json_u64(&j, "frames", r->frames);
+	json_u64(&j, "frames_in_capture", rp->cap.n);
 	json_u64(&j, "bytes", r->bytes);
 	json_dbl(&j, "seconds", r->seconds);
 	json_dbl(&j, "pps", r->seconds > 0 ? (double)r->st.transmitted / r->seconds : 0);
@@ -441,13 +457,14 @@ static int replay_send(struct replay *rp, struct replay_result *r, char *err, si
 	txp_dev_close(rp->dev);
 	txp_dev_get_stats(rp->dev, &r->st);
 	txp_netdev_destroy(rp->dev);
-	for (unsigned i = 0; i < started; i++)
+	for (unsigned i = 0; i < started; i++) {
 		txp_pkt_pool_destroy(rp->prod[i].pool);
+		r->bytes += rp->prod[i].bytes;
+	}
 	for (int d = 0; d < TXP_DROP_NR; d++)
 		r->dropped += r->st.dropped[d];
 	r->frames = r->st.submitted;
 	r->expected = rp->cap.n * rp->cfg->loops;
-	r->bytes = rp->cap.bytes * rp->cfg->loops;
 	if (started < rp->cfg->threads || (started && rp->prod[0].error)) {
 		snprintf(err, errlen, "cannot start the producers");
 		return -1;
@@ -478,15 +495,15 @@ int cmd_replay(int argc, char **argv)
 	}
 	rp.stop = signals_catch();
 	rc = replay_send(&rp, &res, err, sizeof(err));
-	free(rp.at);
-	capture_free(&rp.cap);
-	if (rc != 0) {
+	if (rc != 0)
 		fprintf(stderr, "txpath replay: %s\n", err);
-		return signals_status(1);
-	}
-	if (cfg.json)
+	else if (cfg.json)
 		replay_report_json(&rp, &res);
 	else
 		replay_report_text(&rp, &res);
+	free(rp.at);
+	capture_free(&rp.cap);
+	if (rc != 0)
+		return signals_status(1);
 	return signals_status(res.dropped || res.frames != res.expected ? 1 : 0);
 }
