@@ -10,6 +10,7 @@
 #include "bench.h"
 #include "../src/sync/sync.h"
 #include "txpath/ctx.h"
+#include "txpath/plugin.h"
 #include "txpath/run.h"
 
 #define BENCH_STOP_POLL_NS 10000000u	/* a window looks at cfg->stop every 10 ms */
@@ -168,6 +169,11 @@ bool bench_pools_destroy(struct bench_worker *w, unsigned n)
 static void txpath_loop(struct bench_worker *w)
 {
 	struct txp_dev *dev = w->arg;
+	int self = txp_ctx_attach();
+
+	/* XPS: worker i on queue i mod the queues (a no-op with one). */
+	if (self >= 0)
+		txp_dev_set_xps(dev, (unsigned)self, (int)(w->idx % txp_dev_num_tx_queues(dev)));
 
 	while (!bench_stopped(w)) {
 		struct txp_pkt *pkts[BENCH_BURST_MAX];
@@ -212,11 +218,12 @@ int bench_case_txpath(const struct bench_cfg *cfg, const struct bench_row *row,
 	/* The driver, made as `txpath run` makes it: tg3-2005 on the sim,
 	 * which takes its own lock in either mode (2.6.8's tg3 did too). */
 	txp_run_cfg_init(&rcfg);
-	rcfg.driver = txp_run_driver(row->driver);
+	rcfg.driver = strcmp(row->driver, "plugin") ? txp_run_driver(row->driver) : cfg->plugin;
 	rcfg.personality = txp_sim_personality("tg3-2005");
 	rcfg.lock = (enum txp_lock_mode)row->lock;
 	rcfg.runner = (enum txp_runner)row->runner;
 	rcfg.threads = row->threads;
+	rcfg.queues = row->queues ? row->queues : 1;
 	rcfg.line_rate = 0;
 	if (!rcfg.driver || !txp_run_cfg_check(&rcfg, err, errlen))
 		return -1;
@@ -225,6 +232,7 @@ int bench_case_txpath(const struct bench_cfg *cfg, const struct bench_row *row,
 	dcfg = (struct txp_dev_cfg){
 		.name = row->driver, .lock = rcfg.lock, .runner = rcfg.runner,
 		.txqueuelen = rcfg.txqueuelen, .bulk = cfg->bulk, .ops = ops, .priv = priv,
+		.num_tx_queues = row->queues,
 	};
 	dev = txp_dev_create(&dcfg, err, errlen);
 	if (!dev || txp_dev_open(dev) != 0) {
@@ -262,6 +270,8 @@ static const struct {
 	{ "lltx/concurrent", TXP_LOCK_LLTX, TXP_RUNNER_CONCURRENT },
 	{ "core/exclusive", TXP_LOCK_CORE, TXP_RUNNER_EXCLUSIVE },
 	{ "lltx/exclusive", TXP_LOCK_LLTX, TXP_RUNNER_EXCLUSIVE },
+	/* Linux 2.6.38 on: a queue per producer, each with its own locks. */
+	{ "core/excl/mq", TXP_LOCK_CORE, TXP_RUNNER_EXCLUSIVE },
 };
 #define NCONFIGS (sizeof(txpath_configs) / sizeof(txpath_configs[0]))
 
@@ -284,19 +294,32 @@ static struct bench_row *add_row(struct bench_row *r, const char *config, const 
 	return r + 1;
 }
 
+static void skip(struct bench_row *r, const char *why)
+{
+	r->skipped = true;
+	r->note = why;
+}
+
 struct bench_row *bench_rows(const struct bench_cfg *cfg, size_t *n)
 {
-	size_t per = 2 + NCONFIGS * (cfg->sim ? 2 : 1);
+	const struct txp_plugin *p = txp_run_driver_plugin_of(cfg->plugin);
+	size_t per = 4 + NCONFIGS * (cfg->sim ? 2 : 1) + (p ? 2 : 0);
 	struct bench_row *rows = calloc(per * cfg->max_threads, sizeof(*rows)), *r = rows;
 
 	if (!rows)
 		return NULL;
 	for (unsigned t = 1; t <= cfg->max_threads; t++) {
 		r = add_row(r, "mutex", "null", BENCH_MUTEX, t);
+		r = add_row(r, "mutex-burst", "null", BENCH_MUTEX_BURST, t);
 		r = add_row(r, "ckring", "null", BENCH_CKRING, t);
 #ifdef BENCH_TSAN
-		r[-1].skipped = true;
-		r[-1].note = "Concurrency Kit's atomics are invisible to TSan";
+		skip(r - 1, "Concurrency Kit's atomics are invisible to TSan");
+#endif
+		r = add_row(r, "rte_ring", "null", BENCH_RTE_RING, t);
+		if (!bench_baseline_built(BENCH_RTE_RING))
+			skip(r - 1, "built without DPDK (libdpdk-dev: scripts/deps.sh bench)");
+#ifdef BENCH_TSAN
+		skip(r - 1, "DPDK's atomics are invisible to TSan");
 #endif
 		for (int d = 0; d < (cfg->sim ? 2 : 1); d++)
 			for (size_t c = 0; c < NCONFIGS; c++) {
@@ -304,7 +327,15 @@ struct bench_row *bench_rows(const struct bench_cfg *cfg, size_t *n)
 					    BENCH_TXPATH, t);
 				r[-1].lock = txpath_configs[c].lock;
 				r[-1].runner = txpath_configs[c].runner;
+				r[-1].queues = strstr(txpath_configs[c].config, "/mq") ? t : 1;
 			}
+		for (size_t c = 0; p && c < NCONFIGS; c++) {
+			if (txpath_configs[c].lock != p->lock)
+				continue;
+			r = add_row(r, txpath_configs[c].config, "plugin", BENCH_TXPATH, t);
+			r[-1].lock = txpath_configs[c].lock;
+			r[-1].runner = txpath_configs[c].runner;
+		}
 	}
 	for (size_t i = 0; i < per * cfg->max_threads; i++) {
 		rows[i].samples = calloc(cfg->reps, sizeof(double));
@@ -360,11 +391,11 @@ static void summarise(struct bench_row *rows, size_t n)
 		r->ns_per_packet = r->mpps > 0 ? 1e3 / r->mpps : 0;
 	}
 	for (size_t i = 0; i < n; i++) {
-		rows[i].ratio_vs_mutex = 0;
+		rows[i].ratio_vs_mutex_burst = 0;
 		for (size_t j = 0; j < n; j++)
-			if (rows[j].kind == BENCH_MUTEX && rows[j].threads == rows[i].threads &&
+			if (rows[j].kind == BENCH_MUTEX_BURST && rows[j].threads == rows[i].threads &&
 			    rows[j].mpps > 0)
-				rows[i].ratio_vs_mutex = rows[i].mpps / rows[j].mpps;
+				rows[i].ratio_vs_mutex_burst = rows[i].mpps / rows[j].mpps;
 	}
 }
 

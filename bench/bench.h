@@ -22,8 +22,10 @@
 /* What a case runs. */
 enum bench_kind {
 	BENCH_TXPATH,	/* txp_xmit_burst() through the core */
-	BENCH_MUTEX,	/* a pthread mutex around "queue it, call the driver" */
+	BENCH_MUTEX,	/* a pthread mutex around "queue it, call the driver", per packet */
+	BENCH_MUTEX_BURST, /* the same mutex once around a whole burst */
 	BENCH_CKRING,	/* a Concurrency Kit MPSC ring, one transmit thread */
+	BENCH_RTE_RING,	/* DPDK's MP ring, a burst at once, one transmit thread */
 };
 
 struct bench_cfg {
@@ -33,16 +35,22 @@ struct bench_cfg {
 	unsigned burst;		/* packets per txp_xmit_burst() */
 	unsigned bulk;		/* packets per qdisc_restart() */
 	bool sim;		/* also the simulated NIC */
+	/* Also this driver plugin (txp_run_driver_plugin(), --driver-so), in
+	 * the two configurations of its lock mode, as driver "plugin"; NULL:
+	 * none. */
+	const struct txp_run_driver *plugin;
 	const struct txp_run_stop *stop;	/* asked: finish with the runs done so
 						 * far (NULL: never) */
 };
 
 /* One case: its knobs, then its results. */
 struct bench_row {
-	char config[24];	/* "core/concurrent", "mutex", "ckring" */
-	const char *driver;	/* "null", "sim" */
+	char config[24];	/* "core/concurrent", "mutex", "mutex-burst", "ckring", "rte_ring" */
+	const char *driver;	/* "null", "sim", "plugin" */
 	enum bench_kind kind;
 	int lock, runner;	/* enum txp_lock_mode, enum txp_runner (txpath only) */
+	unsigned queues;	/* transmit queues (txpath only): 0 or 1, one; the
+				 * "mq" configurations one per producer */
 	unsigned threads;
 	bool skipped;		/* not run in this build (why: note) */
 	const char *note;
@@ -51,7 +59,8 @@ struct bench_row {
 	double ns_per_packet;	/* wall-clock nanoseconds per packet: 1000 / mpps */
 	double cpu_ns_per_packet; /* median CPU time of the process per packet: what
 				 * it costs, whatever else the machine runs */
-	double ratio_vs_mutex;	/* mpps / mutex's mpps at the same thread count */
+	double ratio_vs_mutex_burst; /* mpps / mutex-burst's mpps at the same thread
+				 * count: the same batching as txpath's */
 	double spread;		/* (max - min) / median */
 	double min, max;
 	bool accounted;		/* every packet transmitted or dropped with a reason */
@@ -86,6 +95,8 @@ int bench_case_txpath(const struct bench_cfg *cfg, const struct bench_row *row,
 		      struct bench_result *res, char *err, size_t errlen);
 int bench_case_baseline(const struct bench_cfg *cfg, const struct bench_row *row,
 			struct bench_result *res, char *err, size_t errlen);
+/* Is the baseline of this kind in this build (rte_ring: built with DPDK)? */
+bool bench_baseline_built(enum bench_kind kind);
 
 /* -- the harness the cases share ------------------------------------------ */
 

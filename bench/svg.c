@@ -41,7 +41,8 @@ static const char *config_color(const char *config)
 	static const struct {
 		const char *config, *color;
 	} colors[] = {
-		{ "mutex", "#222222" },		{ "ckring", "#8c8c8c" },
+		{ "mutex", "#bbbbbb" },		{ "mutex-burst", "#222222" },
+		{ "ckring", "#8c8c8c" },	{ "rte_ring", "#8c564b" },
 		{ "core/concurrent", "#1f77b4" }, { "lltx/concurrent", "#d62728" },
 		{ "core/exclusive", "#2ca02c" },	{ "lltx/exclusive", "#ff7f0e" },
 	};
@@ -196,9 +197,12 @@ void bench_svg(FILE *f, const struct bench_cfg *cfg, const struct bench_row *row
 	fprintf(f, "<text x=\"40\" y=\"32\" font-size=\"21\" font-weight=\"bold\">"
 		"txpath bench: packets per second against producer threads</text>\n");
 	fprintf(f, "<text x=\"40\" y=\"56\" font-size=\"13\" fill=\"#444\">Median of %u run%s of "
-		"%.2g s per point; bars: min to max.  txpath: bursts of %u, bulk dequeue of %u.  "
-		"mutex, ckring: one lock or ring slot per packet.</text>\n",
+		"%.2g s per point; bars: min to max.  Every line in bursts of %u, a doorbell at "
+		"least every %u.</text>\n",
 		cfg->reps, cfg->reps > 1 ? "s" : "", cfg->seconds, cfg->burst, cfg->bulk);
+	fprintf(f, "<text x=\"40\" y=\"76\" font-size=\"13\" fill=\"#444\">mutex-burst: the "
+		"lock once a burst (as txpath's root lock); rte_ring: a burst's slots at once; "
+		"mutex, ckring: one per packet.</text>\n");
 	for (size_t i = 0; i < np; i++) {
 		panel_fill(&panels[i], rows, n);
 		panel_draw(f, &panels[i], tmax);

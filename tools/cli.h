@@ -22,6 +22,7 @@ int cmd_bench(int argc, char **argv);
 int cmd_check(int argc, char **argv);	/* txpath-check only */
 int cmd_recv(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_config(int argc, char **argv);
 
 /* Flush and close an output stream: 0 if every write to it reached the
  * file, else an errno (EIO when the failing call left none). */
@@ -97,6 +98,8 @@ extern const struct option run_knob_options[];
 "                          the clock; printed)\n"
 #define RUN_KNOB_HELP \
 "  --era E                 a preset: 2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18\n" \
+"                          2.6.38 3.3 3.18 6.x (these four: 2 queues, XPS; 3.3+:\n" \
+"                          BQL; 3.18+: bulk 32; 6.x: the helpers, watchdog 5 s)\n" \
 "  --lock core|lltx        who serialises start_xmit (overrides the era)\n" \
 "  --runner concurrent|exclusive\n" \
 "                          may several contexts run the qdisc at once\n" \
@@ -122,6 +125,17 @@ extern const struct option run_knob_options[];
 "  --bulk N                packets qdisc_restart() sends per batch, with the\n" \
 "                          more-follow hint, 1..64 (default 32; 1: as 2.6.x)\n" \
 "  --qdisc pfifo_fast|noqueue\n"                             \
+"  --queues N              sim, null: transmit queues, each with its own qdisc,\n" \
+"                          locks, ring and interrupt, 1..64 (default 1)\n" \
+"  --xps off|Q[,Q...]      sim, null: producer i sends on queue Q number i mod the\n" \
+"                          list's length (default: queue i mod --queues); off:\n" \
+"                          by the flow hash\n" \
+"  --bql on|off            sim, null: byte queue limits (Linux 3.3): the queue stops at\n" \
+"                          a limit of bytes in flight that adapts to the link;\n" \
+"                          needs a personality that reports bytes (modern)\n" \
+"  --watchdog-ms N         sim: the TX watchdog: a queue stopped for N ms is\n" \
+"                          reported (NETDEV WATCHDOG) and its ring reset, what\n" \
+"                          it had not sent dropped as tx-timeout (default 0: off)\n" \
 "  --driver NAME           sim (default): the simulated NIC; null: completes\n" \
 "                          every packet at once; real drivers: afpacket afxdp\n" \
 "                          tap (--dev IFNAME), pcap (--file PATH)\n" \
@@ -153,6 +167,30 @@ const char *run_verdict(const struct txp_run_cfg *cfg, const struct txp_run_resu
 			char *buf, size_t len);
 /* False if the run broke the accounting: stalled, lost, duplicated. */
 bool run_ok(const struct txp_run_result *r);
+
+/* --driver-so PATH and --driver-arg NAME=VALUE[,NAME=VALUE...], as given
+ * to run, check and bench: the plugin driver (txpath/plugin.h). */
+struct driver_so {
+	const char *path, *args;
+};
+enum { OPT_DRIVER_SO = 3000, OPT_DRIVER_ARG };
+#define DRIVER_SO_OPTIONS						\
+	{ "driver-so", required_argument, NULL, OPT_DRIVER_SO },	\
+	{ "driver-arg", required_argument, NULL, OPT_DRIVER_ARG }
+/* If c is one of them, its value kept in d: true. */
+bool driver_so_option(struct driver_so *d, int c, const char *arg);
+/* The plugin driver d names, NULL if none; a usage error of cmd when it
+ * does not load, or --driver-arg came without --driver-so. */
+const struct txp_run_driver *driver_so_load(const char *cmd, const struct driver_so *d);
+/* For run: the plugin, if any, is cfg's driver, with its lock mode and
+ * ring unless --lock or --ring were given; with --driver too, a usage
+ * error. */
+void driver_so_use(const struct cmdline *cl, struct txp_run_cfg *cfg, const struct driver_so *d);
+#define DRIVER_SO_HELP \
+"  --driver-so PATH        a driver of one's own, a shared object built against\n" \
+"                          txpath/plugin.h (cc -shared -fPIC $(txpath config\n" \
+"                          --cflags)); its lock mode and ring are its own\n" \
+"  --driver-arg K=V[,K=V]  its knobs\n"
 void report_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp_run_result *r);
 void report_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp_run_result *r);
 /* A real device that died mid-run (its link went, or its file took no

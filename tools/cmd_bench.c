@@ -1,6 +1,7 @@
 /*
- * cmd_bench.c - `txpath bench`: the transmit path against a mutex and a
- * Concurrency Kit ring, in one process; a table (or JSON), the costs of
+ * cmd_bench.c - `txpath bench`: the transmit path against a mutex (per
+ * packet and per burst), a Concurrency Kit ring and DPDK's rte_ring, in one
+ * process, every case in the same bursts; a table (or JSON), the costs of
  * LLTX and of the exclusive runner as ratios, and a chart.
  */
 #include <errno.h>
@@ -18,24 +19,38 @@ static const char bench_help[] =
 "Measures, one after another in this process, packets per second through\n"
 "txpath (each lock mode x runner: core/concurrent, lltx/concurrent,\n"
 "core/exclusive, lltx/exclusive) on the null driver and on the simulated NIC\n"
-"at unlimited line rate (tg3-2005), and two baselines on the same null driver:\n"
-"  mutex   a pthread mutex around \"queue the packet and call the driver\"\n"
-"  ckring  a Concurrency Kit multi-producer ring feeding one transmit thread\n"
-"for 1..N producer threads.  Each case runs several times, interleaved with\n"
-"the others; the table gives the median, nanoseconds per packet (wall clock,\n"
-"all threads together), the ratio to mutex at the same thread count, the\n"
-"spread ((max - min) / median), and the CPU time the process used per packet\n"
-"(every thread, spinning included): on a machine shared with other work the\n"
-"wall-clock figures move with the CPUs it leaves, the CPU cost much less.\n"
+"at unlimited line rate (tg3-2005), and baselines on the same null driver:\n"
+"  mutex        a pthread mutex around \"queue the packet and call the\n"
+"               driver\", taken once per packet\n"
+"  mutex-burst  the same mutex taken once around a whole burst, as txpath\n"
+"               takes its root lock once per txp_xmit_burst()\n"
+"  ckring       a Concurrency Kit multi-producer ring (a slot per packet)\n"
+"               feeding one transmit thread\n"
+"  rte_ring     DPDK's multi-producer ring (a burst's slots at once) feeding\n"
+"               one transmit thread; absent when built without DPDK\n"
+"for 1..N producer threads.  Every producer hands over bursts of --burst\n"
+"packets, and whoever calls the driver rings its doorbell at least every\n"
+"--bulk packets.  Each case runs several times, interleaved with the\n"
+"others; the table gives the median, nanoseconds per packet (wall clock,\n"
+"all threads together), the ratio to mutex-burst (the same batching as\n"
+"txpath's) at the same thread count, the spread ((max - min) / median), and\n"
+"the CPU time the process used per packet (every thread, spinning\n"
+"included): on a machine shared with other work the wall-clock figures move\n"
+"with the CPUs it leaves, the CPU cost much less.\n"
 "\n"
 "  --threads N      up to N producers (default: the CPUs, here %ld)\n"
 "  --reps N         runs of each case (default 5)\n"
 "  --seconds S      length of one run (default 0.25)\n"
 "  --burst N        packets per txp_xmit_burst() and per pool allocation,\n"
-"                   1..%d (default 32); the baselines take the lock, or the\n"
-"                   ring slot, once per packet whatever the burst\n"
-"  --bulk N         packets qdisc_restart() sends per batch, 1..%d (default 32)\n"
+"                   1..%d (default 32), for every case alike\n"
+"  --bulk N         packets qdisc_restart() sends per batch, and the baselines\n"
+"                   per doorbell, 1..%d (default 32)\n"
 "  --no-sim         leave out the simulated NIC\n"
+"  --driver-so PATH also a driver plugin (docs/checking-your-driver.md), in\n"
+"                   the configurations of its lock mode, ring 512, as driver\n"
+"                   \"plugin\"; with the simulated NIC, plugin/sim ratios too:\n"
+"                   examples/drivers/tg3_lltx.c -DMILLER_RULE is tg3-2005\n"
+"  --driver-arg K=V[,K=V]  its knobs\n"
 "  --quick          a smoke run: 2 threads at most, 1 run of 0.02 s each\n"
 "                   (--threads, --reps, --seconds override it)\n"
 "  --json           print {\"rows\": [...], \"ratios\": [...]} instead of the table\n"
@@ -59,6 +74,7 @@ static const struct option bench_options[] = {
 	{ "burst", required_argument, NULL, OPT_BURST },
 	{ "bulk", required_argument, NULL, OPT_BULK },
 	{ "no-sim", no_argument, NULL, OPT_NO_SIM },
+	DRIVER_SO_OPTIONS,
 	{ "quick", no_argument, NULL, OPT_QUICK },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "svg", required_argument, NULL, OPT_SVG },
@@ -102,18 +118,39 @@ static const struct {
 	{ "lltx/core, exclusive", "lltx/exclusive", "core/exclusive" },
 	{ "exclusive/concurrent, core", "core/exclusive", "core/concurrent" },
 	{ "exclusive/concurrent, lltx", "lltx/exclusive", "lltx/concurrent" },
+	/* What a queue per producer buys: the scaling of Linux 2.6.38. */
+	{ "N queues/1 queue, core excl", "core/excl/mq", "core/exclusive" },
 };
 #define NRATIOS (sizeof(ratio_defs) / sizeof(ratio_defs[0]))
 
 static const char *const drivers[] = { "null", "sim" };
 
+/* The plugin against the simulated NIC, configuration by configuration:
+ * what building a driver as a plugin costs, when it is the same driver. */
+static void print_plugin_ratios(const struct bench_cfg *cfg, const struct bench_row *rows, size_t n)
+{
+	if (!cfg->plugin || !cfg->sim)
+		return;
+	printf("\nthe plugin against the simulated NIC (above 1: the plugin is faster)\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct bench_row *p = &rows[i], *s;
+
+		if (p->skipped || strcmp(p->driver, "plugin"))
+			continue;
+		s = find(rows, n, p->config, "sim", p->threads);
+		printf("plugin/sim, %-16s %7u %7.2f   CPU ns/pkt %.1f vs %.1f\n", p->config, p->threads,
+		       s && s->mpps > 0 ? p->mpps / s->mpps : 0, p->cpu_ns_per_packet,
+		       s ? s->cpu_ns_per_packet : 0);
+	}
+}
+
 static void print_table(const struct bench_cfg *cfg, const struct bench_row *rows, size_t n)
 {
-	printf("txpath bench: %u run%s of %.3g s per case, bursts of %u, bulk %u, %ld CPUs\n",
-	       cfg->reps, cfg->reps > 1 ? "s" : "", cfg->seconds, cfg->burst, cfg->bulk,
-	       sysconf(_SC_NPROCESSORS_ONLN));
-	printf("%-16s %-6s %7s %9s %9s %9s %8s %11s\n", "config", "driver", "threads", "Mpps",
-	       "ns/pkt", "vs mutex", "spread", "CPU ns/pkt");
+	printf("txpath bench: %u run%s of %.3g s per case, %ld CPUs; every case in bursts of %u, "
+	       "a doorbell at least every %u (bulk)\n", cfg->reps, cfg->reps > 1 ? "s" : "",
+	       cfg->seconds, sysconf(_SC_NPROCESSORS_ONLN), cfg->burst, cfg->bulk);
+	printf("%-16s %-6s %7s %9s %9s %14s %8s %11s\n", "config", "driver", "threads",
+	       "Mpps", "ns/pkt", "vs mutex-burst", "spread", "CPU ns/pkt");
 	for (size_t i = 0; i < n; i++) {
 		const struct bench_row *r = &rows[i];
 
@@ -123,8 +160,8 @@ static void print_table(const struct bench_cfg *cfg, const struct bench_row *row
 			printf("%-16s %-6s %7u  skipped: %s\n", r->config, r->driver, r->threads, r->note);
 			continue;
 		}
-		printf("%-16s %-6s %7u %9.2f %9.1f %8.2fx %7.1f%% %11.1f%s\n", r->config,
-		       r->driver, r->threads, r->mpps, r->ns_per_packet, r->ratio_vs_mutex,
+		printf("%-16s %-6s %7u %9.2f %9.1f %13.2fx %7.1f%% %11.1f%s\n", r->config,
+		       r->driver, r->threads, r->mpps, r->ns_per_packet, r->ratio_vs_mutex_burst,
 		       100 * r->spread, r->cpu_ns_per_packet, r->accounted ? "" : "  NOT ACCOUNTED");
 	}
 	printf("\ncosts as ratios of medians (above 1: the first is faster)\n");
@@ -134,6 +171,7 @@ static void print_table(const struct bench_cfg *cfg, const struct bench_row *row
 			for (unsigned t = 1; t <= cfg->max_threads; t++)
 				printf("%-28s %-6s %7u %7.2f\n", ratio_defs[k].name, drivers[d], t,
 				       ratio(rows, n, ratio_defs[k].a, ratio_defs[k].b, drivers[d], t));
+	print_plugin_ratios(cfg, rows, n);
 }
 
 /* The best txpath configuration on the null driver at a thread count. */
@@ -152,16 +190,19 @@ static void print_targets(const struct bench_row *rows, size_t n, unsigned max_t
 {
 	const struct bench_row *one = best_txpath(rows, n, 1), *two = best_txpath(rows, n, 2);
 	const struct bench_row *ck = find(rows, n, "ckring", "null", 2);
+	const struct bench_row *rte = find(rows, n, "rte_ring", "null", 2);
 
 	printf("\ntargets\n");
 	if (one)
 		printf("  1 producer, null driver: best %s %.2f Mpps (target >= 20)\n",
 		       one->config, one->mpps);
 	if (two && max_threads >= 2) {
-		printf("  2 producers: best %s %.2f Mpps = %.2fx mutex (target >= 2)", two->config,
-		       two->mpps, two->ratio_vs_mutex);
+		printf("  2 producers: best %s %.2f Mpps = %.2fx mutex-burst (target >= 2)",
+		       two->config, two->mpps, two->ratio_vs_mutex_burst);
 		if (ck && ck->mpps > 0)
 			printf(", %.2fx ckring (target >= 1)", two->mpps / ck->mpps);
+		if (rte && rte->mpps > 0)
+			printf(", %.2fx rte_ring", two->mpps / rte->mpps);
 		putchar('\n');
 	}
 }
@@ -184,7 +225,7 @@ static void print_json(const struct bench_cfg *cfg, const struct bench_row *rows
 		json_u64(&j, "threads", r->threads);
 		json_dbl(&j, "mpps", r->mpps);
 		json_dbl(&j, "ns_per_packet", r->ns_per_packet);
-		json_dbl(&j, "ratio_vs_mutex", r->ratio_vs_mutex);
+		json_dbl(&j, "ratio_vs_mutex_burst", r->ratio_vs_mutex_burst);
 		json_dbl(&j, "spread", r->spread);
 		json_dbl(&j, "cpu_ns_per_packet", r->cpu_ns_per_packet);
 		json_obj_end(&j);
@@ -231,6 +272,7 @@ int cmd_bench(int argc, char **argv)
 	};
 	bool json = false, quick = false, ok = true;
 	const char *svg = NULL;
+	struct driver_so so = { 0 };
 	FILE *svg_file = NULL;
 	struct bench_row *rows;
 	struct cmdline cl;
@@ -240,6 +282,8 @@ int cmd_bench(int argc, char **argv)
 
 	cmdline_init(&cl, "bench", bench_options);
 	while ((c = cmdline_next(&cl, argc, argv)) != -1) {
+		if (driver_so_option(&so, c, optarg))
+			continue;
 		switch (c) {
 		case OPT_THREADS:
 			cfg.max_threads = (unsigned)parse_u64("bench", "--threads", optarg, 1,
@@ -275,6 +319,7 @@ int cmd_bench(int argc, char **argv)
 			return 0;
 		}
 	}
+	cfg.plugin = driver_so_load("bench", &so);
 	/* --quick is a preset: --threads, --reps and --seconds override it. */
 	if (quick && !cmdline_given(&cl, OPT_REPS))
 		cfg.reps = 1;

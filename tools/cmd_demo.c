@@ -178,6 +178,11 @@ static struct demo_row *demo_rows(const struct txp_run_cfg *base, size_t *n)
 
 		txp_run_cfg_era(&cfg, e->name);
 		if (!on_sim(&cfg)) {
+			/* The real drivers have one queue, no BQL and no
+			 * watchdog yet: their path is the era's locks. */
+			cfg.queues = 1;
+			cfg.bql = false;
+			cfg.watchdog_ms = 0;
 			if (!same_path(rows, *n, &cfg))
 				add_row(rows, n, &cfg);
 			continue;

@@ -17,6 +17,7 @@ static const char run_help[] =
 "the run checks that, and the wire checks for loss and duplication.\n"
 "\n"
 RUN_KNOB_HELP
+DRIVER_SO_HELP
 "  --json                  print one JSON object instead of the report\n"
 "  --quiet                 do not print the kernel log lines (still counted)\n"
 "  -h, --help              this help\n"
@@ -75,6 +76,8 @@ int cmd_run(int argc, char **argv)
 	struct txp_run_cfg cfg;
 	struct txp_run_result res;
 	bool json = false, tty = isatty(STDERR_FILENO);
+	static const struct option so_options[] = { DRIVER_SO_OPTIONS };
+	struct driver_so so = { 0 };
 	char err[256];
 	size_t n = 0;
 	int c;
@@ -84,13 +87,15 @@ int cmd_run(int argc, char **argv)
 	opts[n++] = (struct option){ "json", no_argument, NULL, OPT_JSON };
 	opts[n++] = (struct option){ "quiet", no_argument, NULL, OPT_QUIET };
 	opts[n++] = (struct option){ "help", no_argument, NULL, OPT_HELP };
+	opts[n++] = so_options[0];
+	opts[n++] = so_options[1];
 	opts[n] = (struct option){ NULL, 0, NULL, 0 };
 
 	txp_run_cfg_init(&cfg);
 	cfg.log = stderr;
 	cmdline_init(&cl, "run", opts);
 	while ((c = cmdline_next(&cl, argc, argv)) != -1) {
-		if (parse_run_knob(&cl, c, optarg, &cfg))
+		if (parse_run_knob(&cl, c, optarg, &cfg) || driver_so_option(&so, c, optarg))
 			continue;
 		switch (c) {
 		case OPT_JSON:
@@ -105,6 +110,7 @@ int cmd_run(int argc, char **argv)
 			return 0;
 		}
 	}
+	driver_so_use(&cl, &cfg, &so);
 	check_run_knobs(&cl, &cfg);
 	if (!txp_run_cfg_check(&cfg, err, sizeof(err)))
 		usage_error("run", "%s", err);

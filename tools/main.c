@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "txpath/version.h"
 
 #ifndef TXP_WITH_CHECK
 /* `txpath check` lives in the check build's binary, txpath-check, next
@@ -45,8 +46,9 @@ static const char main_help[] =
 "  recv    count txpath's frames on an interface: loss, duplicates, order\n"
 "  replay  send a pcap capture's frames as captured, from several threads\n"
 "  check   explore every interleaving of the real code up to a bound\n"
+"  config  how to build a driver plugin (--cflags, --libs)\n"
 "\n"
-"txpath <command> --help tells more.\n";
+"txpath <command> --help tells more; txpath --version prints the version.\n";
 
 static const struct {
 	const char *name;
@@ -57,6 +59,7 @@ static const struct {
 	{ "bench", cmd_bench },
 	{ "recv", cmd_recv },
 	{ "replay", cmd_replay },
+	{ "config", cmd_config },
 #ifdef TXP_WITH_CHECK
 	{ "check", cmd_check },
 #else
@@ -72,6 +75,10 @@ static int run_command(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		fputs(main_help, stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("txpath %s\n", txp_version());
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)

@@ -94,6 +94,7 @@ enum {
 	OPT_DEV, OPT_FILE, OPT_XDP_MODE, OPT_QUEUE, OPT_TPACKET, OPT_QDISC_BYPASS, OPT_UMEM_POOL,
 	OPT_SRC_MAC, OPT_DST_MAC, OPT_SRC_IP, OPT_DST_IP, OPT_SRC_PORT, OPT_DST_PORT,
 	OPT_VALIDATE, OPT_BURST, OPT_BULK, OPT_FAULT, OPT_SEED, OPT_STALL_SECONDS,
+	OPT_QUEUES, OPT_BQL, OPT_XPS, OPT_WATCHDOG_MS,
 };
 
 const struct option run_knob_options[] = {
@@ -132,6 +133,10 @@ const struct option run_knob_options[] = {
 	{ "fault", required_argument, NULL, OPT_FAULT },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "stall-seconds", required_argument, NULL, OPT_STALL_SECONDS },
+	{ "queues", required_argument, NULL, OPT_QUEUES },
+	{ "bql", required_argument, NULL, OPT_BQL },
+	{ "xps", required_argument, NULL, OPT_XPS },
+	{ "watchdog-ms", required_argument, NULL, OPT_WATCHDOG_MS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -142,7 +147,7 @@ static void parse_era(const struct cmdline *cl, const char *arg, struct txp_run_
 
 	if (!txp_run_cfg_era(cfg, arg))
 		usage_error(cl->cmd,
-			    "unknown era '%s' (2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18)", arg);
+			    "unknown era '%s' (2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18 2.6.38 3.3 3.18 6.x)", arg);
 	if (cmdline_given(cl, OPT_LOCK))
 		cfg->lock = keep.lock;
 	if (cmdline_given(cl, OPT_RUNNER))
@@ -245,9 +250,31 @@ static void parse_fault_knob(const struct cmdline *cl, int opt, const char *arg,
 		return;
 	}
 	if (!txp_fault_parse(&cfg->faults, arg, err, sizeof(err)))
-		usage_error(cl->cmd, "%s", err);
+		usage_error(cl->cmd, "--fault: %s", err);
 	if (!cmdline_given(cl, OPT_SEED) && clock_gettime(CLOCK_REALTIME, &now) == 0)
 		cfg->faults.seed = (uint64_t)(now.tv_sec ^ now.tv_nsec) % 1000000;
+}
+
+/* --xps off | Q[,Q...]: producer i on queue Q number i mod the count. */
+static void parse_xps(const char *cmd, const char *arg, struct txp_run_cfg *cfg)
+{
+	char item[32];
+
+	cfg->xps_off = strcmp(arg, "off") == 0;
+	cfg->xps_len = 0;
+	for (const char *s = arg; !cfg->xps_off && *s;) {
+		size_t n = strcspn(s, ",");
+
+		if (n == 0 || n >= sizeof(item) || cfg->xps_len == TXP_MAX_CTX)
+			usage_error(cmd, "--xps is off or a list of queue numbers like 0,1,0,1, got '%s'",
+				    arg);
+		memcpy(item, s, n);
+		item[n] = '\0';
+		cfg->xps[cfg->xps_len++] = (int)parse_u64(cmd, "--xps", item, 0, TXP_DEV_MAX_QUEUES - 1);
+		s += n + (s[n] == ',');
+		if (s[-1] == ',' && !*s)
+			usage_error(cmd, "--xps ends with a comma: '%s'", arg);
+	}
 }
 
 bool parse_run_knob(const struct cmdline *cl, int opt, const char *arg, struct txp_run_cfg *cfg)
@@ -325,6 +352,20 @@ bool parse_run_knob(const struct cmdline *cl, int opt, const char *arg, struct t
 	case OPT_STALL_SECONDS:
 		cfg->stall_seconds = parse_seconds(cmd, "--stall-seconds", arg);
 		return true;
+	case OPT_QUEUES:
+		cfg->queues = (unsigned)parse_u64(cmd, "--queues", arg, 1, TXP_DEV_MAX_QUEUES);
+		return true;
+	case OPT_BQL:
+		if (strcmp(arg, "on") && strcmp(arg, "off"))
+			usage_error(cmd, "--bql is on or off, got '%s'", arg);
+		cfg->bql = strcmp(arg, "on") == 0;
+		return true;
+	case OPT_XPS:
+		parse_xps(cmd, arg, cfg);
+		return true;
+	case OPT_WATCHDOG_MS:
+		cfg->watchdog_ms = (unsigned)parse_u64(cmd, "--watchdog-ms", arg, 0, 3600000);
+		return true;
 	case OPT_DRIVER:
 		cfg->driver = txp_run_driver(arg);
 		if (!cfg->driver)
@@ -347,26 +388,31 @@ bool parse_run_knob(const struct cmdline *cl, int opt, const char *arg, struct t
 static const struct {
 	int opt;
 	const char *drivers;	/* the names, space-separated */
+	bool plugin;		/* for a driver plugin (run --driver-so) too */
 } knob_drivers[] = {
-	{ OPT_PERSONALITY, "sim" },
-	{ OPT_FAULT, "sim" },
-	{ OPT_LINE_RATE, "sim" },
-	{ OPT_BATCH, "sim" },
-	{ OPT_FRAGS, "sim " FRAME_DRIVERS },
-	{ OPT_RING, "sim " FRAME_DRIVERS },
-	{ OPT_DEV, "afpacket afxdp tap" },
-	{ OPT_FILE, "pcap" },
-	{ OPT_XDP_MODE, "afxdp" },
-	{ OPT_QUEUE, "afxdp" },
-	{ OPT_TPACKET, "afpacket" },
-	{ OPT_QDISC_BYPASS, "afpacket" },
-	{ OPT_UMEM_POOL, "afxdp" },
-	{ OPT_SRC_MAC, FRAME_DRIVERS },
-	{ OPT_DST_MAC, FRAME_DRIVERS },
-	{ OPT_SRC_IP, FRAME_DRIVERS },
-	{ OPT_DST_IP, FRAME_DRIVERS },
-	{ OPT_SRC_PORT, FRAME_DRIVERS },
-	{ OPT_DST_PORT, FRAME_DRIVERS },
+	{ OPT_PERSONALITY, "sim", false },
+	{ OPT_FAULT, "sim", false },
+	{ OPT_LINE_RATE, "sim", false },
+	{ OPT_BATCH, "sim", true },
+	{ OPT_FRAGS, "sim " FRAME_DRIVERS, true },
+	{ OPT_RING, "sim " FRAME_DRIVERS, true },
+	{ OPT_QUEUES, "sim null", false },
+	{ OPT_XPS, "sim null", false },
+	{ OPT_BQL, "sim null", false },
+	{ OPT_WATCHDOG_MS, "sim", false },
+	{ OPT_DEV, "afpacket afxdp tap", false },
+	{ OPT_FILE, "pcap", false },
+	{ OPT_XDP_MODE, "afxdp", false },
+	{ OPT_QUEUE, "afxdp", false },
+	{ OPT_TPACKET, "afpacket", false },
+	{ OPT_QDISC_BYPASS, "afpacket", false },
+	{ OPT_UMEM_POOL, "afxdp", false },
+	{ OPT_SRC_MAC, FRAME_DRIVERS, false },
+	{ OPT_DST_MAC, FRAME_DRIVERS, false },
+	{ OPT_SRC_IP, FRAME_DRIVERS, false },
+	{ OPT_DST_IP, FRAME_DRIVERS, false },
+	{ OPT_SRC_PORT, FRAME_DRIVERS, false },
+	{ OPT_DST_PORT, FRAME_DRIVERS, false },
 };
 
 /* Is name a word of the space-separated list? */
@@ -401,7 +447,8 @@ void check_run_knobs(const struct cmdline *cl, const struct txp_run_cfg *cfg)
 	for (size_t i = 0; i < sizeof(knob_drivers) / sizeof(knob_drivers[0]); i++) {
 		const char *list = knob_drivers[i].drivers;
 
-		if (cmdline_given(cl, knob_drivers[i].opt) && !in_list(list, driver))
+		if (cmdline_given(cl, knob_drivers[i].opt) && !in_list(list, driver) &&
+		    !(knob_drivers[i].plugin && !strcmp(driver, "plugin")))
 			usage_error(cl->cmd, "--%s is for driver%s %s, not %s",
 				    knob_name(knob_drivers[i].opt), strchr(list, ' ') ? "s" : "",
 				    list, driver);

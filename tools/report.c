@@ -103,6 +103,66 @@ static void stall_json(struct json *j, const struct txp_run_result *r)
 	json_obj_end(j);
 }
 
+/* Queues, BQL and the watchdog, as JSON: per queue and in all. */
+static void queues_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp_run_result *r)
+{
+	json_u64(j, "queues", r->queues);
+	json_bool(j, "bql", cfg->bql);
+	json_u64(j, "watchdog_ms", cfg->watchdog_ms);
+	json_u64(j, "tx_timeouts", r->dev.tx_timeouts);
+	json_obj_begin(j, "ring_in_flight");
+	json_u64(j, "min", r->inflight_min);
+	json_u64(j, "median", r->inflight_median);
+	json_u64(j, "max", r->inflight_max);
+	json_dbl(j, "wait_us", r->ring_wait_us);
+	json_obj_end(j);
+	json_arr_begin(j, "per_queue");
+	for (unsigned q = 0; q < r->queues; q++) {
+		const struct txp_dev_stats *qs = &r->queue_stats[q];
+		uint64_t dropped = 0;
+
+		for (int i = 0; i < TXP_DROP_NR; i++)
+			dropped += qs->dropped[i];
+		json_obj_begin(j, NULL);
+		json_u64(j, "queue", q);
+		json_u64(j, "submitted", qs->submitted);
+		json_u64(j, "transmitted", qs->transmitted);
+		json_u64(j, "dropped", dropped);
+		json_u64(j, "xmit_calls", qs->xmit_calls);
+		json_u64(j, "collisions", qs->collisions);
+		json_u64(j, "stops", qs->stops);
+		json_u64(j, "wakes", qs->wakes);
+		json_u64(j, "tx_timeouts", qs->tx_timeouts);
+		json_u64(j, "bql_limit", r->queue_bql[q].limit);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+}
+
+/* The same as text: a line for the queues, one for BQL if on. */
+static void queues_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp_run_result *r)
+{
+	if (r->queues > 1) {
+		fprintf(f, "  %u queues, transmitted per queue:", r->queues);
+		for (unsigned q = 0; q < r->queues; q++)
+			fprintf(f, " %llu", (unsigned long long)r->queue_stats[q].transmitted);
+		fputc('\n', f);
+	}
+	if (r->inflight_max)
+		fprintf(f, "  in the rings: min/median/max %llu/%llu/%llu descriptors, a packet waited ~%.1f us\n",
+			(unsigned long long)r->inflight_min, (unsigned long long)r->inflight_median,
+			(unsigned long long)r->inflight_max, r->ring_wait_us);
+	if (cfg->bql) {
+		fprintf(f, "  BQL: final limit per queue (bytes):");
+		for (unsigned q = 0; q < r->queues; q++)
+			fprintf(f, " %u", r->queue_bql[q].limit);
+		fputc('\n', f);
+	}
+	if (cfg->watchdog_ms)
+		fprintf(f, "  watchdog (%u ms): %llu transmit timeouts\n", cfg->watchdog_ms,
+			(unsigned long long)r->dev.tx_timeouts);
+}
+
 void report_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp_run_result *r)
 {
 	const struct txp_dev_stats *st = &r->dev;
@@ -146,6 +206,7 @@ void report_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp
 	json_bool(j, "stalled", r->stalled);
 	stall_json(j, r);
 	faults_json(j, cfg, r);
+	queues_json(j, cfg, r);
 	json_str(j, "interrupted", r->interrupted ? signals_name(r->interrupted) : NULL);
 	json_bool(j, "accounted", r->accounted);
 	json_bool(j, "validated", r->validated);
@@ -233,6 +294,7 @@ void report_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp_run_re
 		fprintf(f, "    %s: %s\n", txp_hazard_name(kind), msg);
 	}
 	faults_text(f, cfg, r);
+	queues_text(f, cfg, r);
 	if (r->stalled)
 		fprintf(f, "  STALLED: nothing moved for %g s on %s queue %u (%s, %llu packets in the ring, %llu queued in the qdisc); what was left was dropped as dev-down\n",
 			cfg->stall_seconds, r->stall.dev, r->stall.queue,

@@ -4,14 +4,21 @@
  * Per lock class (the name a lock was given) it reports: taking a lock the
  * context already holds (and lets it pass as nested instead of hanging);
  * a lock used in interrupt context and also taken elsewhere with
- * interrupts on; lock-order inversions between classes, with both chains;
- * a packet freed with interrupts off; interrupts turned on while an
- * irq-safe lock is held.  Each report names the locks and the functions.
+ * interrupts on; lock-order inversions over any cycle of classes, with
+ * every order of the cycle named; a packet freed with interrupts off;
+ * interrupts turned on while an irq-safe lock is held.  Each report names
+ * the locks and the functions.  Past a table's limit (4096 classes, 16
+ * locks held at once by one context) it says so, and checks no further
+ * than it can: it never merges classes.
  */
 #ifndef TXPATH_CHECK_H
 #define TXPATH_CHECK_H
 
 #include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 enum txp_hazard {
 	TXP_HAZARD_RECURSION,		/* "recursion" */
@@ -19,6 +26,7 @@ enum txp_hazard {
 	TXP_HAZARD_LOCK_ORDER,		/* "lock-order" */
 	TXP_HAZARD_FREE_IRQS_OFF,	/* "free-irqs-off" */
 	TXP_HAZARD_IRQS_ON_HELD,	/* "irqs-on-held" */
+	TXP_HAZARD_LIMIT,		/* "limit": a table of the validator is full */
 	TXP_HAZARD_NR,
 };
 
@@ -32,5 +40,9 @@ const char *txp_validator_report(unsigned i, enum txp_hazard *kind);
 const char *txp_hazard_name(enum txp_hazard h);
 /* Called for each new distinct report (the explorer's hook); NULL: none. */
 void txp_validator_on_report(void (*fn)(enum txp_hazard h, const char *msg, void *arg), void *arg);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,10 +1,13 @@
 /*
  * txpath/dev.h - devices, their transmit queues, and the transmit path.
  *
- * A device has one or more transmit queues; each queue owns what the
- * 2.6 kernel kept in struct net_device: the qdisc and its root lock
- * (dev->queue_lock), the stopped bit (__LINK_STATE_XOFF) and the xmit lock
- * with its owner (dev->xmit_lock, dev->xmit_lock_owner).
+ * A device has 1..TXP_DEV_MAX_QUEUES transmit queues (Linux 2.6.27+);
+ * each queue owns what the 2.6 kernel kept in struct net_device: the qdisc
+ * and its root lock (dev->queue_lock), the stopped bit (__LINK_STATE_XOFF)
+ * and the xmit lock with its owner (dev->xmit_lock, dev->xmit_lock_owner),
+ * plus, as struct netdev_queue does today, its byte queue limits and the
+ * time it last stopped (trans_start, for the watchdog).  A stopped queue
+ * never blocks another.
  */
 #ifndef TXPATH_DEV_H
 #define TXPATH_DEV_H
@@ -15,6 +18,10 @@
 #include <stdio.h>
 
 #include "txpath/pkt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct txp_dev;
 struct txp_txq;
@@ -43,6 +50,8 @@ enum txp_drop_reason {
 	TXP_DROP_TX_ERROR,	/* the device failed to send it (descriptor error,
 				 * write error, refused by the kernel) */
 	TXP_DROP_INTERRUPTED,	/* the run was interrupted (a signal) with it queued */
+	TXP_DROP_NO_QUEUE,	/* sent on a queue the device does not have */
+	TXP_DROP_TX_TIMEOUT,	/* in the ring when the watchdog reset it (tx_timeout) */
 	TXP_DROP_NR,
 };
 
@@ -66,9 +75,17 @@ struct txp_dev_cfg {
 	const struct txp_driver_ops *ops;
 	void *priv;				/* the driver's, see txp_dev_priv() */
 	FILE *log;				/* kernel log lines; NULL: none */
+	unsigned num_tx_queues;			/* 0: 1; at most TXP_DEV_MAX_QUEUES */
+	bool bql;				/* byte queue limits (Linux 3.3) */
+	/* The watchdog's timeout (watchdog_timeo; Linux's default is
+	 * TXP_DEV_WATCHDOG_MS), if the driver has a tx_timeout op; 0: no
+	 * watchdog. */
+	unsigned watchdog_timeo_ms;
 };
 
 #define TXP_DEV_BULK_MAX 64
+#define TXP_DEV_MAX_QUEUES 64
+#define TXP_DEV_WATCHDOG_MS 5000
 
 /* Counters of one device, summed over contexts when read. */
 struct txp_dev_stats {
@@ -84,9 +101,17 @@ struct txp_dev_stats {
 	uint64_t stops;		/* awake -> stopped transitions */
 	uint64_t wakes;		/* stopped -> awake transitions */
 	uint64_t bug_logs;	/* driver "BUG!" log lines (counted even if not printed) */
+	uint64_t tx_timeouts;	/* the watchdog found the queue stuck (trans_timeout) */
 };
 
-/* Create a device with one queue; NULL and a message in err on failure. */
+/* A queue's byte queue limits, as read now. */
+struct txp_bql_info {
+	bool enabled;
+	unsigned limit;		/* bytes the queue may have in flight */
+	unsigned inflight;	/* bytes sent and not completed */
+};
+
+/* Create a device; NULL and a message in err on failure. */
 struct txp_dev *txp_dev_create(const struct txp_dev_cfg *cfg, char *err, size_t errlen);
 /* Bring it up: the driver's open op.  0 or a negative errno. */
 int txp_dev_open(struct txp_dev *dev);
@@ -97,8 +122,32 @@ void txp_dev_destroy(struct txp_dev *dev);
 
 const char *txp_dev_name(const struct txp_dev *dev);
 enum txp_lock_mode txp_dev_lock_mode(const struct txp_dev *dev);
+/* Queue index of dev, or NULL past the last. */
 struct txp_txq *txp_dev_txq(struct txp_dev *dev, unsigned index);
+unsigned txp_dev_num_tx_queues(const struct txp_dev *dev);
+/* Has the device byte queue limits (txp_dev_cfg.bql)? */
+bool txp_dev_bql(const struct txp_dev *dev);
+unsigned txp_txq_index(const struct txp_txq *txq);
 void *txp_dev_priv(const struct txp_dev *dev);
+
+/*
+ * XPS: context ctx (txp_ctx_self()) sends on queue, or by flow hash when
+ * queue is -1.  The default maps context i to queue i mod the queue count.
+ * Any thread, any time: a sender that caches its queue (txp_dev_pick_tx)
+ * moves only when its packet says it may.  0 or -EINVAL.
+ */
+int txp_dev_set_xps(struct txp_dev *dev, unsigned ctx, int queue);
+
+/*
+ * The queue for pkt (netdev_core_pick_tx): the driver's select_queue op
+ * if it has one; else *cache, the sender's queue for this flow
+ * (sk_tx_queue_mapping; -1: none yet), unless pkt->ooo_okay lets the flow
+ * move; else the XPS map of the calling context; else the flow hash of
+ * pkt->flow scaled onto the queues.  Updates *cache; cache may be NULL.
+ * A sender sets pkt->ooo_okay when it has nothing of the flow in flight,
+ * as TCP does, so a flow is never reordered by moving.
+ */
+unsigned txp_dev_pick_tx(struct txp_dev *dev, struct txp_pkt *pkt, int *cache);
 
 /*
  * Queue a packet for transmission (dev_queue_xmit).  Multi-producer safe:
@@ -107,6 +156,9 @@ void *txp_dev_priv(const struct txp_dev *dev);
  * dropped (counted with its reason).
  */
 int txp_dev_queue_xmit(struct txp_dev *dev, struct txp_pkt *pkt);
+/* The same on the given queue; a queue dev does not have drops the packet
+ * as TXP_DROP_NO_QUEUE. */
+int txp_dev_queue_xmit_on(struct txp_dev *dev, unsigned queue, struct txp_pkt *pkt);
 
 /*
  * Queue n packets at once: one root lock acquisition for all of them,
@@ -116,6 +168,8 @@ int txp_dev_queue_xmit(struct txp_dev *dev, struct txp_pkt *pkt);
  * with their reason).  The order of pkts is kept within each band.
  */
 unsigned txp_xmit_burst(struct txp_dev *dev, struct txp_pkt **pkts, unsigned n);
+/* The same on the given queue (see txp_dev_queue_xmit_on). */
+unsigned txp_xmit_burst_on(struct txp_dev *dev, unsigned queue, struct txp_pkt **pkts, unsigned n);
 
 /* For drivers: txp_pkt_complete() for a list linked through ->next
  * (n packets): counted once, freed in runs per pool.  Any context. */
@@ -129,13 +183,36 @@ void txp__pkt_complete_list(struct txp_dev *dev, struct txp_pkt *list, unsigned 
  * context; drivers call it from their completion context after a wake.
  */
 void txp_net_tx_action(struct txp_dev *dev);
+/* The same for one queue: what a queue's own completion context runs
+ * (its interrupt's CPU has that queue on its list, not the others). */
+void txp_net_tx_action_txq(struct txp_txq *txq);
 
-/* Packets sitting in the qdiscs of dev. */
+/* Packets sitting in the qdiscs of dev, or of one queue. */
 unsigned txp_dev_backlog(struct txp_dev *dev);
+unsigned txp_txq_backlog(struct txp_txq *txq);
 
+/* The counters of every queue, summed; of one queue. */
 void txp_dev_get_stats(const struct txp_dev *dev, struct txp_dev_stats *st);
+void txp_txq_get_stats(const struct txp_txq *txq, struct txp_dev_stats *st);
+void txp_txq_get_bql(const struct txp_txq *txq, struct txp_bql_info *bi);
+
+/*
+ * The TX watchdog (dev_watchdog): one pass over the queues.  A queue
+ * stopped (by its driver or by BQL) for longer than the timeout since it
+ * stopped is counted in tx_timeouts and logged as "NETDEV WATCHDOG: <dev>
+ * (<driver>): transmit queue N timed out M ms"; every queue is frozen
+ * (no start_xmit) while the driver's tx_timeout op runs, then unfrozen
+ * and rescheduled.  Call it from one context (a timer thread), every
+ * period you like; a no-op for a driver without tx_timeout, or when the
+ * device is down.  Returns the queue that timed out, or -1.
+ */
+int txp_dev_watchdog(struct txp_dev *dev);
 const char *txp_drop_reason_name(enum txp_drop_reason r);
 const char *txp_lock_mode_name(enum txp_lock_mode m);
 const char *txp_runner_name(enum txp_runner r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

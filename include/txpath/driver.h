@@ -14,6 +14,10 @@
 #include "txpath/dev.h"
 #include "txpath/pkt.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* start_xmit results (NETDEV_TX_*). */
 enum txp_tx {
 	TXP_TX_OK = 0,		/* the driver owns the packet now */
@@ -58,6 +62,30 @@ struct txp_driver_ops {
 	 * the caller's.
 	 */
 	enum txp_tx (*start_xmit)(struct txp_pkt *pkt, struct txp_txq *txq);
+
+	/*
+	 * select_queue: pick the transmit queue for pkt (ndo_select_queue).
+	 * Optional: without it the core uses the sender's cached queue, XPS,
+	 * then the flow hash (txp_dev_pick_tx).
+	 * Synchronization: none; called concurrently by every producer.
+	 * Context: any producer context, before any lock is taken.
+	 * Return codes: a queue index below the device's queue count; a
+	 * larger one is logged and replaced by 0.
+	 */
+	unsigned (*select_queue)(struct txp_dev *dev, const struct txp_pkt *pkt);
+
+	/*
+	 * tx_timeout: queue `queue` stayed stopped past the watchdog's
+	 * timeout (ndo_tx_timeout): reclaim what the device finished, reset
+	 * the ring (what it never sent: txp_pkt_drop(..., TXP_DROP_TX_TIMEOUT)),
+	 * reset its byte queue limits (txp_netdev_tx_reset_queue) and wake
+	 * the queue.  Optional: without it there is no watchdog.
+	 * Synchronization: every queue of the device is frozen (the core
+	 * calls no start_xmit on it) and the core holds no xmit lock; the
+	 * completion context may run: exclude it as its ring needs.
+	 * Context: the watchdog's (txp_dev_watchdog()).
+	 */
+	void (*tx_timeout)(struct txp_dev *dev, unsigned queue);
 };
 
 /* -- flow control (netif_*) ------------------------------------------- */
@@ -71,10 +99,87 @@ void txp_netif_stop_queue(struct txp_txq *txq);
 /* Wake a stopped queue and schedule it, so its backlog drains again.
  * Any context; usually the completion context.  No-op if awake. */
 void txp_netif_wake_queue(struct txp_txq *txq);
-/* Stopped?  A relaxed read: recheck after a full barrier where it matters. */
+/* Stopped by its driver?  A relaxed read: recheck after a full barrier
+ * where it matters. */
 bool txp_netif_queue_stopped(const struct txp_txq *txq);
+/* Stopped by its driver or by byte queue limits (netif_xmit_stopped). */
+bool txp_netif_xmit_stopped(const struct txp_txq *txq);
+/* Clear the driver's stop without rescheduling the queue
+ * (netif_tx_start_queue): for start_xmit, which is sending anyway. */
+void txp_netif_tx_start_queue(struct txp_txq *txq);
 
 struct txp_dev *txp_txq_dev(const struct txp_txq *txq);
+
+/* -- byte queue limits (netdev_tx_*_queue, Linux 3.3) -------------------- */
+
+/*
+ * The driver posted `bytes` to the device for txq (netdev_tx_sent_queue).
+ * Past the queue's limit the stack stops the queue (its own XOFF bit,
+ * apart from the driver's), with the barrier that pairs with the one in
+ * txp_netdev_tx_completed_queue().  No-op when the device has no BQL.
+ * Synchronization: serialised as start_xmit (one sender per queue).
+ */
+void txp_netdev_tx_sent_queue(struct txp_txq *txq, unsigned bytes);
+/*
+ * The same for a packet with xmit_more set (__netdev_tx_sent_queue): the
+ * bytes are only counted.  Returns whether the driver must ring its
+ * doorbell now: always when !xmit_more, else only if the queue stopped.
+ */
+bool txp__netdev_tx_sent_queue(struct txp_txq *txq, unsigned bytes, bool xmit_more);
+/*
+ * The device finished `pkts` packets of `bytes` on txq
+ * (netdev_tx_completed_queue): BQL's limit adapts, a full barrier
+ * follows (when bytes > 0), and if the stack had stopped the queue and
+ * there is room again it is woken and rescheduled.  No-op without BQL.
+ * Synchronization: one completer per queue at a time.
+ */
+void txp_netdev_tx_completed_queue(struct txp_txq *txq, unsigned pkts, unsigned bytes);
+/* Forget what was in flight (netdev_tx_reset_queue): after a ring reset.
+ * No sender and no completer may run on txq. */
+void txp_netdev_tx_reset_queue(struct txp_txq *txq);
+
+/* -- the lockless stop/wake helpers (netdev_queues.h, Linux 6.3) --------- */
+
+/*
+ * For a driver whose start_xmit stops its queue and whose completion
+ * wakes it with no lock in common.  They assume one stopper (start_xmit)
+ * and one waker (the completion) per queue, which may run at once.  They
+ * do not prevent a wake that finds the ring full again by the time the
+ * next start_xmit runs: start_xmit still checks for room first, and stops
+ * and returns TXP_TX_BUSY (no bug) when there is none.  get_desc is an
+ * expression giving the free descriptors, evaluated up to twice.
+ */
+
+/* Stop txq, full barrier, then recheck: 0 stopped; -1 restarted,
+ * because the completion freed room meanwhile (netif_txq_try_stop). */
+#define txp_netif_txq_try_stop(txq, get_desc, start_thrs)			\
+	(txp__netif_txq_stop_mb(txq),						\
+	 (get_desc) >= (start_thrs) ? (txp_netif_tx_start_queue(txq), -1) : 0)
+
+/* After posting: if fewer than stop_thrs descriptors are free, try to
+ * stop.  1: left running; else as txp_netif_txq_try_stop
+ * (netif_txq_maybe_stop). */
+#define txp_netif_txq_maybe_stop(txq, get_desc, stop_thrs, start_thrs)	\
+	(__builtin_expect((get_desc) >= (stop_thrs), 1) ? 1 :				\
+	 txp_netif_txq_try_stop(txq, get_desc, start_thrs))
+
+/* After reclaiming `pkts` packets of `bytes`: report them to BQL and use
+ * its barrier (a full barrier when bytes > 0, with BQL or without), then wake the queue if it is
+ * stopped and at least start_thrs descriptors are free.  0: woken;
+ * 1: there was room and it was running; -1: nothing completed, or below
+ * the threshold (__netif_txq_completed_wake, with down_cond false). */
+#define txp_netif_txq_completed_wake(txq, pkts, bytes, get_desc, start_thrs)	\
+	txp__netif_txq_completed_wake(txq, pkts, bytes, get_desc, start_thrs, 0)
+
+/* The same, leaving the queue stopped while down_cond holds (the link is
+ * down, the device closing): then 1 (__netif_txq_completed_wake). */
+#define txp__netif_txq_completed_wake(txq, pkts, bytes, get_desc, start_thrs, down_cond) \
+	(txp__netdev_txq_completed_mb((txq), (pkts), (bytes)),			\
+	 !(pkts) || !((get_desc) >= (start_thrs)) ? -1 :			\
+	 !txp_netif_queue_stopped(txq) || (down_cond) ? 1 : (txp_netif_wake_queue(txq), 0))
+
+void txp__netif_txq_stop_mb(struct txp_txq *txq);
+void txp__netdev_txq_completed_mb(struct txp_txq *txq, unsigned pkts, unsigned bytes);
 
 /* -- the xmit lock, for completion paths (netif_tx_lock) -------------- */
 
@@ -114,5 +219,9 @@ void txp__pkt_drop(struct txp_dev *dev, struct txp_pkt *pkt, enum txp_drop_reaso
 /* Log "<driver>: <dev>: BUG! <what>" like printk(KERN_ERR), rate-limited
  * like net_ratelimit(); every call is counted in bug_logs. */
 void txp_dev_log_bug(struct txp_dev *dev, const char *what);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

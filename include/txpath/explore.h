@@ -7,10 +7,12 @@
  * a small scenario (producer contexts sending a few packets each through
  * one simulated NIC, plus its completion context), over and over, one
  * interleaving at a time.  On every schedule it checks: a driver logged
- * BUG, a packet lost or duplicated, a deadlock, a stall (packets queued,
+ * BUG; each packet, followed from its allocation to its one free (lost,
+ * held twice, completed twice); a deadlock, a stall (packets queued,
  * queue stopped, nothing in flight: a lost wakeup), a lock-validator
- * report, a single-writer counter written by two contexts; and it notes
- * whether start_xmit ever ran on a stopped queue.
+ * report, a single-writer counter written by two contexts; whether
+ * start_xmit ran on a stopped queue, by its own watch of the stopped flag
+ * against the core's count, and against the era's claim.
  */
 #ifndef TXPATH_EXPLORE_H
 #define TXPATH_EXPLORE_H
@@ -25,12 +27,20 @@
 #include "txpath/qdisc.h"
 #include "txpath/sim.h"
 
+struct txp_run_driver;
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Contexts (producers, the completion context) of a scenario at most. */
 #define TXP_CHECK_MAX_CTX 8
 
 enum txp_check_strategy {
 	TXP_CHECK_BOUND,	/* every schedule with at most `bound` preemptions */
-	TXP_CHECK_PCT,		/* probabilistic concurrency testing, depth `depth` */
+	TXP_CHECK_PCT,		/* probabilistic concurrency testing: `depth`
+				 * preemptions at random steps, to random
+				 * contexts, and random choices where the
+				 * running context cannot go on */
 	TXP_CHECK_RANDOM,	/* a random choice at every branch */
 };
 
@@ -40,11 +50,26 @@ struct txp_check_cfg {
 	enum txp_runner runner;
 	const struct txp_qdisc_ops *qdisc;	/* NULL: txp_pfifo_fast_ops */
 	const struct txp_sim_personality *personality;
+	/* NULL: the simulated NIC with personality; else this driver (a
+	 * plugin, txp_run_driver_plugin()), made afresh for every schedule
+	 * with lock, runner, ring, frags, batch and producers. */
+	const struct txp_run_driver *driver;
+	/* NULL: the simulated NIC's (txp_sim_ops).  Else ops whose device
+	 * private data is the simulated NIC all the same (a test's wrapper
+	 * around txp_sim_ops, to plant a bug the oracles must name). */
+	const struct txp_driver_ops *ops;
+	/* The era claims start_xmit never runs on a stopped queue: reaching
+	 * it is a violation ("claim"). */
+	bool race_impossible;
 	unsigned producers;	/* producer contexts */
 	unsigned packets;	/* packets each */
 	unsigned ring;		/* 0: the smallest that fits */
 	unsigned frags_min, frags_max;
 	unsigned batch;		/* completion batch */
+	unsigned queues;	/* transmit queues, a ring and an interrupt each; 0: 1 */
+	bool bql;		/* byte queue limits (a personality that reports bytes) */
+	unsigned bulk;		/* packets dequeued per xmit lock, each but the
+				 * last with xmit_more; 0 or 1: one, as 2.6 */
 	bool tso;		/* store buffers: the memory model tso */
 	enum txp_check_strategy strategy;
 	unsigned bound;		/* TXP_CHECK_BOUND */
@@ -66,10 +91,17 @@ struct txp_check_event {
 
 struct txp_check_result {
 	bool found;			/* a violation */
-	const char *kind;		/* "bug-log", "lost", "duplicated", "deadlock",
-					 * "stall", "validator", "livelock", "counter"
-					 * (a single-writer counter written by two
-					 * contexts) */
+	const char *kind;		/* "bug-log", "lost" (a packet never freed, or
+					 * freed uncounted), "duplicated" (held twice),
+					 * "double-completion", "deadlock", "stall",
+					 * "validator", "livelock", "counter" (a
+					 * single-writer counter written by two
+					 * contexts), "xmit-on-stopped" (the core
+					 * counted fewer calls on a stopped queue than
+					 * the explorer saw), "claim" (the race an era
+					 * claims impossible was reached); a plugin
+					 * driver that crashes ends the program with its
+					 * schedule (exit 1) */
 	char detail[400];
 	unsigned preemptions;
 	char *schedule;			/* replay string (malloc'd) */
@@ -130,5 +162,9 @@ int txp_check_schedule_parse(const char *s, struct txp_check_choice **out, unsig
 char *txp_check_schedule_format(const struct txp_check_choice *c, unsigned n);
 /* The violating schedule as the two-column diagram of the 2004 email. */
 void txp_check_diagram(FILE *f, const struct txp_check_result *res);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

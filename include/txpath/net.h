@@ -16,6 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The benchmarking range, host order: 198.18.0.0/15. */
 #define TXP_NET_BENCH_NET  0xc6120000u
 #define TXP_NET_BENCH_MASK 0xfffe0000u
@@ -41,7 +45,7 @@ struct txp_frame_addr {
 };
 
 /* All zero is the default: copy mode, queue 0, TPACKET_V2, through the
- * kernel's qdisc, default addresses. */
+ * kernel's qdisc, default addresses, libbpf's logging left alone. */
 struct txp_net_cfg {
 	const char *ifname;	/* --dev: afxdp, afpacket, tap */
 	const char *file;	/* --file: pcap */
@@ -50,6 +54,9 @@ struct txp_net_cfg {
 	bool umem_pool;		/* afxdp: the run's packets in UMEM frames (no copy) */
 	unsigned tpacket;	/* afpacket: 2 or 3 (TPACKET_V2, _V3); 0: 2 */
 	bool qdisc_bypass;	/* afpacket: PACKET_QDISC_BYPASS */
+	/* afxdp: silence libbpf's and libxdp's own logging, for the whole
+	 * process (their print callbacks are global); off: left as it is. */
+	bool quiet_bpf_log;
 	struct txp_frame_addr addr;
 };
 
@@ -81,5 +88,9 @@ void txp_frame_build(void *buf, unsigned len, const struct txp_frame_addr *a,
  * The pattern after them is checked too, so a corrupted frame fails.
  */
 bool txp_frame_parse(const void *buf, unsigned len, uint32_t *flow, uint64_t *seq);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -46,6 +46,9 @@ struct txp_afxdp_cfg {
 	/* UMEM frames set aside for txp_afxdp_pool_create(), beyond the
 	 * ring's own; 0: none. */
 	unsigned pool_frames;
+	/* Silence libbpf's and libxdp's own printing, for the whole process
+	 * (they have one printer each): only if the caller asks. */
+	bool quiet_bpf_log;
 };
 
 struct txp_afpacket_cfg {

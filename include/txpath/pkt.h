@@ -36,6 +36,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Largest fragment count a packet may carry (MAX_SKB_FRAGS in 2.6). */
 #define TXP_MAX_FRAGS 18
 
@@ -71,6 +75,12 @@ struct txp_pkt {
 	 * when !xmit_more *or* when it stops the queue, as Linux drivers do.
 	 */
 	uint8_t xmit_more;
+	/* The queue the packet was sent on (skb->queue_mapping), set by the
+	 * core at txp_dev_queue_xmit(). */
+	uint16_t queue_mapping;
+	/* The sender has nothing of this flow in flight: the flow may move
+	 * to another queue without reordering (skb->ooo_okay). */
+	uint8_t ooo_okay;
 	/* Called as the packet is freed, transmitted or dropped: how its
 	 * sender gets its send budget back (skb->destructor, sock_wfree),
 	 * and how the user's own buffers are released. */
@@ -175,5 +185,9 @@ bool txp_pkt_pool_destroy(struct txp_pkt_pool *pool);
 unsigned txp_pkt_pool_alloc_bulk(struct txp_pkt_pool *pool, struct txp_pkt **pkts, unsigned n);
 /* One packet, or NULL (see txp_pkt_pool_alloc_bulk).  Owner only. */
 struct txp_pkt *txp_pkt_pool_alloc(struct txp_pkt_pool *pool);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

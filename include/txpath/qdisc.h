@@ -11,6 +11,10 @@
 
 #include "txpath/pkt.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct txp_qdisc;
 
 struct txp_qdisc_ops {
@@ -32,7 +36,11 @@ struct txp_qdisc_ops {
 struct txp_qdisc {
 	const struct txp_qdisc_ops *ops;
 	unsigned qlen;		/* packets held, all bands */
+#ifdef __cplusplus
+	alignas(16) unsigned char priv[];	/* a flexible array: a GNU extension in C++ */
+#else
 	_Alignas(16) unsigned char priv[];
+#endif
 };
 
 /* The default: three FIFO bands by priority, band 0 first (pfifo_fast). */
@@ -48,5 +56,9 @@ struct txp_qdisc *txp_qdisc_create(const struct txp_qdisc_ops *ops, unsigned lim
 void txp_qdisc_destroy(struct txp_qdisc *q);
 /* Look a qdisc kind up by id ("pfifo_fast", "noqueue"); NULL if unknown. */
 const struct txp_qdisc_ops *txp_qdisc_lookup(const char *id);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -14,11 +14,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "txpath/ctx.h"
 #include "txpath/dev.h"
 #include "txpath/driver.h"
 #include "txpath/net.h"
 #include "txpath/qdisc.h"
 #include "txpath/sim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* A named combination of the knobs, one per chapter of the story. */
 struct txp_era {
@@ -27,6 +32,16 @@ struct txp_era {
 	enum txp_lock_mode lock;
 	enum txp_runner runner;
 	const char *personality;
+	/* Its design claims start_xmit never runs on a stopped queue (a
+	 * lock, or one runner, keeps the callers apart): `txpath check`
+	 * reports reaching it as a violation. */
+	bool race_impossible;
+	/* The modern eras' device (0: as the older eras: one queue, no BQL,
+	 * the run's bulk, no watchdog). */
+	unsigned queues;
+	bool bql;
+	unsigned bulk;
+	unsigned watchdog_ms;
 };
 
 /* NULL-name terminated, in historical order. */
@@ -50,6 +65,7 @@ struct txp_run_drv_stats {
 	char died[96];			/* ... of this ("link down (Network is down)") */
 	enum txp_drop_reason died_drop;	/* ... what it left dropped as (dev-down, tx-error) */
 	uint64_t faults[TXP_FAULT_NR];	/* faults the driver injected, per kind */
+	unsigned in_flight;		/* descriptors posted, not yet retired (sim) */
 };
 
 /* How the workload makes a driver of a kind ("sim", "null", ...). */
@@ -88,6 +104,19 @@ struct txp_run_driver {
 /* NULL-terminated, and lookup by name (NULL if unknown). */
 extern const struct txp_run_driver *const txp_run_drivers[];
 const struct txp_run_driver *txp_run_driver(const char *name);
+
+/*
+ * A driver of one's own (txpath/plugin.h): load the shared object at
+ * path, set its knobs from args ("NAME=VALUE" each), and make it a
+ * driver named "plugin".  NULL and a one-line message when path is not a
+ * loadable shared object, has no entry point, speaks another ABI
+ * version, lacks an op, or an arg does not fit.  Never unloaded.
+ */
+const struct txp_run_driver *txp_run_driver_plugin(const char *path, const char *const *args,
+						   unsigned nargs, char *err, size_t errlen);
+/* The plugin behind a driver that txp_run_driver_plugin() made, else NULL. */
+struct txp_plugin;
+const struct txp_plugin *txp_run_driver_plugin_of(const struct txp_run_driver *d);
 
 /*
  * Asking a run to stop before its end, e.g. on SIGINT.  The caller owns
@@ -146,6 +175,14 @@ struct txp_run_cfg {
 	unsigned sndbuf;	/* packets a producer may have in flight, 0 = no limit */
 	unsigned burst;		/* packets a producer hands over at once, 1..TXP_RUN_BURST_MAX */
 	unsigned bulk;		/* packets qdisc_restart() sends per batch, 1..TXP_DEV_BULK_MAX */
+	unsigned queues;	/* transmit queues, 1..TXP_DEV_MAX_QUEUES */
+	bool bql;		/* byte queue limits (the driver must report bytes) */
+	unsigned watchdog_ms;	/* the TX watchdog's timeout; 0: no watchdog */
+	/* XPS: producer i sends on queue xps[i % xps_len]; xps_len 0: on
+	 * queue i mod queues; xps_off: by the flow hash instead. */
+	bool xps_off;
+	unsigned xps_len;
+	int xps[TXP_MAX_CTX];
 	double stall_seconds;	/* no progress this long: give up */
 	bool validate;		/* the lock validator on (txpath/check.h) */
 	struct txp_fault_cfg faults;	/* what to inject (txpath/sim.h); none by default */
@@ -177,6 +214,15 @@ struct txp_run_result {
 	bool stalled;		/* nothing moved for stall_seconds; the rest was dropped as dev-down */
 	struct txp_run_stall stall;	/* if stalled: where */
 	uint64_t faults[TXP_FAULT_NR];	/* injected, per kind (link-flap: times down) */
+	/* Per queue (queues of them); the descriptors in the driver's rings
+	 * (all queues), sampled every millisecond while the run lasted, and
+	 * how long a packet waited there (the median by Little's law:
+	 * in flight / throughput). */
+	unsigned queues;
+	struct txp_dev_stats queue_stats[TXP_DEV_MAX_QUEUES];
+	struct txp_bql_info queue_bql[TXP_DEV_MAX_QUEUES];	/* at the end */
+	uint64_t inflight_min, inflight_median, inflight_max;	/* descriptors */
+	double ring_wait_us;
 	int interrupted;	/* cfg->stop's why if it stopped the run (what did not drain
 				 * was dropped as interrupted), else 0 */
 	bool accounted;		/* submitted == transmitted + dropped */
@@ -199,5 +245,9 @@ bool txp_run_cfg_check(const struct txp_run_cfg *cfg, char *err, size_t errlen);
 /* Run it.  0 when it ran (see res->stalled, res->accounted,
  * res->interrupted), -1 and a message in err when it could not be set up. */
 int txp_run(const struct txp_run_cfg *cfg, struct txp_run_result *res, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -15,6 +15,10 @@
 
 #include "txpath/driver.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct txp_sim;
 
 /* What start_xmit does when the ring lacks room for the packet. */
@@ -30,6 +34,8 @@ enum txp_sim_completion {
 	TXP_SIM_COMP_BARRIER,	/* lockless retire, barrier, test "stopped"; wake under the
 				 * xmit lock after testing again (tg3 once it gave up LLTX) */
 	TXP_SIM_COMP_XMIT_LOCK_IRQ, /* under the core's xmit lock, irqs off (2.6.11-rc2) */
+	TXP_SIM_COMP_HELPER,	/* lockless retire, then txp_netif_txq_completed_wake()
+				 * (reports to BQL, its barrier, test, wake: Linux 6.3) */
 };
 
 /* What start_xmit does after posting, when the ring is nearly full. */
@@ -37,6 +43,8 @@ enum txp_sim_stop {
 	TXP_SIM_STOP_PLAIN,	/* stop the queue (safe when completion takes the same lock) */
 	TXP_SIM_STOP_RECHECK,	/* stop, full barrier, recheck the ring, wake if room came back */
 	TXP_SIM_STOP_RECHECK_NOMB, /* stop, recheck without the barrier: wrong on real machines */
+	TXP_SIM_STOP_HELPER,	/* txp_netif_txq_maybe_stop(): stop, barrier, recheck, restart */
+	TXP_SIM_STOP_HELPER_NOMB, /* the same with the helper's barrier left out: wrong */
 };
 
 /* A driver personality: how start_xmit locks and what it does on a full
@@ -50,6 +58,7 @@ struct txp_sim_personality {
 	enum txp_sim_stop stop;
 	bool lenient_entry;	/* full means avail < need (e1000), not <= */
 	bool rc2_naive;		/* takes the core's xmit lock itself, carelessly */
+	bool bql;		/* reports bytes to byte queue limits (Linux 3.3+) */
 };
 
 /* NULL-terminated list, and lookup by name (NULL if unknown). */
@@ -106,6 +115,7 @@ bool txp_fault_any(const struct txp_fault_cfg *c);
  */
 bool txp_fault_parse(struct txp_fault_cfg *c, const char *spec, char *err, size_t errlen);
 
+#ifndef __cplusplus	/* _Atomic: C11 only; the streams are for C injectors */
 /* One context's stream of events of one kind. */
 struct txp_fault_stream {
 	const struct txp_fault *f;	/* NULL: the kind is off */
@@ -120,6 +130,7 @@ void txp_fault_stream_init(struct txp_fault_stream *s, const struct txp_fault_cf
 /* The next event: does the fault fire on it?  If so it is counted in
  * *injected (multi-producer safe).  One context per stream. */
 bool txp_fault_next(struct txp_fault_stream *s);
+#endif
 
 struct txp_sim_cfg {
 	const struct txp_sim_personality *personality;
@@ -129,6 +140,8 @@ struct txp_sim_cfg {
 	unsigned batch;		/* packets retired per completion pass */
 	unsigned max_flows;	/* flows the wire tracks (flow ids 0..n-1) */
 	const struct txp_fault_cfg *faults;	/* NULL: none; copied */
+	unsigned queues;	/* transmit queues, a ring and an interrupt each; 0: 1.
+				 * The device must have as many (txp_dev_cfg.num_tx_queues). */
 };
 
 /* Smallest ring for packets of up to max_frags fragments: room for one
@@ -139,7 +152,9 @@ unsigned txp_sim_min_ring(unsigned max_frags);
 struct txp_sim *txp_sim_create(const struct txp_sim_cfg *cfg, char *err, size_t errlen);
 void txp_sim_destroy(struct txp_sim *sim);
 
-/* The driver ops; the device's priv must be a struct txp_sim. */
+/* The driver ops; the device's priv must be a struct txp_sim.  Its
+ * tx_timeout resets the queue's ring: what the NIC had not sent is dropped
+ * as TXP_DROP_TX_TIMEOUT, and the queue is woken. */
 extern const struct txp_driver_ops txp_sim_ops;
 
 struct txp_sim_stats {
@@ -152,9 +167,16 @@ struct txp_sim_stats {
 	uint64_t ring_errors;		/* descriptors found in an impossible state */
 	unsigned in_flight;		/* descriptors posted, not yet retired */
 	uint64_t faults[TXP_FAULT_NR];	/* injected, per kind (link-flap: times down) */
+	uint64_t ring_resets;		/* rings reset by tx_timeout */
 };
 
-/* Exact once the device is closed; a snapshot while it runs. */
+/* Exact once the device is closed; a snapshot while it runs.  Summed over
+ * the queues; txp_sim_get_queue_stats gives one queue's. */
 void txp_sim_get_stats(struct txp_sim *sim, struct txp_sim_stats *st);
+void txp_sim_get_queue_stats(struct txp_sim *sim, unsigned queue, struct txp_sim_stats *st);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

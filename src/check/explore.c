@@ -12,21 +12,31 @@
  * flushing a store early), for k = 0, 1, ... bound.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "check/oracle.h"
 #include "check/sched.h"
 #include "txpath/check.h"
 #include "txpath/ctx.h"
 #include "txpath/explore.h"
+#include "txpath/run.h"
 
 #define DEFAULT_MAX_STEPS 200000
 
 struct scenario {
 	const struct txp_check_cfg *cfg;
-	struct txp_sim *sim;
+	struct txp_sim *sim;	/* the simulated NIC, or ... */
+	void *drv_priv;		/* ... cfg->driver's device */
 	struct txp_dev *dev;
 	unsigned next_flow;
+};
+
+/* What a scenario's wire and ring saw. */
+struct wire_seen {
+	uint64_t unique, duplicates, ring_errors;
 };
 
 struct outcome {
@@ -34,6 +44,7 @@ struct outcome {
 	const char *kind;	/* NULL: no violation */
 	char detail[400];
 	bool xmit_on_stopped;
+	bool recheck;		/* run again, the oracle precise */
 };
 
 struct producer_arg {
@@ -52,23 +63,38 @@ static void on_report(enum txp_hazard h, const char *msg, void *arg)
 		snprintf(validator_msg, sizeof(validator_msg), "%s: %s", txp_hazard_name(h), msg);
 }
 
+/* The producer's packets, in bursts of the device's bulk size (one at a
+ * time through txp_dev_queue_xmit when it is 1), so that a bulk device
+ * sees whole batches: bypassed, or enqueued and dequeued together. */
 static void *producer_main(void *arg)
 {
 	struct producer_arg *pa = arg;
 	const struct txp_check_cfg *cfg = pa->sc->cfg;
-	unsigned span = cfg->frags_max - cfg->frags_min + 1;
+	unsigned span = cfg->frags_max - cfg->frags_min + 1, bulk = cfg->bulk ? cfg->bulk : 1;
+	struct txp_pkt *burst[TXP_DEV_BULK_MAX];
 
 	txp_ctx_attach();
-	for (unsigned k = 0; k < cfg->packets; k++) {
-		struct txp_pkt *pkt = txp_pkt_alloc();
+	/* XPS: producer i sends on queue i mod the queues.  Set here, for
+	 * the context slot this fiber got (which one depends on the order
+	 * earlier executions left them in; the default map would follow). */
+	txp_dev_set_xps(pa->sc->dev, (unsigned)txp_ctx_self(),
+			(int)(pa->flow % txp_dev_num_tx_queues(pa->sc->dev)));
+	for (unsigned k = 0; k < cfg->packets;) {
+		unsigned n = 0;
 
-		if (!pkt)
-			break;
-		pkt->flow = pa->flow;
-		pkt->seq = k;
-		pkt->len = 64;
-		pkt->nr_frags = (uint16_t)(cfg->frags_min + (pa->flow + k) % span);
-		txp_dev_queue_xmit(pa->sc->dev, pkt);
+		for (; n < bulk && k < cfg->packets; n++, k++) {
+			struct txp_pkt *pkt = oracle_pkt(pa->flow, k);
+
+			pkt->flow = pa->flow;
+			pkt->seq = k;
+			pkt->len = 64;
+			pkt->nr_frags = (uint16_t)(cfg->frags_min + (pa->flow + k) % span);
+			burst[n] = pkt;
+		}
+		if (n == 1)
+			txp_dev_queue_xmit(pa->sc->dev, burst[0]);
+		else
+			txp_xmit_burst(pa->sc->dev, burst, n);
 	}
 	txp_ctx_detach();
 	return NULL;
@@ -79,34 +105,96 @@ static unsigned ring_size(const struct txp_check_cfg *cfg)
 	return cfg->ring ? cfg->ring : txp_sim_min_ring(cfg->frags_max);
 }
 
-static int scenario_setup(struct scenario *sc, const struct txp_check_cfg *cfg,
-			  char *err, size_t errlen)
+/* The workload's knobs for cfg->driver. */
+static struct txp_run_cfg driver_cfg(const struct txp_check_cfg *cfg)
 {
+	return (struct txp_run_cfg){
+		.driver = cfg->driver,
+		.lock = cfg->lock,
+		.runner = cfg->runner,
+		.qdisc = cfg->qdisc,
+		.threads = cfg->producers,
+		.ring = cfg->ring,
+		.frags_min = cfg->frags_min,
+		.frags_max = cfg->frags_max,
+		.batch = cfg->batch,
+	};
+}
+
+/* The device's driver and its state: the simulated NIC, or cfg->driver. */
+static int scenario_driver(struct scenario *sc, struct txp_dev_cfg *dcfg, char *err, size_t errlen)
+{
+	const struct txp_check_cfg *cfg = sc->cfg;
 	struct txp_sim_cfg scfg = {
 		.personality = cfg->personality,
 		.ring = ring_size(cfg),
 		.max_frags = cfg->frags_max,
 		.batch = cfg->batch,
 		.max_flows = cfg->producers,
+		.queues = cfg->queues,
 	};
+
+	if (cfg->driver) {
+		struct txp_run_cfg rcfg = driver_cfg(cfg);
+
+		if (cfg->driver->create(&rcfg, &dcfg->ops, &sc->drv_priv, err, errlen) != 0)
+			return -1;
+		dcfg->priv = sc->drv_priv;
+		return 0;
+	}
+	sc->sim = txp_sim_create(&scfg, err, errlen);
+	dcfg->ops = cfg->ops ? cfg->ops : &txp_sim_ops;
+	dcfg->priv = sc->sim;
+	return sc->sim ? 0 : -1;
+}
+
+static void scenario_wire(const struct scenario *sc, struct wire_seen *w)
+{
+	if (sc->cfg->driver) {
+		struct txp_run_drv_stats ds;
+
+		sc->cfg->driver->stats(sc->drv_priv, &ds);
+		*w = (struct wire_seen){ ds.wire_unique, ds.wire_duplicates, ds.ring_errors };
+	} else {
+		struct txp_sim_stats ss;
+
+		txp_sim_get_stats(sc->sim, &ss);
+		*w = (struct wire_seen){ ss.wire_unique, ss.wire_duplicates, ss.ring_errors };
+	}
+}
+
+static void scenario_free(struct scenario *sc)
+{
+	txp_dev_destroy(sc->dev);
+	if (sc->drv_priv)
+		sc->cfg->driver->destroy(sc->drv_priv);
+	txp_sim_destroy(sc->sim);
+}
+
+static int scenario_setup(struct scenario *sc, const struct txp_check_cfg *cfg,
+			  char *err, size_t errlen)
+{
 	struct txp_dev_cfg dcfg = {
-		.name = "sim0",
+		.name = cfg->driver ? "eth0" : "sim0",
 		.lock = cfg->lock,
 		.runner = cfg->runner,
 		.qdisc = cfg->qdisc,
-		.ops = &txp_sim_ops,
+		.bulk = cfg->bulk,
+		.num_tx_queues = cfg->queues,
+		.bql = cfg->bql,
 	};
 
 	memset(sc, 0, sizeof(*sc));
 	sc->cfg = cfg;
-	sc->sim = txp_sim_create(&scfg, err, errlen);
-	if (!sc->sim)
+	if (scenario_driver(sc, &dcfg, err, errlen) != 0)
 		return -1;
-	dcfg.priv = sc->sim;
+	dcfg.ops = oracle_begin(dcfg.ops, cfg->packets);
 	sc->dev = txp_dev_create(&dcfg, err, errlen);
+	if (sc->dev)
+		oracle_watch(sc->dev);
 	if (!sc->dev || txp_dev_open(sc->dev) != 0) {
 		if (sc->dev)
-			snprintf(err, errlen, "cannot open the simulated NIC");
+			snprintf(err, errlen, "cannot open the %s", cfg->driver ? "driver" : "simulated NIC");
 		return -1;
 	}
 	for (unsigned i = 0; i < cfg->producers; i++) {
@@ -122,6 +210,17 @@ static int scenario_setup(struct scenario *sc, const struct txp_check_cfg *cfg,
 	return 0;
 }
 
+/* Is a queue of dev stopped, by its driver or by BQL? */
+static bool any_queue_stopped(struct txp_dev *dev)
+{
+	struct txp_txq *txq;
+
+	for (unsigned i = 0; (txq = txp_dev_txq(dev, i)) != NULL; i++)
+		if (txp_netif_xmit_stopped(txq))
+			return true;
+	return false;
+}
+
 static uint64_t dropped_total(const struct txp_dev_stats *st)
 {
 	uint64_t n = 0;
@@ -131,20 +230,47 @@ static uint64_t dropped_total(const struct txp_dev_stats *st)
 	return n;
 }
 
+/* The core's count of start_xmit on a stopped queue against the
+ * oracle's, and against what the era claims.  Under tso the count may
+ * lag the flag (the stop generation still in a store buffer when the
+ * flag has landed): compared under sc only. */
+static bool judge_xmit_on_stopped(const struct txp_check_cfg *cfg, uint64_t counted,
+				  struct outcome *o)
+{
+	unsigned seen = oracle_xmit_on_stopped();
+
+	if (!cfg->tso && seen > counted) {
+		o->kind = "xmit-on-stopped";
+		snprintf(o->detail, sizeof(o->detail),
+			 "start_xmit ran %u times while another context stopped the queue under it, "
+			 "the core counted %llu (xmit_on_stopped)", seen, (unsigned long long)counted);
+	} else if (cfg->race_impossible && (seen || counted)) {
+		o->kind = "claim";
+		snprintf(o->detail, sizeof(o->detail),
+			 "start_xmit ran on a stopped queue (%llu times by the core's count, %u by the "
+			 "explorer's), which era %s claims impossible",
+			 (unsigned long long)counted, seen, cfg->era ? cfg->era : "(custom)");
+	}
+	return o->kind != NULL;
+}
+
 /* Properties at the end of a quiescent execution, then tear down. */
 static void judge_quiescent(struct scenario *sc, struct outcome *o)
 {
+	const struct txp_check_cfg *cfg = sc->cfg;
 	struct txp_dev_stats st;
-	struct txp_sim_stats ss;
+	struct wire_seen ss;
+	struct oracle_verdict pv;
 	uint64_t done, backlog;
 
 	txp_dev_get_stats(sc->dev, &st);
 	done = st.transmitted + dropped_total(&st);
 	backlog = txp_dev_backlog(sc->dev);
+	o->xmit_on_stopped = st.xmit_on_stopped > 0 || oracle_xmit_on_stopped() > 0;
 	sched_release();
 	txp_dev_close(sc->dev);
-	txp_sim_get_stats(sc->sim, &ss);
-	o->xmit_on_stopped = st.xmit_on_stopped > 0;
+	scenario_wire(sc, &ss);
+	oracle_judge_packets(cfg->producers, cfg->packets, ss.duplicates, &pv);
 	if (validator_reports) {
 		o->kind = "validator";
 		snprintf(o->detail, sizeof(o->detail), "%s", validator_msg);
@@ -154,27 +280,46 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 		o->kind = "bug-log";
 		snprintf(o->detail, sizeof(o->detail), "BUG! Tx Ring full when queue awake! (%llu times)",
 			 (unsigned long long)st.bug_logs);
+	} else if (pv.recheck) {
+		o->recheck = true;
+	} else if (pv.kind) {
+		o->kind = pv.kind;
+		snprintf(o->detail, sizeof(o->detail), "%s", pv.detail);
 	} else if (done < st.submitted) {
 		o->kind = "stall";
 		snprintf(o->detail, sizeof(o->detail),
 			 "%llu packets queued, queue %s, nothing in flight: nothing will ever wake it",
-			 (unsigned long long)backlog, txp_netif_queue_stopped(txp_dev_txq(sc->dev, 0))
-			 ? "stopped" : "awake");
-	} else if (ss.wire_duplicates) {
-		o->kind = "duplicated";
-		snprintf(o->detail, sizeof(o->detail), "%llu packets sent twice",
-			 (unsigned long long)ss.wire_duplicates);
-	} else if (ss.wire_unique + dropped_total(&st) < st.submitted || ss.ring_errors) {
+			 (unsigned long long)backlog, any_queue_stopped(sc->dev) ? "stopped" : "awake");
+	} else if (judge_xmit_on_stopped(cfg, st.xmit_on_stopped, o)) {
+		return;
+	} else if (ss.unique + dropped_total(&st) < st.submitted || ss.ring_errors) {
 		o->kind = "lost";
 		snprintf(o->detail, sizeof(o->detail), "%llu packets never reached the wire, %llu ring errors",
-			 (unsigned long long)(st.submitted - ss.wire_unique - dropped_total(&st)),
+			 (unsigned long long)(st.submitted - ss.unique - dropped_total(&st)),
 			 (unsigned long long)ss.ring_errors);
 	}
 }
 
-/* One execution under plan. */
+static int exec_plan(const struct txp_check_cfg *cfg, const struct sched_plan *plan,
+		     struct outcome *o, char *err, size_t errlen);
+
+/* One execution under plan; once more, the same (a plan decides it all),
+ * when the packet oracle must be precise to name what it found. */
 static int exec_one(const struct txp_check_cfg *cfg, const struct sched_plan *plan,
 		    struct outcome *o, char *err, size_t errlen)
+{
+	int rc = exec_plan(cfg, plan, o, err, errlen);
+
+	if (rc || !o->recheck)
+		return rc;
+	oracle_precise(true);
+	rc = exec_plan(cfg, plan, o, err, errlen);
+	oracle_precise(false);
+	return rc;
+}
+
+static int exec_plan(const struct txp_check_cfg *cfg, const struct sched_plan *plan,
+		     struct outcome *o, char *err, size_t errlen)
 {
 	struct scenario sc;
 	int rc;
@@ -211,10 +356,8 @@ static int exec_one(const struct txp_check_cfg *cfg, const struct sched_plan *pl
 	txp_validator_enable(false);
 	/* After a deadlock the stuck contexts hold locks: the device cannot
 	 * be closed, and is left behind (the search stops there anyway). */
-	if (rc != 0 || o->end == SCHED_QUIESCENT) {
-		txp_dev_destroy(sc.dev);
-		txp_sim_destroy(sc.sim);
-	}
+	if (rc != 0 || o->end == SCHED_QUIESCENT)
+		scenario_free(&sc);
 	return rc;
 }
 
@@ -282,7 +425,11 @@ static void fill_violation(struct txp_check_result *res, const struct outcome *o
 		struct txp_check_event *e = &res->events[res->nevents++];
 
 		e->column = col[ev[i].ctx];
-		if (ev[i].arg)
+		if (ev[i].site && ev[i].arg)
+			snprintf(e->text, sizeof(e->text), "%s: %s(%s)", ev[i].site, ev[i].what, ev[i].arg);
+		else if (ev[i].site)
+			snprintf(e->text, sizeof(e->text), "%s: %s", ev[i].site, ev[i].what);
+		else if (ev[i].arg)
 			snprintf(e->text, sizeof(e->text), "%s %s", ev[i].what, ev[i].arg);
 		else
 			snprintf(e->text, sizeof(e->text), "%s", ev[i].what);
@@ -467,20 +614,12 @@ static int explore_sampled(const struct txp_check_cfg *cfg, struct txp_check_res
 
 		plan.rng = splitmix(&seed) | 1;
 		if (plan.kind == PLAN_PCT) {
-			/* Distinct priorities above every change-point priority. */
-			for (int i = 0; i < SCHED_MAX_CTX; i++)
-				plan.prio[i] = (int)depth + i;
-			for (int i = SCHED_MAX_CTX - 1; i > 0; i--) {
-				int j = (int)(splitmix(&seed) % (uint64_t)(i + 1)), t = plan.prio[i];
-
-				plan.prio[i] = plan.prio[j];
-				plan.prio[j] = t;
-			}
-			for (unsigned i = 0; i + 1 < depth; i++)
+			/* Depth D: D change points, so D preemptions. */
+			for (unsigned i = 0; i < depth; i++)
 				change[i] = 1 + (unsigned)(splitmix(&seed) % steps);
-			qsort(change, depth ? depth - 1 : 0, sizeof(change[0]), cmp_unsigned);
+			qsort(change, depth, sizeof(change[0]), cmp_unsigned);
 			plan.change = change;
-			plan.nchange = depth ? depth - 1 : 0;
+			plan.nchange = depth;
 		}
 		rc = run_schedule(cfg, &plan, res, o, err, errlen);
 		if (rc)
@@ -603,10 +742,23 @@ bool txp_check_cfg_valid(const struct txp_check_cfg *cfg, char *err, size_t errl
 			 TXP_MAX_FRAGS);
 		return false;
 	}
+	if (cfg->strategy == TXP_CHECK_PCT && (cfg->depth < 1 || cfg->depth > 64)) {
+		snprintf(err, errlen, "PCT depth must be 1..64");
+		return false;
+	}
+	if (cfg->driver) {
+		struct txp_run_cfg rcfg = driver_cfg(cfg);
+
+		return cfg->driver->check(&rcfg, err, errlen);
+	}
 	if (cfg->ring && cfg->ring < txp_sim_min_ring(cfg->frags_max)) {
 		snprintf(err, errlen,
 			 "ring of %u descriptors too small: packets of up to %u fragments need at least %u",
 			 cfg->ring, cfg->frags_max, txp_sim_min_ring(cfg->frags_max));
+		return false;
+	}
+	if (cfg->bulk > TXP_DEV_BULK_MAX) {
+		snprintf(err, errlen, "bulk must be 1..%d packets", TXP_DEV_BULK_MAX);
 		return false;
 	}
 	if (!cfg->personality) {
@@ -618,11 +770,49 @@ bool txp_check_cfg_valid(const struct txp_check_cfg *cfg, char *err, size_t errl
 			 cfg->personality->name);
 		return false;
 	}
-	if (cfg->strategy == TXP_CHECK_PCT && (cfg->depth < 1 || cfg->depth > 64)) {
-		snprintf(err, errlen, "PCT depth must be 1..64");
-		return false;
-	}
 	return true;
+}
+
+/* -- a driver that crashes ------------------------------------------------------ */
+
+/*
+ * A plugin driver's crash (a fault signal in one of its contexts) ends
+ * the program: the explorer's contexts share its one thread, so nothing
+ * survives it.  Before it ends, on an alternate stack, the schedule that
+ * led there is written out (the diagram so far, and the string that
+ * --replay runs again), best effort: the heap may be what broke.  Exit 1,
+ * a violation found.
+ */
+static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+static bool crash_caught;
+
+static void on_crash(int sig)
+{
+	struct txp_check_result res = { 0 };
+	struct outcome o = { .kind = "crash" };
+
+	snprintf(o.detail, sizeof(o.detail), "driver crashed: %s", strsignal(sig));
+	fill_violation(&res, &o);
+	fflush(stdout);
+	printf("VIOLATION crash after %u preemptions: the driver crashed (%s)\n\n", res.preemptions,
+	       strsignal(sig));
+	txp_check_diagram(stdout, &res);
+	printf("\nschedule: %s\nreplay: the same command with --replay %s\n",
+	       res.schedule ? res.schedule : "?", res.schedule ? res.schedule : "?");
+	fflush(stdout);
+	_exit(1);
+}
+
+static void crash_catch(void)
+{
+	static char altstack[64 * 1024];
+	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
+	struct sigaction sa = { .sa_handler = on_crash, .sa_flags = SA_ONSTACK | SA_RESETHAND };
+
+	crash_caught = true;
+	sigaltstack(&ss, NULL);
+	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
+		sigaction(crash_signals[i], &sa, NULL);
 }
 
 int txp_check_run(const struct txp_check_cfg *cfg, struct txp_check_result *res,
@@ -635,6 +825,8 @@ int txp_check_run(const struct txp_check_cfg *cfg, struct txp_check_result *res,
 	memset(res, 0, sizeof(*res));
 	if (!txp_check_cfg_valid(cfg, err, errlen))
 		return -EINVAL;
+	if (cfg->driver && !crash_caught)
+		crash_catch();
 	if (cfg->replay)
 		rc = explore_replay(cfg, res, &o, err, errlen);
 	else if (cfg->strategy == TXP_CHECK_BOUND)

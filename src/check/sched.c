@@ -78,8 +78,8 @@ static struct {
 	unsigned steps, max_steps, preemptions;
 	const struct sched_plan *plan;
 	uint64_t rng;
-	int prio[SCHED_MAX_CTX];
 	unsigned next_change;
+	bool pct_switch;	/* PCT: a change point came, switch at the next branch */
 	unsigned next_choice;	/* PLAN_REPLAY */
 	int refused;
 	struct sched_branch *br;
@@ -90,6 +90,34 @@ static struct {
 
 /* The context running now, NULL for the controller. */
 static struct sctx *me;
+
+/*
+ * The watched words (sched_watch_probe()): flags whose rises, 0 to
+ * nonzero, are counted as they reach memory, by writer, and what each
+ * context had seen of them when it last read the word.  One per queue.
+ */
+struct watched {
+	const volatile void *addr;
+	size_t size;
+	uint64_t val;		/* in memory now */
+	unsigned rises, own[SCHED_MAX_CTX];
+	struct sched_mark seen[SCHED_MAX_CTX];	/* at each context's last read */
+};
+
+static struct {
+	bool probing;
+	unsigned n;
+	struct watched w[SCHED_WATCH_MAX];
+} W;
+
+/* The watched word at addr, or NULL. */
+static inline struct watched *watched_at(const volatile void *addr)
+{
+	for (unsigned i = 0; i < W.n; i++)
+		if (W.w[i].addr == addr)
+			return &W.w[i];
+	return NULL;
+}
 
 /* The fibers, their stacks kept from one execution to the next. */
 static struct fiber fibers[SCHED_MAX_CTX];
@@ -145,8 +173,14 @@ static bool readset_hit(struct readset *rs, const volatile void *addr)
 /* A write by writer reached memory: whoever else read addr must look
  * again (a context's own writes never wake it: a spinning context waits
  * for somebody else). */
+static void watch_landed(struct watched *w, const struct sctx *writer);
+
 static void wake_readers(const volatile void *addr, const struct sctx *writer)
 {
+	struct watched *w = watched_at(addr);
+
+	if (w)
+		watch_landed(w, writer);
 	for (int i = 0; i < S.n; i++) {
 		struct sctx *c = &S.ctx[i];
 		bool in_iter, in_spin;
@@ -239,11 +273,11 @@ static void drain(struct sctx *c)
 		flush_one(c);
 }
 
-static void event(int ctx, const char *what, const char *arg)
+static void event(int ctx, const char *what, const char *arg, const char *site)
 {
 	if (S.nev == S.evcap)
 		S.ev = grow(S.ev, &S.evcap, sizeof(*S.ev));
-	S.ev[S.nev++] = (struct sched_event){ ctx, what, arg };
+	S.ev[S.nev++] = (struct sched_event){ ctx, what, arg, site };
 }
 
 /* -- choosing ------------------------------------------------------------- */
@@ -272,14 +306,35 @@ static int nth_action(const struct sched_branch *b, unsigned k)
 	return lowest(b->enabled);
 }
 
-static int pct_choice(const struct sched_branch *b)
+/* A context of mask drawn at random. */
+static int random_ctx(unsigned mask)
 {
-	int best = -1;
+	unsigned k = (unsigned)(rng_next(&S.rng) % (unsigned)__builtin_popcount(mask));
 
 	for (int i = 0; i < SCHED_MAX_CTX; i++)
-		if ((b->enabled & (1u << i)) && (best < 0 || S.prio[i] > S.prio[best]))
-			best = i;
-	return best;
+		if ((mask & (1u << i)) && k-- == 0)
+			return i;
+	return lowest(mask);
+}
+
+/*
+ * PCT counted in preemptions, as the bounded search counts them: the
+ * running context goes on while it can; at each change point it is
+ * preempted, for another context drawn at random; wherever it cannot go
+ * on, who runs next is drawn at random (no preemption).  So a schedule
+ * of depth D makes D preemptions (fewer if it ends first), each at a
+ * random step.  (Classic PCT's priorities count ordering constraints
+ * instead: the 1-preemption 2.6.9 bug needs the completion context both
+ * ahead of CPU 1 and behind it, which no single change point gives.)
+ */
+static int pct_choice(const struct sched_branch *b)
+{
+	unsigned others = b->cur >= 0 ? b->enabled & ~(1u << b->cur) : b->enabled;
+
+	if (b->cur >= 0 && (!S.pct_switch || !others))
+		return b->cur;
+	S.pct_switch = false;
+	return random_ctx(others);
 }
 
 /* A replay's action at branch number index, -1 if it left it the default. */
@@ -439,7 +494,7 @@ static void reschedule(void)
 			const char *what = c->buf[0].what;
 
 			/* A choice of the plan: drawn, as the store it was. */
-			event(c->id, "store reaches memory:", what[0] == '&' ? what + 1 : what);
+			event(c->id, "store reaches memory:", what[0] == '&' ? what + 1 : what, NULL);
 			flush_one(c);
 			continue;
 		}
@@ -454,20 +509,36 @@ static void reschedule(void)
 
 void txp_check_point(enum txp_check_op op, const volatile void *addr, size_t size)
 {
+	if (txp_unlikely(W.probing) && W.n < SCHED_WATCH_MAX) {
+		W.w[W.n].addr = addr;
+		W.w[W.n].size = size;
+		W.n++;
+		W.probing = false;
+	}
 	if (!me || S.freerun)
 		return;
 	if (op == TXP_OP_LOAD || op == TXP_OP_RMW)
 		note_read(me, addr, size);
+	/* TXP_OP_ORDER: a point, nothing more. */
 	if (++S.steps > S.max_steps) {
 		stop(SCHED_STEP_LIMIT);
 		run_on(-1);	/* never resumed: the context is abandoned */
 	}
 	if (S.plan->kind == PLAN_PCT && S.next_change < S.plan->nchange &&
-	    S.steps >= S.plan->change[S.next_change])
-		S.prio[me->id] = (int)S.next_change++;
+	    S.steps >= S.plan->change[S.next_change]) {
+		S.next_change++;
+		S.pct_switch = true;
+	}
 	reschedule();
 	if (op == TXP_OP_RMW || op == TXP_OP_FENCE)
 		drain(me);
+	/* The load follows at once: what it sees of the word is now. */
+	if (op == TXP_OP_LOAD && W.n) {
+		struct watched *w = watched_at(addr);
+
+		if (w)
+			w->seen[me->id] = (struct sched_mark){ w->rises, w->own[me->id] };
+	}
 }
 
 void txp_check_wrote(const volatile void *addr)
@@ -529,15 +600,106 @@ void txp_check_idle(void)
 	wait_for_change(SC_IDLE);
 }
 
-void txp_trace(const char *what)
-{
-	txp_trace_lock(what, NULL);
-}
-
-void txp_trace_lock(const char *what, const char *name)
+static void trace(const char *what, const char *arg, const char *site)
 {
 	if (me && !S.freerun)
-		event(me->id, what, name);
+		event(me->id, what, arg, site);
+}
+
+void txp_trace(const char *what)
+{
+	trace(what, NULL, NULL);
+}
+
+void txp_trace_site(const char *what, const char *site)
+{
+	trace(what, NULL, site);
+}
+
+/*
+ * Lock traffic in the seeds' words ("acquire queue lock", "drop queue
+ * lock"), or, for a lock named as written ("&tp->tx_lock", as
+ * spin_lock_init names it), in the kernel's, with the caller's function.
+ */
+static bool kernel_named(const struct txp_spinlock *l)
+{
+	return l->name && l->name[0] == '&';
+}
+
+static void trace_acquired(const struct txp_spinlock *l, const char *site)
+{
+	if (kernel_named(l))
+		trace("spin_lock", l->name, site);
+	else
+		trace("acquire", l->name, NULL);
+}
+
+static bool trace_release(const struct txp_spinlock *l, const char *site)
+{
+	if (kernel_named(l))
+		trace("spin_unlock", l->name, site);
+	else
+		trace(l->name && !strcmp(l->name, "queue lock") ? "drop" : "release", l->name, NULL);
+	return false;
+}
+
+static const struct txp_sync_observer trace_observer = {
+	.lock_acquired = trace_acquired,
+	.lock_release = trace_release,
+};
+
+/* -- the watched word ------------------------------------------------------ */
+
+static void watch_landed(struct watched *w, const struct sctx *writer)
+{
+	uint64_t v = raw_load(w->addr, w->size);
+
+	if (v && !w->val) {
+		w->rises++;
+		if (writer)
+			w->own[writer->id]++;
+	}
+	w->val = v;
+}
+
+void sched_watch_reset(void)
+{
+	memset(&W, 0, sizeof(W));
+}
+
+int sched_watch_probe(void (*read)(void *), void *arg)
+{
+	unsigned i = W.n;
+
+	if (i == SCHED_WATCH_MAX)
+		return -1;
+	W.probing = true;
+	read(arg);
+	W.probing = false;
+	if (W.n == i)
+		return -1;
+	W.w[i].val = raw_load(W.w[i].addr, W.w[i].size);
+	return (int)i;
+}
+
+struct sched_mark sched_watch_seen(int word)
+{
+	const struct watched *w = &W.w[word];
+
+	return me ? w->seen[me->id] : (struct sched_mark){ w->rises, 0 };
+}
+
+bool sched_watch_rose_since(int word, struct sched_mark m)
+{
+	const struct watched *w = &W.w[word];
+	unsigned own = me ? w->own[me->id] : 0;
+
+	return w->rises - m.rises > own - m.own;
+}
+
+int sched_current(void)
+{
+	return me && !S.freerun ? me->id : -1;
 }
 
 /* -- single-writer counters ------------------------------------------------ */
@@ -661,7 +823,6 @@ static int spawn(const char *name, void *(*fn)(void *), void *arg)
 	c->fn = fn;
 	c->arg = arg;
 	c->abandoned = false;
-	S.prio[c->id] = S.plan ? S.plan->prio[c->id] : 0;
 	return S.n++;
 }
 
@@ -745,6 +906,7 @@ void sched_begin(const struct sched_plan *plan, bool tso, unsigned max_steps)
 			locals_bytes += l->size;
 		fiber_init_thread(&controller);
 		controller_locals = locals_alloc();
+		txp_sync_observe(TXP_WATCH_TRACE, &trace_observer);
 	}
 	signals_hold();
 	S.armed = true;
@@ -758,9 +920,11 @@ void sched_begin(const struct sched_plan *plan, bool tso, unsigned max_steps)
 	S.plan = plan;
 	S.rng = plan->rng;
 	S.next_change = 0;
+	S.pct_switch = false;
 	S.next_choice = 0;
 	S.refused = -1;
 	S.nbr = S.nev = 0;
+	memset(&W, 0, sizeof(W));
 	counters_reset();
 }
 

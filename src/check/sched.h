@@ -40,7 +40,7 @@ struct sched_branch {
 enum sched_plan_kind {
 	PLAN_DEFAULT,		/* after the prefix: go on if possible, else the lowest id */
 	PLAN_RANDOM,		/* uniformly among the actions */
-	PLAN_PCT,		/* priorities with random change points */
+	PLAN_PCT,		/* preemptions at random steps (see pct_choice) */
 	PLAN_REPLAY,		/* the choices at their branch points, else the default */
 };
 
@@ -49,9 +49,7 @@ struct sched_plan {
 	const int8_t *prefix;	/* actions for the first nprefix branches */
 	unsigned nprefix;
 	uint64_t rng;
-	/* PCT: priorities by context id, and the steps at which the running
-	 * context drops to a low priority. */
-	int prio[SCHED_MAX_CTX];
+	/* PCT: the steps at which the running context is preempted. */
 	const unsigned *change;
 	unsigned nchange;
 	/* PLAN_REPLAY: by increasing index. */
@@ -67,7 +65,8 @@ enum sched_end {
 
 struct sched_event {
 	int ctx;
-	const char *what, *arg;	/* printed "what" or "what arg" */
+	const char *what, *arg;	/* printed "what" or "what arg" ... */
+	const char *site;	/* ... or, with a site, "site: what" or "site: what(arg)" */
 };
 
 /* Prepare an execution: contexts started from now on are scheduled. */
@@ -99,10 +98,25 @@ bool sched_counter_conflict(char *buf, size_t len);
 unsigned sched_replay_reached(void);
 int sched_replay_refused(void);
 
-/* Hooks from the seam (sync.c). */
-int txp_check_thread_start(struct txp_thread *t, const char *name, void *(*fn)(void *), void *arg);
-void txp_check_thread_join(struct txp_thread *t);
-void txp_check_spin(void);
-void txp_trace_lock(const char *what, const char *name);
+/*
+ * The watched words, for the explorer's own ground truth (one per queue,
+ * at most SCHED_WATCH_MAX): read(arg), run by the controller, makes one
+ * load of the seam; its word is watched from then on in this execution
+ * (until sched_watch_reset), its rises (0 to nonzero) counted as they
+ * reach memory; returns the word's number, -1 if none or too many.
+ * sched_watch_seen(): the rises the calling context had seen when it
+ * last read word; sched_watch_rose_since(): did another context's rise
+ * reach memory since that mark?
+ */
+#define SCHED_WATCH_MAX 8
+struct sched_mark {
+	unsigned rises, own;
+};
+void sched_watch_reset(void);
+int sched_watch_probe(void (*read)(void *), void *arg);
+struct sched_mark sched_watch_seen(int word);
+bool sched_watch_rose_since(int word, struct sched_mark m);
+/* The context exploring now, -1 for the controller or a free run. */
+int sched_current(void);
 
 #endif

@@ -1,6 +1,7 @@
 /*
- * validator.h - the lock validator's hooks, called from the seam
- * (src/sync/sync.c) and the core while txp__validating is set.
+ * validator.h - the lock validator's hooks: the seam's observer (it
+ * installs them with txp_sync_observe() while it is on), and the core's
+ * calls while txp__validating is set.
  */
 #ifndef TXP_CHECK_VALIDATOR_H
 #define TXP_CHECK_VALIDATOR_H

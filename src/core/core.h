@@ -6,6 +6,7 @@
 #ifndef TXP_CORE_H
 #define TXP_CORE_H
 
+#include "dql.h"
 #include "sync/sync.h"
 #include "txpath/dev.h"
 #include "txpath/driver.h"
@@ -25,6 +26,7 @@ enum txp__stat {
 	TXP__ST_STOPS,
 	TXP__ST_WAKES,
 	TXP__ST_BUG_LOGS,
+	TXP__ST_TX_TIMEOUTS,
 	TXP__ST_NR,
 };
 
@@ -35,41 +37,58 @@ struct txp__pcpu_stats {
 
 
 /*
- * A transmit queue.  Four cache lines, by who writes them:
+ * A transmit queue (struct netdev_queue).  Its lines, by who writes them:
  *  - the first line: read-only after creation, shared clean by all;
  *  - the root-lock line: every producer, for enqueue and dequeue (the
  *    qdisc's state, in an allocation of its own, moves along with it);
- *  - the flow-control line: stop (in start_xmit) and wake (completion),
- *    read by every qdisc_restart();
- *  - the xmit-lock line: the context calling start_xmit in core mode.
- * So the completion context writes only the flow-control line, and a
- * producer waiting for the root lock does not disturb the line of the
- * context that holds the xmit lock, nor the reverse.
+ *  - the flow-control line: stop (in start_xmit, or BQL's sent side) and
+ *    wake (completion), read by every qdisc_restart();
+ *  - the xmit-lock line: the context calling start_xmit in core mode,
+ *    with trans_start (written by whoever stops the queue, read by the
+ *    watchdog);
+ *  - BQL's two lines (dql.h: the sent side, the completion side);
+ *  - each context's counters for this queue, on lines of their own.
+ * So the completion context writes only the flow-control line and its
+ * own counters, and a producer waiting for the root lock does not disturb
+ * the line of the context that holds the xmit lock, nor the reverse.
  */
 struct txp_txq {
 	/* Read-only after creation. */
 	struct txp_dev *dev;
 	struct txp_qdisc *qdisc;
+	unsigned index;
 
-	/* The root lock (dev->queue_lock) and what it guards. */
+	/* The root lock (qdisc_lock()) and what it guards. */
 	txp_cacheline_aligned struct txp_spinlock root_lock;
 	bool running;		/* exclusive runner: someone is in qdisc_run */
 
-	/* Flow control. */
-	txp_cacheline_aligned atomic_uint stopped;	/* __LINK_STATE_XOFF */
+	/* Flow control: the state bits of struct netdev_queue, a word each,
+	 * so that setting one is a plain store (as a driver's stop is in
+	 * 2.6) and clearing one a full-barrier exchange (test_and_clear_bit). */
+	txp_cacheline_aligned atomic_uint stopped;	/* __QUEUE_STATE_DRV_XOFF */
+	atomic_uint stack_xoff;	/* __QUEUE_STATE_STACK_XOFF: BQL's limit reached */
+	atomic_uint frozen;	/* __QUEUE_STATE_FROZEN: the watchdog's reset */
 	atomic_uint sched;	/* netif_schedule() pending */
 	_Atomic uint64_t stop_gen;	/* counts stops: was the queue stopped under a caller? */
 
-	/* The xmit lock (dev->xmit_lock), which records its owner. */
+	/* The xmit lock (_xmit_lock), which records its owner. */
 	txp_cacheline_aligned struct txp_spinlock xmit_lock;
 	unsigned long xmit_irq_flags;	/* the holder's saved irq state */
+	/* When the queue last stopped or sent (ns): the watchdog's clock.
+	 * Written before either XOFF bit is set (the 2024 order). */
+	_Atomic uint64_t trans_start;
+
+	struct txp_dql dql;	/* byte queue limits (dql.h) */
+
+	struct txp__pcpu_stats pcpu[TXP_MAX_CTX];
 };
 
-/* txp_netif_queue_stopped(), inline for the core's own hot path. */
+/* The driver's stop bit (netif_tx_queue_stopped), for the core's hot path. */
 static inline bool txp__txq_stopped(const struct txp_txq *txq)
 {
 	return txp_load_relaxed((atomic_uint *)&txq->stopped) != 0;
 }
+
 
 struct txp__ratelimit {
 	struct txp_spinlock lock;
@@ -96,27 +115,53 @@ struct txp_dev {
 	void *priv;
 	FILE *log;
 	atomic_bool up;
-	struct txp_txq txq;	/* one queue for now; see txp_dev_txq() */
+	bool bql;		/* byte queue limits on the queues */
+	unsigned num_tx_queues;	/* 1..TXP_DEV_MAX_QUEUES */
+	struct txp_txq *txqs;	/* [num_tx_queues], each cache-line aligned */
+	uint64_t watchdog_timeo_ns;	/* 0: no watchdog */
+	/* XPS: the queue each context sends on, or -1 (then the flow hash).
+	 * Written by txp_dev_set_xps(), read by every pick. */
+	txp_cacheline_aligned _Atomic int16_t xps[TXP_MAX_CTX];
 	txp_cacheline_aligned struct txp__ratelimit ratelimit;
-	struct txp__pcpu_stats pcpu[TXP_MAX_CTX];
 };
 
-/* Count on the calling context's slot.  Single writer: no atomic RMW. */
-static inline void txp__stat_add(struct txp_dev *dev, int self, enum txp__stat s, uint64_t v)
+/* Stopped by BQL?  Only a device with BQL has the bit to read. */
+static inline bool txp__txq_stack_xoff(const struct txp_txq *txq)
 {
-	txp_counter_add(&dev->pcpu[self].c[s], v);
+	return txq->dev->bql && txp_load_relaxed((atomic_uint *)&txq->stack_xoff);
 }
 
-static inline uint64_t txp__stat_own(const struct txp_dev *dev, int self, enum txp__stat s)
+/* netif_xmit_frozen_or_stopped(): may qdisc_restart() not send on it?
+ * The bits of features a device lacks are not read, so the old eras'
+ * schedules have no more steps than before. */
+static inline bool txp__txq_frozen_or_stopped(const struct txp_txq *txq)
 {
-	return txp_counter_read((_Atomic uint64_t *)&dev->pcpu[self].c[s]);
+	return txp__txq_stopped(txq) || txp__txq_stack_xoff(txq) ||
+	       (txq->dev->watchdog_timeo_ns && txp_load_relaxed((atomic_uint *)&txq->frozen));
+}
+
+/* Count on the calling context's slot of txq.  Single writer: no atomic RMW. */
+static inline void txp__stat_add(struct txp_txq *txq, int self, enum txp__stat s, uint64_t v)
+{
+	txp_counter_add(&txq->pcpu[self].c[s], v);
+}
+
+static inline uint64_t txp__stat_own(const struct txp_txq *txq, int self, enum txp__stat s)
+{
+	return txp_counter_read((_Atomic uint64_t *)&txq->pcpu[self].c[s]);
+}
+
+/* The queue a packet was sent on (skb_get_tx_queue). */
+static inline struct txp_txq *txp__pkt_txq(struct txp_dev *dev, const struct txp_pkt *pkt)
+{
+	return &dev->txqs[pkt->queue_mapping < dev->num_tx_queues ? pkt->queue_mapping : 0];
 }
 
 /* printk(KERN_*) through net_ratelimit(). */
 void txp__dev_log(struct txp_dev *dev, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Drop pkt with a reason, counted on the calling context. */
-void txp__drop(struct txp_dev *dev, int self, struct txp_pkt *pkt, enum txp_drop_reason r);
+/* Drop pkt with a reason, counted on the calling context's slot of txq. */
+void txp__drop(struct txp_txq *txq, int self, struct txp_pkt *pkt, enum txp_drop_reason r);
 
 #endif

@@ -16,14 +16,50 @@
 #define TXP_LOG_BURST 10
 #define TXP_LOG_WINDOW_NS 5000000000ull
 
+/* BQL's slack hold time (Linux: HZ). */
+#define TXP_DQL_HOLD_NS 1000000000ull
+
+static bool txq_init(struct txp_dev *dev, unsigned i, const struct txp_qdisc_ops *qops)
+{
+	struct txp_txq *txq = &dev->txqs[i];
+
+	txq->dev = dev;
+	txq->index = i;
+	txq->qdisc = txp_qdisc_create(qops, dev->txqueuelen);
+	if (!txq->qdisc)
+		return false;
+	txp_spin_init(&txq->root_lock, "queue lock");
+	txp_spin_init(&txq->xmit_lock, "xmit lock");
+	atomic_init(&txq->stopped, 0);
+	atomic_init(&txq->stack_xoff, 0);
+	atomic_init(&txq->frozen, 0);
+	atomic_init(&txq->stop_gen, 0);
+	atomic_init(&txq->sched, 0);
+	atomic_init(&txq->trans_start, 0);
+	txp_dql_init(&txq->dql, TXP_DQL_HOLD_NS);
+	return true;
+}
+
+static void txqs_destroy(struct txp_dev *dev)
+{
+	for (unsigned i = 0; i < dev->num_tx_queues; i++)
+		txp_qdisc_destroy(dev->txqs[i].qdisc);
+	free(dev->txqs);
+}
+
 struct txp_dev *txp_dev_create(const struct txp_dev_cfg *cfg, char *err, size_t errlen)
 {
 	const struct txp_qdisc_ops *qops = cfg->qdisc ? cfg->qdisc : &txp_pfifo_fast_ops;
 	unsigned limit = cfg->txqueuelen ? cfg->txqueuelen : TXP_DEFAULT_TXQUEUELEN;
+	unsigned nq = cfg->num_tx_queues ? cfg->num_tx_queues : 1;
 	struct txp_dev *dev;
 
 	if (!cfg->ops || !cfg->ops->start_xmit) {
 		snprintf(err, errlen, "device needs a driver with a start_xmit op");
+		return NULL;
+	}
+	if (nq > TXP_DEV_MAX_QUEUES) {
+		snprintf(err, errlen, "%u transmit queues asked, at most %u", nq, TXP_DEV_MAX_QUEUES);
 		return NULL;
 	}
 	dev = aligned_alloc(TXP_CACHELINE, sizeof(*dev));
@@ -40,21 +76,32 @@ struct txp_dev *txp_dev_create(const struct txp_dev_cfg *cfg, char *err, size_t 
 	dev->ops = cfg->ops;
 	dev->priv = cfg->priv;
 	dev->log = cfg->log;
+	dev->bql = cfg->bql;
+	if (cfg->ops->tx_timeout)
+		dev->watchdog_timeo_ns = cfg->watchdog_timeo_ms * 1000000ull;
 	atomic_init(&dev->up, false);
 	txp_spin_init(&dev->ratelimit.lock, "net_ratelimit lock");
+	/* XPS: context i sends on queue i mod n. */
+	for (int i = 0; i < TXP_MAX_CTX; i++)
+		atomic_init(&dev->xps[i], (int16_t)(i % (int)nq));
 
-	dev->txq.dev = dev;
-	dev->txq.qdisc = txp_qdisc_create(qops, limit);
-	if (!dev->txq.qdisc) {
+	dev->txqs = aligned_alloc(TXP_CACHELINE, nq * sizeof(*dev->txqs));
+	if (!dev->txqs) {
 		free(dev);
-		snprintf(err, errlen, "out of memory for qdisc");
+		snprintf(err, errlen, "out of memory for %u transmit queues", nq);
 		return NULL;
 	}
-	txp_spin_init(&dev->txq.root_lock, "queue lock");
-	txp_spin_init(&dev->txq.xmit_lock, "xmit lock");
-	atomic_init(&dev->txq.stopped, 0);
-	atomic_init(&dev->txq.stop_gen, 0);
-	atomic_init(&dev->txq.sched, 0);
+	memset(dev->txqs, 0, nq * sizeof(*dev->txqs));
+	for (unsigned i = 0; i < nq; i++) {
+		dev->num_tx_queues = i;
+		if (!txq_init(dev, i, qops)) {
+			txqs_destroy(dev);
+			free(dev);
+			snprintf(err, errlen, "out of memory for qdisc");
+			return NULL;
+		}
+	}
+	dev->num_tx_queues = nq;
 	return dev;
 }
 
@@ -67,21 +114,28 @@ int txp_dev_open(struct txp_dev *dev)
 	return rc;
 }
 
+/* Drop what txq's qdisc holds as TXP_DROP_DEV_DOWN (qdisc_reset). */
+static void txq_purge(struct txp_txq *txq, int self)
+{
+	struct txp_pkt *pkt;
+
+	txp_spin_lock(&txq->root_lock);
+	while ((pkt = txq->qdisc->ops->dequeue(txq->qdisc)) != NULL)
+		txp__drop(txq, self, pkt, TXP_DROP_DEV_DOWN);
+	txp_spin_unlock(&txq->root_lock);
+}
+
 void txp_dev_close(struct txp_dev *dev)
 {
-	struct txp_txq *txq = &dev->txq;
 	int self = txp_ctx_self();
-	struct txp_pkt *pkt;
 
 	if (!txp_load_acquire(&dev->up))
 		return;
 	txp_store_release(&dev->up, false);
 	if (dev->ops->stop)
 		dev->ops->stop(dev);
-	txp_spin_lock(&txq->root_lock);
-	while ((pkt = txq->qdisc->ops->dequeue(txq->qdisc)) != NULL)
-		txp__drop(dev, self, pkt, TXP_DROP_DEV_DOWN);
-	txp_spin_unlock(&txq->root_lock);
+	for (unsigned i = 0; i < dev->num_tx_queues; i++)
+		txq_purge(&dev->txqs[i], self);
 }
 
 void txp_dev_destroy(struct txp_dev *dev)
@@ -89,7 +143,7 @@ void txp_dev_destroy(struct txp_dev *dev)
 	if (!dev)
 		return;
 	txp_dev_close(dev);
-	txp_qdisc_destroy(dev->txq.qdisc);
+	txqs_destroy(dev);
 	free(dev);
 }
 
@@ -105,7 +159,30 @@ enum txp_lock_mode txp_dev_lock_mode(const struct txp_dev *dev)
 
 struct txp_txq *txp_dev_txq(struct txp_dev *dev, unsigned index)
 {
-	return index == 0 ? &dev->txq : NULL;
+	return index < dev->num_tx_queues ? &dev->txqs[index] : NULL;
+}
+
+unsigned txp_dev_num_tx_queues(const struct txp_dev *dev)
+{
+	return dev->num_tx_queues;
+}
+
+bool txp_dev_bql(const struct txp_dev *dev)
+{
+	return dev->bql;
+}
+
+int txp_dev_set_xps(struct txp_dev *dev, unsigned ctx, int queue)
+{
+	if (ctx >= TXP_MAX_CTX || queue < -1 || queue >= (int)dev->num_tx_queues)
+		return -EINVAL;
+	txp_store_relaxed(&dev->xps[ctx], (int16_t)queue);
+	return 0;
+}
+
+unsigned txp_txq_index(const struct txp_txq *txq)
+{
+	return txq->index;
 }
 
 void *txp_dev_priv(const struct txp_dev *dev)
@@ -118,50 +195,86 @@ struct txp_dev *txp_txq_dev(const struct txp_txq *txq)
 	return txq->dev;
 }
 
-unsigned txp_dev_backlog(struct txp_dev *dev)
+unsigned txp_txq_backlog(struct txp_txq *txq)
 {
 	unsigned n;
 
-	txp_spin_lock(&dev->txq.root_lock);
-	n = dev->txq.qdisc->qlen;
-	txp_spin_unlock(&dev->txq.root_lock);
+	txp_spin_lock(&txq->root_lock);
+	n = txq->qdisc->qlen;
+	txp_spin_unlock(&txq->root_lock);
+	return n;
+}
+
+unsigned txp_dev_backlog(struct txp_dev *dev)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < dev->num_tx_queues; i++)
+		n += txp_txq_backlog(&dev->txqs[i]);
 	return n;
 }
 
 /* -- counters --------------------------------------------------------- */
 
-static uint64_t stat_sum(const struct txp_dev *dev, enum txp__stat s)
+static uint64_t stat_sum(const struct txp_txq *txq, enum txp__stat s)
 {
 	uint64_t sum = 0;
 
 	for (int i = 0; i < TXP_MAX_CTX; i++)
-		sum += txp__stat_own(dev, i, s);
+		sum += txp__stat_own(txq, i, s);
 	return sum;
+}
+
+/* Add txq's counters to st. */
+static void txq_stats_add(const struct txp_txq *txq, struct txp_dev_stats *st)
+{
+	st->submitted += stat_sum(txq, TXP__ST_SUBMITTED);
+	st->transmitted += stat_sum(txq, TXP__ST_TRANSMITTED);
+	for (int r = 0; r < TXP_DROP_NR; r++)
+		st->dropped[r] += stat_sum(txq, TXP__ST_DROPPED + r);
+	st->xmit_calls += stat_sum(txq, TXP__ST_XMIT_CALLS);
+	st->xmit_on_stopped += stat_sum(txq, TXP__ST_XMIT_ON_STOPPED);
+	st->tx_busy += stat_sum(txq, TXP__ST_TX_BUSY);
+	st->tx_locked += stat_sum(txq, TXP__ST_TX_LOCKED);
+	st->collisions += stat_sum(txq, TXP__ST_COLLISIONS);
+	st->requeues += stat_sum(txq, TXP__ST_REQUEUES);
+	st->stops += stat_sum(txq, TXP__ST_STOPS);
+	st->wakes += stat_sum(txq, TXP__ST_WAKES);
+	st->bug_logs += stat_sum(txq, TXP__ST_BUG_LOGS);
+	st->tx_timeouts += stat_sum(txq, TXP__ST_TX_TIMEOUTS);
+}
+
+void txp_txq_get_stats(const struct txp_txq *txq, struct txp_dev_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	txq_stats_add(txq, st);
 }
 
 void txp_dev_get_stats(const struct txp_dev *dev, struct txp_dev_stats *st)
 {
 	memset(st, 0, sizeof(*st));
-	st->submitted = stat_sum(dev, TXP__ST_SUBMITTED);
-	st->transmitted = stat_sum(dev, TXP__ST_TRANSMITTED);
-	for (int r = 0; r < TXP_DROP_NR; r++)
-		st->dropped[r] = stat_sum(dev, TXP__ST_DROPPED + r);
-	st->xmit_calls = stat_sum(dev, TXP__ST_XMIT_CALLS);
-	st->xmit_on_stopped = stat_sum(dev, TXP__ST_XMIT_ON_STOPPED);
-	st->tx_busy = stat_sum(dev, TXP__ST_TX_BUSY);
-	st->tx_locked = stat_sum(dev, TXP__ST_TX_LOCKED);
-	st->collisions = stat_sum(dev, TXP__ST_COLLISIONS);
-	st->requeues = stat_sum(dev, TXP__ST_REQUEUES);
-	st->stops = stat_sum(dev, TXP__ST_STOPS);
-	st->wakes = stat_sum(dev, TXP__ST_WAKES);
-	st->bug_logs = stat_sum(dev, TXP__ST_BUG_LOGS);
+	for (unsigned i = 0; i < dev->num_tx_queues; i++)
+		txq_stats_add(&dev->txqs[i], st);
+}
+
+void txp_txq_get_bql(const struct txp_txq *txq, struct txp_bql_info *bi)
+{
+	const struct txp_dql *dql = &txq->dql;
+	unsigned limit = txp_dql_limit(dql);
+
+	/* Any reader: num_completed is the completion side's plain word, but
+	 * adj_limit - limit is the same count through the words it shares. */
+	bi->enabled = txq->dev->bql;
+	bi->limit = limit;
+	bi->inflight = txp_load_relaxed((_Atomic unsigned *)&dql->num_queued) -
+		       (txp_load_relaxed((_Atomic unsigned *)&dql->adj_limit) - limit);
 }
 
 /* -- packets leaving ------------------------------------------------- */
 
-void txp__drop(struct txp_dev *dev, int self, struct txp_pkt *pkt, enum txp_drop_reason r)
+void txp__drop(struct txp_txq *txq, int self, struct txp_pkt *pkt, enum txp_drop_reason r)
 {
-	txp__stat_add(dev, self, TXP__ST_DROPPED + r, 1);
+	txp__stat_add(txq, self, TXP__ST_DROPPED + r, 1);
 	txp_pkt_free(pkt);
 }
 
@@ -176,13 +289,13 @@ void txp__pkt_drop(struct txp_dev *dev, struct txp_pkt *pkt, enum txp_drop_reaso
 		   const char *site)
 {
 	validate_free(site);
-	txp__drop(dev, txp_ctx_self(), pkt, reason);
+	txp__drop(txp__pkt_txq(dev, pkt), txp_ctx_self(), pkt, reason);
 }
 
 void txp__pkt_complete(struct txp_dev *dev, struct txp_pkt *pkt, const char *site)
 {
 	validate_free(site);
-	txp__stat_add(dev, txp_ctx_self(), TXP__ST_TRANSMITTED, 1);
+	txp__stat_add(txp__pkt_txq(dev, pkt), txp_ctx_self(), TXP__ST_TRANSMITTED, 1);
 	txp_pkt_free(pkt);
 }
 
@@ -190,7 +303,8 @@ void txp__pkt_complete_list(struct txp_dev *dev, struct txp_pkt *list, unsigned 
 			    const char *site)
 {
 	validate_free(site);
-	txp__stat_add(dev, txp_ctx_self(), TXP__ST_TRANSMITTED, n);
+	if (txp_likely(list != NULL))
+		txp__stat_add(txp__pkt_txq(dev, list), txp_ctx_self(), TXP__ST_TRANSMITTED, n);
 	txp_pkt_free_list(list);
 }
 
@@ -237,7 +351,7 @@ void txp__dev_log(struct txp_dev *dev, const char *fmt, ...)
 
 void txp_dev_log_bug(struct txp_dev *dev, const char *what)
 {
-	txp__stat_add(dev, txp_ctx_self(), TXP__ST_BUG_LOGS, 1);
+	txp__stat_add(&dev->txqs[0], txp_ctx_self(), TXP__ST_BUG_LOGS, 1);
 	txp_trace("BUG! Tx Ring full when queue awake!");
 	txp__dev_log(dev, "%s: %s: BUG! %s", dev->ops->name, dev->name, what);
 }
@@ -254,6 +368,8 @@ const char *txp_drop_reason_name(enum txp_drop_reason r)
 		[TXP_DROP_DRIVER] = "driver",
 		[TXP_DROP_TX_ERROR] = "tx-error",
 		[TXP_DROP_INTERRUPTED] = "interrupted",
+		[TXP_DROP_NO_QUEUE] = "no-queue",
+		[TXP_DROP_TX_TIMEOUT] = "tx-timeout",
 	};
 
 	return (unsigned)r < TXP_DROP_NR ? names[r] : "?";

@@ -1,6 +1,6 @@
 /*
- * xmit.c - the transmit path of Linux 2.6.9-2.6.11: dev_queue_xmit(),
- * qdisc_run(), qdisc_restart(), and queue flow control.
+ * xmit.c - the transmit path: dev_queue_xmit() with queue selection,
+ * qdisc_run(), qdisc_restart(), queue flow control and byte queue limits.
  *
  * Locks, outermost first: the root lock (dev->queue_lock), then the xmit
  * lock (dev->xmit_lock), then whatever the driver takes.  qdisc_restart()
@@ -16,6 +16,25 @@
 bool txp_netif_queue_stopped(const struct txp_txq *txq)
 {
 	return txp__txq_stopped(txq);
+}
+
+bool txp_netif_xmit_stopped(const struct txp_txq *txq)
+{
+	return txp__txq_stopped(txq) || txp__txq_stack_xoff(txq);
+}
+
+/*
+ * Note when the queue stops, for the watchdog: before either XOFF bit is
+ * set (the order of Linux's 2024 fix "net: fix races in
+ * netdev_tx_sent_queue()/dev_watchdog()"), so a watchdog that sees the
+ * bit, then a full barrier, then reads trans_start, reads this stop's
+ * time and not an old one.  The bit's store is a release: pairs with the
+ * barrier in txp_dev_watchdog().
+ */
+static inline void trans_update(struct txp_txq *txq)
+{
+	if (txq->dev->watchdog_timeo_ns)
+		txp_store_relaxed(&txq->trans_start, txp_now_ns());
 }
 
 /*
@@ -34,9 +53,10 @@ void txp_netif_stop_queue(struct txp_txq *txq)
 {
 	if (txp_netif_queue_stopped(txq))
 		return;
+	trans_update(txq);
 	txp_store_release(&txq->stopped, 1);
 	txp_stat_store_release(&txq->stop_gen, txp_stat_load_acquire(&txq->stop_gen) + 1);
-	txp__stat_add(txq->dev, txp_ctx_self(), TXP__ST_STOPS, 1);
+	txp__stat_add(txq, txp_ctx_self(), TXP__ST_STOPS, 1);
 }
 
 /* netif_schedule(): ask for the queue to be run again soon. */
@@ -52,9 +72,90 @@ void txp_netif_wake_queue(struct txp_txq *txq)
 	 * with the store in txp_netif_stop_queue(). */
 	if (!txp_xchg(&txq->stopped, 0))
 		return;
-	txp__stat_add(txq->dev, txp_ctx_self(), TXP__ST_WAKES, 1);
+	txp__stat_add(txq, txp_ctx_self(), TXP__ST_WAKES, 1);
 	txp_trace("netif_wake_queue()");
 	netif_schedule(txq);
+}
+
+void txp_netif_tx_start_queue(struct txp_txq *txq)
+{
+	/* As the wake's exchange, without the reschedule: the caller is
+	 * start_xmit, which is about to send anyway. */
+	if (txp_xchg(&txq->stopped, 0))
+		txp__stat_add(txq, txp_ctx_self(), TXP__ST_WAKES, 1);
+}
+
+/* -- byte queue limits (netdev_tx_*_queue) ------------------------------ */
+
+void txp_netdev_tx_sent_queue(struct txp_txq *txq, unsigned bytes)
+{
+	if (!txq->dev->bql)
+		return;
+	txp_dql_queued(&txq->dql, bytes);
+	if (txp_likely(txp_dql_avail(&txq->dql) >= 0))
+		return;
+	trans_update(txq);
+	txp_store_release(&txq->stack_xoff, 1);
+	/* smp_mb__after_atomic(): the stop is visible before the recheck
+	 * below reads the completion side.  Pairs with the barrier in
+	 * txp_netdev_tx_completed_queue(): one of the two sees the other,
+	 * so the queue cannot stay stopped with nothing in flight. */
+	txp_smp_mb();
+	if (txp_unlikely(txp_dql_avail(&txq->dql) >= 0))
+		txp_xchg(&txq->stack_xoff, 0);
+}
+
+bool txp__netdev_tx_sent_queue(struct txp_txq *txq, unsigned bytes, bool xmit_more)
+{
+	if (xmit_more) {
+		if (txq->dev->bql)
+			txp_dql_queued(&txq->dql, bytes);
+		return txp_netif_queue_stopped(txq);
+	}
+	txp_netdev_tx_sent_queue(txq, bytes);
+	return true;
+}
+
+void txp_netdev_tx_completed_queue(struct txp_txq *txq, unsigned pkts, unsigned bytes)
+{
+	(void)pkts;
+	if (txp_unlikely(!bytes) || !txq->dev->bql)
+		return;
+	txp_dql_completed(&txq->dql, bytes, txp_now_ns());
+	/* Without this barrier the queue could stay stopped for good: the
+	 * completion must be visible before XOFF is tested, as the sent
+	 * side's stop is before it rechecks.  Pairs with the barrier in
+	 * txp_netdev_tx_sent_queue(); the stop/wake helpers rely on it
+	 * (txp_netif_txq_completed_wake). */
+	txp_smp_mb();
+	if (txp_dql_avail(&txq->dql) < 0)
+		return;
+	if (txp_xchg(&txq->stack_xoff, 0))
+		netif_schedule(txq);
+}
+
+void txp_netdev_tx_reset_queue(struct txp_txq *txq)
+{
+	txp_xchg(&txq->stack_xoff, 0);
+	txp_dql_reset(&txq->dql);
+}
+
+void txp__netif_txq_stop_mb(struct txp_txq *txq)
+{
+	txp_netif_stop_queue(txq);
+	/* smp_mb__after_atomic(): the stop before the recheck of the ring.
+	 * Pairs with the barrier of txp_netif_txq_completed_wake(). */
+	txp_smp_mb();
+}
+
+/* netdev_txq_completed_mb(): BQL's completion and its barrier, or without
+ * BQL the barrier alone. */
+void txp__netdev_txq_completed_mb(struct txp_txq *txq, unsigned pkts, unsigned bytes)
+{
+	if (txq->dev->bql)
+		txp_netdev_tx_completed_queue(txq, pkts, bytes);
+	else if (bytes)
+		txp_smp_mb();
 }
 
 void txp__netif_tx_lock_irq(struct txp_txq *txq, const char *site)
@@ -94,7 +195,7 @@ struct xmit_watch {
 static inline void xmit_watch(struct txp_txq *txq, int self, struct xmit_watch *w)
 {
 	w->gen = txp_stat_load_acquire(&txq->stop_gen);
-	w->own = txp__stat_own(txq->dev, self, TXP__ST_STOPS);
+	w->own = txp__stat_own(txq, self, TXP__ST_STOPS);
 }
 
 /*
@@ -109,18 +210,19 @@ call_start_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self, struct xmit_
 {
 	struct txp_dev *dev = txq->dev;
 	struct xmit_watch was = *w;
+
 	enum txp_tx rc;
 
 	txp_trace("call hard_start_xmit");
 	rc = dev->ops->start_xmit(pkt, txq);
 	xmit_watch(txq, self, w);
 	if (txp_unlikely(w->gen - was.gen != w->own - was.own))
-		txp__stat_add(dev, self, TXP__ST_XMIT_ON_STOPPED, 1);
+		txp__stat_add(txq, self, TXP__ST_XMIT_ON_STOPPED, 1);
 	if (txp_unlikely(rc != TXP_TX_OK)) {
 		if (rc == TXP_TX_BUSY)
-			txp__stat_add(dev, self, TXP__ST_TX_BUSY, 1);
+			txp__stat_add(txq, self, TXP__ST_TX_BUSY, 1);
 		else if (rc == TXP_TX_LOCKED)
-			txp__stat_add(dev, self, TXP__ST_TX_LOCKED, 1);
+			txp__stat_add(txq, self, TXP__ST_TX_LOCKED, 1);
 	}
 	return rc;
 }
@@ -181,7 +283,9 @@ static unsigned send_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned 
 	*rc = TXP_TX_OK;
 	xmit_watch(txq, self, &w);
 	for (i = 0; i < n; i++) {
-		if (txp__txq_stopped(txq)) {
+		/* The whole batch waits for BQL and the watchdog's freeze, as
+		 * sch_direct_xmit() does; within it, only the driver's stop. */
+		if (i ? txp__txq_stopped(txq) : txp__txq_frozen_or_stopped(txq)) {
 			*rc = TXP_TX_BUSY;
 			break;
 		}
@@ -191,7 +295,7 @@ static unsigned send_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned 
 		if (*rc != TXP_TX_OK)
 			break;
 	}
-	txp__stat_add(txq->dev, self, TXP__ST_XMIT_CALLS, calls);
+	txp__stat_add(txq, self, TXP__ST_XMIT_CALLS, calls);
 	return i;
 }
 
@@ -204,7 +308,7 @@ static int requeue(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int s
 	for (unsigned i = n; i-- > 0;)
 		q->ops->requeue(q, pkts[i]);
 	txp_trace("requeue");
-	txp__stat_add(txq->dev, self, TXP__ST_REQUEUES, n);
+	txp__stat_add(txq, self, TXP__ST_REQUEUES, n);
 	netif_schedule(txq);
 	return 1;
 }
@@ -235,7 +339,7 @@ static int __txp_xmit_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned
 	/* TXP_TX_BUSY, or the queue was stopped: requeue.  TXP_TX_LOCKED
 	 * (LLTX: the driver's own lock was busy) is a collision too. */
 	if (rc == TXP_TX_LOCKED && !core)
-		txp__stat_add(dev, self, TXP__ST_COLLISIONS, 1);
+		txp__stat_add(txq, self, TXP__ST_COLLISIONS, 1);
 	return requeue(txq, pkts + sent, n - sent, self);
 }
 
@@ -261,12 +365,12 @@ static int __txp_qdisc_restart(struct txp_txq *txq, int self)
 		/* Someone holds the driver.  If it is us, start_xmit
 		 * recursed into its own queue: drop, or loop forever. */
 		if (txp_spin_owner(&txq->xmit_lock) == self) {
-			txp__drop(dev, self, pkts[0], TXP_DROP_DEAD_LOOP);
+			txp__drop(txq, self, pkts[0], TXP_DROP_DEAD_LOOP);
 			txp__dev_log(dev, "Dead loop on netdevice %s, fix it urgently!",
 				     dev->name);
 			return -1;
 		}
-		txp__stat_add(dev, self, TXP__ST_COLLISIONS, 1);
+		txp__stat_add(txq, self, TXP__ST_COLLISIONS, 1);
 		return requeue(txq, pkts, 1, self);
 	}
 	/* The driver is ours (or needs no lock): take the rest of a batch. */
@@ -291,14 +395,14 @@ static void __txp_qdisc_run(struct txp_txq *txq, int self, struct txp_pkt **pkts
 		/* A bypass batch is already taken (and in core mode its xmit
 		 * lock held): it must go through __txp_xmit_batch(), which
 		 * requeues what a stopped queue cannot take. */
-		if (!n && (txq->running || txp__txq_stopped(txq)))
+		if (!n && (txq->running || txp__txq_frozen_or_stopped(txq)))
 			return;
 		txq->running = true;
 	}
 	if (n)
 		rc = __txp_xmit_batch(txq, pkts, n, self);
 	/* An empty qdisc has nothing to restart (it would return 0). */
-	while (rc < 0 && txq->qdisc->qlen && !txp__txq_stopped(txq))
+	while (rc < 0 && txq->qdisc->qlen && !txp__txq_frozen_or_stopped(txq))
 		rc = __txp_qdisc_restart(txq, self);
 	if (exclusive)
 		txq->running = false;
@@ -319,7 +423,7 @@ static bool try_bypass(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n)
 	struct txp_qdisc *q = txq->qdisc;
 
 	if (q->qlen || n > dev->bulk || n > dev->txqueuelen || q->ops != &txp_pfifo_fast_ops ||
-	    txp__txq_stopped(txq) || (dev->runner == TXP_RUNNER_EXCLUSIVE && txq->running))
+	    txp__txq_frozen_or_stopped(txq) || (dev->runner == TXP_RUNNER_EXCLUSIVE && txq->running))
 		return false;
 	for (unsigned i = 1; i < n; i++)
 		if (pkts[i]->priority != pkts[0]->priority &&
@@ -344,7 +448,7 @@ static int noqueue_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self)
 
 	if (core) {
 		if (txp_spin_owner(&txq->xmit_lock) == self) {
-			txp__drop(dev, self, pkt, TXP_DROP_DEAD_LOOP);
+			txp__drop(txq, self, pkt, TXP_DROP_DEAD_LOOP);
 			txp__dev_log(dev, "Dead loop on virtual device %s, fix it urgently!",
 				     dev->name);
 			return TXP_XMIT_DROP;
@@ -353,8 +457,8 @@ static int noqueue_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self)
 	}
 	xmit_watch(txq, self, &w);
 	pkt->xmit_more = 0;
-	if (!txp__txq_stopped(txq)) {
-		txp__stat_add(dev, self, TXP__ST_XMIT_CALLS, 1);
+	if (!txp__txq_frozen_or_stopped(txq)) {
+		txp__stat_add(txq, self, TXP__ST_XMIT_CALLS, 1);
 		rc = call_start_xmit(txq, pkt, self, &w);
 	}
 	if (rc == TXP_TX_OK) {
@@ -364,25 +468,28 @@ static int noqueue_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self)
 	}
 	if (core)
 		xmit_lock_release(txq);
-	txp__drop(dev, self, pkt, TXP_DROP_VIRTUAL_BUSY);
+	txp__drop(txq, self, pkt, TXP_DROP_VIRTUAL_BUSY);
 	txp__dev_log(dev, "Virtual device %s asks to queue packet!", dev->name);
 	return TXP_XMIT_DROP;
 }
 
-unsigned txp_xmit_burst(struct txp_dev *dev, struct txp_pkt **pkts, unsigned n)
+/*
+ * Queue pkts[0..n) on txq: one root lock acquisition, then the queue runs.
+ * Takes ownership of every packet; returns how many were queued or sent.
+ */
+static unsigned xmit_burst_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 {
-	struct txp_txq *txq = &dev->txq;
+	struct txp_dev *dev = txq->dev;
 	struct txp_qdisc *q = txq->qdisc;
-	int self = txp_ctx_self();
 	struct txp_pkt *refused = NULL, **tail = &refused;
 	unsigned queued = 0;
 
-	if (txp_unlikely(!n))
-		return 0;
-	txp__stat_add(dev, self, TXP__ST_SUBMITTED, n);
+	txp__stat_add(txq, self, TXP__ST_SUBMITTED, n);
+	for (unsigned i = 0; i < n; i++)
+		pkts[i]->queue_mapping = (uint16_t)txq->index;
 	if (txp_unlikely(!txp_load_acquire(&dev->up))) {
 		for (unsigned i = 0; i < n; i++)
-			txp__drop(dev, self, pkts[i], TXP_DROP_DEV_DOWN);
+			txp__drop(txq, self, pkts[i], TXP_DROP_DEV_DOWN);
 		return 0;
 	}
 	if (!q->ops->enqueue) {
@@ -410,10 +517,114 @@ unsigned txp_xmit_burst(struct txp_dev *dev, struct txp_pkt **pkts, unsigned n)
 	}
 	txp_spin_unlock(&txq->root_lock);
 	if (txp_unlikely(refused != NULL)) {
-		txp__stat_add(dev, self, TXP__ST_DROPPED + TXP_DROP_QDISC_LIMIT, n - queued);
+		txp__stat_add(txq, self, TXP__ST_DROPPED + TXP_DROP_QDISC_LIMIT, n - queued);
 		txp_pkt_free_list(refused);
 	}
+	return queued;
+}
+
+/* -- queue selection (netdev_core_pick_tx) ------------------------------- */
+
+/* reciprocal_scale(): val onto [0, n) without a division. */
+static inline unsigned reciprocal_scale(uint32_t val, unsigned n)
+{
+	return (unsigned)(((uint64_t)val * n) >> 32);
+}
+
+/* The flow hash of a packet (skb_get_hash): its flow id, mixed so that
+ * consecutive ids spread over the queues. */
+static inline uint32_t flow_hash(uint32_t flow)
+{
+	flow ^= flow >> 16;
+	flow *= 0x7feb352du;
+	flow ^= flow >> 15;
+	flow *= 0x846ca68bu;
+	return flow ^ (flow >> 16);
+}
+
+/* The queue for a packet that has none: XPS by sending context, else the
+ * flow hash. */
+static unsigned pick_new(struct txp_dev *dev, const struct txp_pkt *pkt, int self)
+{
+	int q = txp_load_relaxed(&dev->xps[self]);
+
+	if (q >= 0 && (unsigned)q < dev->num_tx_queues)
+		return (unsigned)q;
+	return reciprocal_scale(flow_hash(pkt->flow), dev->num_tx_queues);
+}
+
+static unsigned pick_tx(struct txp_dev *dev, struct txp_pkt *pkt, int *cache, int self)
+{
+	unsigned n = dev->num_tx_queues, q;
+
+	if (dev->ops->select_queue) {
+		q = dev->ops->select_queue(dev, pkt);
+		if (txp_unlikely(q >= n)) {
+			/* netdev_cap_txqueue() */
+			txp__dev_log(dev, "%s selects tx queue %u, but only %u are there",
+				     dev->name, q, n);
+			q = 0;
+		}
+		return q;
+	}
+	if (cache && *cache >= 0 && (unsigned)*cache < n && !pkt->ooo_okay)
+		return (unsigned)*cache;
+	q = pick_new(dev, pkt, self);
+	if (cache)
+		*cache = (int)q;
+	return q;
+}
+
+unsigned txp_dev_pick_tx(struct txp_dev *dev, struct txp_pkt *pkt, int *cache)
+{
+	return dev->num_tx_queues == 1 ? 0 : pick_tx(dev, pkt, cache, txp_ctx_self());
+}
+
+/* -- entry points ------------------------------------------------------ */
+
+unsigned txp_xmit_burst(struct txp_dev *dev, struct txp_pkt **pkts, unsigned n)
+{
+	int self = txp_ctx_self();
+	unsigned queued = 0, i, j, q;
+
+	if (txp_unlikely(!n))
+		return 0;
+	if (txp_likely(dev->num_tx_queues == 1)) {
+		queued = xmit_burst_txq(&dev->txqs[0], pkts, n, self);
+	} else {
+		/* Runs of packets for one queue, in order: a flow's packets
+		 * all pick the same queue, so no flow is reordered. */
+		unsigned next = pick_tx(dev, pkts[0], NULL, self);
+
+		/* Each packet picked once: the pick that ends a run is the
+		 * next run's queue. */
+		for (i = 0; i < n; i = j) {
+			q = next;
+			for (j = i + 1; j < n && (next = pick_tx(dev, pkts[j], NULL, self)) == q; j++)
+				;
+			queued += xmit_burst_txq(&dev->txqs[q], pkts + i, j - i, self);
+		}
+	}
 	/* Leaving the bottom half: run what was scheduled meanwhile. */
+	txp_net_tx_action(dev);
+	return queued;
+}
+
+unsigned txp_xmit_burst_on(struct txp_dev *dev, unsigned queue, struct txp_pkt **pkts, unsigned n)
+{
+	int self = txp_ctx_self();
+	unsigned queued;
+
+	if (txp_unlikely(!n))
+		return 0;
+	if (txp_unlikely(queue >= dev->num_tx_queues)) {
+		/* Not a queue of this device: counted on queue 0. */
+		txp__stat_add(&dev->txqs[0], self, TXP__ST_SUBMITTED, n);
+		for (unsigned i = 0; i < n; i++)
+			txp__drop(&dev->txqs[0], self, pkts[i], TXP_DROP_NO_QUEUE);
+		return 0;
+	}
+	queued = xmit_burst_txq(&dev->txqs[queue], pkts, n, self);
 	txp_net_tx_action(dev);
 	return queued;
 }
@@ -423,10 +634,13 @@ int txp_dev_queue_xmit(struct txp_dev *dev, struct txp_pkt *pkt)
 	return txp_xmit_burst(dev, &pkt, 1) ? TXP_XMIT_OK : TXP_XMIT_DROP;
 }
 
-void txp_net_tx_action(struct txp_dev *dev)
+int txp_dev_queue_xmit_on(struct txp_dev *dev, unsigned queue, struct txp_pkt *pkt)
 {
-	struct txp_txq *txq = &dev->txq;
+	return txp_xmit_burst_on(dev, queue, &pkt, 1) ? TXP_XMIT_OK : TXP_XMIT_DROP;
+}
 
+void txp_net_tx_action_txq(struct txp_txq *txq)
+{
 	/* Acquire: pairs with the release in netif_schedule(). */
 	if (!txp_load_relaxed(&txq->sched) || !txp_xchg(&txq->sched, 0))
 		return;
@@ -438,9 +652,16 @@ void txp_net_tx_action(struct txp_dev *dev)
 	txp_spin_unlock(&txq->root_lock);
 }
 
+void txp_net_tx_action(struct txp_dev *dev)
+{
+	for (unsigned i = 0; i < dev->num_tx_queues; i++)
+		txp_net_tx_action_txq(&dev->txqs[i]);
+}
+
 void txp_dev_xmit_lock_irqsafe(struct txp_dev *dev)
 {
 	dev->xmit_irqsafe = true;
 	if (txp__validating)
-		txp_validate_irqsafe(&dev->txq.xmit_lock);
+		for (unsigned i = 0; i < dev->num_tx_queues; i++)
+			txp_validate_irqsafe(&dev->txqs[i].xmit_lock);
 }

@@ -32,6 +32,11 @@ static bool net_check(const struct txp_run_cfg *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "UMEM pools are for driver afxdp, with a send buffer (sndbuf)");
 		return false;
 	}
+	if (cfg->queues > 1 || cfg->bql) {
+		snprintf(err, errlen, "driver %s has one queue and no byte queue limits yet: --queues and --bql are for --driver sim and null",
+			 cfg->driver->name);
+		return false;
+	}
 	if (cfg->ring < 2) {
 		snprintf(err, errlen, "--ring must be at least 2 for driver %s", cfg->driver->name);
 		return false;
@@ -63,7 +68,8 @@ static struct txp_dev *net_create_dev(const struct txp_run_cfg *cfg,
 	if (strcmp(name, "afxdp") == 0)
 		dev = txp_afxdp_create(&(struct txp_afxdp_cfg){ .base = base, .ifname = nc->ifname,
 								.queue = nc->queue, .mode = nc->xdp_mode,
-								.pool_frames = net_pool_frames(cfg) },
+								.pool_frames = net_pool_frames(cfg),
+								.quiet_bpf_log = nc->quiet_bpf_log },
 				       err, errlen);
 	else if (strcmp(name, "afpacket") == 0)
 		dev = txp_afpacket_create(&(struct txp_afpacket_cfg){ .base = base,

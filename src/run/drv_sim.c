@@ -26,6 +26,12 @@ static bool sim_check(const struct txp_run_cfg *cfg, char *err, size_t errlen)
 			 cfg->personality->name);
 		return false;
 	}
+	if (cfg->bql && !cfg->personality->bql) {
+		snprintf(err, errlen,
+			 "personality '%s' predates byte queue limits (it reports no bytes): --bql needs one that does (modern)",
+			 cfg->personality->name);
+		return false;
+	}
 	if (cfg->lock == TXP_LOCK_LLTX && !cfg->personality->own_lock) {
 		snprintf(err, errlen,
 			 "personality '%s' has no lock of its own: it needs --lock core",
@@ -46,6 +52,7 @@ static int sim_create(const struct txp_run_cfg *cfg, const struct txp_driver_ops
 		.batch = cfg->batch,
 		.max_flows = cfg->threads,
 		.faults = &cfg->faults,
+		.queues = cfg->queues,
 	};
 
 	*priv = txp_sim_create(&scfg, err, errlen);
@@ -67,6 +74,7 @@ static void sim_stats(void *priv, struct txp_run_drv_stats *st)
 		.ring_full_awake = s.ring_full_awake,
 		.ring_full_stopped = s.ring_full_stopped,
 		.ring_errors = s.ring_errors,
+		.in_flight = s.in_flight,
 	};
 	memcpy(st->faults, s.faults, sizeof(st->faults));
 }

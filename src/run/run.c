@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "frame.h"
+#include "drivers/common/frame.h"
 #include "sync/sync.h"
 #include "txpath/check.h"
 #include "txpath/ctx.h"
@@ -50,7 +50,59 @@ struct run {
 	 * give up. */
 	atomic_bool abort;
 	_Atomic uint64_t alloc_failed;	/* allocations failed by the alloc-fail fault */
+	struct inflight_samples *inflight;	/* descriptors in the driver's rings */
 };
+
+/*
+ * Samples of the bytes in flight, one a poll, in bounded memory: when
+ * full, every other one goes and the stride doubles, so they stay evenly
+ * spread over the whole run.
+ */
+#define RUN_SAMPLES 4096
+
+struct inflight_samples {
+	uint64_t v[RUN_SAMPLES];
+	unsigned n, stride, tick;
+};
+
+static void samples_add(struct inflight_samples *s, uint64_t x)
+{
+	if (s->tick++ % s->stride)
+		return;
+	if (s->n == RUN_SAMPLES) {
+		for (unsigned i = 0; i < RUN_SAMPLES / 2; i++)
+			s->v[i] = s->v[2 * i];
+		s->n = RUN_SAMPLES / 2;
+		s->stride *= 2;
+	}
+	s->v[s->n++] = x;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void samples_summary(struct inflight_samples *s, struct txp_run_result *res)
+{
+	if (!s->n)
+		return;
+	qsort(s->v, s->n, sizeof(s->v[0]), u64_cmp);
+	res->inflight_min = s->v[0];
+	res->inflight_median = s->v[s->n / 2];
+	res->inflight_max = s->v[s->n - 1];
+}
+
+/* Descriptors in the driver's rings now. */
+static uint64_t run_inflight(struct run *run)
+{
+	struct txp_run_drv_stats ds;
+
+	run->cfg->driver->stats(run->drv, &ds);
+	return ds.in_flight;
+}
 
 void txp_run_cfg_init(struct txp_run_cfg *cfg)
 {
@@ -70,7 +122,10 @@ void txp_run_cfg_init(struct txp_run_cfg *cfg)
 	cfg->sndbuf = 256;
 	cfg->burst = 32;
 	cfg->bulk = 32;
+	cfg->queues = 1;
 	cfg->stall_seconds = 5;
+	/* The tool's errors are one line: libbpf and libxdp say nothing. */
+	cfg->net.quiet_bpf_log = true;
 }
 
 bool txp_run_cfg_era(struct txp_run_cfg *cfg, const char *era)
@@ -83,6 +138,11 @@ bool txp_run_cfg_era(struct txp_run_cfg *cfg, const char *era)
 	cfg->lock = e->lock;
 	cfg->runner = e->runner;
 	cfg->personality = txp_sim_personality(e->personality);
+	cfg->queues = e->queues ? e->queues : 1;
+	cfg->bql = e->bql;
+	if (e->bulk)
+		cfg->bulk = e->bulk;
+	cfg->watchdog_ms = e->watchdog_ms;
 	return true;
 }
 
@@ -110,6 +170,17 @@ bool txp_run_cfg_check(const struct txp_run_cfg *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "burst must be 1..%d and bulk 1..%d", TXP_RUN_BURST_MAX,
 			 TXP_DEV_BULK_MAX);
 		return false;
+	}
+	if (cfg->queues < 1 || cfg->queues > TXP_DEV_MAX_QUEUES) {
+		snprintf(err, errlen, "queues must be 1..%d", TXP_DEV_MAX_QUEUES);
+		return false;
+	}
+	for (unsigned i = 0; i < cfg->xps_len; i++) {
+		if (cfg->xps[i] < 0 || (unsigned)cfg->xps[i] >= cfg->queues) {
+			snprintf(err, errlen, "XPS maps a producer to queue %d, but there are %u queues",
+				 cfg->xps[i], cfg->queues);
+			return false;
+		}
 	}
 	if (cfg->batch < 1 || cfg->txqueuelen < 1) {
 		snprintf(err, errlen, "batch and txqueuelen must be at least 1");
@@ -248,6 +319,10 @@ static void *producer_main(void *arg)
 	bool bytes = p->run->bytes;
 
 	txp_ctx_attach();
+	/* XPS: this producer's queue (or the flow hash). */
+	txp_dev_set_xps(p->run->dev, (unsigned)txp_ctx_self(),
+			cfg->xps_off ? -1 : cfg->xps_len ? cfg->xps[p->flow % cfg->xps_len]
+							 : (int)(p->flow % cfg->queues));
 	p->error = producer_setup(p);
 	while (p->pool && seq < p->quota) {
 		struct txp_pkt *pkts[TXP_RUN_BURST_MAX];
@@ -296,6 +371,9 @@ static int run_setup(struct run *run, const struct txp_run_cfg *cfg, char *err, 
 		.txqueuelen = cfg->txqueuelen,
 		.bulk = cfg->bulk,
 		.log = cfg->log,
+		.num_tx_queues = cfg->queues,
+		.bql = cfg->bql,
+		.watchdog_timeo_ms = cfg->watchdog_ms,
 	};
 	int rc;
 
@@ -324,7 +402,10 @@ static int run_setup(struct run *run, const struct txp_run_cfg *cfg, char *err, 
 		cfg->driver->frame_addr(run->drv, cfg, &run->addr);
 	}
 	run->prod = calloc(cfg->threads, sizeof(*run->prod));
-	if (!run->prod) {
+	run->inflight = calloc(1, sizeof(*run->inflight));
+	if (run->inflight)
+		run->inflight->stride = 1;
+	if (!run->prod || !run->inflight) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -344,6 +425,7 @@ static void run_teardown(struct run *run)
 		free(run->prod[i].tmpl);
 	}
 	free(run->prod);
+	free(run->inflight);
 }
 
 static unsigned start_producers(struct run *run)
@@ -417,6 +499,8 @@ static bool run_wait(struct run *run, unsigned started, uint64_t t0, uint64_t *t
 		txp_sleep_ns(RUN_POLL_NS);
 		now = txp_now_ns();
 		run_watch_device(run);
+		txp_dev_watchdog(run->dev);
+		samples_add(run->inflight, run_inflight(run));
 		txp_dev_get_stats(run->dev, &st);
 		done = st.transmitted + dropped_total(&st);
 		if (txp_load_acquire(&run->producers_done) == started && done == st.submitted) {
@@ -464,7 +548,7 @@ static void run_note_stall(struct run *run, struct txp_run_stall *stall)
 	unsigned i;
 
 	for (i = 0; (txq = txp_dev_txq(run->dev, i)) != NULL; i++)
-		if (txp_netif_queue_stopped(txq))
+		if (txp_netif_xmit_stopped(txq))
 			break;
 	snprintf(stall->dev, sizeof(stall->dev), "%s", txp_dev_name(run->dev));
 	stall->queue = txq ? i : 0;
@@ -496,6 +580,12 @@ static void run_report(struct run *run, struct txp_run_result *res, uint64_t clo
 	uint64_t gone;
 
 	txp_dev_get_stats(run->dev, st);
+	res->queues = run->cfg->queues;
+	for (unsigned i = 0; i < res->queues; i++) {
+		txp_txq_get_stats(txp_dev_txq(run->dev, i), &res->queue_stats[i]);
+		txp_txq_get_bql(txp_dev_txq(run->dev, i), &res->queue_bql[i]);
+	}
+	samples_summary(run->inflight, res);
 	run->cfg->driver->stats(run->drv, &res->drv);
 	/* The device does not know why it was closed; the run does.  What an
 	 * interrupted run's close dropped (the device neither stalled nor lost
@@ -512,6 +602,7 @@ static void run_report(struct run *run, struct txp_run_result *res, uint64_t clo
 	memcpy(res->faults, res->drv.faults, sizeof(res->faults));
 	res->faults[TXP_FAULT_ALLOC_FAIL] = txp_load_relaxed(&run->alloc_failed);
 	res->mpps = res->seconds > 0 ? (double)st->transmitted / res->seconds / 1e6 : 0;
+	res->ring_wait_us = res->mpps > 0 ? (double)res->inflight_median / res->mpps : 0;
 }
 
 int txp_run(const struct txp_run_cfg *cfg, struct txp_run_result *res, char *err, size_t errlen)

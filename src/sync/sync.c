@@ -3,18 +3,13 @@
  */
 #include "sync.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "check/validator.h"
 #include "txpath/ctx.h"
-#ifdef TXP_CHECK
-#include "check/sched.h"
-#endif
 
 #ifdef TXP_TSAN
 _Atomic unsigned txp__mb_word;
@@ -66,29 +61,61 @@ static bool spin_trylock(struct txp_spinlock *l)
 	return true;
 }
 
-#ifdef TXP_CHECK
-/* The explorer's diagrams show lock traffic in the seeds' words. */
-static void trace_acquire(const struct txp_spinlock *l)
+/* -- observers ----------------------------------------------------------- */
+
+static const struct txp_sync_observer *watchers[TXP_WATCH_NR];
+/* Any watcher at all: the one test on the lock's fast path.  Set before
+ * any context runs, cleared after: read without ordering. */
+static bool watched;
+
+void txp_sync_observe(enum txp_sync_watcher w, const struct txp_sync_observer *o)
 {
-	txp_trace_lock("acquire", l->name);
+	watchers[w] = o;
+	watched = false;
+	for (int i = 0; i < TXP_WATCH_NR; i++)
+		watched |= watchers[i] != NULL;
 }
 
-static void trace_release(const struct txp_spinlock *l)
+/* A watcher that lets a taking of l pass as nested, if any does. */
+static bool observe_recursion(const struct txp_spinlock *l, const char *site)
 {
-	txp_trace_lock(l->name && !strcmp(l->name, "queue lock") ? "drop" : "release", l->name);
+	for (int i = 0; i < TXP_WATCH_NR; i++)
+		if (watchers[i] && watchers[i]->lock_recursion && watchers[i]->lock_recursion(l, site))
+			return true;
+	return false;
 }
-#else
-#define trace_acquire(l) ((void)0)
-#define trace_release(l) ((void)0)
-#endif
+
+static void observe_acquired(const struct txp_spinlock *l, const char *site)
+{
+	for (int i = TXP_WATCH_NR; i-- > 0;)
+		if (watchers[i] && watchers[i]->lock_acquired)
+			watchers[i]->lock_acquired(l, site);
+}
+
+/* True if a watcher says this release undoes a nested hold. */
+static bool observe_release(const struct txp_spinlock *l, const char *site)
+{
+	bool nested = false;
+
+	for (int i = 0; i < TXP_WATCH_NR && !nested; i++)
+		if (watchers[i] && watchers[i]->lock_release)
+			nested = watchers[i]->lock_release(l, site);
+	return nested;
+}
+
+static void observe_irqs_on(const char *site)
+{
+	for (int i = 0; i < TXP_WATCH_NR; i++)
+		if (watchers[i] && watchers[i]->irqs_on)
+			watchers[i]->irqs_on(site);
+}
 
 bool txp__spin_trylock(struct txp_spinlock *l, const char *site)
 {
 	if (!spin_trylock(l))
 		return false;
-	trace_acquire(l);
-	if (txp_unlikely(txp__validating))
-		txp_validate_acquired(l, site);
+	if (txp_unlikely(watched))
+		observe_acquired(l, site);
 	return true;
 }
 
@@ -98,23 +125,56 @@ void txp__spin_lock(struct txp_spinlock *l, const char *site)
 
 	/* The validator reports taking a lock this context holds, and lets
 	 * it pass as a nested hold instead of spinning forever. */
-	if (txp_unlikely(txp__validating) && txp_validate_recursion(l, site))
+	if (txp_unlikely(watched) && observe_recursion(l, site))
 		return;
 	while (!spin_trylock(l))
 		txp_spin_wait(&spins);
-	trace_acquire(l);
-	if (txp_unlikely(txp__validating))
-		txp_validate_acquired(l, site);
+	if (txp_unlikely(watched))
+		observe_acquired(l, site);
 }
 
 void txp__spin_unlock(struct txp_spinlock *l, const char *site)
 {
-	if (txp_unlikely(txp__validating) && txp_validate_release(l, site))
+	if (txp_unlikely(watched) && observe_release(l, site))
 		return;
-	trace_release(l);
 	atomic_store_explicit(&l->owner, TXP_NO_OWNER, memory_order_relaxed);
 	/* Release: pairs with the acquire in spin_trylock(). */
 	txp_store_release(&l->locked, 0);
+}
+
+void txp__spin_lock_irq(struct txp_spinlock *l, const char *site)
+{
+	txp__local_irq_disable(site);
+	txp__spin_lock(l, site);
+}
+
+void txp__spin_unlock_irq(struct txp_spinlock *l, const char *site)
+{
+	txp__spin_unlock(l, site);
+	txp__local_irq_enable(site);
+}
+
+unsigned long txp__spin_lock_irqsave(struct txp_spinlock *l, const char *site)
+{
+	unsigned long flags = txp__local_irq_save(site);
+
+	txp__spin_lock(l, site);
+	return flags;
+}
+
+bool txp__spin_trylock_irqsave(struct txp_spinlock *l, unsigned long *flags, const char *site)
+{
+	*flags = txp__local_irq_save(site);
+	if (txp__spin_trylock(l, site))
+		return true;
+	txp__local_irq_restore(*flags, site);
+	return false;
+}
+
+void txp__spin_unlock_irqrestore(struct txp_spinlock *l, unsigned long flags, const char *site)
+{
+	txp__spin_unlock(l, site);
+	txp__local_irq_restore(flags, site);
 }
 
 int txp_spin_owner(const struct txp_spinlock *l)
@@ -147,10 +207,11 @@ static void txp__ctx_release(void *unused)
 	txp_ctx_detach();
 }
 
+static bool txp__ctx_key_ok;	/* else ids are given back by txp_ctx_detach() only */
+
 static void txp__ctx_key_init(void)
 {
-	if (pthread_key_create(&txp__ctx_key, txp__ctx_release) != 0)
-		abort();
+	txp__ctx_key_ok = pthread_key_create(&txp__ctx_key, txp__ctx_release) == 0;
 }
 
 int txp_ctx_attach(void)
@@ -167,12 +228,13 @@ int txp_ctx_attach(void)
 		int id;
 
 		if (used == UINT64_MAX)
-			return -1;
+			return -EBUSY;
 		id = __builtin_ctzll(~used);
 		if (atomic_compare_exchange_weak(&txp__ctx_used, &used, used | (1ull << id))) {
 			txp__ctx_id = id + 1;
 			/* Any non-NULL value makes the destructor run. */
-			pthread_setspecific(txp__ctx_key, &txp__ctx_id);
+			if (txp__ctx_key_ok)
+				pthread_setspecific(txp__ctx_key, &txp__ctx_id);
 			return id;
 		}
 	}
@@ -187,19 +249,20 @@ void txp_ctx_detach(void)
 	txp__ctx_id = 0;
 	txp__irq_off = false;
 	txp__in_irq = 0;
-	pthread_setspecific(txp__ctx_key, NULL);
+	if (txp__ctx_key_ok)
+		pthread_setspecific(txp__ctx_key, NULL);
 	atomic_fetch_and(&txp__ctx_used, ~(1ull << id));
 }
 
+/* A thread's first call with every id taken: it waits for one to be
+ * given back (txp_ctx.h).  The callers index per-context state with the
+ * id, so there is no error to return here. */
 int txp__ctx_attach_slow(void)
 {
-	int id = txp_ctx_attach();
+	int id;
 
-	if (id < 0) {
-		fprintf(stderr, "txpath: more than %d threads use the library at once\n",
-			TXP_MAX_CTX);
-		abort();
-	}
+	while ((id = txp_ctx_attach()) < 0)
+		sched_yield();
 	return id;
 }
 
@@ -218,8 +281,8 @@ static void irqs_on(const char *site)
 {
 	if (txp__irq_off) {
 		txp__irq_off = false;
-		if (txp_unlikely(txp__validating))
-			txp_validate_irqs_on(site);
+		if (txp_unlikely(watched))
+			observe_irqs_on(site);
 	}
 }
 

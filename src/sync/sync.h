@@ -1,16 +1,18 @@
 /*
- * sync.h - the one concurrency seam of txpath.
+ * sync.h - the one concurrency seam of txpath, as the library sees it.
  *
  * Every shared-memory synchronisation of the library goes through here:
- * spin locks that record their owner, atomics with named orderings,
- * threads, and the per-context "interrupts off" flag.  Nothing else in
- * src/ uses <stdatomic.h> or <pthread.h> for synchronisation, so the check
- * build (-DTXP_CHECK) turns each operation below into a scheduling point
- * of the schedule explorer (src/check/, DESIGN.md §6).  In the normal
- * build they are plain C11 atomics and cost nothing more.
+ * spin locks that record their owner and the per-context "interrupts
+ * off" flag (declared in the public txpath/sync.h, which drivers use
+ * too), atomics with named orderings inline for the hot paths, threads.
+ * Nothing else in src/ uses <stdatomic.h> or <pthread.h> for
+ * synchronisation, so the check build (-DTXP_CHECK) turns each operation
+ * below into a scheduling point of the schedule explorer (src/check/,
+ * DESIGN.md §6).  In the normal build they are plain C11 atomics and cost
+ * nothing more.
  *
- * Locks and interrupt flags also feed the lock validator (src/check/
- * validator.c) when it is switched on, in either build.
+ * The seam knows neither the explorer nor the lock validator: they observe
+ * it through the hooks at the end of this file.
  */
 #ifndef TXP_SYNC_H
 #define TXP_SYNC_H
@@ -21,6 +23,7 @@
 #include <stdint.h>
 
 #include "txpath/ctx.h"
+#include "txpath/sync.h"
 
 #define TXP_CACHELINE 64
 #define txp_cacheline_aligned _Alignas(TXP_CACHELINE)
@@ -103,6 +106,8 @@ enum txp_check_op {
 	TXP_OP_STORE,		/* writes addr; may sit in a store buffer (tso) */
 	TXP_OP_RMW,		/* reads and writes addr; drains the store buffer */
 	TXP_OP_FENCE,		/* drains the store buffer */
+	TXP_OP_ORDER,		/* neither reads, writes nor drains (smp_rmb and
+				 * smp_wmb, which tso gives for free) */
 };
 
 /* Before an operation on size bytes at addr: maybe let another context
@@ -235,29 +240,9 @@ void txp_spin_wait(unsigned *spins);
 
 /* -- spin lock with owner -------------------------------------------- */
 
+/* struct txp_spinlock and its operations are public (txpath/sync.h), as
+ * dev->xmit_lock and dev->xmit_lock_owner were in Linux 2.6. */
 #define TXP_NO_OWNER (-1)
-
-/* A test-and-test-and-set lock that records the context holding it, as
- * dev->xmit_lock and dev->xmit_lock_owner do in Linux 2.6.  The site
- * arguments (the caller's function) are for the lock validator. */
-struct txp_spinlock {
-	atomic_int locked;
-	atomic_int owner;	/* context id of the holder, TXP_NO_OWNER */
-	const char *name;	/* its lock class, as the seeds name it: "queue lock" */
-};
-
-void txp_spin_init(struct txp_spinlock *l, const char *name);
-/* Acquire, recording txp_ctx_self() as owner: pairs with txp_spin_unlock()'s
- * release. */
-bool txp__spin_trylock(struct txp_spinlock *l, const char *site);
-void txp__spin_lock(struct txp_spinlock *l, const char *site);
-void txp__spin_unlock(struct txp_spinlock *l, const char *site);
-#define txp_spin_trylock(l) txp__spin_trylock((l), __func__)
-#define txp_spin_lock(l)    txp__spin_lock((l), __func__)
-#define txp_spin_unlock(l)  txp__spin_unlock((l), __func__)
-/* Owner as last recorded; exact only for the holder asking about itself. */
-int txp_spin_owner(const struct txp_spinlock *l);
-bool txp_spin_is_locked(const struct txp_spinlock *l);
 
 /* -- contexts --------------------------------------------------------- */
 
@@ -288,18 +273,8 @@ static inline int txp_ctx_self(void)
  * (spin_lock_irqsave / spin_unlock_irqrestore).  irq_enter/irq_exit
  * bracket a completion handler: the context is then "in interrupt".
  */
-bool txp_irqs_disabled(void);
-bool txp_in_irq(void);
 /* Where interrupts were turned off, NULL if they are on. */
 const char *txp_irqs_off_site(void);
-void txp__local_irq_disable(const char *site);
-void txp__local_irq_enable(const char *site);
-unsigned long txp__local_irq_save(const char *site);
-void txp__local_irq_restore(unsigned long flags, const char *site);
-#define txp_local_irq_disable()     txp__local_irq_disable(__func__)
-#define txp_local_irq_enable()      txp__local_irq_enable(__func__)
-#define txp_local_irq_save()        txp__local_irq_save(__func__)
-#define txp_local_irq_restore(f)    txp__local_irq_restore((f), __func__)
 void txp_irq_enter(void);
 void txp_irq_exit(void);
 
@@ -335,5 +310,43 @@ void txp_thread_yield(void);
 
 uint64_t txp_now_ns(void);
 void txp_sleep_ns(uint64_t ns);
+
+/* -- hooks: how the validator and the explorer observe the seam ---------- */
+
+/*
+ * An observer of lock and interrupt events, called by the context that
+ * makes them.  lock_recursion: taking l, which this context may hold
+ * already; true to treat it as a nested hold (no spinning).  lock_release:
+ * true if this undoes a nested hold (no real unlock).  Any member may be
+ * NULL.
+ */
+struct txp_sync_observer {
+	bool (*lock_recursion)(const struct txp_spinlock *l, const char *site);
+	void (*lock_acquired)(const struct txp_spinlock *l, const char *site);
+	bool (*lock_release)(const struct txp_spinlock *l, const char *site);
+	void (*irqs_on)(const char *site);
+};
+
+enum txp_sync_watcher {
+	TXP_WATCH_VALIDATOR,	/* the lock validator (check/validator.c) */
+	TXP_WATCH_TRACE,	/* the explorer's diagrams (check/sched.c) */
+	TXP_WATCH_NR,
+};
+
+/* Install o as watcher w (NULL: none).  Only while no context runs. */
+void txp_sync_observe(enum txp_sync_watcher w, const struct txp_sync_observer *o);
+
+#ifdef TXP_CHECK
+/*
+ * The explorer's scheduler provides these (check/sched.c), besides the
+ * scheduling points above: the check build's threads are its contexts.
+ */
+int txp_check_thread_start(struct txp_thread *t, const char *name, void *(*fn)(void *), void *arg);
+void txp_check_thread_join(struct txp_thread *t);
+/* A context waiting for a lock: run others until what it read changes. */
+void txp_check_spin(void);
+/* A diagram event "site: what" (site may be NULL: "what"). */
+void txp_trace_site(const char *what, const char *site);
+#endif
 
 #endif /* TXP_SYNC_H */

@@ -200,8 +200,8 @@ expect_demo_rows() {
 		cat "$out" "$err"
 	fi
 }
-DRIVER=null expect_demo_rows 3 --driver null --packets 2000
-DRIVER=pcap expect_demo_rows 3 --driver pcap --file "$dir/d.pcap" --packets 2000
+DRIVER=null expect_demo_rows 4 --driver null --packets 2000
+DRIVER=pcap expect_demo_rows 4 --driver pcap --file "$dir/d.pcap" --packets 2000
 # ... and with pcap a file per row, each with every packet of its row.
 for era in 2.6.8 2.6.9 2.6.18; do
 	f=$dir/d.$era.pcap
@@ -216,8 +216,8 @@ rm -rf "$dir"
 # The sim's demo keeps its personalities in the driver column.
 expect_ok "2.6.11-rc2  core  concurrent  rc2-naive" demo --packets 2000
 # faults (issue 8)
-expect_usage "unknown fault 'bogus'" run --fault bogus
-expect_usage "bad parameter 'x'" run --fault lost-irq:x
+expect_usage "--fault: unknown fault 'bogus'" run --fault bogus
+expect_usage "--fault: lost-irq: bad parameter 'x'" run --fault lost-irq:x
 expect_usage "bad parameter '0%'" run --fault desc-error:0%
 expect_usage "bad parameter '101%'" run --fault desc-error:101%
 expect_usage "bad parameter 'passes=2'" run --fault link-flap:passes=2
@@ -231,10 +231,10 @@ expect_usage "shorter than every" run --fault link-flap:every=5ms,down=5ms
 expect_usage "lost-irq given twice" run --fault lost-irq,lost-irq:2%
 expect_usage "--fault given twice" run --fault lost-irq --fault desc-error
 expect_usage "before any fault kind" run --fault every=3
-expect_usage "--fault wants" run --fault lost-irq,
-expect_usage "--fault wants" run --fault ,lost-irq
-expect_usage "--fault wants" run --fault lost-irq,,desc-error
-expect_usage "--fault wants" run --fault ''
+expect_usage "--fault: a fault spec is KIND" run --fault lost-irq,
+expect_usage "--fault: a fault spec is KIND" run --fault ,lost-irq
+expect_usage "--fault: a fault spec is KIND" run --fault lost-irq,,desc-error
+expect_usage "--fault: a fault spec is KIND" run --fault ''
 expect_usage "needs a value" run --fault
 expect_usage "--fault is for driver sim, not null" run --driver null --fault lost-irq
 expect_usage "--fault is for driver sim, not pcap" run --driver pcap --file /dev/null --fault desc-error:1%

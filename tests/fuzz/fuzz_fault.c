@@ -49,7 +49,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(memcmp(&c, &again, sizeof(c)) == 0);
 	} else {
 		FUZZ_CHECK(memchr(err, '\0', sizeof(err)));
-		FUZZ_CHECK(strncmp(err, "--fault", 7) == 0 || strcmp(err, "out of memory") == 0);
+		/* The library's own terms: the tool names the flag. */
+		FUZZ_CHECK(strncmp(err, "--", 2) != 0);
 	}
 	free(spec);
 	return 0;

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "run/frame.h"
+#include "drivers/common/frame.h"
 #include "fuzz.h"
 #include "txpath/net.h"
 

@@ -99,6 +99,7 @@ static void test_eras_and_personalities_lookup(void **state)
 {
 	static const char *const eras[] = {
 		"2.6.8", "2.6.9", "silence", "2.6.11-rc2", "2.6.11", "2.6.18",
+		"2.6.38", "3.3", "3.18", "6.x",
 	};
 	static const char *const drivers_2004[] = {
 		"tg3-2004", "tg3-silent", "tg3-2005", "e1000-2004", "locked", "rc2",

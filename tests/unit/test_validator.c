@@ -1,6 +1,7 @@
 /*
  * test_validator.c - the lock validator, hazard by hazard, on the seam's
- * own locks and "interrupts" in one thread; then on real runs of the
+ * own locks and "interrupts" in one thread (cycles of two, three and
+ * four classes, hundreds of classes in order, the tables' limits); then on real runs of the
  * 2.6.11-rc2 design, clean, and of a driver converted to it carelessly.
  */
 #include <setjmp.h>
@@ -18,13 +19,15 @@
 #include "txpath/check.h"
 #include "txpath/run.h"
 
-static struct txp_spinlock lock_a, lock_b;
+static struct txp_spinlock lock_a, lock_b, lock_c, lock_d;
 
 static int setup(void **state)
 {
 	(void)state;
 	txp_spin_init(&lock_a, "lock A");
 	txp_spin_init(&lock_b, "lock B");
+	txp_spin_init(&lock_c, "lock C");
+	txp_spin_init(&lock_d, "lock D");
 	txp_validator_enable(true);
 	return 0;
 }
@@ -84,6 +87,144 @@ static void test_lock_order(void **state)
 	assert_int_equal(txp_validator_count(), 0);
 	take_in_order(&lock_b, &lock_a);
 	expect_one(TXP_HAZARD_LOCK_ORDER, words);
+}
+
+/* Each order of a cycle is named, in the report's order: "'X' then 'Y'". */
+static void expect_chain(const char *const *pairs)
+{
+	const char *msg = txp_validator_report(0, NULL), *at = msg;
+
+	assert_non_null(msg);
+	for (; *pairs; pairs++) {
+		at = strstr(at, *pairs);
+		if (!at)
+			fail_msg("report lacks '%s' in order: %s", *pairs, msg);
+	}
+}
+
+/* A then B, B then C, C then A: no pair is inverted, the cycle is; the
+ * report comes when the last order closes it, naming all three. */
+static void test_lock_order_cycle3(void **state)
+{
+	static const char *const words[] = { "over 3 locks", "take_in_order", NULL };
+	static const char *const chain[] = {
+		"'lock A' then 'lock B'", "'lock B' then 'lock C'", "and 'lock C' then 'lock A'", NULL,
+	};
+	(void)state;
+
+	take_in_order(&lock_a, &lock_b);
+	take_in_order(&lock_b, &lock_c);
+	assert_int_equal(txp_validator_count(), 0);
+	take_in_order(&lock_c, &lock_a);
+	expect_one(TXP_HAZARD_LOCK_ORDER, words);
+	expect_chain(chain);
+}
+
+/* Four classes, the cycle closed by an order learned with a third lock
+ * held (D held, A held, B taken: D -> B and A -> B are both learned). */
+static void test_lock_order_cycle4(void **state)
+{
+	static const char *const words[] = { "over 4 locks", NULL };
+	static const char *const chain[] = {
+		"'lock A' then 'lock B'", "'lock B' then 'lock C'", "'lock C' then 'lock D'",
+		"and 'lock D' then 'lock A'", NULL,
+	};
+	(void)state;
+
+	take_in_order(&lock_b, &lock_c);
+	take_in_order(&lock_c, &lock_d);
+	txp_spin_lock(&lock_a);
+	txp_spin_lock(&lock_b);
+	txp_spin_unlock(&lock_b);
+	txp_spin_unlock(&lock_a);
+	assert_int_equal(txp_validator_count(), 0);
+	take_in_order(&lock_d, &lock_a);
+	expect_one(TXP_HAZARD_LOCK_ORDER, words);
+	expect_chain(chain);
+}
+
+/* Classes by the hundred, each name its own (a buffer per lock). */
+#define MANY 300
+
+static struct txp_spinlock many[MANY + 1];
+static char many_name[MANY + 1][24];
+
+static void many_init(unsigned n, const char *prefix)
+{
+	for (unsigned i = 0; i < n; i++) {
+		snprintf(many_name[i], sizeof(many_name[i]), "%s %u", prefix, i);
+		txp_spin_init(&many[i], many_name[i]);
+	}
+}
+
+/* 300 classes, every order from a lower to a higher number a few steps
+ * on, some with three held: a DAG, so nothing to report (with classes
+ * capped at 32 and merged, the 33rd on were one class: false cycles). */
+static void test_lock_order_dag_many(void **state)
+{
+	(void)state;
+	many_init(MANY, "class");
+	for (unsigned i = 0; i < MANY; i++)
+		for (unsigned d = 1; d <= 7 && i + d < MANY; d += 3) {
+			txp_spin_lock(&many[i]);
+			txp_spin_lock(&many[i + d]);
+			if (i + 2 * d < MANY) {
+				txp_spin_lock(&many[i + 2 * d]);
+				txp_spin_unlock(&many[i + 2 * d]);
+			}
+			txp_spin_unlock(&many[i + d]);
+			txp_spin_unlock(&many[i]);
+		}
+	if (txp_validator_count())
+		fail_msg("%s", txp_validator_report(0, NULL));
+	/* The last and the first are still told apart: the way back is a
+	 * cycle through the whole chain. */
+	take_in_order(&many[MANY - 1], &many[0]);
+	assert_int_equal(txp_validator_count(), 1);
+	assert_non_null(strstr(txp_validator_report(0, NULL), "'class 299' then 'class 0'"));
+}
+
+/* Past the table's limit the validator says so, once, naming the first
+ * class it cannot hold, and reports nothing false about the rest. */
+static void test_class_limit(void **state)
+{
+	static char names[4097][24];
+	static struct txp_spinlock locks[4097];
+	const char *msg;
+	enum txp_hazard kind;
+	(void)state;
+
+	for (unsigned i = 0; i < 4097; i++) {
+		snprintf(names[i], sizeof(names[i]), "limit %u", i);
+		txp_spin_init(&locks[i], names[i]);
+		txp_spin_lock(&locks[i]);
+		txp_spin_unlock(&locks[i]);
+	}
+	assert_int_equal(txp_validator_count(), 1);
+	msg = txp_validator_report(0, &kind);
+	assert_int_equal(kind, TXP_HAZARD_LIMIT);
+	assert_string_equal(txp_hazard_name(kind), "limit");
+	assert_non_null(strstr(msg, "more than 4096 lock classes"));
+	assert_non_null(strstr(msg, "'limit 4096'"));
+	assert_non_null(strstr(msg, "test_class_limit"));
+	/* Unchecked classes learn no orders: no false inversion. */
+	take_in_order(&locks[4096], &locks[0]);
+	take_in_order(&locks[0], &locks[4096]);
+	assert_int_equal(txp_validator_count(), 1);
+}
+
+/* More locks held at once than the validator tracks: said once. */
+static void test_held_limit(void **state)
+{
+	(void)state;
+	many_init(17, "held");
+	for (unsigned i = 0; i < 17; i++)
+		txp_spin_lock(&many[i]);
+	for (unsigned i = 17; i-- > 0;)
+		txp_spin_unlock(&many[i]);
+	assert_int_equal(txp_validator_count(), 1);
+	assert_non_null(strstr(txp_validator_report(0, NULL), "more than 16 locks held at once"));
+	assert_non_null(strstr(txp_validator_report(0, NULL), "'held 16'"));
 }
 
 /* Taken in interrupt context, and elsewhere with interrupts on. */
@@ -233,6 +374,11 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_recursion, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lock_order_cycle3, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lock_order_cycle4, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lock_order_dag_many, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_class_limit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_held_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_irq_inconsistent, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_irq_consistent, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_irqs_on_held, setup, teardown),

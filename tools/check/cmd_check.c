@@ -11,6 +11,7 @@
 #include "signals.h"
 #include "txpath/check.h"
 #include "txpath/explore.h"
+#include "txpath/plugin.h"
 
 static const char check_help[] =
 "usage: txpath check [options]\n"
@@ -19,20 +20,35 @@ static const char check_help[] =
 "concurrency seam (locks, atomics, fences, thread start and exit,\n"
 "\"interrupts\" off and on) is a scheduling point, under a deterministic\n"
 "scheduler: a small scenario, one interleaving at a time.  Every schedule\n"
-"is checked for: bug-log (a driver logged BUG), lost, duplicated,\n"
-"deadlock, stall (packets queued, queue stopped, nothing in flight: a lost\n"
-"wakeup), validator (a lock-validator report), livelock (a step limit).\n"
-"Whether start_xmit ever ran on a stopped queue (the LLTX race itself,\n"
-"harmless under the 2005 rule) is reported as reachable or not.  On the\n"
-"first violation the schedule is drawn as the 2004 email draws it, with a\n"
-"string that --replay runs again exactly.\n"
+"is checked for: bug-log (a driver logged BUG); each packet followed from\n"
+"its allocation to its one free: lost (never freed, or freed with nothing\n"
+"counting it transmitted or dropped), duplicated (held twice: sent twice,\n"
+"or freed again at tear-down), double-completion (freed twice); deadlock,\n"
+"stall (packets queued, queue stopped, nothing in flight: a lost wakeup),\n"
+"validator (a lock-validator report), livelock (a step limit), counter (a\n"
+"single-writer counter written by two contexts).  Whether start_xmit ever\n"
+"ran on a stopped queue (the LLTX race itself, harmless under the 2005\n"
+"rule) is reported as reachable or not; the explorer also watches the\n"
+"stopped flag itself, and a call it saw run on a stopped queue that the\n"
+"core did not count is xmit-on-stopped (sc only: under tso the count may\n"
+"lag the flag); an era that claims the race impossible (2.6.8, 2.6.11-rc2,\n"
+"2.6.18, unchanged by --lock, --runner, --personality or --qdisc) reaching\n"
+"it is claim.  On the first violation the schedule is drawn as the 2004\n"
+"email draws it, with a string that --replay runs again exactly.\n"
 "\n"
 "The scenario:\n"
-"  --era E                 2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18\n"
+"  --era E                 2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18 2.6.38\n"
+"                          3.3 3.18 6.x\n"
 "  --lock core|lltx  --runner concurrent|exclusive  --personality P\n"
 "                          override the era; personalities: tg3-2004 tg3-silent\n"
-"                          tg3-2005 e1000-2004 locked rc2 rc2-naive lost-wakeup\n"
-"                          recheck-nomb\n"
+"                          tg3-2005 e1000-2004 locked locked-bql rc2 rc2-naive\n"
+"                          lost-wakeup recheck-nomb modern modern-nomb\n"
+"  --driver-so PATH        check a driver of one's own instead of a personality:\n"
+"                          a shared object built against txpath/plugin.h; its\n"
+"                          lock mode and ring are its own (docs/checking-your-\n"
+"                          driver.md); a driver that crashes is reported with\n"
+"                          the schedule that led there (exit 1)\n"
+"  --driver-arg K=V[,K=V]  its knobs\n"
 "  --qdisc pfifo_fast|noqueue\n"
 "                          the queue (default pfifo_fast); noqueue: producers\n"
 "                          call start_xmit directly, whatever the runner\n"
@@ -42,13 +58,34 @@ static const char check_help[] =
 "                          maximal packet above the stop reserve)\n"
 "  --frags MIN-MAX         fragments per packet (default 0)\n"
 "  --batch N               packets the completion retires per pass (default 32)\n"
+"  --queues N              transmit queues, 1..4, each with its ring and its\n"
+"                          completion context (default: the era's, else 1);\n"
+"                          producer i sends on queue i mod N\n"
+"  --bql on|off            byte queue limits (default: the era's, else off)\n"
+"  --bulk N                packets the queue hands the driver per xmit lock,\n"
+"                          each but the last with xmit_more, and each\n"
+"                          producer's bursts (default 1, as 2.6; more\n"
+"                          explores the batch path: bypass batches, a stop\n"
+"                          found mid-batch, the rest requeued)\n"
 "  --memory-model sc|tso   sc (default): every store is seen at once; tso:\n"
 "                          stores wait in a per-context buffer until a fence,\n"
 "                          a read-modify-write, or the explorer, flushes them\n"
 "The strategy (one of):\n"
 "  --bound K               every schedule with at most K preemptions,\n"
 "                          iterative context bounding (default, K = 2)\n"
-"  --pct D                 probabilistic concurrency testing of depth D\n"
+"  --pct D                 probabilistic concurrency testing, its depth D\n"
+"                          counted in preemptions as --bound counts them: a\n"
+"                          schedule runs each context on while it can, is\n"
+"                          preempted at D steps drawn at random (for a context\n"
+"                          drawn at random), and draws who runs wherever the\n"
+"                          running context cannot go on; so a bug --bound K\n"
+"                          finds is within reach of --pct K (the 2.6.9 bug,\n"
+"                          1 preemption: --pct 1, seed 1, in 35 runs).  Classic\n"
+"                          PCT's depth counts ordering constraints instead\n"
+"                          (d-1 priority change points), under which that\n"
+"                          bug has depth 3: its --pct 2 never found it, its\n"
+"                          --pct 3 in 0.25 % of runs.  Stores are never\n"
+"                          flushed early: tso bugs need --bound.\n"
 "  --random                a random choice at every branch\n"
 "  --runs N --seed S       schedules to sample and the seed (--pct, --random\n"
 "                          only; default 1000 and 1)\n"
@@ -64,6 +101,12 @@ static const char check_help[] =
 "                          \"complete\", \"xmit_on_stopped_reachable\", ...}\n"
 "  -h, --help              this help\n"
 "Each option at most once.\n"
+"\n"
+"Only the seam's operations are scheduling points: plain fields (the\n"
+"qdisc's lists, the descriptors, the runner's \"running\") are not, so a\n"
+"race on one of them is invisible here (the ThreadSanitizer build of the\n"
+"tests covers them); and under sc and tso a relaxed store orders like a\n"
+"release, so a release made relaxed goes unseen (make mutate lists it).\n"
 "\n"
 "With --memory-model tso the diagram also shows each buffered store the\n"
 "explorer chose to let reach memory early (\"store reaches memory: ...\"):\n"
@@ -88,7 +131,8 @@ static const char check_help[] =
 enum {
 	OPT_ERA = 256, OPT_LOCK, OPT_RUNNER, OPT_PERSONALITY, OPT_PRODUCERS, OPT_PACKETS,
 	OPT_RING, OPT_FRAGS, OPT_BATCH, OPT_MM, OPT_BOUND, OPT_PCT, OPT_RANDOM, OPT_RUNS,
-	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_JSON, OPT_HELP, OPT_QDISC,
+	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_JSON, OPT_HELP, OPT_QDISC, OPT_QUEUES, OPT_BQL,
+	OPT_BULK,
 };
 
 static const struct option check_options[] = {
@@ -97,11 +141,15 @@ static const struct option check_options[] = {
 	{ "runner", required_argument, NULL, OPT_RUNNER },
 	{ "personality", required_argument, NULL, OPT_PERSONALITY },
 	{ "qdisc", required_argument, NULL, OPT_QDISC },
+	DRIVER_SO_OPTIONS,
 	{ "producers", required_argument, NULL, OPT_PRODUCERS },
 	{ "packets", required_argument, NULL, OPT_PACKETS },
 	{ "ring", required_argument, NULL, OPT_RING },
 	{ "frags", required_argument, NULL, OPT_FRAGS },
 	{ "batch", required_argument, NULL, OPT_BATCH },
+	{ "queues", required_argument, NULL, OPT_QUEUES },
+	{ "bql", required_argument, NULL, OPT_BQL },
+	{ "bulk", required_argument, NULL, OPT_BULK },
 	{ "memory-model", required_argument, NULL, OPT_MM },
 	{ "bound", required_argument, NULL, OPT_BOUND },
 	{ "pct", required_argument, NULL, OPT_PCT },
@@ -118,8 +166,9 @@ static const struct option check_options[] = {
 /* Knobs given on their own override the era wherever --era stands. */
 struct picks {
 	const char *era;
-	int lock, runner;	/* -1: from the era */
+	int lock, runner, queues, bql;	/* -1: from the era */
 	const struct txp_sim_personality *personality;
+	struct driver_so so;
 	bool json;
 };
 
@@ -129,12 +178,18 @@ static void apply_picks(struct txp_check_cfg *cfg, const struct picks *p)
 		const struct txp_era *e = txp_era_lookup(p->era);
 
 		if (!e)
-			usage_error("check", "unknown era '%s' (2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18)",
+			usage_error("check", "unknown era '%s' (2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18 2.6.38 3.3 3.18 6.x)",
 				    p->era);
 		cfg->era = e->name;
 		cfg->lock = e->lock;
 		cfg->runner = e->runner;
 		cfg->personality = txp_sim_personality(e->personality);
+		cfg->queues = e->queues;
+		cfg->bql = e->bql;
+		/* The claim is the era's design: it holds only unchanged. */
+		cfg->race_impossible = e->race_impossible && p->lock < 0 && p->runner < 0 &&
+				       !p->personality &&
+				       (!cfg->qdisc || cfg->qdisc == &txp_pfifo_fast_ops);
 	}
 	if (p->lock >= 0)
 		cfg->lock = (enum txp_lock_mode)p->lock;
@@ -142,6 +197,10 @@ static void apply_picks(struct txp_check_cfg *cfg, const struct picks *p)
 		cfg->runner = (enum txp_runner)p->runner;
 	if (p->personality)
 		cfg->personality = p->personality;
+	if (p->queues >= 0)
+		cfg->queues = (unsigned)p->queues;
+	if (p->bql >= 0)
+		cfg->bql = p->bql;
 }
 
 /* A replay string is checked as it is given; the run checks it again,
@@ -160,6 +219,8 @@ static const char *parse_replay(const char *arg)
 
 static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, struct picks *p)
 {
+	if (driver_so_option(&p->so, c, arg))
+		return;
 	switch (c) {
 	case OPT_ERA: p->era = arg; break;
 	case OPT_LOCK:
@@ -187,6 +248,15 @@ static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, stru
 	case OPT_RING: cfg->ring = (unsigned)parse_u64("check", "--ring", arg, 1, 4096); break;
 	case OPT_FRAGS: parse_frags("check", arg, &cfg->frags_min, &cfg->frags_max); break;
 	case OPT_BATCH: cfg->batch = (unsigned)parse_u64("check", "--batch", arg, 1, 4096); break;
+	case OPT_QUEUES: p->queues = (int)parse_u64("check", "--queues", arg, 1, 4); break;
+	case OPT_BQL:
+		if (strcmp(arg, "on") && strcmp(arg, "off"))
+			usage_error("check", "--bql is on or off, got '%s'", arg);
+		p->bql = strcmp(arg, "on") == 0;
+		break;
+	case OPT_BULK:
+		cfg->bulk = (unsigned)parse_u64("check", "--bulk", arg, 1, TXP_DEV_BULK_MAX);
+		break;
 	case OPT_MM:
 		if (strcmp(arg, "sc") && strcmp(arg, "tso"))
 			usage_error("check", "--memory-model is sc or tso, got '%s'", arg);
@@ -224,6 +294,33 @@ static void check_combination(const struct cmdline *cl)
 		usage_error("check", "--runs applies to --pct or --random only");
 	if (cmdline_given(cl, OPT_SEED) && !sampler)
 		usage_error("check", "--seed applies to --pct or --random only");
+	if (cmdline_given(cl, OPT_DRIVER_SO) && cmdline_given(cl, OPT_PERSONALITY))
+		usage_error("check", "choose one of --personality, --driver-so");
+	if (cmdline_given(cl, OPT_DRIVER_SO) && cmdline_given(cl, OPT_ERA))
+		usage_error("check", "--era picks a personality: choose one of --era, --driver-so");
+}
+
+/* --driver-so: the plugin is the driver, with its lock mode unless
+ * --lock was given. */
+static void use_driver_so(struct txp_check_cfg *cfg, const struct picks *p)
+{
+	cfg->driver = driver_so_load("check", &p->so);
+	if (cfg->driver && p->lock < 0)
+		cfg->lock = txp_run_driver_plugin_of(cfg->driver)->lock;
+}
+
+/* The driver's name, and its ring, as the scenario has them. */
+static const char *driver_name(const struct txp_check_cfg *cfg)
+{
+	return cfg->driver ? txp_run_driver_plugin_of(cfg->driver)->name : cfg->personality->name;
+}
+
+static unsigned ring_shown(const struct txp_check_cfg *cfg)
+{
+	if (cfg->ring)
+		return cfg->ring;
+	return cfg->driver ? txp_run_driver_plugin_of(cfg->driver)->ring
+			   : txp_sim_min_ring(cfg->frags_max);
 }
 
 static void show_progress(uint64_t schedules, unsigned bound, void *arg)
@@ -240,7 +337,7 @@ static const char *strategy_text(const struct txp_check_cfg *cfg, char *buf, siz
 	else if (cfg->strategy == TXP_CHECK_BOUND)
 		snprintf(buf, len, "every schedule with at most %u preemptions", cfg->bound);
 	else if (cfg->strategy == TXP_CHECK_PCT)
-		snprintf(buf, len, "PCT depth %u, %llu runs, seed %llu", cfg->depth,
+		snprintf(buf, len, "PCT depth %u (preemptions), %llu runs, seed %llu", cfg->depth,
 			 (unsigned long long)cfg->runs, (unsigned long long)cfg->seed);
 	else
 		snprintf(buf, len, "random, %llu runs, seed %llu", (unsigned long long)cfg->runs,
@@ -301,12 +398,11 @@ static void print_text(const struct txp_check_cfg *cfg, const struct txp_check_r
 	double rate = r->seconds > 0 ? (double)r->schedules / r->seconds : 0;
 
 	printf("txpath check: era %s (lock %s, runner %s, qdisc %s, driver %s), %u producers x %u packets, "
-	       "ring %u, frags %u-%u, memory model %s\n",
+	       "ring %u, frags %u-%u, bulk %u, memory model %s\n",
 	       cfg->era ? cfg->era : "(custom)", txp_lock_mode_name(cfg->lock),
-	       txp_runner_name(cfg->runner), qdisc_name(cfg), cfg->personality->name,
-	       cfg->producers, cfg->packets,
-	       cfg->ring ? cfg->ring : txp_sim_min_ring(cfg->frags_max), cfg->frags_min,
-	       cfg->frags_max, cfg->tso ? "tso" : "sc");
+	       txp_runner_name(cfg->runner), qdisc_name(cfg), driver_name(cfg),
+	       cfg->producers, cfg->packets, ring_shown(cfg), cfg->frags_min,
+	       cfg->frags_max, cfg->bulk ? cfg->bulk : 1, cfg->tso ? "tso" : "sc");
 	printf("strategy: %s\n\n", strategy_text(cfg, strat, sizeof(strat)));
 	if (r->found || cfg->replay) {
 		if (r->found)
@@ -337,8 +433,15 @@ static void print_json(const struct txp_check_cfg *cfg, const struct txp_check_r
 	json_str(&j, "lock", txp_lock_mode_name(cfg->lock));
 	json_str(&j, "runner", txp_runner_name(cfg->runner));
 	json_str(&j, "qdisc", qdisc_name(cfg));
-	json_str(&j, "personality", cfg->personality->name);
+	json_str(&j, "personality", cfg->driver ? NULL : cfg->personality->name);
+	json_str(&j, "driver", driver_name(cfg));
 	json_str(&j, "memory_model", cfg->tso ? "tso" : "sc");
+	json_u64(&j, "producers", cfg->producers);
+	json_u64(&j, "packets", cfg->packets);
+	json_u64(&j, "ring", cfg->ring ? cfg->ring : txp_sim_min_ring(cfg->frags_max));
+	json_u64(&j, "frags_min", cfg->frags_min);
+	json_u64(&j, "frags_max", cfg->frags_max);
+	json_u64(&j, "bulk", cfg->bulk ? cfg->bulk : 1);
 	if (r->found) {
 		json_obj_begin(&j, "violation");
 		json_str(&j, "kind", r->kind);
@@ -375,7 +478,7 @@ int cmd_check(int argc, char **argv)
 {
 	struct txp_check_cfg cfg;
 	struct txp_check_result res;
-	struct picks picks = { .lock = -1, .runner = -1 };
+	struct picks picks = { .lock = -1, .runner = -1, .queues = -1, .bql = -1 };
 	struct cmdline cl;
 	int c, rc;
 	char err[256];
@@ -391,6 +494,7 @@ int cmd_check(int argc, char **argv)
 	}
 	check_combination(&cl);
 	apply_picks(&cfg, &picks);
+	use_driver_so(&cfg, &picks);
 	if (!txp_check_cfg_valid(&cfg, err, sizeof(err)))
 		usage_error("check", "%s", err);
 	if (!picks.json && isatty(STDERR_FILENO))

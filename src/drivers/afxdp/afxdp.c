@@ -291,7 +291,7 @@ static void xdp_error(char *err, size_t errlen, const struct netdrv_cfg *c, int 
 			 ifname);
 	else if (c->net->xdp_mode == TXP_XDP_ZEROCOPY && (e == EOPNOTSUPP || e == EPROTONOSUPPORT))
 		snprintf(err, errlen,
-			 "%s: XDP zero-copy not supported by this interface's driver (use --xdp-mode copy)",
+			 "%s: XDP zero-copy not supported by this interface's driver (copy mode is)",
 			 ifname);
 	else if (e == EOPNOTSUPP || e == EPROTONOSUPPORT)
 		snprintf(err, errlen, "%s: XDP not supported on this interface", ifname);
@@ -359,7 +359,8 @@ static int xdp_setup(struct afxdp *x, const struct netdrv_cfg *c, char *err, siz
 	return 0;
 }
 
-/* libbpf and libxdp print their own diagnostics; txpath gives one line. */
+/* libbpf and libxdp print their own diagnostics; with quiet_bpf_log the
+ * caller gives one line of its own instead. */
 static int xdp_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	(void)level;
@@ -386,8 +387,10 @@ static struct ring *xdp_create(const struct netdrv_cfg *c, char *err, size_t err
 		return NULL;
 	}
 	x->nd.ctl_fd = -1;
-	libbpf_set_print(xdp_quiet);
-	libxdp_set_print(xdp_quiet_libxdp);
+	if (c->net->quiet_bpf_log) {
+		libbpf_set_print(xdp_quiet);
+		libxdp_set_print(xdp_quiet_libxdp);
+	}
 	if (txp__netdev_open(&x->nd, c->net->ifname, 0, err, errlen) != 0 ||
 	    !txp__netdev_fits_mtu(&x->nd, c->max_len, err, errlen) ||
 	    xdp_setup(x, c, err, errlen) != 0) {
@@ -407,6 +410,7 @@ struct txp_dev *txp_afxdp_create(const struct txp_afxdp_cfg *cfg, char *err, siz
 		.ifname = cfg->ifname,
 		.queue = cfg->queue,
 		.xdp_mode = cfg->mode,
+		.quiet_bpf_log = cfg->quiet_bpf_log,
 	};
 
 	return txp__netdev_create(&afxdp_netdrv, &cfg->base, &net, cfg->pool_frames, err, errlen);

@@ -32,7 +32,7 @@ int txp__netdev_open(struct netdev *nd, const char *ifname, unsigned wait_ms, ch
 	memset(nd, 0, sizeof(*nd));
 	nd->ctl_fd = -1;
 	if (!ifname || !*ifname) {
-		snprintf(err, errlen, "no interface given (--dev IFNAME)");
+		snprintf(err, errlen, "no interface given");
 		return -1;
 	}
 	if (strlen(ifname) >= sizeof(nd->name)) {

@@ -6,7 +6,9 @@
  * device word, as the MMIO write of a real NIC) and completes the whole
  * list at once.  Each context has its own list, so the driver needs no
  * lock at all: it is safe under LLTX (a fully lockless software device,
- * as LLTX came to mean) and under the core's xmit lock alike.
+ * as LLTX came to mean) and under the core's xmit lock alike.  It reports
+ * its bytes to byte queue limits (sent at post, completed at the doorbell),
+ * which never find anything in flight between two batches.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,12 +19,14 @@
 /* Written only by its context; each on lines of its own. */
 struct null_pcpu {
 	txp_cacheline_aligned struct txp_pkt *head, **tail;	/* posted, no doorbell yet */
-	unsigned n;
+	unsigned n, bytes;
+	struct txp_txq *txq;	/* the queue they were posted on (one per batch) */
 	_Atomic uint64_t packets, doorbells;
 };
 
 struct txp_null {
 	struct txp_dev *dev;		/* set by open */
+	bool bql;			/* ... and whether it reports to BQL */
 	/* The doorbell register: every context that flushes writes it. */
 	txp_cacheline_aligned _Atomic uint64_t doorbell;
 	struct null_pcpu pcpu[TXP_MAX_CTX];
@@ -58,7 +62,7 @@ void txp_null_get_stats(struct txp_null *nul, struct txp_null_stats *st)
 static void null_flush(struct txp_null *nul, struct null_pcpu *c)
 {
 	struct txp_pkt *list = c->head;
-	unsigned n = c->n;
+	unsigned n = c->n, bytes = c->bytes;
 
 	if (!list)
 		return;
@@ -70,6 +74,9 @@ static void null_flush(struct txp_null *nul, struct null_pcpu *c)
 	c->head = NULL;
 	c->tail = &c->head;
 	c->n = 0;
+	c->bytes = 0;
+	if (txp_unlikely(nul->bql))
+		txp_netdev_tx_completed_queue(c->txq, n, bytes);
 	txp_pkt_complete_list(nul->dev, list, n);
 }
 
@@ -78,6 +85,7 @@ static int null_open(struct txp_dev *dev)
 	struct txp_null *nul = txp_dev_priv(dev);
 
 	nul->dev = dev;
+	nul->bql = txp_dev_bql(dev);
 	return 0;
 }
 
@@ -105,10 +113,16 @@ static enum txp_tx null_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 	*c->tail = pkt;
 	c->tail = &pkt->next;
 	c->n++;
-	/* It never stops the queue, so the end of a batch is all it needs
-	 * to ring for. */
-	if (!pkt->xmit_more)
+	/* It never stops the queue itself, so the end of a batch, or BQL
+	 * stopping it, is all it needs to ring for. */
+	if (txp_unlikely(nul->bql)) {
+		c->bytes += pkt->len;
+		c->txq = txq;
+		if (txp__netdev_tx_sent_queue(txq, pkt->len, pkt->xmit_more))
+			null_flush(nul, c);
+	} else if (!pkt->xmit_more) {
 		null_flush(nul, c);
+	}
 	return TXP_TX_OK;
 }
 

@@ -1,7 +1,7 @@
 /*
  * completion.c - the simulated NIC's completion context: its "interrupt".
  *
- * One thread per device.  Each pass retires up to `batch` packets (fewer
+ * One thread per queue (an interrupt vector each).  Each pass retires up to `batch` packets (fewer
  * when a line rate is set), wakes the queue above the wake threshold,
  * puts the retired packets on the wire, then runs the queues that were
  * scheduled, as net_tx_action() would on the way out of the interrupt.
@@ -30,6 +30,7 @@ static unsigned long comp_lock(struct txp_sim *sim)
 		txp_netif_tx_lock_irq(sim->txq);
 		break;
 	case TXP_SIM_COMP_BARRIER:
+	case TXP_SIM_COMP_HELPER:
 		break;
 	}
 	return flags;
@@ -46,8 +47,16 @@ static void comp_unlock(struct txp_sim *sim, unsigned long flags)
 		txp_netif_tx_unlock_irq(sim->txq);
 		break;
 	case TXP_SIM_COMP_BARRIER:
+	case TXP_SIM_COMP_HELPER:
 		break;
 	}
+}
+
+/* Does the completion retire without a lock shared with start_xmit? */
+static inline bool comp_lockless(const struct txp_sim *sim)
+{
+	return sim->p->completion == TXP_SIM_COMP_BARRIER ||
+	       sim->p->completion == TXP_SIM_COMP_HELPER;
 }
 
 /* Is the queue stopped with room for it again?  (cons: as just retired.)
@@ -99,14 +108,26 @@ static inline enum sim_desc_status sim_desc_status(const struct txp_sim *sim, un
  * it released. */
 static void sim_wake_locked(struct txp_sim *sim, uint64_t cons)
 {
-	if (sim->p->completion != TXP_SIM_COMP_BARRIER && sim_wants_wake(sim, cons))
+	if (!comp_lockless(sim) && sim_wants_wake(sim, cons))
 		txp_netif_wake_queue(sim->txq);
 }
 
-static void sim_wake_after_unlock(struct txp_sim *sim, uint64_t cons)
+/* After the interrupt: the lockless personalities wake here; the modern
+ * one through the helper, which reports the pkts packets of `bytes` just
+ * retired to BQL and uses its barrier.  Its one waker is this context. */
+static void sim_wake_after_unlock(struct txp_sim *sim, uint64_t cons, unsigned pkts,
+				  unsigned bytes)
 {
-	if (sim->p->completion == TXP_SIM_COMP_BARRIER)
+	if (sim->p->completion == TXP_SIM_COMP_BARRIER) {
+		/* A driver of Linux 3.3 reports to BQL first, then its own
+		 * barrier and wake. */
+		if (sim->p->bql)
+			txp_netdev_tx_completed_queue(sim->txq, pkts, bytes);
 		sim_wake_softirq(sim, cons);
+	} else if (sim->p->completion == TXP_SIM_COMP_HELPER)
+		txp__netif_txq_completed_wake(sim->txq, pkts, bytes,
+					      sim_avail(sim, txp_load_acquire(&sim->prod), cons),
+					      sim->wake_thresh + 1, sim->fault.link_down);
 }
 
 /*
@@ -121,7 +142,7 @@ static unsigned sim_reap(struct txp_sim *sim, unsigned budget, uint64_t limit,
 {
 	unsigned long flags;
 	uint64_t cons, prod;
-	unsigned n = 0;
+	unsigned n = 0, bytes = 0;
 
 	for (int s = 0; s < SIM_DESC_NR; s++)
 		r->tail[s] = &r->list[s];
@@ -146,6 +167,7 @@ static unsigned sim_reap(struct txp_sim *sim, unsigned budget, uint64_t limit,
 
 			*r->tail[s] = d->pkt;
 			r->tail[s] = &d->pkt->next;
+			bytes += d->pkt->len;
 			n++;
 		}
 		d->pkt = NULL;
@@ -158,7 +180,7 @@ static unsigned sim_reap(struct txp_sim *sim, unsigned budget, uint64_t limit,
 	sim_wake_locked(sim, cons);
 	comp_unlock(sim, flags);
 	txp_irq_exit();
-	sim_wake_after_unlock(sim, cons);
+	sim_wake_after_unlock(sim, cons, n, bytes);
 out:
 	for (int s = 0; s < SIM_DESC_NR; s++)
 		*r->tail[s] = NULL;
@@ -236,7 +258,7 @@ static void sim_link_change(struct txp_sim *sim, enum sim_link change)
 	uint64_t cons = txp_load_relaxed(&sim->cons);
 	unsigned long flags;
 
-	if (change == SIM_LINK_DOWN && sim->p->completion == TXP_SIM_COMP_BARRIER) {
+	if (change == SIM_LINK_DOWN && comp_lockless(sim)) {
 		txp_netif_tx_lock(sim->txq);
 		txp_netif_stop_queue(sim->txq);
 		txp_netif_tx_unlock(sim->txq);
@@ -250,8 +272,8 @@ static void sim_link_change(struct txp_sim *sim, enum sim_link change)
 		sim_wake_locked(sim, cons);
 	comp_unlock(sim, flags);
 	txp_irq_exit();
-	if (change == SIM_LINK_UP)
-		sim_wake_after_unlock(sim, cons);
+	if (change == SIM_LINK_UP && comp_lockless(sim))
+		sim_wake_softirq(sim, cons);
 }
 
 /*
@@ -328,7 +350,7 @@ static void *sim_completion_main(void *arg)
 			n = sim_reap(sim, budget, UINT64_MAX, &r);
 		sim_deliver(sim, &r);
 		sent += n;
-		txp_net_tx_action(sim->dev);
+		txp_net_tx_action_txq(sim->txq);
 		if (n) {
 			idle = 0;
 		} else {

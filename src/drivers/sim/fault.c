@@ -157,7 +157,7 @@ static bool parse_param(enum txp_fault_kind k, struct txp_fault *f, const char *
 		ok = false;
 	}
 	if (!ok)
-		snprintf(err, errlen, "--fault %s: bad parameter '%s' (it takes %s%s)", fault_names[k],
+		snprintf(err, errlen, "%s: bad parameter '%s' (it takes %s%s)", fault_names[k],
 			 p, fault_params(k), slow || flap ? "; TIME as 5ms, 200us, 1s" : "");
 	return ok;
 }
@@ -169,12 +169,12 @@ static bool finish_kind(enum txp_fault_kind k, struct txp_fault *f, char *err, s
 	bool flap = k == TXP_FAULT_LINK_FLAP;
 
 	if ((f->chance != 0) + (f->every != 0) + (f->period_ns != 0) > 1) {
-		snprintf(err, errlen, "--fault %s: give one rate: P%% or every=N%s", name,
+		snprintf(err, errlen, "%s: give one rate: P%% or every=N%s", name,
 			 flap ? " or every=TIME" : ", not both");
 		return false;
 	}
 	if (f->delay_ns && f->delay_passes) {
-		snprintf(err, errlen, "--fault %s: give %s=TIME or %s=N, not both", name,
+		snprintf(err, errlen, "%s: give %s=TIME or %s=N, not both", name,
 			 flap ? "down" : "delay", flap ? "down" : "passes");
 		return false;
 	}
@@ -187,7 +187,7 @@ static bool finish_kind(enum txp_fault_kind k, struct txp_fault *f, char *err, s
 	if (!f->delay_ns && !f->delay_passes && flap)
 		f->delay_ns = FAULT_DEFAULT_DOWN_NS;
 	if (f->period_ns && f->delay_ns >= f->period_ns) {
-		snprintf(err, errlen, "--fault link-flap: down= must be shorter than every=");
+		snprintf(err, errlen, "link-flap: down= must be shorter than every=");
 		return false;
 	}
 	return true;
@@ -201,12 +201,12 @@ static int begin_kind(struct txp_fault_cfg *c, const char *s, size_t len, char *
 
 	if (k < 0) {
 		snprintf(err, errlen,
-			 "--fault: unknown fault '%.*s' (lost-irq slow-irq desc-error link-flap alloc-fail)",
+			 "unknown fault '%.*s' (lost-irq slow-irq desc-error link-flap alloc-fail)",
 			 (int)len, s);
 		return -1;
 	}
 	if (c->kind[k].on) {
-		snprintf(err, errlen, "--fault: %s given twice", fault_names[k]);
+		snprintf(err, errlen, "%s given twice", fault_names[k]);
 		return -1;
 	}
 	c->kind[k] = (struct txp_fault){ .on = true };
@@ -224,7 +224,7 @@ bool txp_fault_parse(struct txp_fault_cfg *c, const char *spec, char *err, size_
 		return false;
 	}
 	if (!*spec || *spec == ',' || spec[strlen(spec) - 1] == ',' || strstr(spec, ",,")) {
-		snprintf(err, errlen, "--fault wants KIND[:PARAM[,PARAM...]][,KIND...], got '%s'",
+		snprintf(err, errlen, "a fault spec is KIND[:PARAM[,PARAM...]][,KIND...], not '%s'",
 			 spec);
 		ok = false;
 	}
@@ -242,7 +242,7 @@ bool txp_fault_parse(struct txp_fault_cfg *c, const char *spec, char *err, size_
 			else if (colon)
 				ok = parse_param(k, &c->kind[k], colon + 1, err, errlen);
 		} else if (k < 0) {
-			snprintf(err, errlen, "--fault: '%s' before any fault kind", piece);
+			snprintf(err, errlen, "'%s' before any fault kind", piece);
 			ok = false;
 		} else {
 			ok = parse_param(k, &c->kind[k], piece, err, errlen);
@@ -311,24 +311,28 @@ bool txp_fault_next(struct txp_fault_stream *s)
 
 /* -- the simulated NIC's faults ------------------------------------------------ */
 
-int sim_faults_init(struct sim_faults *f, const struct txp_fault_cfg *cfg, unsigned size)
+int sim_faults_init(struct sim_faults *f, const struct txp_fault_cfg *cfg, unsigned size,
+		    unsigned queue, _Atomic uint64_t *injected)
 {
 	memset(f, 0, sizeof(*f));
 	for (int k = 0; k < TXP_FAULT_NR; k++)
 		atomic_init(&f->injected[k], 0);
+	if (!injected)
+		injected = f->injected;
+	f->counts = injected;
 	if (cfg)
 		f->cfg = *cfg;
 	f->cfg.kind[TXP_FAULT_ALLOC_FAIL].on = false;	/* the workload's, not the NIC's */
 	f->on = txp_fault_any(&f->cfg);
-	txp_fault_stream_init(&f->lost, &f->cfg, TXP_FAULT_LOST_IRQ, 0,
-			      &f->injected[TXP_FAULT_LOST_IRQ]);
-	txp_fault_stream_init(&f->slow, &f->cfg, TXP_FAULT_SLOW_IRQ, 0,
-			      &f->injected[TXP_FAULT_SLOW_IRQ]);
-	txp_fault_stream_init(&f->desc, &f->cfg, TXP_FAULT_DESC_ERROR, 0,
-			      &f->injected[TXP_FAULT_DESC_ERROR]);
+	txp_fault_stream_init(&f->lost, &f->cfg, TXP_FAULT_LOST_IRQ, queue,
+			      &injected[TXP_FAULT_LOST_IRQ]);
+	txp_fault_stream_init(&f->slow, &f->cfg, TXP_FAULT_SLOW_IRQ, queue,
+			      &injected[TXP_FAULT_SLOW_IRQ]);
+	txp_fault_stream_init(&f->desc, &f->cfg, TXP_FAULT_DESC_ERROR, queue,
+			      &injected[TXP_FAULT_DESC_ERROR]);
 	if (!f->cfg.kind[TXP_FAULT_LINK_FLAP].period_ns)
-		txp_fault_stream_init(&f->flap, &f->cfg, TXP_FAULT_LINK_FLAP, 0,
-				      &f->injected[TXP_FAULT_LINK_FLAP]);
+		txp_fault_stream_init(&f->flap, &f->cfg, TXP_FAULT_LINK_FLAP, queue,
+				      &injected[TXP_FAULT_LINK_FLAP]);
 	if (!f->on)
 		return 0;
 	f->status = calloc(size, sizeof(*f->status));
@@ -413,7 +417,7 @@ enum sim_link sim_fault_link(struct sim_faults *f, uint64_t now)
 	}
 	if (now < f->link_next)
 		return SIM_LINK_SAME;
-	if (!fault_take(&f->injected[TXP_FAULT_LINK_FLAP], flap->max)) {
+	if (!fault_take(&f->counts[TXP_FAULT_LINK_FLAP], flap->max)) {
 		f->link_next = UINT64_MAX;
 		return SIM_LINK_SAME;
 	}

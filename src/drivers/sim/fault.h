@@ -57,10 +57,15 @@ struct sim_faults {
 	uint64_t link_next;		/* ns: it goes next (timed link-flap) */
 
 	_Atomic uint64_t injected[TXP_FAULT_NR];	/* per kind; link-flap: times down */
+	_Atomic uint64_t *counts;	/* where this queue counts: injected, or queue 0's */
 };
 
-/* Set up from cfg (NULL: none) for a ring of `size`; -1 out of memory. */
-int sim_faults_init(struct sim_faults *f, const struct txp_fault_cfg *cfg, unsigned size);
+/* Set up from cfg (NULL: none) for queue `queue`'s ring of `size`, its
+ * streams its own (numbered by the queue), their counts in `injected`
+ * (TXP_FAULT_NR of them, shared by every queue, so a kind's max holds
+ * for the NIC; NULL: f's own).  -1 out of memory. */
+int sim_faults_init(struct sim_faults *f, const struct txp_fault_cfg *cfg, unsigned size,
+		    unsigned queue, _Atomic uint64_t *injected);
 void sim_faults_fini(struct sim_faults *f);
 /* The completion context starts at t0 (ns), with the ring retired up to
  * cons: the link up, no interrupt on its way. */

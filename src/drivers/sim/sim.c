@@ -6,6 +6,7 @@
  * the completion context retires (advancing cons).  Flow control follows
  * the personality, exactly as the drivers of 2004-2005 did it.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,16 @@ static const struct txp_sim_personality locked = {
 	.stop = TXP_SIM_STOP_RECHECK,
 };
 
+static const struct txp_sim_personality locked_bql = {
+	.name = "locked-bql",
+	.summary = "locked, reporting bytes to BQL (Linux 3.3's drivers): stop, barrier, recheck by hand",
+	.own_lock = false,
+	.ring_full = TXP_SIM_FULL_LOG_BUG,
+	.completion = TXP_SIM_COMP_BARRIER,
+	.stop = TXP_SIM_STOP_RECHECK,
+	.bql = true,
+};
+
 static const struct txp_sim_personality rc2 = {
 	.name = "rc2",
 	.summary = "2.6.11-rc2: no lock of its own; completion runs under the core's xmit lock, irqs off",
@@ -90,9 +101,29 @@ static const struct txp_sim_personality recheck_nomb = {
 	.stop = TXP_SIM_STOP_RECHECK_NOMB,
 };
 
+static const struct txp_sim_personality modern = {
+	.name = "modern",
+	.summary = "core lock, BQL, lockless stop/wake helpers (Linux 6.3+); ring full: stop, BUSY",
+	.own_lock = false,
+	.ring_full = TXP_SIM_FULL_SILENT,
+	.completion = TXP_SIM_COMP_HELPER,
+	.stop = TXP_SIM_STOP_HELPER,
+	.bql = true,
+};
+
+static const struct txp_sim_personality modern_nomb = {
+	.name = "modern-nomb",
+	.summary = "test: modern with the stop helper's barrier left out",
+	.own_lock = false,
+	.ring_full = TXP_SIM_FULL_SILENT,
+	.completion = TXP_SIM_COMP_HELPER,
+	.stop = TXP_SIM_STOP_HELPER_NOMB,
+	.bql = true,
+};
+
 const struct txp_sim_personality *const txp_sim_personalities[] = {
-	&tg3_2004, &tg3_silent, &tg3_2005, &e1000_2004, &locked, &rc2, &rc2_naive,
-	&lost_wakeup, &recheck_nomb, NULL,
+	&tg3_2004, &tg3_silent, &tg3_2005, &e1000_2004, &locked, &locked_bql, &rc2, &rc2_naive,
+	&lost_wakeup, &recheck_nomb, &modern, &modern_nomb, NULL,
 };
 
 const struct txp_sim_personality *txp_sim_personality(const char *name)
@@ -110,39 +141,55 @@ unsigned txp_sim_min_ring(unsigned max_frags)
 	return 2 * (max_frags + 1) + 1;
 }
 
-struct txp_sim *txp_sim_create(const struct txp_sim_cfg *cfg, char *err, size_t errlen)
+/* Check cfg; false and a message in err if it cannot be built. */
+static bool sim_cfg_ok(const struct txp_sim_cfg *cfg, char *err, size_t errlen)
 {
 	unsigned min = txp_sim_min_ring(cfg->max_frags);
-	struct txp_sim *sim;
 
 	if (!cfg->personality) {
-		snprintf(err, errlen, "no driver personality given");
-		return NULL;
+		snprintf(err, errlen, "no driver personality");
+		return false;
 	}
 	if (cfg->max_frags > TXP_MAX_FRAGS) {
 		snprintf(err, errlen, "at most %d fragments per packet", TXP_MAX_FRAGS);
-		return NULL;
+		return false;
 	}
 	if (cfg->ring < min) {
 		snprintf(err, errlen,
 			 "ring of %u descriptors too small: packets of up to %u fragments need at least %u",
 			 cfg->ring, cfg->max_frags, min);
-		return NULL;
+		return false;
 	}
-	sim = aligned_alloc(TXP_CACHELINE, sizeof(*sim));
-	if (!sim) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
+	if (cfg->queues > TXP_DEV_MAX_QUEUES) {
+		snprintf(err, errlen, "at most %u queues", TXP_DEV_MAX_QUEUES);
+		return false;
 	}
+	return true;
+}
+
+static void sim_queue_free(struct txp_sim *sim)
+{
+	sim_faults_fini(&sim->fault);
+	wire_fini(&sim->wire);
+	free(sim->ring);
+	free(sim);
+}
+
+/* Queue index's NIC: its faults' streams are its own, counted with
+ * queue 0's (first; NULL for queue 0 itself). */
+static struct txp_sim *sim_queue_create(const struct txp_sim_cfg *cfg, unsigned index,
+					struct txp_sim *first)
+{
+	struct txp_sim *sim = aligned_alloc(TXP_CACHELINE, sizeof(*sim));
+
+	if (!sim)
+		return NULL;
 	memset(sim, 0, sizeof(*sim));
 	sim->ring = calloc(cfg->ring, sizeof(*sim->ring));
 	if (!sim->ring || wire_init(&sim->wire, cfg->max_flows) != 0 ||
-	    sim_faults_init(&sim->fault, cfg->faults, cfg->ring) != 0) {
-		sim_faults_fini(&sim->fault);
-		wire_fini(&sim->wire);
-		free(sim->ring);
-		free(sim);
-		snprintf(err, errlen, "out of memory");
+	    sim_faults_init(&sim->fault, cfg->faults, cfg->ring, index,
+			    first ? first->fault.injected : NULL) != 0) {
+		sim_queue_free(sim);
 		return NULL;
 	}
 	sim->p = cfg->personality;
@@ -155,60 +202,181 @@ struct txp_sim *txp_sim_create(const struct txp_sim_cfg *cfg, char *err, size_t 
 	return sim;
 }
 
+struct txp_sim *txp_sim_create(const struct txp_sim_cfg *cfg, char *err, size_t errlen)
+{
+	unsigned nq = cfg->queues ? cfg->queues : 1;
+	struct txp_sim **queues;
+
+	if (!sim_cfg_ok(cfg, err, errlen))
+		return NULL;
+	queues = calloc(nq, sizeof(*queues));
+	for (unsigned i = 0; queues && i < nq; i++) {
+		queues[i] = sim_queue_create(cfg, i, i ? queues[0] : NULL);
+		if (!queues[i]) {
+			while (i-- > 0)
+				sim_queue_free(queues[i]);
+			free(queues);
+			queues = NULL;
+		}
+	}
+	if (!queues) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	queues[0]->queues = queues;
+	queues[0]->nq = nq;
+	return queues[0];
+}
+
 void txp_sim_destroy(struct txp_sim *sim)
 {
+	struct txp_sim **queues;
+	unsigned nq;
+
 	if (!sim)
 		return;
-	sim_faults_fini(&sim->fault);
-	wire_fini(&sim->wire);
-	free(sim->ring);
-	free(sim);
+	queues = sim->queues;
+	nq = sim->nq;
+	for (unsigned i = 0; i < nq; i++)
+		sim_queue_free(queues[i]);
+	free(queues);
+}
+
+static void sim_stats_add(struct txp_sim *sim, struct txp_sim_stats *st)
+{
+	st->wire_frames += txp_load_relaxed(&sim->wire.frames);
+	st->wire_unique += txp_load_relaxed(&sim->wire.unique);
+	st->wire_duplicates += txp_load_relaxed(&sim->wire.duplicates);
+	st->wire_alien += txp_load_relaxed(&sim->wire.alien);
+	st->ring_full_awake += txp_load_relaxed(&sim->ring_full_awake);
+	st->ring_full_stopped += txp_load_relaxed(&sim->ring_full_stopped);
+	st->ring_errors += txp_load_relaxed(&sim->ring_errors);
+	st->ring_resets += txp_load_relaxed(&sim->ring_resets);
+	st->in_flight += (unsigned)(txp_load_acquire(&sim->prod) - txp_load_acquire(&sim->cons));
+}
+
+/* Faults are counted for the NIC, on queue 0's counters. */
+static void sim_faults_get(struct txp_sim *sim, struct txp_sim_stats *st)
+{
+	for (int k = 0; k < TXP_FAULT_NR; k++)
+		st->faults[k] = txp_counter_read(&sim->queues[0]->fault.injected[k]);
 }
 
 void txp_sim_get_stats(struct txp_sim *sim, struct txp_sim_stats *st)
 {
-	st->wire_frames = txp_load_relaxed(&sim->wire.frames);
-	st->wire_unique = txp_load_relaxed(&sim->wire.unique);
-	st->wire_duplicates = txp_load_relaxed(&sim->wire.duplicates);
-	st->wire_alien = txp_load_relaxed(&sim->wire.alien);
-	st->ring_full_awake = txp_load_relaxed(&sim->ring_full_awake);
-	st->ring_full_stopped = txp_load_relaxed(&sim->ring_full_stopped);
-	st->ring_errors = txp_load_relaxed(&sim->ring_errors);
-	st->in_flight = (unsigned)(txp_load_acquire(&sim->prod) - txp_load_acquire(&sim->cons));
-	for (int k = 0; k < TXP_FAULT_NR; k++)
-		st->faults[k] = txp_counter_read(&sim->fault.injected[k]);
+	memset(st, 0, sizeof(*st));
+	for (unsigned i = 0; i < sim->nq; i++)
+		sim_stats_add(sim->queues[i], st);
+	sim_faults_get(sim, st);
+}
+
+void txp_sim_get_queue_stats(struct txp_sim *sim, unsigned queue, struct txp_sim_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (queue < sim->nq)
+		sim_stats_add(sim->queues[queue], st);
+	sim_faults_get(sim, st);
 }
 
 /* -- ops ------------------------------------------------------------------ */
 
-static int sim_open(struct txp_dev *dev)
+/* The NIC of txq. */
+static inline struct txp_sim *sim_of(struct txp_txq *txq)
 {
-	struct txp_sim *sim = txp_dev_priv(dev);
+	struct txp_sim *sim0 = txp_dev_priv(txp_txq_dev(txq));
 
-	sim->dev = dev;
-	sim->txq = txp_dev_txq(dev, 0);
-	if (sim->p->completion == TXP_SIM_COMP_XMIT_LOCK_IRQ)
-		txp_dev_xmit_lock_irqsafe(dev);
-	return sim_completion_start(sim);
+	return sim0->queues[txp_txq_index(txq)];
 }
 
-/* Stop the completion context, then hand back what the ring still holds. */
-static void sim_stop(struct txp_dev *dev)
+static int sim_open(struct txp_dev *dev)
 {
-	struct txp_sim *sim = txp_dev_priv(dev);
-	uint64_t cons, prod;
+	struct txp_sim *sim0 = txp_dev_priv(dev);
+	unsigned i;
+	int rc = 0;
 
-	sim_completion_stop(sim);
-	cons = txp_load_relaxed(&sim->cons);
-	prod = txp_load_acquire(&sim->prod);
+	if (txp_dev_num_tx_queues(dev) != sim0->nq)
+		return -EINVAL;
+	if (sim0->p->completion == TXP_SIM_COMP_XMIT_LOCK_IRQ)
+		txp_dev_xmit_lock_irqsafe(dev);
+	for (i = 0; i < sim0->nq && rc == 0; i++) {
+		sim0->queues[i]->dev = dev;
+		sim0->queues[i]->txq = txp_dev_txq(dev, i);
+		rc = sim_completion_start(sim0->queues[i]);
+	}
+	if (rc != 0)
+		for (i--; i-- > 0;)
+			sim_completion_stop(sim0->queues[i]);
+	return rc;
+}
+
+/*
+ * Hand back what the ring still holds, from cons: what the NIC finished
+ * before `done` as it finished it (sent onto the wire, or failed), the
+ * rest dropped with `why`.  Its completion context must be stopped.
+ */
+static void sim_ring_flush(struct txp_sim *sim, uint64_t done, enum txp_drop_reason why)
+{
+	uint64_t cons = txp_load_relaxed(&sim->cons);
+	uint64_t prod = txp_load_acquire(&sim->prod);
+
 	for (; cons < prod; cons++) {
-		struct sim_desc *d = &sim->ring[cons % sim->size];
+		unsigned i = (unsigned)(cons % sim->size);
+		struct txp_pkt *pkt = sim->ring[i].pkt;
 
-		if (d->pkt && d->pkt != SIM_FRAG)
-			txp_pkt_drop(dev, d->pkt, TXP_DROP_DEV_DOWN);
-		d->pkt = NULL;
+		sim->ring[i].pkt = NULL;
+		if (!pkt || pkt == SIM_FRAG)
+			continue;
+		if (cons < done && sim->fault.status[i] == SIM_DESC_SENT) {
+			wire_record(&sim->wire, pkt->flow, pkt->seq);
+			txp_pkt_complete(sim->dev, pkt);
+		} else {
+			txp_pkt_drop(sim->dev, pkt, cons < done ? TXP_DROP_TX_ERROR : why);
+		}
 	}
 	txp_store_release(&sim->cons, cons);
+}
+
+/* Stop each completion context, then hand back what its ring holds. */
+static void sim_stop(struct txp_dev *dev)
+{
+	struct txp_sim *sim0 = txp_dev_priv(dev);
+
+	for (unsigned i = 0; i < sim0->nq; i++) {
+		sim_completion_stop(sim0->queues[i]);
+		sim_ring_flush(sim0->queues[i], 0, TXP_DROP_DEV_DOWN);
+	}
+}
+
+/*
+ * tx_timeout: reset the ring of a queue that stayed stopped.  Its
+ * interrupt is masked (the completion context stopped) while the ring is
+ * emptied: what the NIC had finished is reclaimed as it finished it, what
+ * it never sent is dropped as TXP_DROP_TX_TIMEOUT; BQL forgets it; the
+ * queue is woken and the interrupt unmasked.
+ * Synchronization: the core froze every queue, so no start_xmit runs in
+ * core mode; the LLTX personalities' own tx_lock is taken against theirs.
+ * Context: the watchdog.
+ */
+static void sim_tx_timeout(struct txp_dev *dev, unsigned queue)
+{
+	struct txp_sim *sim0 = txp_dev_priv(dev), *sim = sim0->queues[queue];
+	unsigned long flags = 0;
+
+	sim_completion_stop(sim);
+	if (sim->p->own_lock) {
+		flags = txp_local_irq_save();
+		txp_spin_lock(&sim->tx_lock);
+	}
+	sim_ring_flush(sim, sim->fault.on ? sim->fault.hw : 0, TXP_DROP_TX_TIMEOUT);
+	txp_netdev_tx_reset_queue(sim->txq);
+	txp_counter_add(&sim->ring_resets, 1);
+	if (sim->p->own_lock) {
+		txp_spin_unlock(&sim->tx_lock);
+		txp_local_irq_restore(flags);
+	}
+	txp_netif_wake_queue(sim->txq);
+	if (sim_completion_start(sim) != 0)
+		txp_dev_log_bug(dev, "tx_timeout: the completion context did not restart");
 }
 
 /* LLTX personalities: their own tx_lock, by trylock, interrupts saved
@@ -279,18 +447,48 @@ static void sim_post(struct txp_sim *sim, struct txp_pkt *pkt, uint64_t prod, un
 			txp_counter_add_shared(&sim->ring_errors, 1);
 		d->pkt = i + 1 == need ? pkt : SIM_FRAG;
 	}
+	/* BQL counts the bytes before the NIC can see them (a driver calls
+	 * netdev_tx_sent_queue before its doorbell): else the completion
+	 * could report them first, and BQL would stop the queue for bytes
+	 * already gone. */
+	if (sim->p->bql)
+		txp__netdev_tx_sent_queue(sim->txq, pkt->len, pkt->xmit_more);
 	txp_trace("queue packet to HW");
 	/* Release: the descriptors before the index; pairs with the acquire
 	 * of prod in sim_reap(). */
 	txp_store_release(&sim->prod, prod + need);
 }
 
+/* Free descriptors now (the helpers' get_desc). */
+static inline unsigned sim_free_now(struct txp_sim *sim, uint64_t prod)
+{
+	return sim_avail(sim, prod, txp_load_acquire(&sim->cons));
+}
+
+/* The helper's stop with its barrier left out: the mutant the explorer
+ * must find under tso. */
+static void sim_maybe_stop_nomb(struct txp_sim *sim, uint64_t prod)
+{
+	txp_netif_stop_queue(sim->txq);
+	if (sim_free_now(sim, prod) > sim->wake_thresh)
+		txp_netif_tx_start_queue(sim->txq);
+}
+
 /* After posting, with avail descriptors left: stop the queue if a
  * maximal packet might not fit, as the personality does it. */
 static void sim_maybe_stop(struct txp_sim *sim, uint64_t prod, unsigned avail)
 {
+	if (sim->p->stop == TXP_SIM_STOP_HELPER) {
+		txp_netif_txq_maybe_stop(sim->txq, sim_free_now(sim, prod), sim->stop_thresh + 1,
+					 sim->wake_thresh + 1);
+		return;
+	}
 	if (avail > sim->stop_thresh)
 		return;
+	if (sim->p->stop == TXP_SIM_STOP_HELPER_NOMB) {
+		sim_maybe_stop_nomb(sim, prod);
+		return;
+	}
 	txp_netif_stop_queue(sim->txq);
 	txp_trace("queue full, netif_stop_queue()");	/* drawn once it is done */
 	if (sim->p->stop == TXP_SIM_STOP_PLAIN)
@@ -349,7 +547,7 @@ static enum txp_tx rc2_naive_start_xmit(struct txp_sim *sim, struct txp_pkt *pkt
  */
 static enum txp_tx sim_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 {
-	struct txp_sim *sim = txp_dev_priv(txp_txq_dev(txq));
+	struct txp_sim *sim = sim_of(txq);
 	unsigned need = pkt->nr_frags + 1u, avail;
 	unsigned long flags = 0;
 	uint64_t prod;
@@ -383,4 +581,5 @@ const struct txp_driver_ops txp_sim_ops = {
 	.open = sim_open,
 	.stop = sim_stop,
 	.start_xmit = sim_start_xmit,
+	.tx_timeout = sim_tx_timeout,
 };

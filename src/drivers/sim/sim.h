@@ -16,9 +16,16 @@ struct sim_desc {
 };
 #define SIM_FRAG ((struct txp_pkt *)1)
 
+/*
+ * One transmit queue's NIC: a ring and the completion context (interrupt)
+ * that retires it, as a multi-queue NIC has a ring and an MSI-X vector
+ * per queue.  The device's priv is queue 0's; its siblings hang off it.
+ */
 struct txp_sim {
 	/* Read-only while the device is up. */
 	const struct txp_sim_personality *p;
+	struct txp_sim **queues;	/* [nq]; queues[i]->txq is queue i */
+	unsigned nq;
 	struct txp_dev *dev;
 	struct txp_txq *txq;
 	struct sim_desc *ring;
@@ -40,6 +47,7 @@ struct txp_sim {
 	_Atomic uint64_t ring_errors;
 	struct wire wire;
 	struct sim_faults fault;	/* what goes wrong, if anything (fault.h) */
+	_Atomic uint64_t ring_resets;	/* tx_timeout's, one writer (the watchdog) */
 };
 
 /* Free descriptors, given a producer and a consumer count. */

@@ -3,8 +3,8 @@
  * per run (headers, checksums, payload pattern), stamped per packet with
  * its flow and sequence number and the UDP checksum fixed up.
  */
-#ifndef TXP_RUN_FRAME_H
-#define TXP_RUN_FRAME_H
+#ifndef TXP_DRIVERS_FRAME_H
+#define TXP_DRIVERS_FRAME_H
 
 #include <stdint.h>
 

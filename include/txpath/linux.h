@@ -1,0 +1,136 @@
+/*
+ * txpath/linux.h - the kernel's names for a driver's transmit path, each
+ * mapped onto txpath's public API (sync.h, driver.h, plugin.h), so that
+ * the lock validator, the explorer's diagrams and the accounting see
+ * every call.
+ *
+ * What a driver keeps as it is: its start_xmit and its completion
+ * routine, its locks, barriers, flow control and log lines.  What it
+ * changes (docs/checking-your-driver.md): descriptors and MMIO become a
+ * ring it owns in memory, the NIC becomes txpath's completion context
+ * (its poll sees everything posted as sent), and it registers with
+ * TXP_PLUGIN() instead of probing a PCI device.
+ */
+#ifndef TXPATH_LINUX_H
+#define TXPATH_LINUX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "txpath/dev.h"
+#include "txpath/driver.h"
+#include "txpath/pkt.h"
+#include "txpath/plugin.h"
+#include "txpath/sync.h"
+
+/* -- types and hints ------------------------------------------------------ */
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int32_t s32;
+
+#define likely(x)   __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+/* -- packets and devices ------------------------------------------------------ */
+
+/* skb->len, skb_shinfo(skb)->nr_frags; txpath's packets carry no bytes,
+ * so the head is an equal share of the length. */
+#define sk_buff txp_pkt
+#define skb_shinfo(skb) (skb)
+static inline unsigned int skb_headlen(const struct sk_buff *skb)
+{
+	return skb->len - skb->nr_frags * (skb->len / (skb->nr_frags + 1u));
+}
+
+#define net_device txp_dev
+#define netdev_queue txp_txq
+#define napi_struct txp_napi
+#define netdev_priv(dev) txp_plugin_priv(dev)
+#define netdev_name(dev) txp_dev_name(dev)	/* dev->name */
+#define netdev_get_tx_queue(dev, i) txp_dev_txq((dev), (i))
+
+typedef int netdev_tx_t;
+#define NETDEV_TX_OK     TXP_TX_OK
+#define NETDEV_TX_BUSY   TXP_TX_BUSY
+#define NETDEV_TX_LOCKED TXP_TX_LOCKED
+
+/* -- flow control ---------------------------------------------------------------- */
+
+#define netif_tx_stop_queue(txq) \
+	(txp_trace_at("netif_stop_queue()", __func__), txp_netif_stop_queue(txq))
+#define netif_tx_wake_queue(txq)    txp_netif_wake_queue(txq)
+#define netif_tx_queue_stopped(txq) txp_netif_queue_stopped(txq)
+#define netif_stop_queue(dev)       netif_tx_stop_queue(txp_dev_txq((dev), 0))
+#define netif_wake_queue(dev)       netif_tx_wake_queue(txp_dev_txq((dev), 0))
+#define netif_queue_stopped(dev)    netif_tx_queue_stopped(txp_dev_txq((dev), 0))
+/* The core's xmit lock of the device's queue (netif_tx_lock). */
+#define netif_tx_lock(dev)          txp__netif_tx_lock(txp_dev_txq((dev), 0), __func__)
+#define netif_tx_unlock(dev)        txp__netif_tx_unlock(txp_dev_txq((dev), 0), __func__)
+#define netif_tx_lock_bh(dev)       netif_tx_lock(dev)
+#define netif_tx_unlock_bh(dev)     netif_tx_unlock(dev)
+
+/* -- locks and interrupts -------------------------------------------------------- */
+
+typedef struct txp_spinlock spinlock_t;
+/* The lock's class is its expression as written: "&tp->tx_lock". */
+#define spin_lock_init(l)              txp_spin_init((l), #l)
+#define spin_lock(l)                   txp__spin_lock((l), __func__)
+#define spin_unlock(l)                 txp__spin_unlock((l), __func__)
+#define spin_trylock(l)                txp__spin_trylock((l), __func__)
+#define spin_lock_irq(l)               txp__spin_lock_irq((l), __func__)
+#define spin_unlock_irq(l)             txp__spin_unlock_irq((l), __func__)
+#define spin_lock_bh(l)                spin_lock(l)
+#define spin_unlock_bh(l)              spin_unlock(l)
+#define spin_lock_irqsave(l, flags)    ((flags) = txp__spin_lock_irqsave((l), __func__))
+#define spin_trylock_irqsave(l, flags) txp__spin_trylock_irqsave((l), &(flags), __func__)
+#define spin_unlock_irqrestore(l, flags) txp__spin_unlock_irqrestore((l), (flags), __func__)
+#define local_irq_save(flags)          ((flags) = txp__local_irq_save(__func__))
+#define local_irq_restore(flags)       txp__local_irq_restore((flags), __func__)
+#define local_irq_disable()            txp__local_irq_disable(__func__)
+#define local_irq_enable()             txp__local_irq_enable(__func__)
+#define irqs_disabled()                txp_irqs_disabled()
+
+/* -- memory ordering --------------------------------------------------------------- */
+
+/* The barriers are drawn, with their caller: where they are, or are
+ * not, is what a memory-model counterexample is about. */
+#define smp_mb()               (txp_trace_at("smp_mb()", __func__), txp_mb())
+#define smp_rmb()              (txp_trace_at("smp_rmb()", __func__), txp_rmb())
+#define smp_wmb()              (txp_trace_at("smp_wmb()", __func__), txp_wmb())
+#define mb()                   smp_mb()
+#define rmb()                  smp_rmb()
+#define wmb()                  smp_wmb()
+#define smp_mb__after_atomic() txp_mb_after_atomic()
+#define READ_ONCE(x)           TXP_READ_ONCE(x)
+#define WRITE_ONCE(x, v)       TXP_WRITE_ONCE(x, v)
+#define smp_load_acquire(p)    TXP_LOAD_ACQUIRE(*(p))
+#define smp_store_release(p, v) \
+	txp__atomic_store((p), sizeof(*(p)), (uint64_t)(uintptr_t)(v), TXP_RELEASE, #p)
+#define cpu_relax()            txp_relax()
+#define set_bit(nr, addr)           txp_set_bit((nr), (addr))
+#define clear_bit(nr, addr)         txp_clear_bit((nr), (addr))
+#define test_bit(nr, addr)          txp_test_bit((nr), (addr))
+#define test_and_set_bit(nr, addr)  txp_test_and_set_bit((nr), (addr))
+#define test_and_clear_bit(nr, addr) txp_test_and_clear_bit((nr), (addr))
+
+/* -- freeing and logging ---------------------------------------------------------- */
+
+#define dev_kfree_skb(skb)     txp__plugin_free((skb), __func__)
+#define dev_consume_skb_any(skb) txp__plugin_free((skb), __func__)
+#define dev_kfree_skb_any(skb) txp__plugin_free_deferred((skb), __func__)
+#define dev_kfree_skb_irq(skb) txp__plugin_free_deferred((skb), __func__)
+
+#define KERN_SOH    "\001"
+#define KERN_ERR    KERN_SOH "3"
+#define KERN_WARNING KERN_SOH "4"
+#define KERN_INFO   KERN_SOH "6"
+#define KERN_DEBUG  KERN_SOH "7"
+#define printk(...) txp__plugin_printk(__func__, __VA_ARGS__)
+#define netdev_err(dev, fmt, ...) \
+	txp__plugin_printk(__func__, KERN_ERR "%s: " fmt, txp_dev_name(dev), ##__VA_ARGS__)
+#define net_ratelimit() txp_plugin_ratelimit()
+
+#endif

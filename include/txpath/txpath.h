@@ -1,0 +1,21 @@
+/*
+ * txpath/txpath.h - every public header of the library, libtxpath and
+ * libtxpath-net (net.h's functions are libtxpath-net's).
+ *
+ * The workload (txpath/run.h) and the schedule explorer (txpath/explore.h)
+ * are the txpath tool's, not the library's: they are not installed.
+ */
+#ifndef TXPATH_TXPATH_H
+#define TXPATH_TXPATH_H
+
+#include "txpath/check.h"
+#include "txpath/ctx.h"
+#include "txpath/dev.h"
+#include "txpath/driver.h"
+#include "txpath/net.h"
+#include "txpath/pkt.h"
+#include "txpath/qdisc.h"
+#include "txpath/sim.h"
+#include "txpath/version.h"
+
+#endif

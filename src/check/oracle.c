@@ -1,0 +1,214 @@
+/*
+ * oracle.c - the explorer's own ground truth (check build only).
+ *
+ * Packets: the scenario's packets are the oracle's memory, handed to the
+ * producers and kept when the core frees them (the pkt.c hook), so each
+ * free is noted and a second one is a finding, not a crash.  A free the
+ * core did not count first (transmitted or dropped) is a packet gone with
+ * no account: the core adds to those counts before it frees.
+ *
+ * start_xmit: the scheduler watches the queue's stopped flag (the word
+ * txp_netif_queue_stopped() reads); a call ran on a stopped queue if
+ * another context's stop reached memory after the caller last read the
+ * flag (its check before the call) and before the driver returned.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "check/oracle.h"
+#include "check/sched.h"
+
+struct pkt_track {
+	unsigned frees;		/* while the contexts were explored */
+	unsigned teardown;	/* afterwards (free run, tear-down) */
+	int by[2];		/* the contexts of the first two frees (-1: tear-down) */
+	int unaccounted;	/* freed with no count first: by whom; -2: never */
+};
+
+static struct {
+	const struct txp_driver_ops *base;
+	struct txp_driver_ops ops;
+	struct txp_dev *dev;
+	int word[SCHED_WATCH_MAX];	/* the watched stopped flag of each queue */
+	unsigned packets;	/* per flow, for the slots' layout */
+	/* Every free is counted; only when precise (the same execution
+	 * again, when the totals disagree) is each matched with a count of
+	 * the core's as it happens, which costs a reading of the counters. */
+	bool precise;
+	uint64_t frees;
+	uint64_t counted;	/* transmitted + dropped, as last read */
+	uint64_t matched;	/* frees matched with a count of the core's */
+	unsigned on_stopped;
+	struct txp_pkt pkt[ORACLE_PKTS];
+	struct pkt_track track[ORACLE_PKTS];
+} O;
+
+/* The driver's start_xmit, watched. */
+static enum txp_tx watched_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
+{
+	unsigned q = txp_txq_index(txq);
+	int word = q < SCHED_WATCH_MAX ? O.word[q] : -1;
+	struct sched_mark m = word >= 0 ? sched_watch_seen(word) : (struct sched_mark){ 0, 0 };
+	enum txp_tx rc = O.base->start_xmit(pkt, txq);
+
+	if (word >= 0 && sched_current() >= 0 && sched_watch_rose_since(word, m))
+		O.on_stopped++;
+	return rc;
+}
+
+void oracle_precise(bool on)
+{
+	O.precise = on;
+}
+
+const struct txp_driver_ops *oracle_begin(const struct txp_driver_ops *ops, unsigned packets)
+{
+	O.packets = packets;
+	O.base = ops;
+	O.ops = *ops;
+	O.ops.start_xmit = watched_start_xmit;
+	O.dev = NULL;
+	O.frees = O.counted = O.matched = 0;
+	O.on_stopped = 0;
+	return &O.ops;
+}
+
+static void read_stopped(void *arg)
+{
+	(void)txp_netif_queue_stopped(arg);
+}
+
+void oracle_watch(struct txp_dev *dev)
+{
+	struct txp_txq *txq;
+
+	O.dev = dev;
+	sched_watch_reset();
+	for (unsigned i = 0; i < SCHED_WATCH_MAX; i++)
+		O.word[i] = (txq = txp_dev_txq(dev, i)) ? sched_watch_probe(read_stopped, txq) : -1;
+}
+
+struct txp_pkt *oracle_pkt(unsigned flow, unsigned k)
+{
+	unsigned i = flow * O.packets + k;
+
+	if (!O.packets || k >= O.packets || i >= ORACLE_PKTS)
+		return NULL;
+	memset(&O.pkt[i], 0, sizeof(O.pkt[i]));
+	O.track[i] = (struct pkt_track){ .by = { -1, -1 }, .unaccounted = -2 };
+	return &O.pkt[i];
+}
+
+static uint64_t accounted(void)
+{
+	struct txp_dev_stats st;
+	uint64_t n;
+
+	txp_dev_get_stats(O.dev, &st);
+	n = st.transmitted;
+	for (int r = 0; r < TXP_DROP_NR; r++)
+		n += st.dropped[r];
+	return n;
+}
+
+bool txp_check_pkt_keep(struct txp_pkt *pkt)
+{
+	struct pkt_track *t;
+	int who;
+
+	if (pkt < O.pkt || pkt >= O.pkt + ORACLE_PKTS)
+		return false;
+	t = &O.track[pkt - O.pkt];
+	who = sched_current();
+	if (who >= 0) {
+		if (t->frees < 2)
+			t->by[t->frees] = who;
+		t->frees++;
+	} else {
+		t->teardown++;
+	}
+	O.frees++;
+	if (!O.precise)
+		return true;
+	/* Counted before it is freed, or not at all.  Counts only grow: a
+	 * count read once covers the frees it is ahead by (a list). */
+	if (O.dev && O.counted <= O.matched)
+		O.counted = accounted();
+	if (O.counted > O.matched)
+		O.matched++;
+	else if (t->unaccounted == -2)
+		t->unaccounted = who;
+	return true;
+}
+
+static const char *who_name(int ctx)
+{
+	return ctx >= 0 ? sched_ctx_name(ctx) : "the tear-down";
+}
+
+/* "packet 2 of CPU 1 (flow 0, seq 1)": by its slot, whatever became of it. */
+static const char *pkt_name(unsigned i, char *buf, size_t len)
+{
+	unsigned flow = i / O.packets, seq = i % O.packets;
+
+	snprintf(buf, len, "packet %u of CPU %u (flow %u, seq %u)", seq + 1, flow + 1, flow, seq);
+	return buf;
+}
+
+void oracle_judge_packets(unsigned producers, unsigned packets, uint64_t wire_duplicates,
+			  struct oracle_verdict *v)
+{
+	unsigned n = producers * packets, twice = n, held_twice = n, lost = n, silent = n;
+	char name[80];
+
+	v->kind = NULL;
+	v->recheck = false;
+	for (unsigned i = 0; i < n; i++) {
+		const struct pkt_track *t = &O.track[i];
+
+		if (t->frees >= 2 && twice == n)
+			twice = i;
+		if (t->frees < 2 && t->frees + t->teardown >= 2 && held_twice == n)
+			held_twice = i;
+		if (!t->frees && !t->teardown && lost == n)
+			lost = i;
+		if (t->unaccounted != -2 && silent == n)
+			silent = i;
+	}
+	if (wire_duplicates || held_twice < n) {
+		unsigned i = held_twice < n ? held_twice : twice;
+
+		v->kind = "duplicated";
+		if (i < n)
+			snprintf(v->detail, sizeof(v->detail),
+				 "%s held twice: freed by %s and by %s; %llu packets sent twice",
+				 pkt_name(i, name, sizeof(name)), who_name(O.track[i].by[0]),
+				 who_name(O.track[i].frees >= 2 ? O.track[i].by[1] : -1),
+				 (unsigned long long)wire_duplicates);
+		else
+			snprintf(v->detail, sizeof(v->detail), "%llu packets sent twice",
+				 (unsigned long long)wire_duplicates);
+	} else if (twice < n) {
+		v->kind = "double-completion";
+		snprintf(v->detail, sizeof(v->detail), "%s completed twice: freed by %s, then again by %s",
+			 pkt_name(twice, name, sizeof(name)), who_name(O.track[twice].by[0]),
+			 who_name(O.track[twice].by[1]));
+	} else if (!O.precise && O.frees > accounted()) {
+		v->recheck = true;
+	} else if (silent < n) {
+		v->kind = "lost";
+		snprintf(v->detail, sizeof(v->detail),
+			 "%s freed by %s without being transmitted or dropped: nothing counted it",
+			 pkt_name(silent, name, sizeof(name)), who_name(O.track[silent].unaccounted));
+	} else if (lost < n) {
+		v->kind = "lost";
+		snprintf(v->detail, sizeof(v->detail),
+			 "%s never freed: neither queued, nor in the ring, nor completed",
+			 pkt_name(lost, name, sizeof(name)));
+	}
+}
+
+unsigned oracle_xmit_on_stopped(void)
+{
+	return O.on_stopped;
+}

@@ -1,0 +1,60 @@
+/*
+ * oracle.h - the explorer's own ground truth (check build only): every
+ * packet of a scenario followed from its allocation to its free, and
+ * every call of start_xmit watched for the queue's stopped flag rising
+ * under it, to be compared with what the core counts.
+ */
+#ifndef TXP_CHECK_ORACLE_H
+#define TXP_CHECK_ORACLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "txpath/dev.h"
+#include "txpath/driver.h"
+#include "txpath/pkt.h"
+
+/* Packets per scenario at most: producers x packets. */
+#define ORACLE_PKTS (6 * 64)
+
+/* A new scenario whose driver is ops, `packets` per producer: forget the
+ * last one.  Returns the ops to create the device with (ops, their
+ * start_xmit watched). */
+const struct txp_driver_ops *oracle_begin(const struct txp_driver_ops *ops, unsigned packets);
+/* The device exists: count its packets, watch its queue's stopped flag. */
+void oracle_watch(struct txp_dev *dev);
+/* Packet k of flow (a producer), zeroed: the oracle's own memory. */
+struct txp_pkt *oracle_pkt(unsigned flow, unsigned k);
+/*
+ * The pkt.c hook: a heap packet is being freed (its destructor has run).
+ * True if it is one of the oracle's, whose free is then noted (by whom,
+ * whether the core counted it transmitted or dropped first) and whose
+ * memory stays the oracle's, so that a second free is told, not a crash.
+ */
+bool txp_check_pkt_keep(struct txp_pkt *pkt);
+
+struct oracle_verdict {
+	const char *kind;	/* NULL: the packets are all accounted for */
+	bool recheck;		/* frees the core did not count: run the same
+				 * execution again, precise, to name them */
+	char detail[400];
+};
+
+/* Match every free with the core's counts as it happens (slower). */
+void oracle_precise(bool on);
+
+/*
+ * After the scenario was torn down (every packet freed or leaked), with
+ * the wire's duplicate count: a packet freed twice while the contexts
+ * ran ("double-completion"), held twice ("duplicated": on the wire twice,
+ * or freed again at tear-down), never freed ("lost": nobody held it), or
+ * freed with nothing counting it transmitted or dropped ("lost").
+ */
+void oracle_judge_packets(unsigned producers, unsigned packets, uint64_t wire_duplicates,
+			  struct oracle_verdict *v);
+/* Calls of start_xmit the oracle saw run on a queue another context
+ * stopped (between the caller's check of "stopped" and the return). */
+unsigned oracle_xmit_on_stopped(void);
+
+#endif

@@ -1,0 +1,76 @@
+/*
+ * watchdog.c - the TX watchdog (dev_watchdog, net/sched/sch_generic.c):
+ * a queue that stays stopped is reported, and its driver resets it.
+ */
+#include "core.h"
+
+/*
+ * Freeze every queue (netif_freeze_queues): take each xmit lock, so no
+ * start_xmit is under way in core mode, and set FROZEN, so none starts
+ * (qdisc_restart tests it).  In LLTX mode the core holds no xmit lock
+ * around start_xmit, so a call already under way may still finish, as on
+ * Linux.
+ */
+static void freeze_queues(struct txp_dev *dev)
+{
+	for (unsigned i = 0; i < dev->num_tx_queues; i++) {
+		struct txp_txq *txq = &dev->txqs[i];
+
+		txp_spin_lock(&txq->xmit_lock);
+		txp_store_release(&txq->frozen, 1);
+		txp_spin_unlock(&txq->xmit_lock);
+	}
+}
+
+/* Unfreeze and reschedule every queue (netif_unfreeze_queues). */
+static void unfreeze_queues(struct txp_dev *dev)
+{
+	for (unsigned i = 0; i < dev->num_tx_queues; i++) {
+		struct txp_txq *txq = &dev->txqs[i];
+
+		txp_xchg(&txq->frozen, 0);
+		/* Release: pairs with the exchange in txp_net_tx_action(). */
+		txp_store_release(&txq->sched, 1);
+	}
+	txp_net_tx_action(dev);
+}
+
+/* How long txq has been stopped, in ns, or 0 if it runs. */
+static uint64_t stopped_for(struct txp_txq *txq, uint64_t now)
+{
+	uint64_t since;
+
+	if (!txp_netif_xmit_stopped(txq))
+		return 0;
+	/* Pairs with the release of the XOFF bit after trans_start is
+	 * written (trans_update() in xmit.c): seeing the bit, we see the
+	 * time of that stop, not an older one. */
+	txp_smp_mb();
+	since = txp_load_relaxed(&txq->trans_start);
+	return now > since ? now - since : 0;
+}
+
+int txp_dev_watchdog(struct txp_dev *dev)
+{
+	uint64_t now, late = 0;
+	unsigned i;
+
+	if (!dev->watchdog_timeo_ns || !txp_load_acquire(&dev->up))
+		return -1;
+	now = txp_now_ns();
+	for (i = 0; i < dev->num_tx_queues; i++) {
+		late = stopped_for(&dev->txqs[i], now);
+		if (late > dev->watchdog_timeo_ns)
+			break;
+	}
+	if (i == dev->num_tx_queues)
+		return -1;
+	txp__stat_add(&dev->txqs[i], txp_ctx_self(), TXP__ST_TX_TIMEOUTS, 1);
+	txp_trace("NETDEV WATCHDOG");
+	txp__dev_log(dev, "NETDEV WATCHDOG: %s (%s): transmit queue %u timed out %llu ms",
+		     dev->name, dev->ops->name, i, (unsigned long long)(late / 1000000));
+	freeze_queues(dev);
+	dev->ops->tx_timeout(dev, i);
+	unfreeze_queues(dev);
+	return (int)i;
+}

@@ -1,0 +1,197 @@
+/*
+ * public.c - the public seam's atomics and barriers (txpath/sync.h), out
+ * of line.
+ *
+ * Written once over the library's own inline operations (sync.h), so
+ * that this file compiled into libtxpath gives plain C11 atomics and
+ * compiled into libtxpath_check gives the explorer's scheduling points,
+ * under the same symbols.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sync.h"
+
+/* The object at p as an atomic of type T (the seam's objects need not be
+ * declared _Atomic: same size, same representation). */
+#define AT(T, p) ((_Atomic T *)(uintptr_t)(p))
+
+static _Noreturn void bad_size(size_t size)
+{
+	fprintf(stderr, "txpath: an atomic operation on %zu bytes: 1, 2, 4 or 8 only\n", size);
+	abort();
+}
+
+/* Run STMT(T) for the unsigned type T of size bytes. */
+#define BY_SIZE(size, STMT)				\
+	switch (size) {					\
+	case 1: STMT(uint8_t);				\
+	case 2: STMT(uint16_t);				\
+	case 4: STMT(uint32_t);				\
+	case 8: STMT(uint64_t);				\
+	default: bad_size(size);			\
+	}
+
+#ifdef TXP_CHECK
+#define load_as(a, mo) txp__check_load(a, mo)
+#else
+#define load_as(a, mo) atomic_load_explicit((a), (mo))
+#endif
+
+uint64_t txp_atomic_load(const volatile void *p, size_t size, enum txp_order o)
+{
+	memory_order mo = o == TXP_RELAXED ? memory_order_relaxed
+			: o == TXP_ACQUIRE ? memory_order_acquire : memory_order_seq_cst;
+
+#define LOAD(T) return load_as(AT(T, p), mo)
+	BY_SIZE(size, LOAD)
+#undef LOAD
+}
+
+#ifdef TXP_CHECK
+/* As txp_store_relaxed/_release, with the target named as the caller
+ * wrote it. */
+#define store_as(a, v, mo, what) do {					\
+		txp_check_point(TXP_OP_STORE, (a), sizeof(*(a)));	\
+		if (txp__check_write(a, v, mo, what))			\
+			txp_check_wrote(a);				\
+	} while (0)
+#else
+#define store_as(a, v, mo, what) atomic_store_explicit((a), (v), (mo))
+#endif
+
+void txp__atomic_store(volatile void *p, size_t size, uint64_t v, enum txp_order o,
+		       const char *what)
+{
+	(void)what;
+#define STORE(T) do {							\
+		store_as(AT(T, p), (T)v, o == TXP_RELAXED ? memory_order_relaxed \
+			 : memory_order_release, what);			\
+		/* seq_cst: ordered before later loads too. */	\
+		if (o != TXP_RELAXED && o != TXP_RELEASE)		\
+			txp_smp_mb();					\
+		return;							\
+	} while (0)
+	BY_SIZE(size, STORE)
+#undef STORE
+}
+
+/* The read-modify-writes are acquire and release whatever o asks: at
+ * least as strong, and what the machines of the memory models do.  RMW(name,
+ * op): the public function name over the inline op. */
+#define RMW_CASE(T, op) return op(AT(T, p), (T)v)
+#define RMW(name, op)							\
+	uint64_t name(volatile void *p, size_t size, uint64_t v, enum txp_order o) \
+	{								\
+		(void)o;						\
+		switch (size) {						\
+		case 1: RMW_CASE(uint8_t, op);				\
+		case 2: RMW_CASE(uint16_t, op);				\
+		case 4: RMW_CASE(uint32_t, op);				\
+		case 8: RMW_CASE(uint64_t, op);				\
+		default: bad_size(size);				\
+		}							\
+	}
+
+RMW(txp_atomic_xchg, txp_xchg)
+RMW(txp_atomic_fetch_add, txp_fetch_add)
+RMW(txp_atomic_fetch_or, txp_fetch_or)
+RMW(txp_atomic_fetch_and, txp_fetch_and)
+
+bool txp_atomic_cmpxchg(volatile void *p, size_t size, uint64_t *expected, uint64_t desired,
+			enum txp_order o)
+{
+	(void)o;
+#define CAS(T) do {							\
+		T e = (T)*expected;					\
+		bool ok;						\
+		/* Strong: a weak failure with *p == e is retried. */	\
+		while (!(ok = txp_cas(AT(T, p), &e, (T)desired)) && e == (T)*expected) \
+			;						\
+		*expected = e;						\
+		return ok;						\
+	} while (0)
+	BY_SIZE(size, CAS)
+#undef CAS
+}
+
+/* -- bits ------------------------------------------------------------------ */
+
+#define BITS_PER_LONG (8 * sizeof(unsigned long))
+#define BIT_WORD(nr, addr) ((addr) + (nr) / BITS_PER_LONG)
+#define BIT_MASK(nr) (1ul << ((nr) % BITS_PER_LONG))
+
+void txp_set_bit(unsigned nr, volatile unsigned long *addr)
+{
+	txp_atomic_fetch_or(BIT_WORD(nr, addr), sizeof(long), BIT_MASK(nr), TXP_RELAXED);
+}
+
+void txp_clear_bit(unsigned nr, volatile unsigned long *addr)
+{
+	txp_atomic_fetch_and(BIT_WORD(nr, addr), sizeof(long), ~BIT_MASK(nr), TXP_RELAXED);
+}
+
+bool txp_test_bit(unsigned nr, const volatile unsigned long *addr)
+{
+	return txp_atomic_load(BIT_WORD(nr, addr), sizeof(long), TXP_RELAXED) & BIT_MASK(nr);
+}
+
+bool txp_test_and_set_bit(unsigned nr, volatile unsigned long *addr)
+{
+	return txp_atomic_fetch_or(BIT_WORD(nr, addr), sizeof(long), BIT_MASK(nr), TXP_ACQ_REL) &
+	       BIT_MASK(nr);
+}
+
+bool txp_test_and_clear_bit(unsigned nr, volatile unsigned long *addr)
+{
+	return txp_atomic_fetch_and(BIT_WORD(nr, addr), sizeof(long), ~BIT_MASK(nr), TXP_ACQ_REL) &
+	       BIT_MASK(nr);
+}
+
+/* -- barriers ------------------------------------------------------------------ */
+
+void txp_mb(void)
+{
+	txp_smp_mb();
+}
+
+#ifdef TXP_CHECK
+/* Loads are not reordered with loads, nor stores with stores, under
+ * either memory model: a scheduling point that drains nothing. */
+#define order_point() txp_check_point(TXP_OP_ORDER, NULL, 0)
+#else
+#define order_point() ((void)0)
+#endif
+
+void txp_rmb(void)
+{
+	order_point();
+	atomic_thread_fence(memory_order_acquire);
+}
+
+void txp_wmb(void)
+{
+	order_point();
+	atomic_thread_fence(memory_order_release);
+}
+
+void txp_mb_after_atomic(void)
+{
+	order_point();
+	atomic_signal_fence(memory_order_seq_cst);
+}
+
+void txp_relax(void)
+{
+	txp_cpu_relax();
+}
+
+void txp_trace_at(const char *event, const char *site)
+{
+#ifdef TXP_CHECK
+	txp_trace_site(event, site);
+#else
+	(void)event;
+	(void)site;
+#endif
+}

@@ -1,0 +1,181 @@
+/*
+ * test_oracles.c - the explorer's own ground truth, each oracle against
+ * a bug planted where it belongs: a driver (a wrapper around the
+ * simulated NIC's ops, cfg.ops) that frees a packet it cannot take, that
+ * completes a packet its ring still holds, that takes a packet and says
+ * busy (so the core sends it again); and an era's claim against a
+ * scenario that breaks it.  Each is named as what it is, with its
+ * schedule, where before it was a stall, a crash, or nothing.  (The core
+ * counting start_xmit on a stopped queue wrongly is a mutant of the core:
+ * tests/mutants/stop-gen-first.)
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../unit/testutil.h"
+#include "checkutil.h"
+#include "txpath/explore.h"
+#include "txpath/run.h"
+
+/* Explore cfg with the driver ops; expect a violation of kind naming
+ * each of words, with a schedule that replays to it. */
+static void expect_named(struct txp_check_cfg *cfg, const struct txp_driver_ops *ops,
+			 const char *kind, const char *const *words)
+{
+	struct txp_check_result res, rep;
+	char err[256] = "";
+
+	cfg->ops = ops;
+	assert_int_equal(txp_check_run(cfg, &res, err, sizeof(err)), 0);
+	if (!res.found)
+		fail_msg("want %s, no violation in %llu schedules", kind, (unsigned long long)res.schedules);
+	if (strcmp(res.kind, kind))
+		fail_msg("want %s, got %s: %s", kind, res.kind, res.detail);
+	for (; *words; words++)
+		if (!strstr(res.detail, *words))
+			fail_msg("%s lacks '%s': %s", kind, *words, res.detail);
+	assert_non_null(res.schedule);
+	assert_true(res.nevents > 0);
+	cfg->replay = res.schedule;
+	assert_int_equal(txp_check_run(cfg, &rep, err, sizeof(err)), 0);
+	assert_true(rep.found);
+	assert_string_equal(rep.kind, kind);
+	assert_string_equal(rep.detail, res.detail);
+	cfg->replay = NULL;
+	txp_check_result_free(&rep);
+	txp_check_result_free(&res);
+}
+
+/* The era's scenario at bound (0: the default) with the driver's
+ * start_xmit replaced by xmit: a violation of kind naming words. */
+static void expect_planted(enum txp_tx (*xmit)(struct txp_pkt *, struct txp_txq *), const char *era,
+			   unsigned bound, const char *kind, const char *const *words)
+{
+	struct txp_check_cfg cfg;
+
+	txp_test_era_cfg(&cfg, era);
+	if (bound)
+		cfg.bound = bound;
+	expect_named(&cfg, txp_test_sim_ops_with(xmit), kind, words);
+}
+
+/* A driver that frees what it cannot take and says it took it: before,
+ * "a stall, 0 packets queued, queue awake". */
+static enum txp_tx frees_when_busy(struct txp_pkt *pkt, struct txp_txq *txq)
+{
+	enum txp_tx rc = txp_sim_ops.start_xmit(pkt, txq);
+
+	if (rc != TXP_TX_BUSY)
+		return rc;
+	txp_pkt_free(pkt);
+	return TXP_TX_OK;
+}
+
+static void test_freed_not_requeued_is_lost(void **state)
+{
+	static const char *const words[] = { "freed by CPU", "without being transmitted or dropped", NULL };
+
+	(void)state;
+	/* 2.6.11: busy when the race is lost. */
+	expect_planted(frees_when_busy, "2.6.11", 0, "lost", words);
+}
+
+/* A driver that completes its first packet at once, though its ring
+ * still holds it (the completion frees it again): before, a double free
+ * that killed the explorer. */
+static enum txp_tx completes_early(struct txp_pkt *pkt, struct txp_txq *txq)
+{
+	uint32_t flow = pkt->flow;
+	uint64_t seq = pkt->seq;
+	enum txp_tx rc = txp_sim_ops.start_xmit(pkt, txq);
+
+	if (rc == TXP_TX_OK && flow == 0 && seq == 0)
+		txp_pkt_complete(txp_txq_dev(txq), pkt);
+	return rc;
+}
+
+static void test_double_completion(void **state)
+{
+	static const char *const words[] = { "packet 1 of CPU 1 (flow 0, seq 0) completed twice",
+					     "CPU 1", "IRQ", NULL };
+
+	(void)state;
+	expect_planted(completes_early, "2.6.8", 1, "double-completion", words);
+}
+
+/* A driver that posts its first packet and says busy: the core requeues
+ * what the ring holds, and sends it again. */
+static enum txp_tx posts_and_says_busy(struct txp_pkt *pkt, struct txp_txq *txq)
+{
+	bool first = pkt->flow == 0 && pkt->seq == 0 && pkt->len == 64;
+	enum txp_tx rc;
+
+	if (first)
+		pkt->len = 65;	/* once */
+	rc = txp_sim_ops.start_xmit(pkt, txq);
+	return first && rc == TXP_TX_OK ? TXP_TX_BUSY : rc;
+}
+
+static void test_held_twice_is_duplicated(void **state)
+{
+	static const char *const words[] = { "packet 1 of CPU 1 (flow 0, seq 0) held twice",
+					     "1 packets sent twice", NULL };
+
+	(void)state;
+	expect_planted(posts_and_says_busy, "2.6.8", 1, "duplicated", words);
+}
+
+/* 2.6.18 claims the race impossible (one runner); without a qdisc every
+ * producer calls start_xmit itself, and the race is reached: the claim
+ * fails, with the schedule that breaks it.  Without the claim the same
+ * search is clean (the race is harmless under 2.6.11's rule). */
+static void test_claim_broken(void **state)
+{
+	static const char *const words[] = { "which era 2.6.18 claims impossible", NULL };
+	struct txp_check_cfg cfg;
+	struct txp_check_result res;
+	char err[256] = "";
+
+	(void)state;
+	txp_test_era_cfg(&cfg, "2.6.18");
+	assert_true(cfg.race_impossible);
+	cfg.qdisc = &txp_noqueue_ops;
+	cfg.bound = 1;
+	expect_named(&cfg, NULL, "claim", words);
+	cfg.race_impossible = false;
+	assert_int_equal(txp_check_run(&cfg, &res, err, sizeof(err)), 0);
+	assert_false(res.found);
+	assert_true(res.xmit_on_stopped_reachable);
+	txp_check_result_free(&res);
+}
+
+/* The eras that claim the race impossible are the ones whose design
+ * keeps start_xmit's callers apart. */
+static void test_claims_of_the_eras(void **state)
+{
+	(void)state;
+	assert_true(txp_era_lookup("2.6.8")->race_impossible);
+	assert_true(txp_era_lookup("2.6.11-rc2")->race_impossible);
+	assert_true(txp_era_lookup("2.6.18")->race_impossible);
+	assert_false(txp_era_lookup("2.6.9")->race_impossible);
+	assert_false(txp_era_lookup("silence")->race_impossible);
+	assert_false(txp_era_lookup("2.6.11")->race_impossible);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_freed_not_requeued_is_lost),
+		cmocka_unit_test(test_double_completion),
+		cmocka_unit_test(test_held_twice_is_duplicated),
+		cmocka_unit_test(test_claim_broken),
+		cmocka_unit_test(test_claims_of_the_eras),
+	};
+
+	return txp_test_main(argc, argv, tests);
+}

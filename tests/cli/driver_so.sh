@@ -1,0 +1,147 @@
+#!/bin/sh
+# Driver plugins (issue 11): the example drivers of examples/drivers/ under
+# `txpath check --driver-so` and `txpath run --driver-so`, and the one-line
+# errors (exit 2) for plugins that break the contract.
+# usage: driver_so.sh path/to/txpath BUILD_DIR CASE [BOUND]
+# BOUND: the proofs' (default 3; less in the sanitizer builds, which also
+# skip the search that needs 3 preemptions when it is 1).
+set -u
+TXPATH=$1 BUILD=$2 CASE=$3 BOUND=${4:-3}
+EX=$BUILD/examples/drivers BAD=$BUILD/tests/plugins
+. "$(dirname "$0")/lib.sh"
+out=$(mktemp) err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+detail=$out
+
+# run_check EXPECTED_RC ARGS...: txpath check ARGS, stdout in $out.
+run_check() {
+	want=$1
+	shift
+	"$TXPATH" check "$@" >"$out" 2>"$err"
+	rc=$?
+	check "check $* exits $want (got $rc)" '[ "$rc" -eq "$want" ]'
+}
+
+# A proof: exit 0, no violation, the bound searched in full.
+proven() {
+	run_check 0 "$@"
+	check "check $*: no violation" 'grep -q "^no violation$" "$out"'
+	check "check $*: complete" 'grep -q "the search within the bound is complete" "$out"'
+}
+
+# error PATTERN ARGS...: txpath ARGS says one line on stderr matching
+# PATTERN, and exits 2.
+error() {
+	pattern=$1
+	shift
+	"$TXPATH" "$@" >"$out" 2>"$err"
+	rc=$?
+	check "$* exits 2 (got $rc)" '[ "$rc" -eq 2 ]'
+	check "$*: one line" '[ "$(wc -l <"$err")" -eq 1 ]'
+	check "$* says '$pattern'" 'grep -q -- "$pattern" "$err"'
+}
+
+case $CASE in
+tg3_2004_bug)
+	# The false BUG of 2004, within two preemptions, drawn in the
+	# driver's own function names; its schedule replays it.
+	run_check 1 --driver-so "$EX/tg3_2004.so" --bound 2
+	check "a bug-log" 'grep -q "^VIOLATION bug-log after [0-2] preemptions" "$out"'
+	check "its netif_stop_queue drawn" 'grep -q "tg3_start_xmit: netif_stop_queue()" "$out"'
+	check "its tx_lock drawn" 'grep -q "tg3_start_xmit: spin_lock(&tp->tx_lock)" "$out"'
+	check "its poll drawn" 'grep -q "tg3_poll: spin_lock(&tp->tx_lock)" "$out"'
+	check "the BUG line drawn" 'grep -q "BUG! Tx Ring full when queue awake!$" "$out"'
+	schedule=$(sed -n 's/^schedule: //p' "$out")
+	verdict=$(grep "^VIOLATION" "$out")
+	run_check 1 --driver-so "$EX/tg3_2004.so" --replay "$schedule"
+	check "the replay finds it again" '[ "$(grep "^VIOLATION" "$out")" = "$verdict" ]'
+	;;
+tg3_2005_proven)
+	proven --driver-so "$EX/tg3_2005.so" --bound "$BOUND"
+	;;
+modern_proven)
+	proven --driver-so "$EX/modern.so" --producers 1 --packets 3 --bound "$BOUND"
+	proven --driver-so "$EX/modern.so" --producers 1 --packets 3 --bound "$BOUND" --memory-model tso
+	;;
+modern_nomb)
+	# Without start_xmit's barrier: correct under sc, a stall under tso.
+	proven --driver-so "$EX/modern_nomb.so" --producers 1 --packets 3 --bound "$BOUND"
+	if [ "$BOUND" -ge 2 ]; then
+		run_check 1 --driver-so "$EX/modern_nomb.so" --producers 1 --packets 3 --bound 3 \
+			--memory-model tso
+		check "a stall" 'grep -q "^VIOLATION stall after" "$out"'
+		check "a store reaching memory late" 'grep -q "store reaches memory" "$out"'
+	fi
+	;;
+self_lock)
+	run_check 1 --driver-so "$EX/self_lock.so"
+	check "the recursion, in the plugin's function" \
+		'grep -q "^VIOLATION validator .*recursive locking.*xmit lock.*self_start_xmit" "$out"'
+	;;
+run)
+	# Real threads, the completion in its own: every packet accounted.
+	for so in tg3_2005 modern; do
+		"$TXPATH" run --driver-so "$EX/$so.so" --ring 64 --threads 4 --packets 100000 --json \
+			>"$out" 2>"$err"
+		rc=$?
+		check "run --driver-so $so.so exits 0 (got $rc)" '[ "$rc" -eq 0 ]'
+		check "run $so: accounted, none lost" \
+			'grep -q "\"accounted\": *true" "$out" && grep -q "\"lost\": *0[,}]" "$out"'
+	done
+	"$TXPATH" run --driver-so "$EX/tg3_2005.so" --driver-arg wake=2 --packets 1000 --threads 2 \
+		>"$out" 2>"$err"
+	check "a knob given" '[ $? -eq 0 ]'
+	# Its bench rows, beside the simulated NIC's tg3-2005.
+	"$TXPATH" bench --quick --threads 1 --driver-so "$EX/tg3_2005.so" >"$out" 2>"$err"
+	check "bench --driver-so exits 0" '[ $? -eq 0 ]'
+	check "bench: the plugin's rows, accounted" \
+		'[ "$(grep -c "^lltx/[a-z]* *plugin " "$out")" -eq 2 ] && ! grep -q "NOT ACCOUNTED" "$out"'
+	check "bench: plugin/sim ratios" '[ "$(grep -c "^plugin/sim, lltx/" "$out")" -eq 2 ]'
+	;;
+errors)
+	error "not a loadable shared object" run --driver-so /etc/passwd
+	error "not a loadable shared object" check --driver-so "$BUILD/no-such.so"
+	error "no entry point txp_plugin_entry()" check --driver-so "$BAD/bad_no_entry.so"
+	error "plugin ABI version 2, this txpath loads version 1" check --driver-so "$BAD/bad_bad_abi.so"
+	error "the plugin gives no poll" check --driver-so "$BAD/bad_no_poll.so"
+	error "start_xmit returned 7" check --driver-so "$BAD/bad_bad_return.so"
+	# The program ends from a producer thread, the others still running:
+	# ThreadSanitizer would report them as leaked, on purpose.
+	TSAN_OPTIONS="${TSAN_OPTIONS:-} report_thread_leaks=0" \
+		error "start_xmit returned 7" run --driver-so "$BAD/bad_bad_return.so" --packets 10
+	error "has no such knob (its knobs: wake)" run --driver-so "$EX/tg3_2005.so" --driver-arg nope=1
+	error "a whole number 1..4096" run --driver-so "$EX/tg3_2005.so" --driver-arg wake=0
+	error "is written for --lock lltx, not core" check --driver-so "$EX/tg3_2005.so" --lock core
+	error "applies to --driver-so only" check --driver-arg wake=2
+	error "choose one of --personality, --driver-so" check --driver-so "$EX/tg3_2005.so" --personality tg3-2004
+	error "give one of --cflags, --libs" config
+	error "unknown option '--x'" config --x
+	# The build helper builds a plugin that loads.
+	inc=$("$TXPATH" config --cflags | sed -n 's/^-I\([^ ]*\) .*/\1/p')
+	check "config --cflags: the headers" '[ -r "$inc/txpath/plugin.h" ]'
+	so=$(mktemp --suffix .so)
+	# shellcheck disable=SC2046
+	${CC:-cc} $("$TXPATH" config --cflags) -o "$so" "$(dirname "$0")/../../examples/drivers/tg3_lltx.c" \
+		$("$TXPATH" config --libs)
+	check "built with config's flags" '[ $? -eq 0 ]'
+	"$TXPATH" run --driver-so "$so" --packets 1000 --threads 2 >"$out" 2>"$err"
+	check "... and it runs" '[ $? -eq 0 ]'
+	rm -f "$so"
+	# A driver that keeps a packet: lost, whatever the schedule.
+	run_check 1 --driver-so "$BAD/bad_leak.so" --bound 0
+	check "a leak is lost" \
+		'grep -q "^VIOLATION lost after 0 preemptions: packet .* (flow 0, seq 1) never freed" "$out"'
+	# A crash: reported with its schedule, which replays it.
+	run_check 1 --driver-so "$BAD/bad_crash.so" --packets 3
+	check "the crash reported" 'grep -q "^VIOLATION crash after .*the driver crashed (Illegal instruction)" "$out"'
+	schedule=$(sed -n 's/^schedule: //p' "$out")
+	run_check 1 --driver-so "$BAD/bad_crash.so" --packets 3 --replay "$schedule"
+	check "its replay crashes too" 'grep -q "^VIOLATION crash" "$out"'
+	;;
+*)
+	echo "unknown case $CASE"
+	exit 2
+	;;
+esac
+echo "$CASE: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""make mutate: each mutant in tests/mutants/*.mut, a small change to the
+real code, applied to a scratch copy of the tree, built, and checked with
+the `txpath check` command it names.  A mutant is killed when the check's
+outcome (the violation's kind, or none) differs from the unmutated
+code's, and is the outcome it names (`kind:`) if it names one.  A mutant
+whose text is not found exactly once fails loudly ("does not apply"):
+the code moved, and the mutant must follow it.  Survivors are listed with
+why (`survives:`, a known blind spot or an equivalent mutant); an
+unexplained survivor, a mutant that does not apply or build, or a check
+that fails on the unmutated code, fails the run.
+
+usage: mutate.py SRC WORK [--fast] [NAME...]
+  SRC   the source tree (its files as git lists them, changes included)
+  WORK  a scratch directory (its src/ and build/ are replaced)
+  --fast  only the mutants marked `fast: yes` (make test runs these)
+
+A mutant file:
+  # what the bug is, one or more comment lines
+  file: src/sync/sync.c
+  check: --era 2.6.8 --bound 2
+  kind: claim                  (optional)
+  fast: yes                    (optional)
+  survives: why                (optional: a known survivor)
+  @@ find
+  ...lines, exactly as in the file...
+  @@ replace
+  ...lines...
+  @@ end
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+
+def parse(path):
+    m = {"name": os.path.basename(path)[:-4], "what": [], "fast": False}
+    block = None
+    with open(path) as f:
+        for line in f:
+            if line.startswith("@@ "):
+                block = line[3:].strip()
+                if block == "end":
+                    block = None
+                else:
+                    m[block] = ""
+                continue
+            if block:
+                m[block] += line
+            elif line.startswith("#"):
+                m["what"].append(line[1:].strip())
+            elif ":" in line:
+                key, val = line.split(":", 1)
+                m[key.strip()] = val.strip()
+    for key in ("file", "check", "find", "replace"):
+        if key not in m:
+            sys.exit(f"mutate: {path}: no '{key}'")
+    m["fast"] = m["fast"] in ("yes", True)
+    return m
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
+
+
+def copy_tree(src, dst):
+    if os.path.exists(dst):
+        shutil.rmtree(dst)
+    try:
+        files = run(["git", "-C", src, "ls-files", "-co", "--exclude-standard", "-z"])
+        listed = files.stdout.split("\0") if files.returncode == 0 else None
+    except OSError:
+        listed = None
+    if listed is None:
+        # Not a git tree: every file but hidden ones and build trees'.
+        listed = []
+        for d, dirs, fs in os.walk(src):
+            dirs[:] = [x for x in dirs if not x.startswith((".", "build"))]
+            listed += [os.path.relpath(os.path.join(d, f), src) for f in fs]
+    for rel in listed:
+        if not rel or not os.path.isfile(os.path.join(src, rel)):
+            continue
+        os.makedirs(os.path.dirname(os.path.join(dst, rel)) or dst, exist_ok=True)
+        # Fresh times: a build left from an earlier run rebuilds it all.
+        shutil.copy(os.path.join(src, rel), os.path.join(dst, rel))
+
+
+def build(work):
+    r = run(["cmake", "--build", os.path.join(work, "build"), "-j2", "--target", "txpath-check"])
+    return r.returncode == 0, r.stdout
+
+
+def outcome(work, check):
+    """The check's verdict: (kind or 'none', schedules, seconds), or an error."""
+    binary = os.path.join(work, "build", "txpath-check")
+    r = run([binary, "check"] + check.split() + ["--json"], timeout=900)
+    if r.returncode not in (0, 1):
+        return ("error (exit %d): %s" % (r.returncode, r.stdout.strip()[-200:]), 0, 0.0)
+    j = json.loads(r.stdout)
+    v = j["violation"]
+    return (v["kind"] if v else "none", j["schedules"], j["seconds"])
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    fast = "--fast" in sys.argv[1:]
+    if len(args) < 2:
+        sys.exit(__doc__)
+    src, work, names = os.path.abspath(args[0]), os.path.abspath(args[1]), args[2:]
+    here = os.path.join(src, "tests", "mutants")
+    mutants = [parse(os.path.join(here, f)) for f in sorted(os.listdir(here)) if f.endswith(".mut")]
+    if names:
+        unknown = set(names) - {m["name"] for m in mutants}
+        if unknown:
+            sys.exit("mutate: no mutant " + ", ".join(sorted(unknown)))
+        mutants = [m for m in mutants if m["name"] in names]
+    elif fast:
+        mutants = [m for m in mutants if m["fast"]]
+    t0 = time.time()
+    tree = os.path.join(work, "src")
+    copy_tree(src, tree)
+    r = run(["cmake", "-S", tree, "-B", os.path.join(work, "build"),
+             "-DCMAKE_BUILD_TYPE=RelWithDebInfo"])
+    ok, log = build(work) if r.returncode == 0 else (False, r.stdout)
+    if not ok:
+        sys.exit("mutate: the unmutated copy does not build:\n" + log[-2000:])
+    baseline = {}
+    for m in mutants:
+        if m["check"] not in baseline:
+            baseline[m["check"]] = outcome(work, m["check"])
+    failed = 0
+    print(f"{'mutant':<30} {'verdict':<15} {'unmutated':<10} {'mutated':<18} {'schedules':>9} {'s':>6}")
+    for m in mutants:
+        path = os.path.join(tree, m["file"])
+        with open(path) as f:
+            original = f.read()
+        n = original.count(m["find"])
+        base = baseline[m["check"]][0]
+        if n != 1:
+            print(f"{m['name']:<30} DOES NOT APPLY: its text is found {n} times in {m['file']}")
+            failed += 1
+            continue
+        if base.startswith("error"):
+            print(f"{m['name']:<30} BASELINE FAILS: txpath check {m['check']}: {base}")
+            failed += 1
+            continue
+        with open(path, "w") as f:
+            f.write(original.replace(m["find"], m["replace"]))
+        ok, log = build(work)
+        got, schedules, secs = outcome(work, m["check"]) if ok else ("does not build", 0, 0.0)
+        with open(path, "w") as f:
+            f.write(original)
+        killed = ok and got != base and not got.startswith("error") and m.get("kind", got) == got
+        if killed:
+            verdict = "killed" if "survives" not in m else "killed (was said to survive)"
+        elif not ok:
+            verdict = "DOES NOT BUILD"
+        else:
+            verdict = "survived"
+        print(f"{m['name']:<30} {verdict:<15} {base:<10} {got:<18} {schedules:>9} {secs:>6.1f}")
+        print(f"{'':<30} {' '.join(m['what'])}")
+        print(f"{'':<30} txpath check {m['check']}  ({m['file']})")
+        if not killed:
+            if "survives" in m:
+                print(f"{'':<30} survives: {m['survives']}")
+            else:
+                print(f"{'':<30} an unexplained survivor: a blind spot to close, or say why")
+                failed += 1
+        elif "survives" in m:
+            print(f"{'':<30} now killed: drop its 'survives:' line")
+            failed += 1
+    print(f"mutate: {len(mutants)} mutants, {failed} not as they should be, in {time.time() - t0:.0f} s")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,93 @@
+/*
+ * bad_plugin.c - plugins that break the contract, one per -D switch, for
+ * tests/cli/driver_so.sh: BAD_ABI (another ABI version), NO_POLL (an op
+ * missing), BAD_RETURN (start_xmit returns 7), NO_ENTRY (no entry point),
+ * CRASH (start_xmit traps, as the kernel's BUG() does, when it finds the
+ * ring full, which only some schedules reach; a trap and not a NULL
+ * store, which the sanitizer builds would catch before any signal), LEAK
+ * (poll forgets the second packet of each flow: retires its slot, never
+ * frees it).  Without a switch: a driver that drops nothing
+ * and sends everything.
+ */
+#include "txpath/linux.h"
+
+#define RING 4
+
+struct bad {
+	struct sk_buff *slot[RING];
+	u32 prod, cons;		/* under the xmit lock; cons also read by poll */
+};
+
+static void bad_stop(struct net_device *dev)
+{
+	struct bad *b = netdev_priv(dev);
+
+	for (; b->cons != b->prod; b->cons++)
+		dev_kfree_skb(b->slot[b->cons % RING]);
+}
+
+static netdev_tx_t bad_start_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct bad *b = netdev_priv(dev);
+
+#ifdef BAD_RETURN
+	(void)b;
+	(void)skb;
+	return 7;
+#else
+	if (b->prod - READ_ONCE(b->cons) == RING) {
+#ifdef CRASH
+		/* The ring full: BUG(). */
+		__builtin_trap();
+#endif
+		netif_stop_queue(dev);
+		return NETDEV_TX_BUSY;
+	}
+	b->slot[b->prod % RING] = skb;
+	WRITE_ONCE(b->prod, b->prod + 1);
+	return NETDEV_TX_OK;
+#endif
+}
+
+static __attribute__((unused)) int bad_poll(struct napi_struct *napi, int budget)
+{
+	struct net_device *dev = napi->dev;
+	struct bad *b = netdev_priv(dev);
+	int done = 0;
+
+	netif_tx_lock(dev);
+	for (; b->cons != b->prod && done < budget; done++) {
+		struct sk_buff *skb = b->slot[b->cons % RING];
+
+#ifdef LEAK
+		if (skb->seq != 1)
+#endif
+			dev_kfree_skb(skb);
+		WRITE_ONCE(b->cons, b->cons + 1);
+	}
+	if (done && netif_queue_stopped(dev))
+		netif_wake_queue(dev);
+	netif_tx_unlock(dev);
+	return done;
+}
+
+static __attribute__((unused)) struct txp_plugin bad = {
+#ifdef BAD_ABI
+	.abi = TXP_PLUGIN_ABI + 1,
+	.size = sizeof(struct txp_plugin),
+#else
+	TXP_PLUGIN_INIT,
+#endif
+	.name = "bad",
+	.lock = TXP_LOCK_CORE,
+	.priv_size = sizeof(struct bad),
+	.ring = RING,
+	.stop = bad_stop,
+	.start_xmit = bad_start_xmit,
+#ifndef NO_POLL
+	.poll = bad_poll,
+#endif
+};
+#ifndef NO_ENTRY
+TXP_PLUGIN(bad)
+#endif

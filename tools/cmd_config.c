@@ -1,0 +1,68 @@
+/*
+ * cmd_config.c - `txpath config`: how to build a driver plugin against
+ * this txpath (txpath/plugin.h).
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const char config_help[] =
+"usage: txpath config --cflags | --libs\n"
+"\n"
+"How to build a driver plugin for txpath run --driver-so and txpath check\n"
+"--driver-so (docs/checking-your-driver.md):\n"
+"\n"
+"  cc -O2 $(txpath config --cflags) -o mydrv.so mydrv.c $(txpath config --libs)\n"
+"\n"
+"  --cflags   the include directory of txpath's headers, position-independent code\n"
+"  --libs     a shared object; it links against nothing: the txpath binary\n"
+"             that loads it provides every txp_ symbol, the plain ones under\n"
+"             run, the explorer's under check, so one build serves both\n"
+"\n"
+"Exit status: 0, or 2 on bad usage.\n";
+
+/* The headers: installed beside the binary (PREFIX/bin, PREFIX/include),
+ * else the source tree this binary was built from.  buf: PATH_MAX. */
+static const char *include_dir(char *buf)
+{
+	char exe[PATH_MAX], probe[PATH_MAX + 32];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	struct stat st;
+	char *slash;
+
+	if (n <= 0)
+		return TXP_SOURCE_INCLUDE_DIR;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash || slash - exe > PATH_MAX - 32)
+		return TXP_SOURCE_INCLUDE_DIR;
+	strcpy(slash, "/../include");
+	snprintf(probe, sizeof(probe), "%s/txpath/plugin.h", exe);
+	if (stat(probe, &st) != 0 || !realpath(exe, buf))
+		return TXP_SOURCE_INCLUDE_DIR;
+	return buf;
+}
+
+int cmd_config(int argc, char **argv)
+{
+	char dir[PATH_MAX];
+
+	if (argc != 2)
+		usage_error("config", "give one of --cflags, --libs");
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		fputs(config_help, stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--cflags"))
+		printf("-I%s -fPIC\n", include_dir(dir));
+	else if (!strcmp(argv[1], "--libs"))
+		printf("-shared\n");
+	else
+		usage_error("config", "unknown option '%s' (--cflags or --libs)", argv[1]);
+	return 0;
+}
