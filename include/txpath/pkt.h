@@ -85,10 +85,11 @@ struct txp_pkt {
 	 * sender gets its send budget back (skb->destructor, sock_wfree),
 	 * and how the user's own buffers are released. */
 	void (*destructor)(struct txp_pkt *pkt);
-	void *sk;		/* the sender's, for the destructor */
 	struct txp_pkt_pool *pool;	/* home pool; NULL: from the heap */
 
-	/* -- cold: read by drivers that send bytes --------------------- */
+	/* -- cold: read by drivers that send bytes, and destructors ----- */
+	void *sk;		/* the sender's, for the destructor: meaningful
+				 * only while destructor is set (not zeroed) */
 	/* The head buffer (data - buf is the headroom), buf_size bytes;
 	 * meaningful while data is not NULL. */
 	unsigned char *buf;

@@ -25,7 +25,7 @@
 #define POOL_CHUNK 256u		/* packets added when an unbounded pool grows */
 
 /* What the core, the qdiscs and the drivers touch per packet: one line. */
-#define PKT_HOT_LEN offsetof(struct txp_pkt, buf)
+#define PKT_HOT_LEN offsetof(struct txp_pkt, sk)
 _Static_assert(PKT_HOT_LEN == TXP_CACHELINE, "struct txp_pkt: the hot fields fill its first line");
 
 /* Each packet on lines of its own: two packets handled by two contexts at
