@@ -7,9 +7,12 @@ need=""
 # veth pairs; libclang-rt-dev (libclang-rt-14-dev on Debian 12, for the
 # default clang; only recommended by clang, so not there with
 # --no-install-recommends): libFuzzer and clang's sanitizer runtimes, for
-# the fuzz targets; groff-base: the man pages test renders them.
+# the fuzz targets; groff-base: the man pages test renders them.  tcpdump,
+# netcat-openbsd: the replay test's real traffic and captures; tcpreplay:
+# the replay bench's baseline.
 for pkg in build-essential cmake clang libclang-rt-dev libcmocka-dev libck-dev pkg-config \
 	libxdp-dev libbpf-dev libpcap-dev groff-base netsniff-ng iproute2 ethtool python3 util-linux \
+	tcpdump netcat-openbsd tcpreplay \
 	${1:+valgrind libdpdk-dev}; do	# deps.sh bench: valgrind (callgrind), DPDK (rte_ring) too
 	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need="$need $pkg"
 done

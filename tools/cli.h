@@ -21,6 +21,7 @@ int cmd_demo(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_check(int argc, char **argv);	/* txpath-check only */
 int cmd_recv(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 
 /* Flush and close an output stream: 0 if every write to it reached the
@@ -62,7 +63,7 @@ void parse_frags(const char *cmd, const char *s, unsigned *min, unsigned *max);
  * --packets --seconds --size --frags --ring --line-rate --batch
  * --txqueuelen --sndbuf --qdisc --driver --fault --seed --stall-seconds,
  * and the real drivers' --dev --file --xdp-mode --queue --tpacket
- * --qdisc-bypass --src-mac --dst-mac --src-ip --dst-ip --src-port
+ * --qdisc-bypass --umem-pool --src-mac --dst-mac --src-ip --dst-ip --src-port
  * --dst-port. */
 bool parse_run_knob(const struct cmdline *cl, int opt, const char *arg, struct txp_run_cfg *cfg);
 /* After the last option: a knob given that cfg's driver does not use
@@ -111,7 +112,7 @@ extern const struct option run_knob_options[];
 "  --seconds S             run for S seconds instead\n" \
 "  --size BYTES            packet size, 60..65535 (default 64): on the real\n" \
 "                          drivers the frame's length\n" \
-"  --frags MIN-MAX         sim: fragments per packet, 0..18 (default 0)\n" \
+"  --frags MIN-MAX         sim, real drivers: fragments per packet, 0..18 (default 0)\n" \
 "  --ring N                sim and the real drivers: TX ring descriptors\n" \
 "                          (default 512)\n" \
 "  --line-rate PPS         sim: packets per second the NIC sends, 0 = unlimited\n" \
@@ -144,6 +145,8 @@ extern const struct option run_knob_options[];
 "  --queue N               afxdp: the interface's queue (default 0)\n" \
 "  --tpacket 2|3           afpacket: TPACKET_V2 (default) or TPACKET_V3\n" \
 "  --qdisc-bypass          afpacket: PACKET_QDISC_BYPASS, skip the kernel's qdisc\n" \
+"  --umem-pool             afxdp: frames written straight into UMEM frames, posted\n" \
+"                          without a copy\n" \
 "  --src-mac, --dst-mac MAC  real drivers: the frame's MACs (default: the\n" \
 "                          interface's; broadcast)\n" \
 "  --src-ip, --dst-ip A    real drivers: in 198.18.0.0/15 (default 198.18.0.1,\n" \

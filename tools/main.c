@@ -44,6 +44,7 @@ static const char main_help[] =
 "  demo    the LLTX story in one table: each era, the same workload\n"
 "  bench   txpath against a mutex and a lock-free ring: Mpps, ratios, a chart\n"
 "  recv    count txpath's frames on an interface: loss, duplicates, order\n"
+"  replay  send a pcap capture's frames as captured, from several threads\n"
 "  check   explore every interleaving of the real code up to a bound\n"
 "  config  how to build a driver plugin (--cflags, --libs)\n"
 "\n"
@@ -57,6 +58,7 @@ static const struct {
 	{ "demo", cmd_demo },
 	{ "bench", cmd_bench },
 	{ "recv", cmd_recv },
+	{ "replay", cmd_replay },
 	{ "config", cmd_config },
 #ifdef TXP_WITH_CHECK
 	{ "check", cmd_check },

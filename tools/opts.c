@@ -91,7 +91,7 @@ enum {
 	OPT_ERA = 256, OPT_LOCK, OPT_RUNNER, OPT_PERSONALITY, OPT_THREADS,
 	OPT_PACKETS, OPT_SECONDS, OPT_SIZE, OPT_FRAGS, OPT_RING, OPT_LINE_RATE,
 	OPT_BATCH, OPT_TXQUEUELEN, OPT_SNDBUF, OPT_QDISC, OPT_DRIVER,
-	OPT_DEV, OPT_FILE, OPT_XDP_MODE, OPT_QUEUE, OPT_TPACKET, OPT_QDISC_BYPASS,
+	OPT_DEV, OPT_FILE, OPT_XDP_MODE, OPT_QUEUE, OPT_TPACKET, OPT_QDISC_BYPASS, OPT_UMEM_POOL,
 	OPT_SRC_MAC, OPT_DST_MAC, OPT_SRC_IP, OPT_DST_IP, OPT_SRC_PORT, OPT_DST_PORT,
 	OPT_VALIDATE, OPT_BURST, OPT_BULK, OPT_FAULT, OPT_SEED, OPT_STALL_SECONDS,
 	OPT_QUEUES, OPT_BQL, OPT_XPS, OPT_WATCHDOG_MS,
@@ -120,6 +120,7 @@ const struct option run_knob_options[] = {
 	{ "queue", required_argument, NULL, OPT_QUEUE },
 	{ "tpacket", required_argument, NULL, OPT_TPACKET },
 	{ "qdisc-bypass", no_argument, NULL, OPT_QDISC_BYPASS },
+	{ "umem-pool", no_argument, NULL, OPT_UMEM_POOL },
 	{ "src-mac", required_argument, NULL, OPT_SRC_MAC },
 	{ "dst-mac", required_argument, NULL, OPT_DST_MAC },
 	{ "src-ip", required_argument, NULL, OPT_SRC_IP },
@@ -207,6 +208,9 @@ static bool parse_net_knob(const char *cmd, int opt, const char *arg, struct txp
 		return true;
 	case OPT_TPACKET:
 		nc->tpacket = (unsigned)parse_u64(cmd, "--tpacket", arg, 2, 3);
+		return true;
+	case OPT_UMEM_POOL:
+		nc->umem_pool = true;
 		return true;
 	case OPT_QDISC_BYPASS:
 		nc->qdisc_bypass = true;
@@ -390,7 +394,7 @@ static const struct {
 	{ OPT_FAULT, "sim", false },
 	{ OPT_LINE_RATE, "sim", false },
 	{ OPT_BATCH, "sim", true },
-	{ OPT_FRAGS, "sim", true },
+	{ OPT_FRAGS, "sim " FRAME_DRIVERS, true },
 	{ OPT_RING, "sim " FRAME_DRIVERS, true },
 	{ OPT_QUEUES, "sim null", false },
 	{ OPT_XPS, "sim null", false },
@@ -402,6 +406,7 @@ static const struct {
 	{ OPT_QUEUE, "afxdp", false },
 	{ OPT_TPACKET, "afpacket", false },
 	{ OPT_QDISC_BYPASS, "afpacket", false },
+	{ OPT_UMEM_POOL, "afxdp", false },
 	{ OPT_SRC_MAC, FRAME_DRIVERS, false },
 	{ OPT_DST_MAC, FRAME_DRIVERS, false },
 	{ OPT_SRC_IP, FRAME_DRIVERS, false },

@@ -28,23 +28,7 @@ FRAME="--src-mac $SRC_MAC --dst-mac $DST_MAC --size $SIZE"
 python3 -c 'import sys; raw = open(sys.argv[1], "rb").read()[40:]
 print("{ " + ", ".join("0x%02x" % b for b in raw) + " }")' "$TMP/one.pcap" >"$TMP/trafgen.cfg"
 
-now() { date +%s.%N; }
-
-# measure CMD...: pps that arrived on veth1, best of RUNS; "fail" if a run
-# exited non-zero or did not deliver every packet.
-measure() {
-	best=0
-	for _ in $(seq "$RUNS"); do
-		a=$(rx_packets veth1)
-		t0=$(now)
-		"$@" >"$TMP/out" 2>&1 || { echo fail; cat "$TMP/out" >&2; return; }
-		t1=$(now)
-		b=$(rx_packets veth1)
-		[ $((b - a)) -eq "$PACKETS" ] || { echo "fail"; echo "$* delivered $((b - a))" >&2; return; }
-		best=$(python3 -c "print(max($best, round($PACKETS / ($t1 - $t0))))")
-	done
-	echo "$best"
-}
+. "$(dirname "$0")/measure.sh"
 
 trafgen_run() {
 	nsx trafgen --dev veth0 --conf "$TMP/trafgen.cfg" --num "$PACKETS" --cpus "$1" \
@@ -62,13 +46,13 @@ echo "txpath vs trafgen on veth ($(uname -r)), $SIZE-byte frames, $PACKETS packe
 echo "trafgen: --cpus N, qdisc bypass (its default); txpath: --threads N"
 printf '%-50s %8s %12s %8s\n' "sender" "threads" "pps" "ratio"
 for threads in 1 2; do
-	base=$(measure trafgen_run "$threads")
+	base=$(measure "$PACKETS" trafgen_run "$threads")
 	printf '%-50s %8s %12s %8s\n' "trafgen" "$threads" "$base" "1.00"
 	for cfg in "afxdp --lock core" "afxdp --lock lltx" \
 		"afpacket --qdisc-bypass --lock core" "afpacket --qdisc-bypass --lock lltx" \
 		"afpacket --lock core"; do
 		# shellcheck disable=SC2086
-		pps=$(measure txpath_run "$threads" --driver $cfg)
+		pps=$(measure "$PACKETS" txpath_run "$threads" --driver $cfg)
 		ratio=$(python3 -c "print('%.2f' % ($pps / $base) if '$pps' != 'fail' and '$base' not in ('fail', '0') else '-')" 2>/dev/null || echo -)
 		printf '%-50s %8s %12s %8s\n' "txpath --driver $cfg" "$threads" "$pps" "$ratio"
 	done

@@ -51,6 +51,7 @@ struct txp_net_cfg {
 	const char *file;	/* --file: pcap */
 	enum txp_xdp_mode xdp_mode;
 	unsigned queue;		/* afxdp: the interface's queue id */
+	bool umem_pool;		/* afxdp: the run's packets in UMEM frames (no copy) */
 	unsigned tpacket;	/* afpacket: 2 or 3 (TPACKET_V2, _V3); 0: 2 */
 	bool qdisc_bypass;	/* afpacket: PACKET_QDISC_BYPASS */
 	/* afxdp: silence libbpf's and libxdp's own logging, for the whole

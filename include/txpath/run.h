@@ -78,6 +78,21 @@ struct txp_run_driver {
 	/* Make one: its ops, and its private state for the device's priv. */
 	int (*create)(const struct txp_run_cfg *cfg, const struct txp_driver_ops **ops,
 		      void **priv, char *err, size_t errlen);
+	/* Or, instead of create: make the whole device with dcfg's knobs,
+	 * opened (a real driver's public constructor, txpath/netdrv.h); *priv
+	 * for stats, dead and destroy, which then frees the device too. */
+	struct txp_dev *(*create_dev)(const struct txp_run_cfg *cfg, const struct txp_dev_cfg *dcfg,
+				      void **priv, char *err, size_t errlen);
+	/* A driver that sends bytes: the addresses of the frames the workload
+	 * writes into its packets, cfg's with the defaults resolved for the
+	 * device made (its MAC).  NULL: the driver ignores the bytes (sim,
+	 * null), and the packets carry none. */
+	void (*frame_addr)(void *priv, const struct txp_run_cfg *cfg, struct txp_frame_addr *a);
+	/* The pool a producer's packets come from, made in its thread, or
+	 * NULL: the run's own (and then err is untouched), or an error in err.
+	 * NULL op: the run's own. */
+	struct txp_pkt_pool *(*pool_create)(void *priv, const struct txp_run_cfg *cfg, char *err,
+					    size_t errlen);
 	/* Counters; exact once the device is closed. */
 	void (*stats)(void *priv, struct txp_run_drv_stats *st);
 	/* Has the device died (its link gone, a write failed)?  The cause, or

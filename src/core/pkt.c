@@ -11,6 +11,8 @@
  * are freed as a list.  The owner only ever takes the whole stack, never
  * one entry, so the push has no ABA problem.
  */
+#include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,8 +24,12 @@
 
 #define POOL_CHUNK 256u		/* packets added when an unbounded pool grows */
 
-/* One packet per cache line: two packets handled by two contexts at once
- * never share a line. */
+/* What the core, the qdiscs and the drivers touch per packet: one line. */
+#define PKT_HOT_LEN offsetof(struct txp_pkt, sk)
+_Static_assert(PKT_HOT_LEN == TXP_CACHELINE, "struct txp_pkt: the hot fields fill its first line");
+
+/* Each packet on lines of its own: two packets handled by two contexts at
+ * once never share a line. */
 struct pool_slot {
 	txp_cacheline_aligned struct txp_pkt pkt;
 };
@@ -40,6 +46,9 @@ struct txp_pkt_pool {
 	uint64_t owner;		/* thread token of the owner */
 	unsigned capacity;	/* 0: unbounded */
 	unsigned created;	/* packets made so far */
+	uint32_t buf_size;	/* head buffer per packet; 0: none */
+	uint32_t headroom;
+	unsigned char *area;	/* the caller's buffers; NULL: the chunks' */
 	struct pool_chunk *chunks;
 
 	/* The return line: written by every thread that frees a packet of
@@ -64,6 +73,81 @@ static inline uint64_t thread_token(void)
 struct txp_pkt *txp_pkt_alloc(void)
 {
 	return calloc(1, sizeof(struct txp_pkt));
+}
+
+/* -- bytes ---------------------------------------------------------------- */
+
+unsigned char *txp_pkt_put(struct txp_pkt *pkt, uint32_t n)
+{
+	unsigned char *tail = pkt->data + pkt->head_len;
+
+	if (!pkt->data || txp_pkt_tailroom(pkt) < n)
+		return NULL;
+	pkt->head_len += n;
+	pkt->len += n;
+	return tail;
+}
+
+unsigned char *txp_pkt_push(struct txp_pkt *pkt, uint32_t n)
+{
+	if (!pkt->data || txp_pkt_headroom(pkt) < n)
+		return NULL;
+	pkt->data -= n;
+	pkt->head_len += n;
+	pkt->len += n;
+	return pkt->data;
+}
+
+int txp_pkt_add_frag(struct txp_pkt *pkt, void *data, uint32_t len)
+{
+	if (pkt->nr_frags >= TXP_MAX_FRAGS)
+		return -ENOSPC;
+	pkt->frags[pkt->nr_frags++] = (struct txp_frag){ .data = data, .len = len };
+	pkt->len += len;
+	return 0;
+}
+
+int txp_pkt_attach_head(struct txp_pkt *pkt, void *buf, uint32_t size, uint32_t headroom,
+			uint32_t len)
+{
+	if (!buf || headroom > size || len > size - headroom)
+		return -EINVAL;
+	pkt->buf = buf;
+	pkt->buf_size = size;
+	pkt->data = pkt->buf + headroom;
+	pkt->head_len = len;
+	pkt->len = len;
+	pkt->nr_frags = 0;
+	return 0;
+}
+
+bool txp_pkt_bytes_ok(const struct txp_pkt *pkt)
+{
+	uint64_t sum = pkt->head_len;
+
+	if ((pkt->head_len && !pkt->data) || pkt->nr_frags > TXP_MAX_FRAGS)
+		return false;
+	for (unsigned i = 0; i < pkt->nr_frags; i++) {
+		if (pkt->frags[i].len && !pkt->frags[i].data)
+			return false;
+		sum += pkt->frags[i].len;
+	}
+	return sum == pkt->len && sum > 0;
+}
+
+uint32_t txp_pkt_gather(const struct txp_pkt *pkt, void *dst, uint32_t cap)
+{
+	unsigned char *d = dst;
+
+	if (pkt->len > cap || !txp_pkt_bytes_ok(pkt))
+		return 0;
+	memcpy(d, pkt->data, pkt->head_len);
+	d += pkt->head_len;
+	for (unsigned i = 0; i < pkt->nr_frags; i++) {
+		memcpy(d, pkt->frags[i].data, pkt->frags[i].len);
+		d += pkt->frags[i].len;
+	}
+	return pkt->len;
 }
 
 /* A heap packet's memory goes back.  In the check build the explorer's
@@ -143,17 +227,36 @@ void txp_pkt_free_list(struct txp_pkt *list)
 
 /* -- pools ---------------------------------------------------------------- */
 
-struct txp_pkt_pool *txp_pkt_pool_create(unsigned capacity)
+struct txp_pkt_pool *txp_pkt_pool_create_cfg(const struct txp_pkt_pool_cfg *cfg)
 {
-	struct txp_pkt_pool *pool = aligned_alloc(TXP_CACHELINE, sizeof(*pool));
+	struct txp_pkt_pool *pool;
 
+	if ((cfg->buf_size && cfg->headroom >= cfg->buf_size) ||
+	    (cfg->area && (!cfg->capacity || !cfg->buf_size)))
+		return NULL;
+	pool = aligned_alloc(TXP_CACHELINE, sizeof(*pool));
 	if (!pool)
 		return NULL;
 	memset(pool, 0, sizeof(*pool));
 	pool->owner = thread_token();
-	pool->capacity = capacity;
+	pool->capacity = cfg->capacity;
+	pool->buf_size = cfg->buf_size;
+	pool->headroom = cfg->headroom;
+	pool->area = cfg->area;
 	atomic_init(&pool->remote, NULL);
 	return pool;
+}
+
+struct txp_pkt_pool *txp_pkt_pool_create(unsigned capacity)
+{
+	return txp_pkt_pool_create_cfg(&(struct txp_pkt_pool_cfg){ .capacity = capacity });
+}
+
+/* Bytes a chunk of n packets needs for their buffers (none with an area):
+ * whole lines each, so that no two buffers share one. */
+static size_t chunk_buf_stride(const struct txp_pkt_pool *pool)
+{
+	return pool->area ? 0 : (pool->buf_size + TXP_CACHELINE - 1) / TXP_CACHELINE * TXP_CACHELINE;
 }
 
 /* Add up to POOL_CHUNK new packets; returns them as a list, or NULL at
@@ -163,6 +266,8 @@ static struct txp_pkt *pool_grow(struct txp_pkt_pool *pool)
 	unsigned n = POOL_CHUNK;
 	struct pool_chunk *c;
 	struct txp_pkt *list = NULL;
+	unsigned char *bufs;
+	size_t stride;
 
 	if (pool->capacity) {
 		if (pool->created >= pool->capacity)
@@ -170,14 +275,20 @@ static struct txp_pkt *pool_grow(struct txp_pkt_pool *pool)
 		if (n > pool->capacity - pool->created)
 			n = pool->capacity - pool->created;
 	}
-	c = aligned_alloc(TXP_CACHELINE, sizeof(*c) + n * sizeof(struct pool_slot));
+	stride = chunk_buf_stride(pool);
+	c = aligned_alloc(TXP_CACHELINE, sizeof(*c) + n * (sizeof(struct pool_slot) + stride));
 	if (!c)
 		return NULL;
+	bufs = pool->area ? pool->area + (size_t)pool->created * pool->buf_size
+			  : (unsigned char *)&c->slot[n];
+	if (pool->area)
+		stride = pool->buf_size;
 	c->next = pool->chunks;
 	pool->chunks = c;
 	pool->created += n;
 	for (unsigned i = n; i-- > 0;) {
 		c->slot[i].pkt.next = list;
+		c->slot[i].pkt.home_buf = pool->buf_size ? bufs + i * stride : NULL;
 		list = &c->slot[i].pkt;
 	}
 	return list;
@@ -194,6 +305,21 @@ static struct txp_pkt *pool_refill(struct txp_pkt_pool *pool)
 	return pool_grow(pool);
 }
 
+/* Each packet's own buffer afresh, data at the headroom, empty. */
+static void pool_give_buffers(const struct txp_pkt_pool *pool, struct txp_pkt **pkts, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		pkts[i]->buf = pkts[i]->home_buf;
+		pkts[i]->buf_size = pool->buf_size;
+		pkts[i]->data = pkts[i]->buf + pool->headroom;
+	}
+}
+
+/* The hot line zeroed but pool (the cold one is read only as data and
+ * nr_frags say). */
+_Static_assert(offsetof(struct txp_pkt, pool) + sizeof(void *) == PKT_HOT_LEN,
+	       "pool ends the hot line");
+
 unsigned txp_pkt_pool_alloc_bulk(struct txp_pkt_pool *pool, struct txp_pkt **pkts, unsigned n)
 {
 	struct txp_pkt *p = pool->free;
@@ -204,9 +330,12 @@ unsigned txp_pkt_pool_alloc_bulk(struct txp_pkt_pool *pool, struct txp_pkt **pkt
 			break;
 		pkts[i] = p;
 		p = p->next;
-		*pkts[i] = (struct txp_pkt){ .pool = pool };
+		memset(pkts[i], 0, offsetof(struct txp_pkt, pool));
+		pkts[i]->pool = pool;
 	}
 	pool->free = p;
+	if (pool->buf_size)
+		pool_give_buffers(pool, pkts, i);
 	return i;
 }
 

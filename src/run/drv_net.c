@@ -1,29 +1,23 @@
 /*
  * drv_net.c - the workload's view of the real drivers: afpacket, afxdp,
- * tap (an interface, --dev) and pcap (a file, --file).
+ * tap (an interface, --dev) and pcap (a file, --file), made through their
+ * public constructors (txpath/netdrv.h).
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "drivers/common/netdrv.h"
+#include "txpath/netdrv.h"
 #include "txpath/run.h"
 
-static const struct netdrv *netdrv_of(const struct txp_run_cfg *cfg)
+static bool is_pcap(const struct txp_run_cfg *cfg)
 {
-	static const struct netdrv *const all[] = {
-		&txp_netdrv_afpacket, &txp_netdrv_afxdp, &txp_netdrv_tap, &txp_netdrv_pcap,
-	};
-
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-		if (strcmp(all[i]->name, cfg->driver->name) == 0)
-			return all[i];
-	return NULL;
+	return strcmp(cfg->driver->name, "pcap") == 0;
 }
 
 static bool net_check(const struct txp_run_cfg *cfg, char *err, size_t errlen)
 {
 	const struct txp_net_cfg *nc = &cfg->net;
-	bool file = netdrv_of(cfg) == &txp_netdrv_pcap;
+	bool file = is_pcap(cfg);
 
 	if (file && !nc->file) {
 		snprintf(err, errlen, "driver pcap writes a file: give --file PATH");
@@ -32,6 +26,10 @@ static bool net_check(const struct txp_run_cfg *cfg, char *err, size_t errlen)
 	if (!file && !nc->ifname) {
 		snprintf(err, errlen, "driver %s sends on an interface: give --dev IFNAME",
 			 cfg->driver->name);
+		return false;
+	}
+	if (nc->umem_pool && (strcmp(cfg->driver->name, "afxdp") != 0 || !cfg->sndbuf)) {
+		snprintf(err, errlen, "UMEM pools are for driver afxdp, with a send buffer (sndbuf)");
 		return false;
 	}
 	if (cfg->queues > 1 || cfg->bql) {
@@ -51,47 +49,86 @@ static bool net_check(const struct txp_run_cfg *cfg, char *err, size_t errlen)
 	return true;
 }
 
-static int net_create(const struct txp_run_cfg *cfg, const struct txp_driver_ops **ops,
-		      void **priv, char *err, size_t errlen)
+/* UMEM frames for the producers' pools: a send buffer's worth each. */
+static unsigned net_pool_frames(const struct txp_run_cfg *cfg)
 {
-	const struct netdrv *nd = netdrv_of(cfg);
-	struct netdrv_cfg c = {
-		.net = &cfg->net,
-		.slots = cfg->ring,
-		.frame_len = cfg->size,
-		.log = cfg->log,
-	};
+	return cfg->net.umem_pool ? cfg->threads * cfg->sndbuf : 0;
+}
 
-	*ops = nd->ops;
-	*priv = nd->create(&c, err, errlen);
-	return *priv ? 0 : -1;
+/* The device of cfg's driver, by its public constructor. */
+static struct txp_dev *net_create_dev(const struct txp_run_cfg *cfg,
+				      const struct txp_dev_cfg *dcfg, void **priv, char *err,
+				      size_t errlen)
+{
+	const struct txp_net_cfg *nc = &cfg->net;
+	const struct txp_netdev_cfg base = { .dev = *dcfg, .ring = cfg->ring, .max_len = cfg->size };
+	const char *name = cfg->driver->name;
+	struct txp_dev *dev;
+
+	if (strcmp(name, "afxdp") == 0)
+		dev = txp_afxdp_create(&(struct txp_afxdp_cfg){ .base = base, .ifname = nc->ifname,
+								.queue = nc->queue, .mode = nc->xdp_mode,
+								.pool_frames = net_pool_frames(cfg),
+								.quiet_bpf_log = nc->quiet_bpf_log },
+				       err, errlen);
+	else if (strcmp(name, "afpacket") == 0)
+		dev = txp_afpacket_create(&(struct txp_afpacket_cfg){ .base = base,
+								      .ifname = nc->ifname,
+								      .tpacket = nc->tpacket,
+								      .qdisc_bypass = nc->qdisc_bypass },
+					  err, errlen);
+	else if (strcmp(name, "tap") == 0)
+		dev = txp_tap_create(&(struct txp_tap_cfg){ .base = base, .ifname = nc->ifname },
+				     err, errlen);
+	else
+		dev = txp_pcap_create(&(struct txp_pcap_cfg){ .base = base, .file = nc->file }, err,
+				      errlen);
+	*priv = dev;
+	return dev;
+}
+
+/* cfg's addresses, the source MAC defaulting to the interface's. */
+static void net_frame_addr(void *priv, const struct txp_run_cfg *cfg, struct txp_frame_addr *a)
+{
+	*a = cfg->net.addr;
+	txp_frame_addr_resolve(a, txp_netdev_mac(priv));
+}
+
+/* afxdp with umem_pool: the producer's packets in UMEM frames; else NULL
+ * (the run's own pool). */
+static struct txp_pkt_pool *net_pool_create(void *priv, const struct txp_run_cfg *cfg, char *err,
+					    size_t errlen)
+{
+	if (!cfg->net.umem_pool)
+		return NULL;
+	return txp_afxdp_pool_create(priv, cfg->sndbuf, 0, err, errlen);
 }
 
 static void net_stats(void *priv, struct txp_run_drv_stats *st)
 {
-	struct ring *r = priv;
+	const char *died = txp_netdev_dead(priv);
+	struct txp_netdev_stats ns;
 
-	const char *died = ring_dead_cause(r);
-
+	txp_netdev_get_stats(priv, &ns);
 	*st = (struct txp_run_drv_stats){
-		.ring_full_awake = txp_load_relaxed(&r->ring_full_awake),
-		.ring_full_stopped = txp_load_relaxed(&r->ring_full_stopped),
-		.ring_errors = txp_load_relaxed(&r->ring_errors),
-		.device_busy = txp_load_relaxed(&r->dev_busy),
+		.ring_full_awake = ns.ring_full_awake,
+		.ring_full_stopped = ns.ring_full_stopped,
+		.ring_errors = ns.ring_errors,
+		.device_busy = ns.device_busy,
 		.link_down = died != NULL,
-		.died_drop = died ? r->dead_why : TXP_DROP_DEV_DOWN,
+		.died_drop = ns.died_drop,
 	};
 	snprintf(st->died, sizeof(st->died), "%s", died ? died : "");
 }
 
 static const char *net_dead(void *priv)
 {
-	return ring_dead_cause(priv);
+	return txp_netdev_dead(priv);
 }
 
 static void net_destroy(void *priv)
 {
-	ring_destroy(priv);
+	txp_netdev_destroy(priv);
 }
 
 #define NET_RUN_DRIVER(drv, what)				\
@@ -99,7 +136,9 @@ static void net_destroy(void *priv)
 		.name = #drv,					\
 		.summary = what,				\
 		.check = net_check,				\
-		.create = net_create,				\
+		.create_dev = net_create_dev,			\
+		.frame_addr = net_frame_addr,			\
+		.pool_create = net_pool_create,			\
 		.stats = net_stats,				\
 		.dead = net_dead,				\
 		.destroy = net_destroy,				\

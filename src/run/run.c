@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "drivers/common/frame.h"
 #include "sync/sync.h"
 #include "txpath/check.h"
 #include "txpath/ctx.h"
@@ -24,17 +25,24 @@ struct producer {
 	uint64_t quota;		/* packets to send; UINT64_MAX: until the deadline */
 	uint64_t rng;
 	const char *error;	/* set if it had to give up */
+	char errbuf[128];	/* what error may point to */
 	/* Its packets.  With a capacity (sndbuf) the pool is the socket's
 	 * send buffer: packets out of it are in flight, and come home when
 	 * they are freed, by whichever context (sock_wfree). */
 	struct txp_pkt_pool *pool;
 	struct txp_fault_stream alloc_fail;	/* the alloc-fail fault, if on */
+	/* A driver that sends bytes: the frame every packet starts as (the
+	 * template), and its UDP checksum sum before the flow/seq stamp. */
+	unsigned char *tmpl;
+	uint32_t csum_base;
 };
 
 struct run {
 	const struct txp_run_cfg *cfg;
 	struct txp_dev *dev;
 	void *drv;		/* the driver's private state */
+	bool bytes;		/* the driver sends the packets' bytes: frames */
+	struct txp_frame_addr addr;	/* ... with these addresses */
 	uint64_t deadline;	/* ns, 0 for none */
 	struct producer *prod;
 	atomic_uint producers_done;
@@ -260,21 +268,62 @@ static unsigned producer_alloc(struct producer *p, struct txp_pkt **pkts, unsign
 	}
 }
 
+/* The producer's pool: the driver's if it has one for it, else packets
+ * with a buffer of a frame each when the driver sends bytes, header-only
+ * otherwise; and the template of its frames.  NULL, or why not. */
+static const char *producer_setup(struct producer *p)
+{
+	const struct txp_run_cfg *cfg = p->run->cfg;
+	struct txp_pkt_pool_cfg pc = { .capacity = cfg->sndbuf };
+
+	if (p->run->bytes) {
+		pc.buf_size = cfg->size;
+		p->tmpl = malloc(cfg->size);
+		if (!p->tmpl)
+			return "out of memory for packets";
+		p->csum_base = txp__frame_template(p->tmpl, cfg->size, &p->run->addr);
+	}
+	p->errbuf[0] = '\0';
+	if (cfg->driver->pool_create)
+		p->pool = cfg->driver->pool_create(p->run->drv, cfg, p->errbuf, sizeof(p->errbuf));
+	if (p->errbuf[0])
+		return p->errbuf;
+	if (!p->pool)
+		p->pool = txp_pkt_pool_create_cfg(&pc);
+	return p->pool ? NULL : "out of memory for packets";
+}
+
+/* The bytes of pkt (flow, seq and nr_frags set): the template stamped
+ * with its flow and seq, in its buffer; with fragments, the frame is cut
+ * into nr_frags + 1 pieces of it, the head the longest. */
+static void producer_frame(const struct producer *p, struct txp_pkt *pkt)
+{
+	unsigned len = pkt->len, piece = len / (pkt->nr_frags + 1u);
+
+	memcpy(pkt->data, p->tmpl, len);
+	txp__frame_stamp(pkt->data, p->csum_base, pkt->flow, pkt->seq);
+	pkt->head_len = len - pkt->nr_frags * piece;
+	for (unsigned i = 0; i < pkt->nr_frags; i++)
+		pkt->frags[i] = (struct txp_frag){
+			.data = pkt->data + pkt->head_len + i * piece,
+			.len = piece,
+		};
+}
+
 static void *producer_main(void *arg)
 {
 	struct producer *p = arg;
 	const struct txp_run_cfg *cfg = p->run->cfg;
 	unsigned span = cfg->frags_max - cfg->frags_min + 1;
 	uint64_t seq = 0, clock_at = 0;
+	bool bytes = p->run->bytes;
 
 	txp_ctx_attach();
 	/* XPS: this producer's queue (or the flow hash). */
 	txp_dev_set_xps(p->run->dev, (unsigned)txp_ctx_self(),
 			cfg->xps_off ? -1 : cfg->xps_len ? cfg->xps[p->flow % cfg->xps_len]
 							 : (int)(p->flow % cfg->queues));
-	p->pool = txp_pkt_pool_create(cfg->sndbuf);
-	if (!p->pool)
-		p->error = "out of memory for packets";
+	p->error = producer_setup(p);
 	while (p->pool && seq < p->quota) {
 		struct txp_pkt *pkts[TXP_RUN_BURST_MAX];
 		unsigned n = cfg->burst;
@@ -300,6 +349,8 @@ static void *producer_main(void *arg)
 			pkts[i]->nr_frags = (uint16_t)(cfg->frags_min +
 						       (span > 1 ? xorshift(&p->rng) % span : 0));
 		}
+		for (unsigned i = 0; bytes && i < n; i++)
+			producer_frame(p, pkts[i]);
 		seq += n;
 		txp_xmit_burst(p->run->dev, pkts, n);
 	}
@@ -328,16 +379,27 @@ static int run_setup(struct run *run, const struct txp_run_cfg *cfg, char *err, 
 
 	memset(run, 0, sizeof(*run));
 	run->cfg = cfg;
-	if (cfg->driver->create(cfg, &dcfg.ops, &run->drv, err, errlen) != 0)
-		return -1;
-	dcfg.priv = run->drv;
-	run->dev = txp_dev_create(&dcfg, err, errlen);
-	if (!run->dev)
-		return -1;
-	rc = txp_dev_open(run->dev);
-	if (rc != 0) {
-		snprintf(err, errlen, "cannot bring %s up: %s", cfg->driver->name, strerror(-rc));
-		return -1;
+	if (cfg->driver->create_dev) {
+		run->dev = cfg->driver->create_dev(cfg, &dcfg, &run->drv, err, errlen);
+		if (!run->dev)
+			return -1;
+	} else {
+		if (cfg->driver->create(cfg, &dcfg.ops, &run->drv, err, errlen) != 0)
+			return -1;
+		dcfg.priv = run->drv;
+		run->dev = txp_dev_create(&dcfg, err, errlen);
+		if (!run->dev)
+			return -1;
+		rc = txp_dev_open(run->dev);
+		if (rc != 0) {
+			snprintf(err, errlen, "cannot bring %s up: %s", cfg->driver->name,
+				 strerror(-rc));
+			return -1;
+		}
+	}
+	if (cfg->driver->frame_addr) {
+		run->bytes = true;
+		cfg->driver->frame_addr(run->drv, cfg, &run->addr);
 	}
 	run->prod = calloc(cfg->threads, sizeof(*run->prod));
 	run->inflight = calloc(1, sizeof(*run->inflight));
@@ -352,13 +414,16 @@ static int run_setup(struct run *run, const struct txp_run_cfg *cfg, char *err, 
 
 static void run_teardown(struct run *run)
 {
-	txp_dev_destroy(run->dev);
+	if (!run->cfg->driver->create_dev)
+		txp_dev_destroy(run->dev);
 	if (run->drv)
 		run->cfg->driver->destroy(run->drv);
 	/* Every packet is home once the device is down; a pool that is not
 	 * (a bug) is left alone rather than freed under its packets. */
-	for (unsigned i = 0; run->prod && i < run->cfg->threads; i++)
+	for (unsigned i = 0; run->prod && i < run->cfg->threads; i++) {
 		txp_pkt_pool_destroy(run->prod[i].pool);
+		free(run->prod[i].tmpl);
+	}
 	free(run->prod);
 	free(run->inflight);
 }

@@ -156,7 +156,7 @@ static void test_sim_race_path_clean(void **state)
 
 static int dead_post(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
 {
-	return ring_post_in_slot(r, idx, pkt);
+	return txp__ring_post_in_slot(r, idx, pkt);
 }
 
 /* Nothing is ever posted to a dead device; were it, it would stay. */
@@ -176,9 +176,9 @@ static const struct ring_ops dead_ops = {
 
 static const struct txp_driver_ops dead_driver_ops = {
 	.name = "dead",
-	.open = ring_open,
-	.stop = ring_stop,
-	.start_xmit = ring_start_xmit,
+	.open = txp__ring_open,
+	.stop = txp__ring_stop,
+	.start_xmit = txp__ring_start_xmit,
 };
 
 static struct txp_dev *dead_dev;
@@ -199,12 +199,21 @@ static void *send_two(void *arg)
 	return NULL;
 }
 
+/* The ring's counters now. */
+static struct txp__ring_stats ring_stat(struct ring *r)
+{
+	struct txp__ring_stats st;
+
+	txp__ring_get_stats(r, &st);
+	return st;
+}
+
 /* One execution under a random plan: no counter conflict, every packet
  * dropped as dev-down and counted by the ring. */
 static void ring_dead_once(uint64_t seed)
 {
 	struct sched_plan plan = { .kind = PLAN_RANDOM, .rng = seed };
-	struct ring_cfg rc = { .ops = &dead_ops, .slots = 4, .slot_size = 64, .frame_len = 64 };
+	struct ring_cfg rc = { .ops = &dead_ops, .slots = 4, .slot_size = 64, .max_len = 64 };
 	struct txp_dev_cfg dcfg = { .name = "dead0", .lock = TXP_LOCK_LLTX, .ops = &dead_driver_ops };
 	struct txp_dev_stats st;
 	char err[128], msg[256] = "";
@@ -212,9 +221,9 @@ static void ring_dead_once(uint64_t seed)
 	bool conflict;
 
 	sched_begin(&plan, false, MAX_STEPS);
-	r = ring_create(&rc, err, sizeof(err));
+	r = txp__ring_create(&rc, err, sizeof(err));
 	assert_non_null(r);
-	ring_die(r, TXP_DROP_DEV_DOWN, "link down (test)");
+	txp__ring_die(r, TXP_DROP_DEV_DOWN, "link down (test)");
 	dcfg.priv = r;
 	dead_dev = txp_dev_create(&dcfg, err, sizeof(err));
 	assert_non_null(dead_dev);
@@ -231,9 +240,9 @@ static void ring_dead_once(uint64_t seed)
 		fail_msg("seed %llu: %s", (unsigned long long)seed, msg);
 	assert_int_equal(st.submitted, 4);
 	assert_int_equal(st.dropped[TXP_DROP_DEV_DOWN], 4);
-	assert_int_equal(txp_counter_read(&r->dropped_down), 4);
+	assert_int_equal(ring_stat(r).dropped_down, 4);
 	txp_dev_destroy(dead_dev);
-	ring_destroy(r);
+	txp__ring_destroy(r);
 }
 
 static void test_ring_dead_lltx_clean(void **state)

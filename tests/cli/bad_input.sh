@@ -8,19 +8,26 @@ out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 pass=0 fail=0
 
-# expect_usage WORDS-EXPECTED-IN-MESSAGE -- ARGS...
-expect_usage() {
-	want=$1; shift
+# expect_exit STATUS WORDS-EXPECTED-IN-MESSAGE -- ARGS...: exit STATUS,
+# one line on stderr with the words, nothing on stdout.
+expect_exit() {
+	status=$1 want=$2; shift 2
 	"$TXPATH" "$@" >"$out" 2>"$err" </dev/null
 	rc=$?
 	lines=$(wc -l <"$err")
-	if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && [ ! -s "$out" ] && grep -q -- "$want" "$err"; then
+	if [ "$rc" -eq "$status" ] && [ "$lines" -eq 1 ] && [ ! -s "$out" ] &&
+	   grep -q -- "$want" "$err"; then
 		pass=$((pass + 1))
 	else
 		fail=$((fail + 1))
-		echo "FAIL: txpath $* -> exit $rc, $lines stderr lines (want 2, 1 line with '$want'):"
+		echo "FAIL: txpath $* -> exit $rc, $lines stderr lines (want $status, 1 line with '$want'):"
 		cat "$err"
 	fi
+}
+
+# expect_usage WORDS-EXPECTED-IN-MESSAGE -- ARGS...: a usage error.
+expect_usage() {
+	expect_exit 2 "$@"
 }
 
 expect_ok() {
@@ -146,7 +153,7 @@ expect_usage "--queue is for driver afxdp, not tap" run --driver tap --dev nosuc
 expect_usage "--personality is for driver sim, not pcap" \
 	run --driver pcap --file "$F" --personality tg3-2005 --packets 10
 expect_usage "--personality is for driver sim, not null" run --driver null --personality locked --packets 10
-expect_usage "--frags is for driver sim, not null" run --driver null --frags 0-3 --packets 10
+expect_usage "--frags is for drivers sim afpacket afxdp tap pcap, not null" run --driver null --frags 0-3 --packets 10
 expect_usage "--ring is for drivers sim afpacket afxdp tap pcap, not null" run --driver null --ring 64 --packets 10
 expect_usage "--line-rate is for driver sim, not pcap" run --driver pcap --file "$F" --line-rate 1000 --packets 10
 expect_usage "--batch is for driver sim, not afpacket" run --driver afpacket --dev nosuch0 --batch 8
@@ -154,7 +161,6 @@ expect_usage "--src-ip is for drivers afpacket afxdp tap pcap, not sim" run --sr
 expect_usage "--dst-mac is for drivers afpacket afxdp tap pcap, not null" \
 	run --driver null --dst-mac 02:00:00:00:00:02 --packets 10
 expect_usage "--file is for driver pcap, not sim" demo --file "$F" --packets 100
-expect_usage "--frags is for driver sim, not pcap" demo --driver pcap --file "$F" --frags 0-3 --packets 100
 # Each option once: a repeat is refused, never a silent override.
 expect_usage "--lock given twice" run --lock core --lock lltx --packets 10
 expect_usage "--lock given twice" run --lock core --era 2.6.9 --lock core --packets 10
@@ -243,6 +249,47 @@ expect_ok '"desc-error":20,"link-flap":0,"alloc-fail":0,"seed":3}' \
 expect_ok '"dropped":{[^}]*"tx-error":20,' run --packets 1000 --fault desc-error:every=50 --json
 expect_ok 'faults injected (--seed 9): desc-error 10, alloc-fail' \
 	run --packets 1000 --fault desc-error:every=100,alloc-fail:1% --seed 9
+
+# txpath replay: usage errors (exit 2), and captures it cannot send
+# (exit 1, one line naming the problem).
+# expect_fail WORDS-EXPECTED-IN-MESSAGE -- ARGS...: a failure (exit 1).
+expect_fail() {
+	expect_exit 1 "$@"
+}
+# pcap_file PATH LINKTYPE FRAMELEN: a capture of one frame of FRAMELEN bytes.
+pcap_file() {
+	python3 -c 'import struct, sys
+n = int(sys.argv[3])
+open(sys.argv[1], "wb").write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, int(sys.argv[2]))
+    + struct.pack("<IIII", 0, 0, n, n) + bytes(n))' "$@"
+}
+rdir=$(mktemp -d)
+R=$rdir/replay.pcap
+pcap_file "$R" 1 100
+expect_ok "usage: txpath replay FILE.pcap" replay --help
+expect_ok "replay  send a pcap" --help
+expect_usage "give the capture first" replay
+expect_usage "give the capture first" replay --dev veth0
+expect_usage "--dev IFNAME" replay "$R"
+expect_usage "--driver must be afpacket, afxdp or tap, got 'pcap'" replay "$R" --dev x --driver pcap
+expect_usage "--threads must be" replay "$R" --dev x --threads 0
+expect_usage "--loop must be" replay "$R" --dev x --loop 0
+expect_usage "at most one of --pps, --mbps" replay "$R" --dev x --pps 10 --topspeed
+expect_usage "--mbps wants a number more than 0" replay "$R" --dev x --mbps -1
+expect_usage "--multiplier wants a number" replay "$R" --dev x --multiplier 2x
+expect_usage "--rewrite-dst-ip" replay "$R" --dev x --rewrite-dst-ip 10.0.0.1
+expect_usage "--rewrite-src-mac" replay "$R" --dev x --rewrite-src-mac 1:2:3
+expect_usage "--dev given twice" replay "$R" --dev x --dev y
+expect_fail "cannot read $rdir/none.pcap" replay "$rdir/none.pcap" --dev x
+printf 'not a capture at all' >"$rdir/junk.pcap"
+expect_fail "cannot read $rdir/junk.pcap" replay "$rdir/junk.pcap" --dev x
+pcap_file "$rdir/raw.pcap" 101 100
+expect_fail "link type RAW (12) is not supported: only Ethernet" replay "$rdir/raw.pcap" --dev x
+pcap_file "$rdir/sll.pcap" 113 100
+expect_fail "link type LINUX_SLL (113) is not supported" replay "$rdir/sll.pcap" --dev x
+expect_fail "txp-no-such0: no such interface" replay "$R" --dev txp-no-such0
+
+rm -rf "$rdir"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

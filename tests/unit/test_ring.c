@@ -40,20 +40,20 @@ struct script {
 
 static int script_post(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
 {
-	struct script *s = ring_drv(r);
+	struct script *s = txp__ring_drv(r);
 	unsigned busy = atomic_load(&s->busy_posts);
 
 	if (busy) {
 		atomic_store(&s->busy_posts, busy - 1);
 		return -EBUSY;
 	}
-	return ring_post_in_slot(r, idx, pkt);
+	return txp__ring_post_in_slot(r, idx, pkt);
 }
 
 static int script_reap(struct ring *r, uint64_t cons, uint64_t prod)
 {
-	struct script *s = ring_drv(r);
-	uint64_t i = txp_load_relaxed(&r->kicked);
+	struct script *s = txp__ring_drv(r);
+	uint64_t i = txp__ring_kicked(r);
 
 	(void)cons;
 	for (; i < prod; i++) {
@@ -61,11 +61,11 @@ static int script_reap(struct ring *r, uint64_t cons, uint64_t prod)
 			break;
 		s->taken++;
 		if (s->fail_every && s->taken % s->fail_every == 0)
-			ring_slot_unsent(r, i, TXP_DROP_TX_ERROR);
+			txp__ring_slot_unsent(r, i, TXP_DROP_TX_ERROR);
 		else
-			ring_slot_sent(r, i);
+			txp__ring_slot_sent(r, i);
 	}
-	txp_store_relaxed(&r->kicked, i);
+	txp__ring_set_kicked(r, i);
 	return s->die_after && s->taken == s->die_after ? -ENETDOWN : 0;
 }
 
@@ -83,9 +83,9 @@ static const struct ring_ops script_ops = {
 
 static const struct txp_driver_ops script_driver_ops = {
 	.name = "script",
-	.open = ring_open,
-	.stop = ring_stop,
-	.start_xmit = ring_start_xmit,
+	.open = txp__ring_open,
+	.stop = txp__ring_stop,
+	.start_xmit = txp__ring_start_xmit,
 };
 
 /* A ring of slots over a device that refuses busy posts, then fails every
@@ -98,7 +98,7 @@ static struct ring *script_ring(unsigned slots, unsigned busy, uint64_t fail_eve
 		.ops = &script_ops,
 		.slots = slots,
 		.slot_size = 64,
-		.frame_len = 64,
+		.max_len = 64,
 		.ifname = "script0",
 	};
 	char err[128];
@@ -109,7 +109,7 @@ static struct ring *script_ring(unsigned slots, unsigned busy, uint64_t fail_eve
 	s->fail_every = fail_every;
 	s->die_after = die_after;
 	rc.drv = s;
-	r = ring_create(&rc, err, sizeof(err));
+	r = txp__ring_create(&rc, err, sizeof(err));
 	assert_non_null(r);
 	return r;
 }
@@ -138,6 +138,9 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The bytes of every packet sent (only read). */
+static unsigned char frame[64];
+
 /* Send n packets from this thread, wait until every one is accounted
  * for, close the device; its counters into st. */
 static void send_and_close(struct txp_dev *dev, unsigned n, struct txp_dev_stats *st)
@@ -149,7 +152,7 @@ static void send_and_close(struct txp_dev *dev, unsigned n, struct txp_dev_stats
 
 		assert_non_null(pkt);
 		pkt->seq = i;
-		pkt->len = 64;
+		assert_int_equal(txp_pkt_attach_head(pkt, frame, sizeof(frame), 0, 64), 0);
 		txp_dev_queue_xmit(dev, pkt);
 	}
 	for (;;) {
@@ -167,6 +170,15 @@ static void send_and_close(struct txp_dev *dev, unsigned n, struct txp_dev_stats
 
 /* -- the device's own ring busy --------------------------------------------- */
 
+/* The ring's counters now. */
+static struct txp__ring_stats ring_stat(struct ring *r)
+{
+	struct txp__ring_stats st;
+
+	txp__ring_get_stats(r, &st);
+	return st;
+}
+
 static void device_busy(enum txp_lock_mode lock)
 {
 	struct ring *r = script_ring(16, 3, 0, 0);
@@ -175,14 +187,14 @@ static void device_busy(enum txp_lock_mode lock)
 
 	send_and_close(dev, 8, &st);
 	/* Counted once, as what it is; no BUG, no ring error, nothing lost. */
-	assert_int_equal(txp_counter_read(&r->dev_busy), 3);
+	assert_int_equal(ring_stat(r).dev_busy, 3);
 	assert_int_equal(st.bug_logs, 0);
-	assert_int_equal(txp_counter_read(&r->ring_full_awake), 0);
-	assert_int_equal(txp_counter_read(&r->ring_errors), 0);
+	assert_int_equal(ring_stat(r).ring_full_awake, 0);
+	assert_int_equal(ring_stat(r).ring_errors, 0);
 	assert_int_equal(st.transmitted, 8);
 	assert_int_equal(txp_test_dropped(&st), 0);
 	txp_dev_destroy(dev);
-	ring_destroy(r);
+	txp__ring_destroy(r);
 }
 
 static void test_device_busy_core(void **state)
@@ -197,6 +209,55 @@ static void test_device_busy_lltx(void **state)
 	device_busy(TXP_LOCK_LLTX);
 }
 
+/* -- bytes that do not make a frame ------------------------------------------ */
+
+/* A packet without bytes, one whose lengths do not add up and one larger
+ * than the device takes are refused, dropped as driver; the ring goes on
+ * with the next, and the device saw exactly the bytes of the good one. */
+static void refuses_bad_bytes(enum txp_lock_mode lock)
+{
+	static unsigned char big[65];
+	struct ring *r = script_ring(16, 0, 0, 0);
+	struct txp_dev *dev = script_dev(r, lock);
+	struct txp_pkt *p[4];
+	struct txp_dev_stats st;
+
+	for (int i = 0; i < 4; i++)
+		assert_non_null(p[i] = txp_pkt_alloc());
+	p[0]->len = 64;						/* no bytes */
+	txp_pkt_attach_head(p[1], frame, sizeof(frame), 0, 60);
+	p[1]->len = 64;						/* 60 of 64 */
+	txp_pkt_attach_head(p[2], big, sizeof(big), 0, 65);	/* max_len is 64 */
+	for (int k = 0; k < 64; k++)
+		frame[k] = (unsigned char)(k ^ 0x5a);
+	txp_pkt_attach_head(p[3], frame, sizeof(frame), 0, 64);
+	for (int i = 0; i < 4; i++)
+		txp_dev_queue_xmit(dev, p[i]);
+	txp_sleep_ns(50000000);
+	txp_dev_close(dev);
+	txp_dev_get_stats(dev, &st);
+	assert_int_equal(st.dropped[TXP_DROP_DRIVER], 3);
+	assert_int_equal(ring_stat(r).refused, 3);
+	assert_int_equal(st.transmitted, 1);
+	/* The one posted was gathered into slot 0. */
+	assert_memory_equal(txp__ring_buf(r, 0), frame, 64);
+	memset(frame, 0, sizeof(frame));
+	txp_dev_destroy(dev);
+	txp__ring_destroy(r);
+}
+
+static void test_refuses_bad_bytes_core(void **state)
+{
+	(void)state;
+	refuses_bad_bytes(TXP_LOCK_CORE);
+}
+
+static void test_refuses_bad_bytes_lltx(void **state)
+{
+	(void)state;
+	refuses_bad_bytes(TXP_LOCK_LLTX);
+}
+
 /* -- taken, not sent --------------------------------------------------------- */
 
 static void unsent_dropped(enum txp_lock_mode lock)
@@ -208,12 +269,12 @@ static void unsent_dropped(enum txp_lock_mode lock)
 	send_and_close(dev, 100, &st);
 	/* Every 4th frame the device did not send: dropped as tx-error. */
 	assert_int_equal(st.dropped[TXP_DROP_TX_ERROR], 25);
-	assert_int_equal(txp_counter_read(&r->tx_errors), 25);
+	assert_int_equal(ring_stat(r).tx_errors, 25);
 	assert_int_equal(st.transmitted, 75);
 	assert_int_equal(txp_test_dropped(&st), 25);
-	assert_int_equal(txp_counter_read(&r->ring_errors), 0);
+	assert_int_equal(ring_stat(r).ring_errors, 0);
 	txp_dev_destroy(dev);
-	ring_destroy(r);
+	txp__ring_destroy(r);
 }
 
 static void test_unsent_dropped_core(void **state)
@@ -253,10 +314,10 @@ static int script_create(const struct txp_run_cfg *cfg, const struct txp_driver_
 static void script_stats(void *priv, struct txp_run_drv_stats *st)
 {
 	struct ring *r = priv;
-	const char *died = ring_dead_cause(r);
+	const char *died = txp__ring_dead_cause(r);
 
 	*st = (struct txp_run_drv_stats){
-		.ring_errors = txp_counter_read(&r->ring_errors),
+		.ring_errors = ring_stat(r).ring_errors,
 		.link_down = died != NULL,
 	};
 	snprintf(st->died, sizeof(st->died), "%s", died ? died : "");
@@ -264,12 +325,20 @@ static void script_stats(void *priv, struct txp_run_drv_stats *st)
 
 static const char *script_dead(void *priv)
 {
-	return ring_dead_cause(priv);
+	return txp__ring_dead_cause(priv);
+}
+
+/* The scripted device takes bytes, as the real ones do: frames. */
+static void script_frame_addr(void *priv, const struct txp_run_cfg *cfg, struct txp_frame_addr *a)
+{
+	(void)priv;
+	*a = cfg->net.addr;
+	txp_frame_addr_resolve(a, NULL);
 }
 
 static void script_destroy(void *priv)
 {
-	ring_destroy(priv);
+	txp__ring_destroy(priv);
 }
 
 static const struct txp_run_driver script_run_driver = {
@@ -277,6 +346,7 @@ static const struct txp_run_driver script_run_driver = {
 	.summary = "a scripted device whose link goes after a few thousand frames",
 	.check = script_check,
 	.create = script_create,
+	.frame_addr = script_frame_addr,
 	.stats = script_stats,
 	.dead = script_dead,
 	.destroy = script_destroy,
@@ -328,6 +398,8 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_device_busy_core),
 		cmocka_unit_test(test_device_busy_lltx),
+		cmocka_unit_test(test_refuses_bad_bytes_core),
+		cmocka_unit_test(test_refuses_bad_bytes_lltx),
 		cmocka_unit_test(test_unsent_dropped_core),
 		cmocka_unit_test(test_unsent_dropped_lltx),
 		cmocka_unit_test(test_dies_mid_run_core),

@@ -1,8 +1,8 @@
 /*
  * afpacket.c - a PACKET_TX_RING (TPACKET_V2 or V3) as a transmit ring.
  *
- * Ring slot i is frame i of the mmap'ed TX ring.  start_xmit writes the
- * frame after the slot's tpacket header and hands the slot to the kernel
+ * Ring slot i is frame i of the mmap'ed TX ring.  start_xmit copies the
+ * packet's bytes after the slot's tpacket header and hands the slot to the kernel
  * (status SEND_REQUEST).  The completion context kicks the kernel with
  * send(MSG_DONTWAIT), which transmits every requested frame in order, and
  * takes slots whose status is back to AVAILABLE as completions.  EAGAIN or
@@ -48,8 +48,8 @@ struct afpacket {
 /* The slot's status word, shared with the kernel. */
 static _Atomic uint32_t *afp_status(struct ring *r, uint64_t idx)
 {
-	struct afpacket *a = ring_drv(r);
-	unsigned char *slot = ring_buf(r, idx);
+	struct afpacket *a = txp__ring_drv(r);
+	unsigned char *slot = txp__ring_buf(r, idx);
 
 	if (a->version == TPACKET_V3)
 		return (_Atomic uint32_t *)&((struct tpacket3_hdr *)(void *)slot)->tp_status;
@@ -57,34 +57,39 @@ static _Atomic uint32_t *afp_status(struct ring *r, uint64_t idx)
 }
 
 /*
- * post: write the frame into TX ring frame idx and request its sending.
- * Synchronization: serialised by ring_start_xmit().
+ * post: gather the packet's bytes into TX ring frame idx and request its
+ * sending.
+ * Synchronization: serialised by txp__ring_start_xmit().
  * Context: a producer.
  * Return codes: 0; -EBUSY if the kernel still holds the frame (the
- * device is busy: the ring counts it and backs off).
+ * device is busy: the ring counts it and backs off); -EMSGSIZE
+ * (txp__ring_gather()).
  */
 static int afp_post(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
 {
-	struct afpacket *a = ring_drv(r);
-	unsigned char *slot = ring_buf(r, idx);
+	struct afpacket *a = txp__ring_drv(r);
+	unsigned char *slot = txp__ring_buf(r, idx);
 	_Atomic uint32_t *status = afp_status(r, idx);
+	int len;
 
 	/* Acquire: pairs with the kernel's release of AVAILABLE (its
 	 * smp_wmb() before the status store), so the frame is ours. */
 	if (txp_unlikely(txp_load_acquire(status) != TP_STATUS_AVAILABLE))
 		return -EBUSY;
-	ring_build_frame(r, slot + a->data_off, pkt);
+	len = txp__ring_gather(r, pkt, slot + a->data_off, txp__ring_slot_size(r) - a->data_off);
+	if (len < 0)
+		return len;
 	if (a->version == TPACKET_V3) {
 		struct tpacket3_hdr *h = (void *)slot;
 
-		h->tp_len = r->frame_len;
-		h->tp_snaplen = r->frame_len;
+		h->tp_len = (uint32_t)len;
+		h->tp_snaplen = (uint32_t)len;
 		h->tp_next_offset = 0;
 	} else {
 		struct tpacket2_hdr *h = (void *)slot;
 
-		h->tp_len = r->frame_len;
-		h->tp_snaplen = r->frame_len;
+		h->tp_len = (uint32_t)len;
+		h->tp_snaplen = (uint32_t)len;
 	}
 	/* Release: the frame before its status; pairs with the kernel's
 	 * smp_rmb() after reading SEND_REQUEST in tpacket_snd(). */
@@ -101,28 +106,27 @@ static int afp_post(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
  */
 static int afp_reap(struct ring *r, uint64_t cons, uint64_t prod)
 {
-	struct afpacket *a = ring_drv(r);
+	struct afpacket *a = txp__ring_drv(r);
 
-	if (txp_load_relaxed(&r->kicked) != prod) {
+	if (txp__ring_kicked(r) != prod) {
 		if (send(a->fd, NULL, 0, MSG_DONTWAIT) >= 0) {
-			txp_store_relaxed(&r->kicked, prod);
-			ring_set_congested(r, false);
+			txp__ring_set_kicked(r, prod);
+			txp__ring_set_congested(r, false);
 		} else if (errno == EAGAIN || errno == ENOBUFS || errno == EINTR) {
-			ring_set_congested(r, true);
+			txp__ring_set_congested(r, true);
 		} else if (errno == ENETDOWN || errno == ENXIO || errno == ENODEV) {
 			return -errno;
 		} else {
 			/* The kernel refused the kick itself: the frames stay
 			 * requested, for the next one.  Not a state it should
 			 * get into: counted. */
-			txp_counter_add_shared(&r->ring_errors, 1);
+			txp__ring_count_error(r);
 		}
 	}
 	for (; cons < prod; cons++) {
-		struct ring_slot *s = &r->slot[cons % r->size];
 		uint32_t st;
 
-		if (s->done)
+		if (txp__ring_slot_done(r, cons))
 			continue;
 		/* Acquire: pairs with the kernel's release of the status in
 		 * tpacket_destruct_skb(): it is finished with the frame. */
@@ -130,18 +134,18 @@ static int afp_reap(struct ring *r, uint64_t cons, uint64_t prod)
 		if (st & (TP_STATUS_SEND_REQUEST | TP_STATUS_SENDING))
 			break;
 		if (st & TP_STATUS_WRONG_FORMAT)
-			ring_slot_unsent(r, cons, TXP_DROP_DRIVER);
+			txp__ring_slot_unsent(r, cons, TXP_DROP_DRIVER);
 		else
-			ring_slot_sent(r, cons);
+			txp__ring_slot_sent(r, cons);
 	}
 	return 0;
 }
 
 static bool afp_link_ok(struct ring *r)
 {
-	struct afpacket *a = ring_drv(r);
+	struct afpacket *a = txp__ring_drv(r);
 
-	return netdev_link_ok(&a->nd);
+	return txp__netdev_link_ok(&a->nd);
 }
 
 static void afp_free(void *drv);
@@ -162,7 +166,7 @@ static void afp_free(void *drv)
 		munmap(a->map, a->map_len);
 	if (a->fd >= 0)
 		close(a->fd);
-	netdev_close(&a->nd);
+	txp__netdev_close(&a->nd);
 	free(a);
 }
 
@@ -191,11 +195,11 @@ static int afp_setup(struct afpacket *a, const struct netdrv_cfg *c, unsigned *s
 
 	a->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (a->fd < 0) {
-		netdev_sock_error(err, errlen, nc->ifname, "AF_PACKET socket", errno);
+		txp__netdev_sock_error(err, errlen, nc->ifname, "AF_PACKET socket", errno);
 		return -1;
 	}
 	a->data_off = hdr - (unsigned)sizeof(struct sockaddr_ll);
-	*frame_size = pow2_at_least(TPACKET_ALIGN(hdr + c->frame_len));
+	*frame_size = pow2_at_least(TPACKET_ALIGN(hdr + c->max_len));
 	block = *frame_size > AFP_PAGE ? *frame_size : AFP_PAGE;
 	fpb = block / *frame_size;
 	nblocks = (c->slots + fpb - 1) / fpb;
@@ -211,13 +215,13 @@ static int afp_setup(struct afpacket *a, const struct netdrv_cfg *c, unsigned *s
 	     setsockopt(a->fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one)) != 0) ||
 	    setsockopt(a->fd, SOL_PACKET, PACKET_TX_RING, &u,
 		       a->version == TPACKET_V3 ? sizeof(u.req3) : sizeof(u.req)) != 0) {
-		netdev_sock_error(err, errlen, nc->ifname, "PACKET_TX_RING set-up", errno);
+		txp__netdev_sock_error(err, errlen, nc->ifname, "PACKET_TX_RING set-up", errno);
 		return -1;
 	}
 	a->map_len = (size_t)block * nblocks;
 	a->map = mmap(NULL, a->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, a->fd, 0);
 	if (a->map == MAP_FAILED) {
-		netdev_sock_error(err, errlen, nc->ifname, "mmap of the TX ring", errno);
+		txp__netdev_sock_error(err, errlen, nc->ifname, "mmap of the TX ring", errno);
 		return -1;
 	}
 	memset(&sll, 0, sizeof(sll));
@@ -225,7 +229,7 @@ static int afp_setup(struct afpacket *a, const struct netdrv_cfg *c, unsigned *s
 	sll.sll_protocol = 0;	/* transmit only: receive nothing */
 	sll.sll_ifindex = a->nd.ifindex;
 	if (bind(a->fd, (struct sockaddr *)&sll, sizeof(sll)) != 0) {
-		netdev_sock_error(err, errlen, nc->ifname, "bind", errno);
+		txp__netdev_sock_error(err, errlen, nc->ifname, "bind", errno);
 		return -1;
 	}
 	return 0;
@@ -234,7 +238,7 @@ static int afp_setup(struct afpacket *a, const struct netdrv_cfg *c, unsigned *s
 static struct ring *afp_create(const struct netdrv_cfg *c, char *err, size_t errlen)
 {
 	struct afpacket *a = calloc(1, sizeof(*a));
-	struct ring_cfg rc = netdrv_ring_cfg(c, &afp_ring_ops);
+	struct ring_cfg rc = txp__netdrv_ring_cfg(c, &afp_ring_ops);
 
 	if (!a) {
 		snprintf(err, errlen, "out of memory");
@@ -242,14 +246,25 @@ static struct ring *afp_create(const struct netdrv_cfg *c, char *err, size_t err
 	}
 	a->fd = -1;
 	a->version = c->net->tpacket == 3 ? TPACKET_V3 : TPACKET_V2;
-	if (netdev_open(&a->nd, c->net->ifname, 0, err, errlen) != 0 ||
-	    !netdev_fits_mtu(&a->nd, c->frame_len, err, errlen) ||
+	if (txp__netdev_open(&a->nd, c->net->ifname, 0, err, errlen) != 0 ||
+	    !txp__netdev_fits_mtu(&a->nd, c->max_len, err, errlen) ||
 	    afp_setup(a, c, &rc.slots, &rc.slot_size, err, errlen) != 0) {
 		afp_free(a);
 		return NULL;
 	}
 	rc.buf = a->map;
-	return netdrv_make_ring(&rc, a, a->nd.mac, err, errlen);
+	return txp__netdrv_make_ring(&rc, a, a->nd.mac, err, errlen);
 }
 
 NETDRV_DEFINE(afpacket, afp_create);
+
+struct txp_dev *txp_afpacket_create(const struct txp_afpacket_cfg *cfg, char *err, size_t errlen)
+{
+	const struct txp_net_cfg net = {
+		.ifname = cfg->ifname,
+		.tpacket = cfg->tpacket,
+		.qdisc_bypass = cfg->qdisc_bypass,
+	};
+
+	return txp__netdev_create(&afpacket_netdrv, &cfg->base, &net, 0, err, errlen);
+}

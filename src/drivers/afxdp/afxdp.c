@@ -3,7 +3,7 @@
  *
  * A TX-only XSK socket on one queue of the interface (no XDP program is
  * needed to transmit).  The UMEM is a pool of frames, one per ring slot:
- * start_xmit builds the frame in its UMEM frame and posts a descriptor to
+ * start_xmit copies the packet's bytes into its UMEM frame and posts a descriptor to
  * the TX ring.  The completion context kicks the kernel with sendto()
  * while the TX ring holds descriptors (copy mode sends a batch per call;
  * zero-copy only when the ring asks for a wakeup), reads the completion
@@ -11,6 +11,13 @@
  * pool (or, never with the sizes below, the TX ring) runs out, and wakes
  * when completions free room.  Copy mode by default; zero-copy when the
  * interface's driver supports it (--xdp-mode zerocopy).
+ *
+ * Without txpath's own copy: the UMEM has, after the ring's frames,
+ * pool_frames more that txp_afxdp_pool_create() hands to packet pools.  A
+ * packet whose head lies in one of them, with no fragments, is posted by
+ * the address of its frame: the user wrote the frame where the NIC reads
+ * it.  Each such frame remembers the ring slot that posted it, so that
+ * its completion (which names the frame) finds the slot.
  *
  * The TX and completion rings are shared with the kernel: their producer
  * and consumer words are read and written through the seam's acquire and
@@ -31,9 +38,17 @@
 
 struct afxdp {
 	struct netdev nd;
-	void *area;
+	unsigned char *area;
 	size_t area_len;
 	unsigned frame_size;
+	unsigned slots;		/* the ring's frames: [0, slots) */
+	/* The pools' frames: [slots, slots + pool_frames), carved in order
+	 * (pool_carved so far); pool_slot[i]: the ring slot that posted pool
+	 * frame i (written by post, read by reap after the acquire of the
+	 * ring's index). */
+	unsigned pool_frames;
+	_Atomic unsigned pool_carved;
+	uint64_t *pool_slot;
 	bool zerocopy;
 	struct xsk_umem *umem;
 	struct xsk_socket *xsk;
@@ -52,28 +67,60 @@ static _Atomic uint32_t *ring_word(uint32_t *p)
 	return (_Atomic uint32_t *)p;
 }
 
+/* Is pkt's frame, whole, in one of the pools' UMEM frames?  Then *addr
+ * is its UMEM address: posted as it is, no copy. */
+static bool xdp_in_pool(const struct afxdp *x, const struct ring *r, const struct txp_pkt *pkt,
+			uint64_t *addr)
+{
+	uint64_t off, frame;
+
+	if (!x->pool_frames || pkt->nr_frags || !pkt->data || pkt->data < x->area)
+		return false;
+	off = (uint64_t)(pkt->data - x->area);
+	frame = off / x->frame_size;
+	if (frame < x->slots || frame >= (uint64_t)x->slots + x->pool_frames ||
+	    pkt->head_len != pkt->len || pkt->len == 0 || pkt->len > txp__ring_max_len(r) ||
+	    off % x->frame_size + pkt->len > x->frame_size)
+		return false;
+	*addr = off;
+	return true;
+}
+
 /*
- * post: build the frame in its UMEM frame and post its descriptor.
- * Synchronization: serialised by ring_start_xmit(): the TX ring's one
+ * post: gather the packet's bytes into its UMEM frame and post its
+ * descriptor.
+ * Synchronization: serialised by txp__ring_start_xmit(): the TX ring's one
  * producer.
  * Context: a producer.
+ * A packet of a UMEM pool is posted in place (xdp_in_pool()).
  * Return codes: 0; -EBUSY when the TX ring is full (then nothing was
  * posted): the kernel has consumed descriptors whose slots are free
- * already, and not yet published its consumer.
+ * already, and not yet published its consumer; -EMSGSIZE (txp__ring_gather()).
  */
 static int xdp_post(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
 {
-	struct afxdp *x = ring_drv(r);
+	struct afxdp *x = txp__ring_drv(r);
 	struct xdp_desc *d;
+	uint64_t addr;
+	int len;
 
 	/* Acquire: pairs with the kernel's release of the consumer, so the
 	 * descriptor slot is free before it is rewritten. */
 	if (x->tx_prod - txp_load_acquire(ring_word(x->tx.consumer)) >= x->tx.size)
 		return -EBUSY;
-	ring_build_frame(r, ring_buf(r, idx), pkt);
+	if (xdp_in_pool(x, r, pkt, &addr)) {
+		len = (int)pkt->len;
+		x->pool_slot[addr / x->frame_size - x->slots] = idx;
+		txp__ring_count_in_place(r);
+	} else {
+		len = txp__ring_gather(r, pkt, txp__ring_buf(r, idx), x->frame_size);
+		if (len < 0)
+			return len;
+		addr = (uint64_t)(idx % txp__ring_size(r)) * x->frame_size;
+	}
 	d = &((struct xdp_desc *)x->tx.ring)[x->tx_prod & x->tx.mask];
-	d->addr = (uint64_t)(idx % r->size) * x->frame_size;
-	d->len = r->frame_len;
+	d->addr = addr;
+	d->len = (uint32_t)len;
 	d->options = 0;
 	x->tx_prod++;
 	/* Release: the frame and descriptor before the producer; pairs with
@@ -94,14 +141,14 @@ static int xdp_kick(struct ring *r, struct afxdp *x)
 	if (x->zerocopy && !(txp_load_relaxed(ring_word(x->tx.flags)) & XDP_RING_NEED_WAKEUP))
 		return 0;
 	if (sendto(x->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) >= 0) {
-		ring_set_congested(r, false);
+		txp__ring_set_congested(r, false);
 		return 0;
 	}
 	switch (errno) {
 	case EAGAIN:
 	case ENOBUFS:
 	case EINTR:
-		ring_set_congested(r, true);
+		txp__ring_set_congested(r, true);
 		return 0;
 	case EBUSY:
 		/* The device dropped the last frame the kernel took in this
@@ -126,8 +173,21 @@ static void xdp_match_unsent(struct ring *r, struct afxdp *x, uint64_t last)
 {
 	if (!x->unsent || last == UINT64_MAX)
 		return;
-	ring_slot_unsent(r, last, TXP_DROP_TX_ERROR);
+	txp__ring_slot_unsent(r, last, TXP_DROP_TX_ERROR);
 	x->unsent--;
+}
+
+/* The ring slot (modulo the ring's size) a completed UMEM address was
+ * posted by, or UINT64_MAX if it names no frame of ours. */
+static uint64_t xdp_slot_of(const struct afxdp *x, uint64_t addr)
+{
+	uint64_t frame = addr / x->frame_size;
+
+	if (frame < x->slots)
+		return frame;
+	if (frame < (uint64_t)x->slots + x->pool_frames)
+		return x->pool_slot[frame - x->slots] % x->slots;
+	return UINT64_MAX;
 }
 
 /*
@@ -141,8 +201,8 @@ static void xdp_match_unsent(struct ring *r, struct afxdp *x, uint64_t last)
  */
 static int xdp_reap(struct ring *r, uint64_t cons, uint64_t prod)
 {
-	struct afxdp *x = ring_drv(r);
-	uint64_t last = UINT64_MAX;
+	struct afxdp *x = txp__ring_drv(r);
+	uint64_t last = UINT64_MAX, size = txp__ring_size(r);
 	uint32_t head, tail, i;
 	int rc;
 
@@ -155,24 +215,24 @@ static int xdp_reap(struct ring *r, uint64_t cons, uint64_t prod)
 		return rc;
 	/* The kernel may complete a frame before start_xmit has published
 	 * its slot (prod is released after the descriptor is posted): touch
-	 * only published slots.  Acquire: pairs with the release of prod in
-	 * ring_start_xmit(), so the slot's packet is visible. */
-	prod = txp_load_acquire(&r->prod);
+	 * only published slots (txp__ring_posted(): its acquire makes the
+	 * slots' packets visible). */
+	prod = txp__ring_posted(r);
 	for (i = head; i != tail; i++) {
 		uint64_t addr = ((const uint64_t *)x->cq.ring)[i & x->cq.mask];
-		uint64_t slot = addr / x->frame_size;
-		uint64_t off = (slot + r->size - cons % r->size) % r->size;
+		uint64_t slot = xdp_slot_of(x, addr);
+		uint64_t off = (slot + size - cons % size) % size;
 
-		if (slot >= r->size) {
-			txp_counter_add_shared(&r->ring_errors, 1);
+		if (slot == UINT64_MAX) {
+			txp__ring_count_error(r);
 			continue;
 		}
 		if (off >= prod - cons)
 			break;	/* not published yet: the next pass takes it */
-		if (!r->slot[slot].pkt || r->slot[slot].done) {
-			txp_counter_add_shared(&r->ring_errors, 1);
+		if (!txp__ring_slot_pkt(r, slot) || txp__ring_slot_done(r, slot)) {
+			txp__ring_count_error(r);
 		} else {
-			ring_slot_sent(r, slot);
+			txp__ring_slot_sent(r, slot);
 			last = slot;
 		}
 	}
@@ -184,9 +244,9 @@ static int xdp_reap(struct ring *r, uint64_t cons, uint64_t prod)
 
 static bool xdp_link_ok(struct ring *r)
 {
-	struct afxdp *x = ring_drv(r);
+	struct afxdp *x = txp__ring_drv(r);
 
-	return netdev_link_ok(&x->nd);
+	return txp__netdev_link_ok(&x->nd);
 }
 
 static void xdp_release(void *drv)
@@ -199,7 +259,8 @@ static void xdp_release(void *drv)
 		xsk_umem__delete(x->umem);
 	if (x->area && x->area != MAP_FAILED)
 		munmap(x->area, x->area_len);
-	netdev_close(&x->nd);
+	free(x->pool_slot);
+	txp__netdev_close(&x->nd);
 	free(x);
 }
 
@@ -238,7 +299,7 @@ static void xdp_error(char *err, size_t errlen, const struct netdrv_cfg *c, int 
 		snprintf(err, errlen, "%s: cannot bind an AF_XDP socket to queue %u (no such queue?)",
 			 ifname, c->net->queue);
 	else
-		netdev_sock_error(err, errlen, ifname, "AF_XDP socket", e);
+		txp__netdev_sock_error(err, errlen, ifname, "AF_XDP socket", e);
 }
 
 static int xdp_setup(struct afxdp *x, const struct netdrv_cfg *c, char *err, size_t errlen)
@@ -257,14 +318,21 @@ static int xdp_setup(struct afxdp *x, const struct netdrv_cfg *c, char *err, siz
 	};
 	int rc;
 
-	if (c->frame_len > 4096) {
+	if (c->max_len > 4096) {
 		snprintf(err, errlen, "%s: AF_XDP frames are at most 4096 bytes, not %u",
-			 c->net->ifname, c->frame_len);
+			 c->net->ifname, c->max_len);
 		return -1;
 	}
-	x->frame_size = c->frame_len <= 2048 ? 2048 : 4096;
+	x->frame_size = c->max_len <= 2048 ? 2048 : 4096;
 	ucfg.frame_size = x->frame_size;
-	x->area_len = (size_t)c->slots * x->frame_size;
+	x->slots = c->slots;
+	x->pool_frames = c->pool_frames;
+	x->pool_slot = calloc(x->pool_frames ? x->pool_frames : 1, sizeof(*x->pool_slot));
+	if (!x->pool_slot) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	x->area_len = (size_t)(c->slots + x->pool_frames) * x->frame_size;
 	x->area = mmap(NULL, x->area_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 		       -1, 0);
 	if (x->area == MAP_FAILED) {
@@ -312,7 +380,7 @@ static int xdp_quiet_libxdp(enum libxdp_print_level level, const char *fmt, va_l
 static struct ring *xdp_create(const struct netdrv_cfg *c, char *err, size_t errlen)
 {
 	struct afxdp *x = calloc(1, sizeof(*x));
-	struct ring_cfg rc = netdrv_ring_cfg(c, &xdp_ring_ops);
+	struct ring_cfg rc = txp__netdrv_ring_cfg(c, &xdp_ring_ops);
 
 	if (!x) {
 		snprintf(err, errlen, "out of memory");
@@ -323,15 +391,58 @@ static struct ring *xdp_create(const struct netdrv_cfg *c, char *err, size_t err
 		libbpf_set_print(xdp_quiet);
 		libxdp_set_print(xdp_quiet_libxdp);
 	}
-	if (netdev_open(&x->nd, c->net->ifname, 0, err, errlen) != 0 ||
-	    !netdev_fits_mtu(&x->nd, c->frame_len, err, errlen) ||
+	if (txp__netdev_open(&x->nd, c->net->ifname, 0, err, errlen) != 0 ||
+	    !txp__netdev_fits_mtu(&x->nd, c->max_len, err, errlen) ||
 	    xdp_setup(x, c, err, errlen) != 0) {
 		xdp_release(x);
 		return NULL;
 	}
 	rc.buf = x->area;
 	rc.slot_size = x->frame_size;
-	return netdrv_make_ring(&rc, x, x->nd.mac, err, errlen);
+	return txp__netdrv_make_ring(&rc, x, x->nd.mac, err, errlen);
 }
 
 NETDRV_DEFINE(afxdp, xdp_create);
+
+struct txp_dev *txp_afxdp_create(const struct txp_afxdp_cfg *cfg, char *err, size_t errlen)
+{
+	const struct txp_net_cfg net = {
+		.ifname = cfg->ifname,
+		.queue = cfg->queue,
+		.xdp_mode = cfg->mode,
+		.quiet_bpf_log = cfg->quiet_bpf_log,
+	};
+
+	return txp__netdev_create(&afxdp_netdrv, &cfg->base, &net, cfg->pool_frames, err, errlen);
+}
+
+struct txp_pkt_pool *txp_afxdp_pool_create(struct txp_dev *dev, unsigned capacity,
+					   uint32_t headroom, char *err, size_t errlen)
+{
+	struct ring *r = txp_dev_priv(dev);
+	struct afxdp *x = txp__ring_drv(r);
+	struct txp_pkt_pool_cfg pc = {
+		.capacity = capacity,
+		.buf_size = x->frame_size,
+		.headroom = headroom,
+	};
+	struct txp_pkt_pool *pool;
+	/* Relaxed: the frames are only carved here; what is written into
+	 * them is ordered by the ring's own release and acquire. */
+	unsigned first = txp_load_relaxed(&x->pool_carved);
+
+	do {
+		if (!capacity || capacity > x->pool_frames - first) {
+			snprintf(err, errlen, "%s: %u UMEM frames asked, %u of %u left",
+				 txp_dev_name(dev), capacity, x->pool_frames - first,
+				 x->pool_frames);
+			return NULL;
+		}
+	} while (!txp_cas(&x->pool_carved, &first, first + capacity));
+	pc.area = x->area + (size_t)(x->slots + first) * x->frame_size;
+	pool = txp_pkt_pool_create_cfg(&pc);
+	if (!pool)
+		snprintf(err, errlen, "out of memory, or headroom %u not below %u", headroom,
+			 x->frame_size);
+	return pool;
+}

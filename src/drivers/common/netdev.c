@@ -23,7 +23,7 @@ static int netdev_flags(const struct netdev *nd, short *flags)
 	return 0;
 }
 
-int netdev_open(struct netdev *nd, const char *ifname, unsigned wait_ms, char *err,
+int txp__netdev_open(struct netdev *nd, const char *ifname, unsigned wait_ms, char *err,
 		size_t errlen)
 {
 	struct ifreq ifr;
@@ -49,12 +49,12 @@ int netdev_open(struct netdev *nd, const char *ifname, unsigned wait_ms, char *e
 	if (nd->ctl_fd < 0 || netdev_flags(nd, &flags) != 0) {
 		snprintf(err, errlen, "%s: cannot read the interface's flags: %s", ifname,
 			 strerror(errno));
-		netdev_close(nd);
+		txp__netdev_close(nd);
 		return -1;
 	}
 	if (!(flags & IFF_UP)) {
 		snprintf(err, errlen, "%s: interface is down (ip link set %s up)", ifname, ifname);
-		netdev_close(nd);
+		txp__netdev_close(nd);
 		return -1;
 	}
 	for (; !(flags & IFF_RUNNING) && wait_ms >= 10 && netdev_flags(nd, &flags) == 0;
@@ -62,7 +62,7 @@ int netdev_open(struct netdev *nd, const char *ifname, unsigned wait_ms, char *e
 		usleep(10000);
 	if (!(flags & IFF_RUNNING)) {
 		snprintf(err, errlen, "%s: interface has no carrier (link down)", ifname);
-		netdev_close(nd);
+		txp__netdev_close(nd);
 		return -1;
 	}
 	memset(&ifr, 0, sizeof(ifr));
@@ -74,14 +74,14 @@ int netdev_open(struct netdev *nd, const char *ifname, unsigned wait_ms, char *e
 	return 0;
 }
 
-void netdev_close(struct netdev *nd)
+void txp__netdev_close(struct netdev *nd)
 {
 	if (nd->ctl_fd >= 0)
 		close(nd->ctl_fd);
 	nd->ctl_fd = -1;
 }
 
-bool netdev_link_ok(const struct netdev *nd)
+bool txp__netdev_link_ok(const struct netdev *nd)
 {
 	short flags;
 
@@ -90,7 +90,7 @@ bool netdev_link_ok(const struct netdev *nd)
 	return (flags & IFF_UP) && (flags & IFF_RUNNING);
 }
 
-void netdev_sock_error(char *err, size_t errlen, const char *ifname, const char *what, int e)
+void txp__netdev_sock_error(char *err, size_t errlen, const char *ifname, const char *what, int e)
 {
 	if (e == EPERM || e == EACCES)
 		snprintf(err, errlen, "%s: %s: permission denied (run as root or with CAP_NET_RAW)",
@@ -99,7 +99,7 @@ void netdev_sock_error(char *err, size_t errlen, const char *ifname, const char 
 		snprintf(err, errlen, "%s: %s: %s", ifname, what, strerror(e));
 }
 
-bool netdev_fits_mtu(const struct netdev *nd, unsigned len, char *err, size_t errlen)
+bool txp__netdev_fits_mtu(const struct netdev *nd, unsigned len, char *err, size_t errlen)
 {
 	if (nd->mtu && len > nd->mtu + 14) {
 		snprintf(err, errlen, "%s: %u-byte frames exceed the MTU (%u): at most %u bytes",

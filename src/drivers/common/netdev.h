@@ -21,18 +21,18 @@ struct netdev {
  * the carrier (a TAP gets it just after being attached, once the kernel's
  * link watch ran); 0, or -1 and a message ("veth9: no such interface",
  * "veth0: interface is down", ...). */
-int netdev_open(struct netdev *nd, const char *ifname, unsigned wait_ms, char *err,
+int txp__netdev_open(struct netdev *nd, const char *ifname, unsigned wait_ms, char *err,
 		size_t errlen);
-void netdev_close(struct netdev *nd);
+void txp__netdev_close(struct netdev *nd);
 
 /* Up and with carrier (IFF_UP and IFF_RUNNING)? */
-bool netdev_link_ok(const struct netdev *nd);
+bool txp__netdev_link_ok(const struct netdev *nd);
 
 /* The message for a failed socket()/bind()/setsockopt() of a driver:
  * permission errors say what is needed. */
-void netdev_sock_error(char *err, size_t errlen, const char *ifname, const char *what, int e);
+void txp__netdev_sock_error(char *err, size_t errlen, const char *ifname, const char *what, int e);
 
 /* Frames of len bytes fit the interface's MTU?  False and a message if not. */
-bool netdev_fits_mtu(const struct netdev *nd, unsigned len, char *err, size_t errlen);
+bool txp__netdev_fits_mtu(const struct netdev *nd, unsigned len, char *err, size_t errlen);
 
 #endif

@@ -6,9 +6,57 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frame.h"
-#include "netdrv.h"
 #include "ring.h"
+
+/* A slot: the packet it carries, and what the device did with it. */
+struct ring_slot {
+	struct txp_pkt *pkt;
+	bool done;		/* the device is finished with it (completion side) */
+	bool unsent;		/* ... without sending it: retired as dropped, ... */
+	uint8_t why;		/* ... with this enum txp_drop_reason */
+};
+
+struct ring {
+	/* Read-only while the device is up. */
+	const struct ring_ops *ops;
+	void *drv;
+	struct txp_dev *dev;
+	struct txp_txq *txq;
+	struct ring_slot *slot;
+	unsigned char *buf;
+	bool own_buf;
+	unsigned size, slot_size, max_len;
+	unsigned wake_thresh;	/* wake when more than this many slots are free */
+	bool lltx;		/* own tx_lock, Miller's rule */
+	bool has_mac;
+	uint8_t mac[6];
+	char ifname[32];
+	FILE *log;
+
+	/* Producer side: written under tx_lock (LLTX) or the xmit lock. */
+	txp_cacheline_aligned _Atomic uint64_t prod;	/* slots posted, ever */
+	struct txp_spinlock tx_lock;			/* the driver's own (tp->tx_lock) */
+	/* Shared counters (txp_counter_add_shared): LLTX producers bump them
+	 * in turn, dropped_down the completion context too. */
+	_Atomic uint64_t ring_full_awake, ring_full_stopped, dev_busy, dropped_down;
+	_Atomic uint64_t in_place;	/* posted where they were, no copy */
+
+	/* Completion side. */
+	txp_cacheline_aligned _Atomic uint64_t cons;	/* slots retired, ever */
+	_Atomic uint64_t kicked;	/* slots handed to the device (driver's use) */
+	atomic_bool dead;		/* latched: the device is gone (txp__ring_die()) */
+	uint8_t dead_why;		/* enum txp_drop_reason for what is left */
+	char cause[96];			/* why it died; written before dead */
+	atomic_bool congested;		/* the device said "later" (EAGAIN, ENOBUFS) */
+	_Atomic uint64_t congestions;
+	atomic_bool running;
+	struct txp_thread thread;
+	/* Single-writer: the completion context. */
+	_Atomic uint64_t tx_errors;
+	/* Shared: start_xmit refuses too (txp__ring_gather()). */
+	_Atomic uint64_t refused;
+	_Atomic uint64_t ring_errors;	/* shared: any context may find one */
+};
 
 #define RING_LINK_CHECK_NS 10000000u	/* look at the link every 10 ms */
 #define RING_IDLE_SPINS 64
@@ -19,14 +67,13 @@
 /* ... or, when closing, after this long in all. */
 #define RING_DRAIN_MAX_NS 1000000000u
 
-struct ring *ring_create(const struct ring_cfg *cfg, char *err, size_t errlen)
+struct ring *txp__ring_create(const struct ring_cfg *cfg, char *err, size_t errlen)
 {
 	struct ring *r;
 
-	if (cfg->slots < 2 || cfg->frame_len < TXP_FRAME_MIN_LEN ||
-	    cfg->frame_len > cfg->slot_size) {
-		snprintf(err, errlen, "ring of %u slots of %u bytes cannot carry %u-byte frames",
-			 cfg->slots, cfg->slot_size, cfg->frame_len);
+	if (cfg->slots < 2 || cfg->max_len < TXP_FRAME_MIN_LEN) {
+		snprintf(err, errlen, "ring of %u slots cannot carry %u-byte frames",
+			 cfg->slots, cfg->max_len);
 		return NULL;
 	}
 	r = aligned_alloc(TXP_CACHELINE, sizeof(*r));
@@ -39,8 +86,12 @@ struct ring *ring_create(const struct ring_cfg *cfg, char *err, size_t errlen)
 	r->drv = cfg->drv;
 	r->size = cfg->slots;
 	r->slot_size = cfg->slot_size;
-	r->frame_len = cfg->frame_len;
+	r->max_len = cfg->max_len;
 	r->log = cfg->log;
+	if (cfg->mac) {
+		memcpy(r->mac, cfg->mac, 6);
+		r->has_mac = true;
+	}
 	snprintf(r->ifname, sizeof(r->ifname), "%s", cfg->ifname ? cfg->ifname : "-");
 	/* Wake with a quarter of the ring free, as tg3's TG3_TX_WAKEUP_THRESH. */
 	r->wake_thresh = r->size / 4;
@@ -50,45 +101,17 @@ struct ring *ring_create(const struct ring_cfg *cfg, char *err, size_t errlen)
 		r->own_buf = true;
 	}
 	r->slot = calloc(r->size, sizeof(*r->slot));
-	r->tmpl = malloc(r->frame_len);
-	if (!r->buf || !r->slot || !r->tmpl) {
+	if (!r->buf || !r->slot) {
 		r->drv = NULL;	/* still the caller's */
-		ring_destroy(r);
+		txp__ring_destroy(r);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	r->csum_base = frame_template(r->tmpl, r->frame_len, &cfg->addr);
 	txp_spin_init(&r->tx_lock, "TX lock");
 	return r;
 }
 
-struct ring_cfg netdrv_ring_cfg(const struct netdrv_cfg *c, const struct ring_ops *ops)
-{
-	return (struct ring_cfg){
-		.ops = ops,
-		.slots = c->slots,
-		.slot_size = c->frame_len,
-		.frame_len = c->frame_len,
-		.addr = c->net->addr,
-		.ifname = c->net->ifname ? c->net->ifname : c->net->file,
-		.log = c->log,
-	};
-}
-
-struct ring *netdrv_make_ring(struct ring_cfg *rc, void *drv, const uint8_t *mac, char *err,
-			      size_t errlen)
-{
-	struct ring *r;
-
-	txp_frame_addr_resolve(&rc->addr, mac);
-	rc->drv = drv;
-	r = ring_create(rc, err, errlen);
-	if (!r)
-		rc->ops->release(drv);
-	return r;
-}
-
-void ring_destroy(struct ring *r)
+void txp__ring_destroy(struct ring *r)
 {
 	if (!r)
 		return;
@@ -97,42 +120,159 @@ void ring_destroy(struct ring *r)
 	if (r->own_buf)
 		free(r->buf);
 	free(r->slot);
-	free(r->tmpl);
 	free(r);
 }
 
-void ring_build_frame(const struct ring *r, void *dst, const struct txp_pkt *pkt)
+/* -- accessors ----------------------------------------------------------------- */
+
+void *txp__ring_drv(const struct ring *r)
 {
-	memcpy(dst, r->tmpl, r->frame_len);
-	frame_stamp(dst, r->csum_base, pkt->flow, pkt->seq);
+	return r->drv;
+}
+
+unsigned char *txp__ring_buf(const struct ring *r, uint64_t idx)
+{
+	return r->buf + (size_t)(idx % r->size) * r->slot_size;
+}
+
+unsigned txp__ring_size(const struct ring *r)
+{
+	return r->size;
+}
+
+unsigned txp__ring_slot_size(const struct ring *r)
+{
+	return r->slot_size;
+}
+
+unsigned txp__ring_max_len(const struct ring *r)
+{
+	return r->max_len;
+}
+
+uint64_t txp__ring_posted(struct ring *r)
+{
+	/* Acquire: pairs with the release of prod in txp__ring_start_xmit(). */
+	return txp_load_acquire(&r->prod);
+}
+
+struct txp_pkt *txp__ring_slot_pkt(const struct ring *r, uint64_t idx)
+{
+	return r->slot[idx % r->size].pkt;
+}
+
+bool txp__ring_slot_done(const struct ring *r, uint64_t idx)
+{
+	return r->slot[idx % r->size].done;
+}
+
+unsigned txp__ring_slot_len(const struct ring *r, uint64_t idx)
+{
+	const struct txp_pkt *pkt = r->slot[idx % r->size].pkt;
+
+	return pkt ? pkt->len : 0;
+}
+
+void txp__ring_slot_sent(struct ring *r, uint64_t idx)
+{
+	r->slot[idx % r->size].done = true;
+}
+
+void txp__ring_slot_unsent(struct ring *r, uint64_t idx, enum txp_drop_reason why)
+{
+	struct ring_slot *s = &r->slot[idx % r->size];
+
+	s->unsent = true;
+	s->why = (uint8_t)why;
+	s->done = true;
+}
+
+uint64_t txp__ring_kicked(struct ring *r)
+{
+	return txp_load_relaxed(&r->kicked);
+}
+
+void txp__ring_set_kicked(struct ring *r, uint64_t kicked)
+{
+	txp_store_relaxed(&r->kicked, kicked);
+}
+
+bool txp__ring_congested(struct ring *r)
+{
+	return txp_load_relaxed(&r->congested);
+}
+
+void txp__ring_count_in_place(struct ring *r)
+{
+	txp_counter_add_shared(&r->in_place, 1);
+}
+
+void txp__ring_count_error(struct ring *r)
+{
+	txp_counter_add_shared(&r->ring_errors, 1);
+}
+
+void txp__ring_log(const struct ring *r, const char *msg)
+{
+	if (r->log)
+		fprintf(r->log, "%s: %s: %s\n", r->ops->name, r->ifname, msg);
+}
+
+const uint8_t *txp__ring_mac(const struct ring *r)
+{
+	return r->has_mac ? r->mac : NULL;
+}
+
+void txp__ring_get_stats(struct ring *r, struct txp__ring_stats *st)
+{
+	*st = (struct txp__ring_stats){
+		.ring_full_awake = txp_counter_read(&r->ring_full_awake),
+		.ring_full_stopped = txp_counter_read(&r->ring_full_stopped),
+		.dev_busy = txp_counter_read(&r->dev_busy),
+		.ring_errors = txp_counter_read(&r->ring_errors),
+		.refused = txp_counter_read(&r->refused),
+		.tx_errors = txp_counter_read(&r->tx_errors),
+		.dropped_down = txp_counter_read(&r->dropped_down),
+		.in_place = txp_counter_read(&r->in_place),
+		.died_drop = txp__ring_dead_cause(r) ? (enum txp_drop_reason)r->dead_why
+						      : TXP_DROP_DEV_DOWN,
+	};
+}
+
+int txp__ring_gather(const struct ring *r, const struct txp_pkt *pkt, void *dst, unsigned cap)
+{
+	uint32_t n = txp_pkt_gather(pkt, dst, cap < r->max_len ? cap : r->max_len);
+
+	return n ? (int)n : -EMSGSIZE;
 }
 
 /*
- * post for tap and pcap: the frame is built in its slot; the completion
- * context sends it from there.
- * Synchronization: serialised by ring_start_xmit().
+ * post for tap and pcap: the frame is gathered into its slot; the
+ * completion context sends it from there.
+ * Synchronization: serialised by txp__ring_start_xmit().
  * Context: a producer.
- * Return codes: 0.
+ * Return codes: 0; -EMSGSIZE (txp__ring_gather()).
  */
-int ring_post_in_slot(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
+int txp__ring_post_in_slot(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
 {
-	ring_build_frame(r, ring_buf(r, idx), pkt);
-	return 0;
+	int n = txp__ring_gather(r, pkt, txp__ring_buf(r, idx), r->slot_size);
+
+	return n < 0 ? n : 0;
 }
 
-void ring_die(struct ring *r, enum txp_drop_reason why, const char *cause)
+void txp__ring_die(struct ring *r, enum txp_drop_reason why, const char *cause)
 {
 	if (txp_load_relaxed(&r->dead))
 		return;
 	r->dead_why = (uint8_t)why;
 	snprintf(r->cause, sizeof(r->cause), "%s", cause);
 	/* Release: the cause and reason before the flag; pairs with the
-	 * acquires in ring_start_xmit() (a producer that sees it drops
-	 * instead of posting) and ring_dead_cause(). */
+	 * acquires in txp__ring_start_xmit() (a producer that sees it drops
+	 * instead of posting) and txp__ring_dead_cause(). */
 	txp_store_release(&r->dead, true);
 }
 
-void ring_set_link_down(struct ring *r, const char *why)
+void txp__ring_set_link_down(struct ring *r, const char *why)
 {
 	char cause[80];
 
@@ -141,12 +281,12 @@ void ring_set_link_down(struct ring *r, const char *why)
 	if (r->log)
 		fprintf(r->log, "%s: %s: NIC Link is Down (%s)\n", r->ops->name, r->ifname, why);
 	snprintf(cause, sizeof(cause), "link down (%s)", why);
-	ring_die(r, TXP_DROP_DEV_DOWN, cause);
+	txp__ring_die(r, TXP_DROP_DEV_DOWN, cause);
 }
 
-const char *ring_dead_cause(struct ring *r)
+const char *txp__ring_dead_cause(struct ring *r)
 {
-	/* Acquire: pairs with the release in ring_die(). */
+	/* Acquire: pairs with the release in txp__ring_die(). */
 	return txp_load_acquire(&r->dead) ? r->cause : NULL;
 }
 
@@ -188,21 +328,33 @@ static enum txp_tx ring_device_busy(struct ring *r)
 	return TXP_TX_BUSY;
 }
 
+/* The driver refused pkt (its bytes do not add up or do not fit): dropped
+ * as driver, counted.  Called serialised; releases tx_lock; OK. */
+static enum txp_tx ring_refuse(struct ring *r, struct txp_pkt *pkt)
+{
+	ring_tx_unlock(r);
+	txp_counter_add_shared(&r->refused, 1);
+	txp_pkt_drop(r->dev, pkt, TXP_DROP_DRIVER);
+	return TXP_TX_OK;
+}
+
 /*
  * start_xmit of every real driver: one slot per packet (fragments are
  * linearised into it, as a device without scatter-gather needs).
  * Synchronization: LLTX: the ring's own tx_lock by trylock; core: the
  * caller holds the xmit lock.  Either way, the one producer of the ring.
  * Context: a producer, or a context running the queue.  Never sleeps.
- * Return codes: OK (posted; or dropped once the device is dead), BUSY (no
+ * Return codes: OK (posted; or dropped: once the device is dead, or
+ * refused by the driver: ring_refuse()), BUSY (no
  * room: see ring_full(); the device busy: ring_device_busy()), LOCKED
  * (LLTX, tx_lock busy).
  */
-enum txp_tx ring_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
+enum txp_tx txp__ring_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 {
 	struct ring *r = txp_dev_priv(txp_txq_dev(txq));
 	uint64_t prod, cons;
 	unsigned avail;
+	int rc;
 
 	if (r->lltx) {
 		txp_local_irq_disable();
@@ -211,7 +363,7 @@ enum txp_tx ring_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 			return TXP_TX_LOCKED;
 		}
 	}
-	/* Acquire: pairs with the release in ring_die(). */
+	/* Acquire: pairs with the release in txp__ring_die(). */
 	if (txp_unlikely(txp_load_acquire(&r->dead))) {
 		ring_tx_unlock(r);
 		txp_counter_add_shared(&r->dropped_down, 1);
@@ -226,9 +378,10 @@ enum txp_tx ring_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 	if (txp_unlikely(avail < 1))
 		return ring_full(r);
 	r->slot[prod % r->size] = (struct ring_slot){ .pkt = pkt };
-	if (txp_unlikely(r->ops->post(r, prod, pkt) != 0)) {
+	rc = r->ops->post(r, prod, pkt);
+	if (txp_unlikely(rc != 0)) {
 		r->slot[prod % r->size].pkt = NULL;
-		return ring_device_busy(r);
+		return rc == -EBUSY ? ring_device_busy(r) : ring_refuse(r, pkt);
 	}
 	/* Release: the slot before the index; pairs with the acquire of prod
 	 * in the completion context. */
@@ -270,7 +423,10 @@ static bool ring_wants_wake(struct ring *r, uint64_t cons)
  * counted by it.  Completion side. */
 static void ring_drop_unsent(struct ring *r, const struct ring_slot *s)
 {
-	txp_counter_add(s->why == TXP_DROP_DRIVER ? &r->refused : &r->tx_errors, 1);
+	if (s->why == TXP_DROP_DRIVER)
+		txp_counter_add_shared(&r->refused, 1);
+	else
+		txp_counter_add(&r->tx_errors, 1);
 	txp_pkt_drop(r->dev, s->pkt, s->why);
 }
 
@@ -308,7 +464,7 @@ static unsigned ring_retire(struct ring *r, struct txp_pkt **sent, unsigned *nse
 		return 0;
 	comp_lock(r);
 	/* Release: clean slots before the index; pairs with the acquire of
-	 * cons in ring_start_xmit(). */
+	 * cons in txp__ring_start_xmit(). */
 	txp_store_release(&r->cons, cons);
 	if (r->lltx) {
 		/* Under tx_lock, as start_xmit's stop: the view is current. */
@@ -319,7 +475,7 @@ static unsigned ring_retire(struct ring *r, struct txp_pkt **sent, unsigned *nse
 	}
 	/*
 	 * Lockless: the barrier pairs with the one after the stop in
-	 * ring_start_xmit().  Its recheck wakes too, so a wake decided here
+	 * txp__ring_start_xmit().  Its recheck wakes too, so a wake decided here
 	 * on a ring it has since refilled and stopped would wake a full
 	 * ring: test again under the xmit lock, which it holds.
 	 */
@@ -333,7 +489,7 @@ static unsigned ring_retire(struct ring *r, struct txp_pkt **sent, unsigned *nse
 	return n;
 }
 
-void ring_set_congested(struct ring *r, bool congested)
+void txp__ring_set_congested(struct ring *r, bool congested)
 {
 	if (txp_load_relaxed(&r->congested) == congested)
 		return;
@@ -388,7 +544,7 @@ static unsigned ring_pass(struct ring *r, bool run_queue)
 		int rc = r->ops->reap(r, cons, prod);
 
 		if (rc < 0)
-			ring_set_link_down(r, strerror(-rc));
+			txp__ring_set_link_down(r, strerror(-rc));
 	}
 	if (txp_load_acquire(&r->dead)) {
 		/* Nothing more will be sent; the queue stays awake so that the
@@ -443,14 +599,14 @@ static void *ring_completion_main(void *arg)
 		if (r->ops->link_ok && now >= next_link_check) {
 			next_link_check = now + RING_LINK_CHECK_NS;
 			if (!txp_load_relaxed(&r->dead) && !r->ops->link_ok(r))
-				ring_set_link_down(r, "no carrier");
+				txp__ring_set_link_down(r, "no carrier");
 		}
 	}
 	txp_ctx_detach();
 	return NULL;
 }
 
-int ring_open(struct txp_dev *dev)
+int txp__ring_open(struct txp_dev *dev)
 {
 	struct ring *r = txp_dev_priv(dev);
 
@@ -464,7 +620,7 @@ int ring_open(struct txp_dev *dev)
 /* Stop the completion context, take what the device finishes until no
  * completion came for RING_DRAIN_NS (at most RING_DRAIN_MAX_NS), and drop
  * the rest as dev-down. */
-void ring_stop(struct txp_dev *dev)
+void txp__ring_stop(struct txp_dev *dev)
 {
 	struct ring *r = txp_dev_priv(dev);
 	uint64_t start = txp_now_ns(), now = start, quiet_since = 0;

@@ -7,7 +7,10 @@
  * one context at a time may post.  The ring below is that, as the tg3 of
  * 2005 and the drivers after it did it:
  *
- *  - start_xmit (ring_start_xmit) posts one slot per packet.  Lock mode
+ *  - start_xmit (txp__ring_start_xmit) posts one slot per packet: the driver
+ *    sends exactly the packet's bytes (head, then fragments), and refuses
+ *    a packet whose bytes do not add up to its len or that is larger than
+ *    the device takes (max_len), dropped as driver.  Lock mode
  *    core: the core's xmit lock serialises it.  Lock mode LLTX: the ring
  *    takes its own tx_lock by trylock (TXP_TX_LOCKED on failure) and
  *    applies Miller's rule of 2.6.11 when it finds no room: queue already
@@ -34,7 +37,7 @@
  *    ring->cause).
  *  - Every frame the device took and did not send ends dropped with a
  *    reason, never as transmitted: the driver says so for its slot with
- *    ring_slot_unsent() (tx-error: the kernel dropped it; driver: the
+ *    txp__ring_slot_unsent() (tx-error: the kernel dropped it; driver: the
  *    kernel refused it as malformed).
  */
 #ifndef TXP_DRIVERS_RING_H
@@ -51,30 +54,24 @@
 
 struct ring;
 
-/* A slot: the packet it carries, and what the device did with it. */
-struct ring_slot {
-	struct txp_pkt *pkt;
-	bool done;		/* the device is finished with it (completion side) */
-	bool unsent;		/* ... without sending it: retired as dropped, ... */
-	uint8_t why;		/* ... with this enum txp_drop_reason */
-};
-
 struct ring_ops {
 	const char *name;
 	/*
-	 * post: write pkt's frame into slot idx (buffer ring_buf(r, idx)) and
-	 * hand it to the device's ring.
-	 * Synchronization: serialised by ring_start_xmit (xmit lock or tx_lock).
+	 * post: put pkt's bytes into slot idx (buffer txp__ring_buf(r, idx);
+	 * txp__ring_gather()) and hand it to the device's ring.
+	 * Synchronization: serialised by txp__ring_start_xmit (xmit lock or tx_lock).
 	 * Context: a producer, or a context running the queue.
 	 * Return codes: 0; -EBUSY when the device's own ring has no room
 	 * for now although the slot is free (then nothing was posted: the
-	 * ring counts it as device busy and returns BUSY).
+	 * ring counts it as device busy and returns BUSY); -EMSGSIZE when
+	 * the packet's bytes do not add up or do not fit (nothing posted:
+	 * the ring drops it as driver, counted refused, and returns OK).
 	 */
 	int (*post)(struct ring *r, uint64_t idx, struct txp_pkt *pkt);
 	/*
 	 * reap: push posted slots [kicked, prod) to the device as it needs
 	 * (a kick, a write), and mark the slots the device is finished with
-	 * (ring_slot_sent(), ring_slot_unsent()).  Also called once the
+	 * (txp__ring_slot_sent(), txp__ring_slot_unsent()).  Also called once the
 	 * device is dead, to take the completions still coming: pushing may
 	 * then fail, harmlessly.
 	 * Synchronization: the completion context only, lock-free.
@@ -93,113 +90,107 @@ struct ring_ops {
 	 * device (poll) up to ns nanoseconds.  NULL: yield.
 	 */
 	void (*idle)(struct ring *r, uint64_t ns);
-	/* release: free the driver's own state (ring_drv()); from ring_destroy(). */
+	/* release: free the driver's own state (txp__ring_drv()); from txp__ring_destroy(). */
 	void (*release)(void *drv);
 };
 
 struct ring_cfg {
 	const struct ring_ops *ops;
-	void *drv;		/* the driver's own state, ring_drv() */
+	void *drv;		/* the driver's own state, txp__ring_drv() */
 	unsigned slots;
 	unsigned slot_size;	/* bytes per slot buffer (stride) */
 	unsigned char *buf;	/* slots * slot_size bytes: the driver's (mmap, UMEM), or NULL: malloc'd */
-	unsigned frame_len;	/* bytes of every frame */
-	struct txp_frame_addr addr;	/* resolved */
+	unsigned max_len;	/* the largest frame the device takes */
+	const uint8_t *mac;	/* the interface's; NULL: none (a file) */
 	const char *ifname;	/* for messages */
 	FILE *log;
 };
 
-struct ring {
-	/* Read-only while the device is up. */
-	const struct ring_ops *ops;
-	void *drv;
-	struct txp_dev *dev;
-	struct txp_txq *txq;
-	struct ring_slot *slot;
-	unsigned char *buf;
-	bool own_buf;
-	unsigned size, slot_size, frame_len;
-	unsigned wake_thresh;	/* wake when more than this many slots are free */
-	bool lltx;		/* own tx_lock, Miller's rule */
-	unsigned char *tmpl;	/* the frame template: headers, magic, pattern */
-	uint32_t csum_base;	/* UDP checksum sum of the template, flow/seq zero */
-	char ifname[32];
-	FILE *log;
 
-	/* Producer side: written under tx_lock (LLTX) or the xmit lock. */
-	txp_cacheline_aligned _Atomic uint64_t prod;	/* slots posted, ever */
-	struct txp_spinlock tx_lock;			/* the driver's own (tp->tx_lock) */
-	/* Shared counters (txp_counter_add_shared): LLTX producers bump them
-	 * in turn, dropped_down the completion context too. */
-	_Atomic uint64_t ring_full_awake, ring_full_stopped, dev_busy, dropped_down;
+/* -- what a driver reads and writes of its ring ------------------------------ */
 
-	/* Completion side. */
-	txp_cacheline_aligned _Atomic uint64_t cons;	/* slots retired, ever */
-	_Atomic uint64_t kicked;	/* slots handed to the device (driver's use) */
-	atomic_bool dead;		/* latched: the device is gone (ring_die()) */
-	uint8_t dead_why;		/* enum txp_drop_reason for what is left */
-	char cause[96];			/* why it died; written before dead */
-	atomic_bool congested;		/* the device said "later" (EAGAIN, ENOBUFS) */
-	_Atomic uint64_t congestions;
-	atomic_bool running;
-	struct txp_thread thread;
-	/* Single-writer: the completion context. */
-	_Atomic uint64_t refused, tx_errors;
-	_Atomic uint64_t ring_errors;	/* shared: any context may find one */
+/* Slots in the ring, and bytes of each slot's buffer. */
+unsigned txp__ring_size(const struct ring *r);
+unsigned txp__ring_slot_size(const struct ring *r);
+/* The longest frame the device takes. */
+unsigned txp__ring_max_len(const struct ring *r);
+/* Slots posted so far, ever (acquire: pairs with the release of the
+ * index in txp__ring_start_xmit(), so their packets are visible).
+ * Completion side. */
+uint64_t txp__ring_posted(struct ring *r);
+/* The packet of slot idx (NULL: none, or dropped already), and whether
+ * the device is marked finished with it.  Completion side. */
+struct txp_pkt *txp__ring_slot_pkt(const struct ring *r, uint64_t idx);
+bool txp__ring_slot_done(const struct ring *r, uint64_t idx);
+/* Slots handed to the device so far: the driver's own mark of how far it
+ * pushed (a kick, a write).  Completion side. */
+uint64_t txp__ring_kicked(struct ring *r);
+void txp__ring_set_kicked(struct ring *r, uint64_t kicked);
+/* Has the device said "later" (txp__ring_set_congested())? */
+bool txp__ring_congested(struct ring *r);
+/* The ring found in an impossible state (a completion of no posted slot,
+ * a kick refused): counted.  Any context. */
+void txp__ring_count_error(struct ring *r);
+/* A packet posted where it was, without a copy: counted.  Serialised by
+ * txp__ring_start_xmit(). */
+void txp__ring_count_in_place(struct ring *r);
+/* A kernel-style log line, "DRIVER: IFNAME: msg", if the ring has a log. */
+void txp__ring_log(const struct ring *r, const char *msg);
+/* The interface's MAC the ring was made with, or NULL (a file). */
+const uint8_t *txp__ring_mac(const struct ring *r);
+
+/* The ring's counters, exact once the device is closed. */
+struct txp__ring_stats {
+	uint64_t ring_full_awake, ring_full_stopped, dev_busy, ring_errors;
+	uint64_t refused, tx_errors, dropped_down, in_place;
+	enum txp_drop_reason died_drop;	/* what the dead device left dropped as */
 };
+void txp__ring_get_stats(struct ring *r, struct txp__ring_stats *st);
 
 /* Make a ring; NULL and a message on failure (the driver's state is then
  * still the caller's). */
-struct ring *ring_create(const struct ring_cfg *cfg, char *err, size_t errlen);
+struct ring *txp__ring_create(const struct ring_cfg *cfg, char *err, size_t errlen);
 /* Free the ring and, through ops->release, the driver's state. */
-void ring_destroy(struct ring *r);
+void txp__ring_destroy(struct ring *r);
 
-static inline void *ring_drv(const struct ring *r)
-{
-	return r->drv;
-}
+void *txp__ring_drv(const struct ring *r);
 
-static inline unsigned char *ring_buf(const struct ring *r, uint64_t idx)
-{
-	return r->buf + (size_t)(idx % r->size) * r->slot_size;
-}
+unsigned char *txp__ring_buf(const struct ring *r, uint64_t idx);
 
-/* Write the frame of pkt into dst (frame_len bytes). */
-void ring_build_frame(const struct ring *r, void *dst, const struct txp_pkt *pkt);
+/* Copy pkt's frame (head, then fragments) into dst, which holds cap
+ * bytes: its length, or -EMSGSIZE if its bytes do not add up, or it is
+ * larger than cap or than the device takes (max_len). */
+int txp__ring_gather(const struct ring *r, const struct txp_pkt *pkt, void *dst, unsigned cap);
+
+/* The frame length of posted slot idx; 0 once its packet was dropped
+ * (the device died, ring_abandon()).  Completion side, after the acquire
+ * of prod. */
+unsigned txp__ring_slot_len(const struct ring *r, uint64_t idx);
 
 /* A post op for devices whose completion context does the sending from
- * the slot buffers (tap, pcap): build the frame in slot idx; returns 0. */
-int ring_post_in_slot(struct ring *r, uint64_t idx, struct txp_pkt *pkt);
+ * the slot buffers (tap, pcap): the frame into slot idx (txp__ring_gather());
+ * 0 or -EMSGSIZE. */
+int txp__ring_post_in_slot(struct ring *r, uint64_t idx, struct txp_pkt *pkt);
 
 /* The driver ops on a ring (the device's priv is the struct ring):
  * open starts the completion context, stop ends it and drops what is held. */
-int ring_open(struct txp_dev *dev);
-void ring_stop(struct txp_dev *dev);
-enum txp_tx ring_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq);
+int txp__ring_open(struct txp_dev *dev);
+void txp__ring_stop(struct txp_dev *dev);
+enum txp_tx txp__ring_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq);
 
 /* The device refused more for now (EAGAIN, ENOBUFS): stop the queue until
  * it takes frames again (congested false), then wake it on the next pass.
  * Context: the completion context. */
-void ring_set_congested(struct ring *r, bool congested);
+void txp__ring_set_congested(struct ring *r, bool congested);
 
 /* Completion side: the device is finished with slot idx, and sent it. */
-static inline void ring_slot_sent(struct ring *r, uint64_t idx)
-{
-	r->slot[idx % r->size].done = true;
-}
+void txp__ring_slot_sent(struct ring *r, uint64_t idx);
 
 /* Completion side: the device is finished with slot idx without sending
  * it: the packet is retired as dropped with why (TXP_DROP_TX_ERROR: the
  * device failed to send it; TXP_DROP_DRIVER: it refused it as malformed),
  * never as transmitted. */
-static inline void ring_slot_unsent(struct ring *r, uint64_t idx, enum txp_drop_reason why)
-{
-	struct ring_slot *s = &r->slot[idx % r->size];
-
-	s->unsent = true;
-	s->why = (uint8_t)why;
-	s->done = true;
-}
+void txp__ring_slot_unsent(struct ring *r, uint64_t idx, enum txp_drop_reason why);
 
 /*
  * The device died (latched; the first cause wins): every later packet is
@@ -208,10 +199,10 @@ static inline void ring_slot_unsent(struct ring *r, uint64_t idx, enum txp_drop_
  * (No space left on device)".
  * Context: the completion context (or the closing one, after it).
  */
-void ring_die(struct ring *r, enum txp_drop_reason why, const char *cause);
-/* The link is gone: ring_die() with dev-down, and the kernel's log line. */
-void ring_set_link_down(struct ring *r, const char *why);
+void txp__ring_die(struct ring *r, enum txp_drop_reason why, const char *cause);
+/* The link is gone: txp__ring_die() with dev-down, and the kernel's log line. */
+void txp__ring_set_link_down(struct ring *r, const char *why);
 /* The cause, if the device died; NULL while it lives.  Any context. */
-const char *ring_dead_cause(struct ring *r);
+const char *txp__ring_dead_cause(struct ring *r);
 
 #endif

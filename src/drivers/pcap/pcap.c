@@ -1,8 +1,8 @@
 /*
  * pcap.c - every transmitted frame into a pcap file, with libpcap.
  *
- * The ring's slots are frame buffers; start_xmit builds the frame in its
- * slot, and the completion context (the "device") writes posted frames to
+ * The ring's slots are frame buffers; start_xmit copies the packet's bytes
+ * into its slot, and the completion context (the "device") writes posted frames to
  * the file in ring order, each a completion.  For inspection, and for
  * deterministic tests: the file holds exactly the frames sent, in the
  * order the device sent them.
@@ -11,7 +11,7 @@
  * stdio, which holds frames in its buffer, so every pass ends with a
  * flush and only then are its frames sent.  A write error (a full disk,
  * /dev/full) kills the device: the frames that did not reach the file,
- * and every later one, are dropped as tx-error (ring_die()).
+ * and every later one, are dropped as tx-error (txp__ring_die()).
  */
 #include <errno.h>
 #include <pcap/pcap.h>
@@ -33,7 +33,8 @@ struct pcapdrv {
 	pcap_t *dead;
 	pcap_dumper_t *dump;
 	off_t start;		/* where the file header went; -1: not a regular file */
-	uint64_t written;	/* frames [0, written) are whole in the file */
+	uint64_t written;	/* frames [0, written) are whole in the file ... */
+	off_t body;		/* ... in this many bytes after the file header */
 	int err;		/* the write error that killed it, 0 while it writes */
 };
 
@@ -43,20 +44,19 @@ struct pcapdrv {
  * holds exactly the frames counted transmitted.  Anything else (a device,
  * a pipe) tells nothing: only those written before.
  */
-static uint64_t pcapdrv_salvage(struct pcapdrv *p, unsigned frame_len, uint64_t posted)
+static uint64_t pcapdrv_salvage(struct ring *r, struct pcapdrv *p, uint64_t posted)
 {
 	int fd = fileno(pcap_dump_file(p->dump));
 	off_t end = p->start < 0 ? -1 : lseek(fd, 0, SEEK_CUR);
-	off_t body = end - p->start - PCAP_FILE_HDR_LEN;
-	uint64_t whole;
+	off_t body = end - p->start - PCAP_FILE_HDR_LEN, whole_body = p->body;
+	uint64_t whole = p->written;
 
 	if (end < 0 || body < 0)
 		return p->written;
-	whole = (uint64_t)body / (PCAP_REC_HDR_LEN + frame_len);
-	if (whole > posted)
-		whole = posted;
-	if (ftruncate(fd, p->start + PCAP_FILE_HDR_LEN +
-			      (off_t)whole * (PCAP_REC_HDR_LEN + frame_len)) != 0)
+	while (whole < posted &&
+	       whole_body + PCAP_REC_HDR_LEN + (off_t)txp__ring_slot_len(r, whole) <= body)
+		whole_body += PCAP_REC_HDR_LEN + (off_t)txp__ring_slot_len(r, whole++);
+	if (ftruncate(fd, p->start + PCAP_FILE_HDR_LEN + whole_body) != 0)
 		return p->written;
 	return whole;
 }
@@ -65,33 +65,39 @@ static uint64_t pcapdrv_salvage(struct pcapdrv *p, unsigned frame_len, uint64_t 
  * still holds (so that closing writes nothing more), kill the device. */
 static void pcapdrv_failed(struct ring *r, uint64_t posted)
 {
-	struct pcapdrv *p = ring_drv(r);
+	struct pcapdrv *p = txp__ring_drv(r);
 	char cause[80];
 
-	p->written = pcapdrv_salvage(p, r->frame_len, posted);
+	p->written = pcapdrv_salvage(r, p, posted);
 	__fpurge(pcap_dump_file(p->dump));
 	snprintf(cause, sizeof(cause), "write error (%s)", strerror(p->err));
-	if (r->log)
-		fprintf(r->log, "pcap: %s: %s\n", r->ifname, cause);
-	ring_die(r, TXP_DROP_TX_ERROR, cause);
+	txp__ring_log(r, cause);
+	txp__ring_die(r, TXP_DROP_TX_ERROR, cause);
 }
 
 /* Write [kicked, prod) to the file and flush: the frames are whole in it
  * once the flush returns, and p->written says how far that is. */
 static void pcapdrv_write(struct ring *r, uint64_t prod)
 {
-	struct pcapdrv *p = ring_drv(r);
+	struct pcapdrv *p = txp__ring_drv(r);
 	struct pcap_pkthdr h;
 	struct timeval tv;
 
+	off_t body = p->body;
+
 	gettimeofday(&tv, NULL);
 	h.ts = tv;
-	h.caplen = h.len = r->frame_len;
 	errno = 0;
-	for (uint64_t i = txp_load_relaxed(&r->kicked); i < prod; i++)
-		pcap_dump((unsigned char *)p->dump, &h, ring_buf(r, i));
+	for (uint64_t i = txp__ring_kicked(r); i < prod; i++) {
+		h.caplen = h.len = txp__ring_slot_len(r, i);
+		if (!h.caplen)
+			continue;	/* dropped already */
+		body += PCAP_REC_HDR_LEN + (off_t)h.caplen;
+		pcap_dump((unsigned char *)p->dump, &h, txp__ring_buf(r, i));
+	}
 	if (pcap_dump_flush(p->dump) == 0 && !ferror(pcap_dump_file(p->dump))) {
 		p->written = prod;
+		p->body = body;
 		return;
 	}
 	p->err = errno ? errno : EIO;
@@ -105,20 +111,20 @@ static void pcapdrv_write(struct ring *r, uint64_t prod)
  * Synchronization: the completion context only; the slots are read after
  * the acquire of prod in ring_pass().
  * Context: the completion context (or the closing one, after it).
- * Return codes: 0 (a write error kills the device with ring_die()).
+ * Return codes: 0 (a write error kills the device with txp__ring_die()).
  */
 static int pcapdrv_reap(struct ring *r, uint64_t cons, uint64_t prod)
 {
-	struct pcapdrv *p = ring_drv(r);
+	struct pcapdrv *p = txp__ring_drv(r);
 
 	if (!p->err)
 		pcapdrv_write(r, prod);
-	txp_store_relaxed(&r->kicked, prod);
+	txp__ring_set_kicked(r, prod);
 	for (uint64_t i = cons; i < prod; i++) {
 		if (i < p->written)
-			ring_slot_sent(r, i);
+			txp__ring_slot_sent(r, i);
 		else
-			ring_slot_unsent(r, i, TXP_DROP_TX_ERROR);
+			txp__ring_slot_unsent(r, i, TXP_DROP_TX_ERROR);
 	}
 	return 0;
 }
@@ -148,7 +154,7 @@ static void pcapdrv_release(void *drv)
 
 static const struct ring_ops pcapdrv_ring_ops = {
 	.name = "pcap",
-	.post = ring_post_in_slot,
+	.post = txp__ring_post_in_slot,
 	.reap = pcapdrv_reap,
 	.release = pcapdrv_release,
 };
@@ -156,7 +162,7 @@ static const struct ring_ops pcapdrv_ring_ops = {
 static struct ring *pcapdrv_create(const struct netdrv_cfg *c, char *err, size_t errlen)
 {
 	struct pcapdrv *p = calloc(1, sizeof(*p));
-	struct ring_cfg rc = netdrv_ring_cfg(c, &pcapdrv_ring_ops);
+	struct ring_cfg rc = txp__netdrv_ring_cfg(c, &pcapdrv_ring_ops);
 
 	if (!p) {
 		snprintf(err, errlen, "out of memory");
@@ -172,7 +178,14 @@ static struct ring *pcapdrv_create(const struct netdrv_cfg *c, char *err, size_t
 		return NULL;
 	}
 	p->start = pcapdrv_start(p->dump);
-	return netdrv_make_ring(&rc, p, NULL, err, errlen);
+	return txp__netdrv_make_ring(&rc, p, NULL, err, errlen);
 }
 
 NETDRV_DEFINE(pcap, pcapdrv_create);
+
+struct txp_dev *txp_pcap_create(const struct txp_pcap_cfg *cfg, char *err, size_t errlen)
+{
+	const struct txp_net_cfg net = { .file = cfg->file };
+
+	return txp__netdev_create(&pcap_netdrv, &cfg->base, &net, 0, err, errlen);
+}

@@ -1,0 +1,38 @@
+#!/bin/sh
+# bench/e2e/replay.sh - txpath replay --topspeed against tcpreplay
+# --topspeed: the same capture onto the same veth pair, in a namespace of
+# its own.  The capture: FRAMES frames of SIZE bytes in 8 UDP flows
+# (txpath run --driver pcap), sent LOOPS times.  The figure is what
+# arrived: veth1's received packets over the command's wall time, best of
+# RUNS (a run that does not deliver every frame shows "fail").  Root
+# only; not a test.
+#
+# usage: bench/e2e/replay.sh path/to/txpath [FRAMES [SIZE [LOOPS [RUNS]]]]
+set -u
+TXPATH=$1
+FRAMES=${2:-100000}
+SIZE=${3:-64}
+LOOPS=${4:-5}
+RUNS=${5:-3}
+. "$(dirname "$0")/../../tests/e2e/lib.sh"
+require_root_and_tools
+command -v tcpreplay >/dev/null 2>&1 || skip "needs tcpreplay (scripts/deps.sh installs it)"
+ns_setup replaybench
+veth_setup
+"$TXPATH" run --driver pcap --file "$TMP/cap.pcap" --packets "$FRAMES" --threads 8 \
+	--size "$SIZE" --txqueuelen 10000 --quiet >/dev/null || fail "cannot make the capture"
+TOTAL=$((FRAMES * LOOPS))
+
+. "$(dirname "$0")/measure.sh"
+
+printf '%-34s %12s %s\n' "sender ($TOTAL frames)" "pps at peer" "vs tcpreplay"
+TCPREPLAY=$(measure "$TOTAL" nsx tcpreplay --topspeed --loop "$LOOPS" -i veth0 "$TMP/cap.pcap")
+printf '%-34s %12s\n' "tcpreplay --topspeed" "$TCPREPLAY"
+for drv in afpacket afxdp; do
+	for threads in 1 2; do
+		pps=$(measure "$TOTAL" nsx "$TXPATH" replay "$TMP/cap.pcap" --dev veth0 --driver $drv \
+			--threads $threads --loop "$LOOPS" --topspeed)
+		ratio=$(python3 -c "print('%.2fx' % ($pps / $TCPREPLAY))" 2>/dev/null || echo -)
+		printf '%-34s %12s %s\n' "txpath replay $drv --threads $threads" "$pps" "$ratio"
+	done
+done

@@ -1,0 +1,119 @@
+/*
+ * netdrv.c - what makes a real driver a device: its ring's config, the
+ * ring over the driver's state, and the public constructors' common part
+ * (txpath/netdrv.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "netdrv.h"
+#include "txpath/netdrv.h"
+
+#define NETDEV_RING_DEFAULT 512u
+#define NETDEV_MAX_LEN_DEFAULT 1514u	/* a 1500-byte MTU's frame */
+
+struct ring_cfg txp__netdrv_ring_cfg(const struct netdrv_cfg *c, const struct ring_ops *ops)
+{
+	return (struct ring_cfg){
+		.ops = ops,
+		.slots = c->slots,
+		.slot_size = c->max_len,
+		.max_len = c->max_len,
+		.ifname = c->net->ifname ? c->net->ifname : c->net->file,
+		.log = c->log,
+	};
+}
+
+struct ring *txp__netdrv_make_ring(struct ring_cfg *rc, void *drv, const uint8_t *mac, char *err,
+			      size_t errlen)
+{
+	struct ring *r;
+
+	rc->mac = mac;
+	rc->drv = drv;
+	r = txp__ring_create(rc, err, errlen);
+	if (!r)
+		rc->ops->release(drv);
+	return r;
+}
+
+struct txp_dev *txp__netdev_create(const struct txp__netdrv *nd, const struct txp_netdev_cfg *base,
+				   const struct txp_net_cfg *net, unsigned pool_frames, char *err,
+				   size_t errlen)
+{
+	struct netdrv_cfg c = {
+		.net = net,
+		.slots = base->ring ? base->ring : NETDEV_RING_DEFAULT,
+		.max_len = base->max_len ? base->max_len : NETDEV_MAX_LEN_DEFAULT,
+		.pool_frames = pool_frames,
+		.log = base->dev.log,
+	};
+	struct txp_dev_cfg dcfg = base->dev;
+	struct txp_dev *dev;
+	struct ring *r;
+	int rc;
+
+	if (dcfg.ops || dcfg.priv) {
+		snprintf(err, errlen, "%s: the device's ops and priv are the driver's: leave them NULL",
+			 nd->name);
+		return NULL;
+	}
+	r = nd->create(&c, err, errlen);
+	if (!r)
+		return NULL;
+	dcfg.ops = nd->ops;
+	dcfg.priv = r;
+	if (!dcfg.name)
+		dcfg.name = net->ifname ? net->ifname : net->file;
+	dev = txp_dev_create(&dcfg, err, errlen);
+	if (!dev) {
+		txp__ring_destroy(r);
+		return NULL;
+	}
+	rc = txp_dev_open(dev);
+	if (rc != 0) {
+		snprintf(err, errlen, "%s: cannot bring the device up: %s", nd->name, strerror(-rc));
+		txp_netdev_destroy(dev);
+		return NULL;
+	}
+	return dev;
+}
+
+void txp_netdev_destroy(struct txp_dev *dev)
+{
+	struct ring *r;
+
+	if (!dev)
+		return;
+	r = txp_dev_priv(dev);
+	txp_dev_destroy(dev);
+	txp__ring_destroy(r);
+}
+
+void txp_netdev_get_stats(struct txp_dev *dev, struct txp_netdev_stats *st)
+{
+	struct txp__ring_stats rs;
+
+	txp__ring_get_stats(txp_dev_priv(dev), &rs);
+	*st = (struct txp_netdev_stats){
+		.ring_full_awake = rs.ring_full_awake,
+		.ring_full_stopped = rs.ring_full_stopped,
+		.device_busy = rs.dev_busy,
+		.ring_errors = rs.ring_errors,
+		.refused = rs.refused,
+		.tx_errors = rs.tx_errors,
+		.dropped_down = rs.dropped_down,
+		.in_place = rs.in_place,
+		.died_drop = rs.died_drop,
+	};
+}
+
+const char *txp_netdev_dead(struct txp_dev *dev)
+{
+	return txp__ring_dead_cause(txp_dev_priv(dev));
+}
+
+const uint8_t *txp_netdev_mac(struct txp_dev *dev)
+{
+	return txp__ring_mac(txp_dev_priv(dev));
+}

@@ -1,0 +1,108 @@
+#!/bin/sh
+# End to end for `txpath replay`: real traffic made by the kernel (a TCP
+# transfer and UDP datagrams with nc) between this test's namespace and a
+# second one of its own, captured with tcpdump; then replayed with 2
+# threads by each driver onto an interface that leads only into the test's
+# namespace (veth0 -> veth1; a TAP device), captured at the peer, and
+# compared frame for frame: the same bytes, each flow in its order.
+# usage: replay.sh path/to/txpath
+set -u
+TXPATH=$1
+. "$(dirname "$0")/lib.sh"
+require_root_and_tools
+for t in tcpdump nc; do
+	command -v $t >/dev/null 2>&1 || skip "needs $t (scripts/deps.sh installs it)"
+done
+ns_setup replay
+NS2="$NS-far"
+trap 'ip netns del "$NS2" 2>/dev/null; cleanup' EXIT
+ip netns add "$NS2" || fail "cannot create namespace $NS2"
+
+# The traffic: capA (198.18.5.1) <-> capB (198.18.5.2, in NS2), no
+# offloads, so that every frame captured is one frame on the wire.
+ip -n "$NS" link add capA type veth peer name capB netns "$NS2" || fail "cannot create a veth pair"
+ip -n "$NS" addr add 198.18.5.1/24 dev capA
+ip -n "$NS2" addr add 198.18.5.2/24 dev capB
+for side in "$NS capA" "$NS2 capB"; do
+	set -- $side
+	ip netns exec "$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	ip netns exec "$1" ethtool -K "$2" tso off gso off gro off >/dev/null 2>&1
+	ip -n "$1" link set "$2" up
+done
+ip -n "$NS2" link set lo up
+
+# capture IFACE FILE: tcpdump of every frame on IFACE (the peers send
+# none of their own: IPv6 is off, they have no address), until stop_capture.
+capture() {
+	rm -f "$TMP/tcpdump.err"	# not the last capture's "listening on"
+	ip netns exec "$NS" tcpdump -i "$1" -s 4096 -U --immediate-mode -B 16384 -w "$2" \
+		>"$TMP/tcpdump.err" 2>&1 &
+	CAP_PID=$!
+	for _ in $(seq 100); do
+		grep -q "listening on" "$TMP/tcpdump.err" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	cat "$TMP/tcpdump.err"
+	fail "tcpdump did not start on $1"
+}
+stop_capture() {
+	sleep 0.5
+	kill -TERM "$CAP_PID"
+	wait "$CAP_PID"
+}
+
+capture capA "$TMP/traffic.pcap"
+ip netns exec "$NS2" nc -l 5001 >/dev/null 2>&1 </dev/null &
+TCP_PID=$!
+ip netns exec "$NS2" nc -u -l 5002 >/dev/null 2>&1 </dev/null &
+UDP_PID=$!
+sleep 0.3
+head -c 200000 /dev/urandom >"$TMP/payload"
+nsx nc -N 198.18.5.2 5001 <"$TMP/payload" || fail "the TCP transfer failed"
+for i in $(seq 30); do
+	head -c $((i * 37)) /dev/urandom | nsx nc -u -w0 198.18.5.2 5002
+done
+sleep 0.2
+stop_capture
+kill "$TCP_PID" "$UDP_PID" 2>/dev/null
+wait "$TCP_PID" "$UDP_PID" 2>/dev/null
+frames=$(tcpdump -r "$TMP/traffic.pcap" 2>/dev/null | wc -l)
+[ "$frames" -gt 150 ] || fail "only $frames frames of traffic captured"
+
+# The replay's targets, without addresses (nothing answers what they
+# receive) and without GRO (each frame arrives as sent): veth0 -> veth1,
+# and a TAP device (what is written to it arrives on it).
+ip -n "$NS" link add veth0 type veth peer name veth1 || fail "cannot create a veth pair"
+nsx ethtool -K veth1 gro off >/dev/null 2>&1
+[ -c /dev/net/tun ] || skip "no /dev/net/tun"
+ip -n "$NS" tuntap add dev txtap0 mode tap || fail "cannot create a TAP device"
+for d in veth0 veth1 txtap0; do
+	ip -n "$NS" link set $d up
+done
+for driver in afpacket afxdp tap; do
+	if [ $driver = tap ]; then dev=txtap0 peer=txtap0; else dev=veth0 peer=veth1; fi
+	capture $peer "$TMP/got-$driver.pcap"
+	nsx "$TXPATH" replay "$TMP/traffic.pcap" --dev $dev --driver $driver --threads 2 \
+		--topspeed --json >"$TMP/replay.json" 2>"$TMP/replay.err"
+	rc=$?
+	stop_capture
+	cat "$TMP/replay.err"
+	expect "$driver replay exit status" $rc 0
+	expect "$driver frames" "$(json "$TMP/replay.json" "d['transmitted']")" "$frames"
+	expect "$driver dropped" "$(json "$TMP/replay.json" "sum(d['dropped'].values())")" 0
+	python3 "$(dirname "$0")/pcap_compare.py" "$TMP/traffic.pcap" "$TMP/got-$driver.pcap" ||
+		fail "$driver: what arrived on $peer is not what was captured"
+	echo "PASS: replay $driver, 2 threads"
+done
+
+# A frame longer than the device takes: refused before anything is sent.
+python3 -c 'import struct, sys
+open(sys.argv[1], "wb").write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1)
+    + struct.pack("<IIII", 0, 0, 3000, 3000) + bytes(3000))' "$TMP/big.pcap"
+nsx "$TXPATH" replay "$TMP/big.pcap" --dev veth0 >"$TMP/big.out" 2>"$TMP/big.err"
+rc=$?
+expect "oversized replay exit status" $rc 1
+expect "oversized replay message lines" "$(wc -l <"$TMP/big.err")" 1
+grep -q "3000-byte frames exceed the MTU (1500)" "$TMP/big.err" ||
+	{ cat "$TMP/big.err"; fail "no clear message for a frame over the MTU"; }
+echo "PASS: replay refuses frames over the MTU"
