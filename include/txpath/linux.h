@@ -71,6 +71,30 @@ typedef int netdev_tx_t;
 #define netif_tx_unlock(dev)        txp__netif_tx_unlock(txp_dev_txq((dev), 0), __func__)
 #define netif_tx_lock_bh(dev)       netif_tx_lock(dev)
 #define netif_tx_unlock_bh(dev)     netif_tx_unlock(dev)
+#define netif_tx_start_queue(txq)   txp_netif_tx_start_queue(txq)
+#define netif_xmit_stopped(txq)     txp_netif_xmit_stopped(txq)
+#define skb_get_queue_mapping(skb)  ((skb)->queue_mapping)
+
+/* -- byte queue limits (3.3) and the lockless stop/wake helpers (6.3) ------------ */
+
+#define netdev_tx_sent_queue(txq, bytes)    txp_netdev_tx_sent_queue((txq), (bytes))
+#define __netdev_tx_sent_queue(txq, bytes, more) \
+	txp__netdev_tx_sent_queue((txq), (bytes), (more))
+#define netdev_tx_completed_queue(txq, pkts, bytes) \
+	txp_netdev_tx_completed_queue((txq), (pkts), (bytes))
+#define netdev_tx_reset_queue(txq)          txp_netdev_tx_reset_queue(txq)
+#define netdev_sent_queue(dev, bytes)       netdev_tx_sent_queue(txp_dev_txq((dev), 0), (bytes))
+#define netdev_completed_queue(dev, pkts, bytes) \
+	netdev_tx_completed_queue(txp_dev_txq((dev), 0), (pkts), (bytes))
+#define netdev_reset_queue(dev)             netdev_tx_reset_queue(txp_dev_txq((dev), 0))
+#define netif_txq_try_stop(txq, get_desc, start_thrs) \
+	txp_netif_txq_try_stop(txq, get_desc, start_thrs)
+#define netif_txq_maybe_stop(txq, get_desc, stop_thrs, start_thrs) \
+	txp_netif_txq_maybe_stop(txq, get_desc, stop_thrs, start_thrs)
+#define netif_txq_completed_wake(txq, pkts, bytes, get_desc, start_thrs) \
+	txp_netif_txq_completed_wake(txq, pkts, bytes, get_desc, start_thrs)
+#define __netif_txq_completed_wake(txq, pkts, bytes, get_desc, start_thrs, down_cond) \
+	txp__netif_txq_completed_wake(txq, pkts, bytes, get_desc, start_thrs, down_cond)
 
 /* -- locks and interrupts -------------------------------------------------------- */
 

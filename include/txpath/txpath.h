@@ -3,7 +3,11 @@
  * libtxpath-net (net.h's functions are libtxpath-net's).
  *
  * The workload (txpath/run.h) and the schedule explorer (txpath/explore.h)
- * are the txpath tool's, not the library's: they are not installed.
+ * are the txpath tool's, not the library's: they are not installed.  A
+ * driver's headers are installed but not included here: the concurrency
+ * seam (txpath/sync.h, C only: C11 atomics), the kernel's names
+ * (txpath/linux.h, which defines u32, likely, ... that a program may have
+ * of its own) and the plugin ABI (txpath/plugin.h).
  */
 #ifndef TXPATH_TXPATH_H
 #define TXPATH_TXPATH_H
@@ -13,6 +17,7 @@
 #include "txpath/dev.h"
 #include "txpath/driver.h"
 #include "txpath/net.h"
+#include "txpath/netdrv.h"
 #include "txpath/pkt.h"
 #include "txpath/qdisc.h"
 #include "txpath/sim.h"
