@@ -171,6 +171,18 @@ unsigned txp_xmit_burst(struct txp_dev *dev, struct txp_pkt **pkts, unsigned n);
 /* The same on the given queue (see txp_dev_queue_xmit_on). */
 unsigned txp_xmit_burst_on(struct txp_dev *dev, unsigned queue, struct txp_pkt **pkts, unsigned n);
 
+/*
+ * Backpressure instead of drops, as DPDK's rte_eth_tx_burst(): queue as
+ * many of pkts[0..n) as fit, in order, and return how many; those are
+ * the core's (counted as submitted).  pkts[ret..n) stay the caller's,
+ * untouched and uncounted, to send again later: the first packet its
+ * queue could not take ends the call (a full qdisc band, a device without
+ * a queue whose driver is busy or stopped, a device that is down: 0).
+ * Nothing is dropped, but a driver recursing into its own queue (a dead
+ * loop, dropped and counted as taken).  Multi-producer safe.
+ */
+unsigned txp_xmit_burst_try(struct txp_dev *dev, struct txp_pkt **pkts, unsigned n);
+
 /* For drivers: txp_pkt_complete() for a list linked through ->next
  * (n packets): counted once, freed in runs per pool.  Any context. */
 #define txp_pkt_complete_list(dev, list, n) txp__pkt_complete_list((dev), (list), (n), __func__)

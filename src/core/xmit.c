@@ -439,7 +439,16 @@ static bool try_bypass(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n)
 
 /* A device without a queue: call the driver directly, under the xmit lock
  * in core mode; whatever it cannot take is dropped. */
-static int noqueue_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self)
+/* noqueue_send() results. */
+enum noqueue_sent {
+	NOQUEUE_DROPPED = -1,	/* a dead loop: dropped, counted */
+	NOQUEUE_REFUSED = 0,	/* stopped or busy: still the caller's */
+	NOQUEUE_TAKEN = 1,	/* the driver's now */
+};
+
+/* Hand pkt to the driver of a device without a queue, under the xmit lock
+ * in core mode.  A recursion into its own queue is dropped as a dead loop. */
+static enum noqueue_sent noqueue_send(struct txp_txq *txq, struct txp_pkt *pkt, int self)
 {
 	struct txp_dev *dev = txq->dev;
 	bool core = dev->lock == TXP_LOCK_CORE;
@@ -451,7 +460,7 @@ static int noqueue_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self)
 			txp__drop(txq, self, pkt, TXP_DROP_DEAD_LOOP);
 			txp__dev_log(dev, "Dead loop on virtual device %s, fix it urgently!",
 				     dev->name);
-			return TXP_XMIT_DROP;
+			return NOQUEUE_DROPPED;
 		}
 		xmit_lock_take(txq);
 	}
@@ -461,16 +470,59 @@ static int noqueue_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self)
 		txp__stat_add(txq, self, TXP__ST_XMIT_CALLS, 1);
 		rc = call_start_xmit(txq, pkt, self, &w);
 	}
-	if (rc == TXP_TX_OK) {
-		if (core)
-			xmit_lock_release(txq);
-		return TXP_XMIT_OK;
-	}
 	if (core)
 		xmit_lock_release(txq);
+	return rc == TXP_TX_OK ? NOQUEUE_TAKEN : NOQUEUE_REFUSED;
+}
+
+/* The same, dropping what the driver did not take (dev_queue_xmit on a
+ * device without a queue). */
+static int noqueue_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self)
+{
+	enum noqueue_sent sent = noqueue_send(txq, pkt, self);
+
+	if (sent != NOQUEUE_REFUSED)
+		return sent == NOQUEUE_TAKEN ? TXP_XMIT_OK : TXP_XMIT_DROP;
 	txp__drop(txq, self, pkt, TXP_DROP_VIRTUAL_BUSY);
-	txp__dev_log(dev, "Virtual device %s asks to queue packet!", dev->name);
+	txp__dev_log(txq->dev, "Virtual device %s asks to queue packet!", txq->dev->name);
 	return TXP_XMIT_DROP;
+}
+
+/*
+ * Queue what fits of pkts[0..n) on txq, in order, and stop at the first
+ * packet that does not: returns how many were taken (counted as
+ * submitted, then sent or queued); the others are still the caller's,
+ * not counted.  txp_xmit_burst_try()'s half of xmit_burst_txq().
+ */
+static unsigned xmit_try_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
+{
+	struct txp_qdisc *q = txq->qdisc;
+	unsigned taken = 0;
+
+	if (txp_unlikely(!txp_load_acquire(&txq->dev->up)))
+		return 0;
+	for (unsigned i = 0; i < n; i++)
+		pkts[i]->queue_mapping = (uint16_t)txq->index;
+	if (!q->ops->enqueue) {
+		while (taken < n && noqueue_send(txq, pkts[taken], self) != NOQUEUE_REFUSED)
+			taken++;
+		txp__stat_add(txq, self, TXP__ST_SUBMITTED, taken);
+		return taken;
+	}
+	txp_spin_lock(&txq->root_lock);
+	if (try_bypass(txq, pkts, n)) {
+		txp__stat_add(txq, self, TXP__ST_SUBMITTED, n);
+		__txp_qdisc_run(txq, self, pkts, n);
+		taken = n;
+	} else {
+		while (taken < n && q->ops->enqueue(q, pkts[taken]) == TXP_XMIT_OK)
+			taken++;
+		/* Counted before they can leave: the lock is still held. */
+		txp__stat_add(txq, self, TXP__ST_SUBMITTED, taken);
+		__txp_qdisc_run(txq, self, NULL, 0);
+	}
+	txp_spin_unlock(&txq->root_lock);
+	return taken;
 }
 
 /*
@@ -608,6 +660,34 @@ unsigned txp_xmit_burst(struct txp_dev *dev, struct txp_pkt **pkts, unsigned n)
 	/* Leaving the bottom half: run what was scheduled meanwhile. */
 	txp_net_tx_action(dev);
 	return queued;
+}
+
+unsigned txp_xmit_burst_try(struct txp_dev *dev, struct txp_pkt **pkts, unsigned n)
+{
+	int self = txp_ctx_self();
+	unsigned taken = 0, i, j, q, got;
+
+	if (txp_unlikely(!n))
+		return 0;
+	if (txp_likely(dev->num_tx_queues == 1)) {
+		taken = xmit_try_txq(&dev->txqs[0], pkts, n, self);
+	} else {
+		unsigned next = pick_tx(dev, pkts[0], NULL, self);
+
+		/* As txp_xmit_burst(), run by run, stopping at the first run
+		 * not taken whole: what follows stays in order. */
+		for (i = 0; i < n; i = j) {
+			q = next;
+			for (j = i + 1; j < n && (next = pick_tx(dev, pkts[j], NULL, self)) == q; j++)
+				;
+			got = xmit_try_txq(&dev->txqs[q], pkts + i, j - i, self);
+			taken += got;
+			if (got < j - i)
+				break;
+		}
+	}
+	txp_net_tx_action(dev);
+	return taken;
 }
 
 unsigned txp_xmit_burst_on(struct txp_dev *dev, unsigned queue, struct txp_pkt **pkts, unsigned n)

@@ -352,6 +352,83 @@ static void test_burst_over_limit_drops(void **state)
 	assert_true(txp_pkt_pool_destroy(pool));
 }
 
+/*
+ * txp_xmit_burst_try: on a stopped queue the burst is taken up to the
+ * band's limit and the rest stays the caller's, uncounted, untouched, to
+ * send again once the queue drains; nothing is dropped.  A device that is
+ * down takes nothing.
+ */
+static void test_burst_try_keeps_the_rest(void **state)
+{
+	struct txp_pkt_pool *pool = txp_pkt_pool_create(0);
+	struct txp_pkt *pkts[10];
+	struct rec r;
+	struct txp_dev *dev = rec_dev(&r, TXP_LOCK_CORE, 4, 4);
+	struct txp_dev_stats st;
+
+	(void)state;
+	txp_netif_stop_queue(txp_dev_txq(dev, 0));
+	make_burst(pool, pkts, 10, 0);
+	assert_int_equal(txp_xmit_burst_try(dev, pkts, 10), 4);
+	txp_dev_get_stats(dev, &st);
+	assert_int_equal(st.submitted, 4);
+	assert_int_equal(st.dropped[TXP_DROP_QDISC_LIMIT], 0);
+	for (unsigned i = 4; i < 10; i++)
+		assert_int_equal(pkts[i]->seq, i);
+	/* Woken, the queue drains; the rest goes as it fits (a band of 4
+	 * at a time, drained by each call), in order. */
+	txp_netif_wake_queue(txp_dev_txq(dev, 0));
+	txp_net_tx_action(dev);
+	assert_int_equal(txp_xmit_burst_try(dev, pkts + 4, 6), 4);
+	assert_int_equal(txp_xmit_burst_try(dev, pkts + 8, 2), 2);
+	assert_int_equal(txp_dev_backlog(dev), 0);
+	assert_int_equal(r.calls, 10);
+	for (unsigned i = 0; i < 10; i++)
+		assert_int_equal(r.seq[i], i);
+	txp_dev_get_stats(dev, &st);
+	assert_int_equal(st.submitted, 10);
+	assert_int_equal(st.transmitted, 10);
+	txp_dev_close(dev);
+	make_burst(pool, pkts, 2, 10);
+	assert_int_equal(txp_xmit_burst_try(dev, pkts, 2), 0);
+	txp_dev_get_stats(dev, &st);
+	assert_int_equal(st.submitted, 10);
+	txp_pkt_free(pkts[0]);
+	txp_pkt_free(pkts[1]);
+	txp_test_assert_accounted(dev);
+	txp_dev_destroy(dev);
+	assert_true(txp_pkt_pool_destroy(pool));
+}
+
+/* On a device without a queue, what the driver refuses stays the caller's. */
+static void test_burst_try_noqueue(void **state)
+{
+	struct txp_pkt_pool *pool = txp_pkt_pool_create(0);
+	struct txp_dev_cfg cfg = {
+		.name = "rec0", .lock = TXP_LOCK_CORE, .ops = &rec_ops, .qdisc = &txp_noqueue_ops,
+	};
+	struct txp_pkt *pkts[6];
+	struct txp_dev_stats st;
+	char err[128];
+	struct rec r;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	cfg.priv = &r;
+	r.dev = txp_dev_create(&cfg, err, sizeof(err));
+	assert_non_null(r.dev);
+	assert_int_equal(txp_dev_open(r.dev), 0);
+	r.busy_at = 3;
+	make_burst(pool, pkts, 6, 0);
+	assert_int_equal(txp_xmit_burst_try(r.dev, pkts, 6), 2);
+	txp_dev_get_stats(r.dev, &st);
+	assert_int_equal(st.submitted, 2);
+	assert_int_equal(st.dropped[TXP_DROP_VIRTUAL_BUSY], 0);
+	for (unsigned i = 2; i < 6; i++)
+		txp_pkt_free(pkts[i]);
+	close_and_check(r.dev, pool);
+}
+
 /* Packets of two bands in one burst cannot bypass the qdisc: band 0 goes
  * first, whatever the order they came in. */
 static void test_burst_mixed_bands_keeps_priority(void **state)
@@ -453,6 +530,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_empty_burst),
 		cmocka_unit_test(test_busy_mid_batch_requeues_in_order),
 		cmocka_unit_test(test_burst_over_limit_drops),
+		cmocka_unit_test(test_burst_try_keeps_the_rest),
+		cmocka_unit_test(test_burst_try_noqueue),
 		cmocka_unit_test(test_burst_mixed_bands_keeps_priority),
 		cmocka_unit_test(test_null_driver_runs),
 		cmocka_unit_test(test_sim_with_pools),
