@@ -305,6 +305,7 @@ static int requeue(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int s
 {
 	struct txp_qdisc *q = txq->qdisc;
 
+	txp_assert_held(&txq->root_lock);
 	for (unsigned i = n; i-- > 0;)
 		q->ops->requeue(q, pkts[i]);
 	txp_trace("requeue");
@@ -329,6 +330,9 @@ static int __txp_xmit_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned
 	enum txp_tx rc;
 	unsigned sent;
 
+	txp_assert_held(&txq->root_lock);
+	if (core)
+		txp_assert_held(&txq->xmit_lock);
 	txp_spin_unlock(&txq->root_lock);
 	sent = send_batch(txq, pkts, n, self, &rc);
 	if (core)
@@ -356,6 +360,7 @@ static int __txp_qdisc_restart(struct txp_txq *txq, int self)
 	struct txp_pkt *pkts[TXP_DEV_BULK_MAX];
 	unsigned n = 1;
 
+	txp_assert_held(&txq->root_lock);
 	pkts[0] = q->ops->dequeue(q);
 	if (!pkts[0])
 		return (int)q->qlen;
@@ -391,6 +396,7 @@ static void __txp_qdisc_run(struct txp_txq *txq, int self, struct txp_pkt **pkts
 	bool exclusive = txq->dev->runner == TXP_RUNNER_EXCLUSIVE;
 	int rc = -1;
 
+	txp_assert_held(&txq->root_lock);
 	if (exclusive) {
 		/* A bypass batch is already taken (and in core mode its xmit
 		 * lock held): it must go through __txp_xmit_batch(), which
@@ -422,6 +428,7 @@ static bool try_bypass(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n)
 	struct txp_dev *dev = txq->dev;
 	struct txp_qdisc *q = txq->qdisc;
 
+	txp_assert_held(&txq->root_lock);
 	if (q->qlen || n > dev->bulk || n > dev->txqueuelen || q->ops != &txp_pfifo_fast_ops ||
 	    txp__txq_frozen_or_stopped(txq) || (dev->runner == TXP_RUNNER_EXCLUSIVE && txq->running))
 		return false;

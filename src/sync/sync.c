@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -176,6 +178,15 @@ void txp__spin_unlock_irqrestore(struct txp_spinlock *l, unsigned long flags, co
 	txp__spin_unlock(l, site);
 	txp__local_irq_restore(flags, site);
 }
+
+#ifdef TXP_ASSERT_LOCKS
+void txp__assert_held_failed(const char *lock, const char *func)
+{
+	fprintf(stderr, "txpath: %s() needs %s held, and this context does not hold it\n", func,
+		lock);
+	abort();
+}
+#endif
 
 int txp_spin_owner(const struct txp_spinlock *l)
 {

@@ -263,6 +263,21 @@ static inline int txp_ctx_self(void)
 	return txp_likely(id) ? id - 1 : txp__ctx_attach_slow();
 }
 
+/*
+ * A function whose contract is "caller holds l" says so in its first
+ * comment line and asserts it here.  Checked where TXP_ASSERT_LOCKS is
+ * defined (the sanitizer builds and the check build, where the tests
+ * run), free elsewhere.  A failure names the lock and the function and
+ * aborts, as assert() does: it is the library's own bug, not its caller's.
+ */
+#ifdef TXP_ASSERT_LOCKS
+#define txp_assert_held(l) \
+	((void)(txp_spin_owner(l) == txp_ctx_self() || (txp__assert_held_failed(#l, __func__), 0)))
+void txp__assert_held_failed(const char *lock, const char *func) __attribute__((noreturn));
+#else
+#define txp_assert_held(l) ((void)0)
+#endif
+
 /* -- "interrupts" --------------------------------------------------------- */
 
 /*
