@@ -17,6 +17,9 @@
  *
  * usage: mt_sender [THREADS [PACKETS_PER_THREAD]]
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* unshare(), CLONE_NEWNET */
+#endif
 #include <arpa/inet.h>
 #include <errno.h>
 #include <linux/if_ether.h>
@@ -32,6 +35,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
