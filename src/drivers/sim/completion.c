@@ -199,7 +199,7 @@ static void sim_deliver(struct txp_sim *sim, struct sim_retired *r)
 
 	for (pkt = r->list[SIM_DESC_SENT]; pkt; pkt = next) {
 		next = pkt->next;
-		wire_record(&sim->wire, pkt->flow, pkt->seq);
+		txp__wire_record(&sim->wire, pkt->flow, pkt->seq);
 		txp_pkt_complete(sim->dev, pkt);
 	}
 	for (int s = SIM_DESC_SENT + 1; s < SIM_DESC_NR; s++) {
@@ -240,7 +240,7 @@ static unsigned sim_nic_send(struct txp_sim *sim, unsigned budget, uint64_t now)
 			continue;
 		}
 		f->status[i] = sim_fault_desc_error(f) ? SIM_DESC_ERROR : SIM_DESC_SENT;
-		sim_fault_flap(f, now);
+		txp__sim_fault_flap(f, now);
 	}
 	return n;
 }
@@ -290,7 +290,7 @@ static unsigned sim_fault_pass(struct txp_sim *sim, unsigned budget, struct sim_
 {
 	struct sim_faults *f = &sim->fault;
 	uint64_t now = txp_now_ns();
-	enum sim_link change = sim_fault_link(f, now);
+	enum sim_link change = txp__sim_fault_link(f, now);
 	bool run_handler = false;
 	unsigned n;
 
@@ -305,9 +305,9 @@ static unsigned sim_fault_pass(struct txp_sim *sim, unsigned budget, struct sim_
 	if (f->link_down)
 		sim_link_change(sim, SIM_LINK_DOWN);
 	if (f->irq_pending)
-		run_handler = sim_fault_irq_due(f, now);
+		run_handler = txp__sim_fault_irq_due(f, now);
 	else if (n)
-		run_handler = sim_fault_irq(f, now) == SIM_IRQ_NOW;
+		run_handler = txp__sim_fault_irq(f, now) == SIM_IRQ_NOW;
 	sim_reap(sim, run_handler ? UINT32_MAX : 0, f->hw, r);
 	return n;
 }
@@ -333,7 +333,7 @@ static void *sim_completion_main(void *arg)
 
 	txp_ctx_attach();
 	if (sim->fault.on)
-		sim_faults_start(&sim->fault, t0, txp_load_relaxed(&sim->cons));
+		txp__sim_faults_start(&sim->fault, t0, txp_load_relaxed(&sim->cons));
 	while (txp_load_acquire(&sim->running)) {
 		unsigned budget = sim_line_budget(sim, t0, sent), n;
 		struct sim_retired r;
@@ -367,13 +367,13 @@ static void *sim_completion_main(void *arg)
 	return NULL;
 }
 
-int sim_completion_start(struct txp_sim *sim)
+int txp__sim_completion_start(struct txp_sim *sim)
 {
 	atomic_init(&sim->running, true);
 	return -txp_thread_start_named(&sim->thread, "IRQ", sim_completion_main, sim);
 }
 
-void sim_completion_stop(struct txp_sim *sim)
+void txp__sim_completion_stop(struct txp_sim *sim)
 {
 	/* Release: pairs with the acquire in the loop above. */
 	txp_store_release(&sim->running, false);

@@ -311,7 +311,7 @@ bool txp_fault_next(struct txp_fault_stream *s)
 
 /* -- the simulated NIC's faults ------------------------------------------------ */
 
-int sim_faults_init(struct sim_faults *f, const struct txp_fault_cfg *cfg, unsigned size,
+int txp__sim_faults_init(struct sim_faults *f, const struct txp_fault_cfg *cfg, unsigned size,
 		    unsigned queue, _Atomic uint64_t *injected)
 {
 	memset(f, 0, sizeof(*f));
@@ -339,7 +339,7 @@ int sim_faults_init(struct sim_faults *f, const struct txp_fault_cfg *cfg, unsig
 	return f->status ? 0 : -1;
 }
 
-void sim_faults_fini(struct sim_faults *f)
+void txp__sim_faults_fini(struct sim_faults *f)
 {
 	free(f->status);
 	f->status = NULL;
@@ -354,7 +354,7 @@ static uint64_t link_after(const struct sim_faults *f, uint64_t now)
 	return flap->period_ns ? now + flap->period_ns - flap->delay_ns : UINT64_MAX;
 }
 
-void sim_faults_start(struct sim_faults *f, uint64_t t0, uint64_t cons)
+void txp__sim_faults_start(struct sim_faults *f, uint64_t t0, uint64_t cons)
 {
 	f->hw = cons;
 	f->irq_pending = false;
@@ -362,7 +362,7 @@ void sim_faults_start(struct sim_faults *f, uint64_t t0, uint64_t cons)
 	f->link_next = link_after(f, t0);
 }
 
-enum sim_irq sim_fault_irq(struct sim_faults *f, uint64_t now)
+enum sim_irq txp__sim_fault_irq(struct sim_faults *f, uint64_t now)
 {
 	const struct txp_fault *slow = &f->cfg.kind[TXP_FAULT_SLOW_IRQ];
 
@@ -376,7 +376,7 @@ enum sim_irq sim_fault_irq(struct sim_faults *f, uint64_t now)
 	return SIM_IRQ_LATE;
 }
 
-bool sim_fault_irq_due(struct sim_faults *f, uint64_t now)
+bool txp__sim_fault_irq_due(struct sim_faults *f, uint64_t now)
 {
 	if (f->irq_due_passes && --f->irq_due_passes)
 		return false;
@@ -396,13 +396,13 @@ static void link_go_down(struct sim_faults *f, uint64_t now)
 	f->link_passes = flap->delay_passes;
 }
 
-void sim_fault_flap(struct sim_faults *f, uint64_t now)
+void txp__sim_fault_flap(struct sim_faults *f, uint64_t now)
 {
 	if (txp_fault_next(&f->flap))
 		link_go_down(f, now);
 }
 
-enum sim_link sim_fault_link(struct sim_faults *f, uint64_t now)
+enum sim_link txp__sim_fault_link(struct sim_faults *f, uint64_t now)
 {
 	const struct txp_fault *flap = &f->cfg.kind[TXP_FAULT_LINK_FLAP];
 

@@ -64,12 +64,12 @@ struct sim_faults {
  * streams its own (numbered by the queue), their counts in `injected`
  * (TXP_FAULT_NR of them, shared by every queue, so a kind's max holds
  * for the NIC; NULL: f's own).  -1 out of memory. */
-int sim_faults_init(struct sim_faults *f, const struct txp_fault_cfg *cfg, unsigned size,
+int txp__sim_faults_init(struct sim_faults *f, const struct txp_fault_cfg *cfg, unsigned size,
 		    unsigned queue, _Atomic uint64_t *injected);
-void sim_faults_fini(struct sim_faults *f);
+void txp__sim_faults_fini(struct sim_faults *f);
 /* The completion context starts at t0 (ns), with the ring retired up to
  * cons: the link up, no interrupt on its way. */
-void sim_faults_start(struct sim_faults *f, uint64_t t0, uint64_t cons);
+void txp__sim_faults_start(struct sim_faults *f, uint64_t t0, uint64_t cons);
 
 /* Does the NIC fail the packet it sends now? */
 static inline bool sim_fault_desc_error(struct sim_faults *f)
@@ -78,13 +78,13 @@ static inline bool sim_fault_desc_error(struct sim_faults *f)
 }
 
 /* The NIC finished descriptors at time now: its interrupt. */
-enum sim_irq sim_fault_irq(struct sim_faults *f, uint64_t now);
+enum sim_irq txp__sim_fault_irq(struct sim_faults *f, uint64_t now);
 /* Has the late interrupt arrived (one more pass gone)? */
-bool sim_fault_irq_due(struct sim_faults *f, uint64_t now);
+bool txp__sim_fault_irq_due(struct sim_faults *f, uint64_t now);
 /* The carrier at time now, once a pass: a change, if one is due. */
-enum sim_link sim_fault_link(struct sim_faults *f, uint64_t now);
+enum sim_link txp__sim_fault_link(struct sim_faults *f, uint64_t now);
 /* The NIC sent a packet at time now: the carrier may go with it
  * (link-flap by packets); then link_down is set. */
-void sim_fault_flap(struct sim_faults *f, uint64_t now);
+void txp__sim_fault_flap(struct sim_faults *f, uint64_t now);
 
 #endif

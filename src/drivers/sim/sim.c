@@ -169,8 +169,8 @@ static bool sim_cfg_ok(const struct txp_sim_cfg *cfg, char *err, size_t errlen)
 
 static void sim_queue_free(struct txp_sim *sim)
 {
-	sim_faults_fini(&sim->fault);
-	wire_fini(&sim->wire);
+	txp__sim_faults_fini(&sim->fault);
+	txp__wire_fini(&sim->wire);
 	free(sim->ring);
 	free(sim);
 }
@@ -186,8 +186,8 @@ static struct txp_sim *sim_queue_create(const struct txp_sim_cfg *cfg, unsigned 
 		return NULL;
 	memset(sim, 0, sizeof(*sim));
 	sim->ring = calloc(cfg->ring, sizeof(*sim->ring));
-	if (!sim->ring || wire_init(&sim->wire, cfg->max_flows) != 0 ||
-	    sim_faults_init(&sim->fault, cfg->faults, cfg->ring, index,
+	if (!sim->ring || txp__wire_init(&sim->wire, cfg->max_flows) != 0 ||
+	    txp__sim_faults_init(&sim->fault, cfg->faults, cfg->ring, index,
 			    first ? first->fault.injected : NULL) != 0) {
 		sim_queue_free(sim);
 		return NULL;
@@ -301,11 +301,11 @@ static int sim_open(struct txp_dev *dev)
 	for (i = 0; i < sim0->nq && rc == 0; i++) {
 		sim0->queues[i]->dev = dev;
 		sim0->queues[i]->txq = txp_dev_txq(dev, i);
-		rc = sim_completion_start(sim0->queues[i]);
+		rc = txp__sim_completion_start(sim0->queues[i]);
 	}
 	if (rc != 0)
 		for (i--; i-- > 0;)
-			sim_completion_stop(sim0->queues[i]);
+			txp__sim_completion_stop(sim0->queues[i]);
 	return rc;
 }
 
@@ -327,7 +327,7 @@ static void sim_ring_flush(struct txp_sim *sim, uint64_t done, enum txp_drop_rea
 		if (!pkt || pkt == SIM_FRAG)
 			continue;
 		if (cons < done && sim->fault.status[i] == SIM_DESC_SENT) {
-			wire_record(&sim->wire, pkt->flow, pkt->seq);
+			txp__wire_record(&sim->wire, pkt->flow, pkt->seq);
 			txp_pkt_complete(sim->dev, pkt);
 		} else {
 			txp_pkt_drop(sim->dev, pkt, cons < done ? TXP_DROP_TX_ERROR : why);
@@ -342,7 +342,7 @@ static void sim_stop(struct txp_dev *dev)
 	struct txp_sim *sim0 = txp_dev_priv(dev);
 
 	for (unsigned i = 0; i < sim0->nq; i++) {
-		sim_completion_stop(sim0->queues[i]);
+		txp__sim_completion_stop(sim0->queues[i]);
 		sim_ring_flush(sim0->queues[i], 0, TXP_DROP_DEV_DOWN);
 	}
 }
@@ -362,7 +362,7 @@ static void sim_tx_timeout(struct txp_dev *dev, unsigned queue)
 	struct txp_sim *sim0 = txp_dev_priv(dev), *sim = sim0->queues[queue];
 	unsigned long flags = 0;
 
-	sim_completion_stop(sim);
+	txp__sim_completion_stop(sim);
 	if (sim->p->own_lock) {
 		flags = txp_local_irq_save();
 		txp_spin_lock(&sim->tx_lock);
@@ -375,7 +375,7 @@ static void sim_tx_timeout(struct txp_dev *dev, unsigned queue)
 		txp_local_irq_restore(flags);
 	}
 	txp_netif_wake_queue(sim->txq);
-	if (sim_completion_start(sim) != 0)
+	if (txp__sim_completion_start(sim) != 0)
 		txp_dev_log_bug(dev, "tx_timeout: the completion context did not restart");
 }
 

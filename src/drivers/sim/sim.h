@@ -57,7 +57,7 @@ static inline unsigned sim_avail(const struct txp_sim *sim, uint64_t prod, uint6
 }
 
 /* The completion context (completion.c). */
-int sim_completion_start(struct txp_sim *sim);
-void sim_completion_stop(struct txp_sim *sim);
+int txp__sim_completion_start(struct txp_sim *sim);
+void txp__sim_completion_stop(struct txp_sim *sim);
 
 #endif

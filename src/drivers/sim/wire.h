@@ -23,9 +23,9 @@ struct wire {
 	_Atomic uint64_t frames, unique, duplicates, alien;
 };
 
-int wire_init(struct wire *w, unsigned nflows);
-void wire_fini(struct wire *w);
+int txp__wire_init(struct wire *w, unsigned nflows);
+void txp__wire_fini(struct wire *w);
 /* Record one frame.  Completion context only. */
-void wire_record(struct wire *w, uint32_t flow, uint64_t seq);
+void txp__wire_record(struct wire *w, uint32_t flow, uint64_t seq);
 
 #endif
