@@ -15,10 +15,14 @@ static void freeze_queues(struct txp_dev *dev)
 {
 	for (unsigned i = 0; i < dev->num_tx_queues; i++) {
 		struct txp_txq *txq = &dev->txqs[i];
+		/* An irq-safe xmit lock (2.6.11-rc2) is taken with irqs off. */
+		unsigned long flags = dev->xmit_irqsafe ? txp_local_irq_save() : 0;
 
 		txp_spin_lock(&txq->xmit_lock);
 		txp_store_release(&txq->frozen, 1);
 		txp_spin_unlock(&txq->xmit_lock);
+		if (dev->xmit_irqsafe)
+			txp_local_irq_restore(flags);
 	}
 }
 
