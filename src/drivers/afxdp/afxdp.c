@@ -44,11 +44,14 @@ struct afxdp {
 	unsigned slots;		/* the ring's frames: [0, slots) */
 	/* The pools' frames: [slots, slots + pool_frames), carved in order
 	 * (pool_carved so far); pool_slot[i]: the ring slot that posted pool
-	 * frame i (written by post, read by reap after the acquire of the
-	 * ring's index). */
+	 * frame i, written by post before the descriptor goes to the kernel,
+	 * read by reap once the kernel completed the frame: the kernel orders
+	 * the two (its acquire of the TX ring's producer, its release of the
+	 * completion ring's), which ThreadSanitizer cannot see, so each slot
+	 * is an atomic of its own, relaxed. */
 	unsigned pool_frames;
 	_Atomic unsigned pool_carved;
-	uint64_t *pool_slot;
+	_Atomic uint64_t *pool_slot;
 	bool zerocopy;
 	struct xsk_umem *umem;
 	struct xsk_socket *xsk;
@@ -110,7 +113,7 @@ static int xdp_post(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
 		return -EBUSY;
 	if (xdp_in_pool(x, r, pkt, &addr)) {
 		len = (int)pkt->len;
-		x->pool_slot[addr / x->frame_size - x->slots] = idx;
+		txp_store_relaxed(&x->pool_slot[addr / x->frame_size - x->slots], idx);
 		txp__ring_count_in_place(r);
 	} else {
 		len = txp__ring_gather(r, pkt, txp__ring_buf(r, idx), x->frame_size);
@@ -186,7 +189,7 @@ static uint64_t xdp_slot_of(const struct afxdp *x, uint64_t addr)
 	if (frame < x->slots)
 		return frame;
 	if (frame < (uint64_t)x->slots + x->pool_frames)
-		return x->pool_slot[frame - x->slots] % x->slots;
+		return txp_load_relaxed(&x->pool_slot[frame - x->slots]) % x->slots;
 	return UINT64_MAX;
 }
 
