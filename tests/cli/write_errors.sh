@@ -116,8 +116,11 @@ else
 			--lock $lock --threads 2 --packets 20000 --size $SIZE --quiet --json
 		check_accounting "$TMP/mnt.x.pcap" $SIZE
 		# What is in the file is whole: each frame valid, none twice.
-		if "$TXPATH" recv --file "$TMP/mnt.x.pcap" --json >"$TMP/recv.json" &&
-			python3 - "$TMP/recv.json" "$TMP/out" <<'PY'; then
+		# Not in order, nor without gaps: under LLTX two contexts may post
+		# a flow's packets out of order (2.6.11's harmless race), so the
+		# cut can fall between them, and recv says so (its exit status).
+		"$TXPATH" recv --file "$TMP/mnt.x.pcap" --json >"$TMP/recv.json"
+		if python3 - "$TMP/recv.json" "$TMP/out" <<'PY'; then
 import json, sys
 r, d = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 assert r["frames"] == r["received"] == d["transmitted"], (r, d["transmitted"])
@@ -125,7 +128,7 @@ assert r["bad"] == 0 and r["duplicated"] == 0 and r["alien"] == 0, r
 PY
 			pass=$((pass + 1))
 		else
-			bad "recv --file on the cut file"
+			bad "recv --file on the cut file: $(tr -d '\n' <"$TMP/recv.json" | cut -c1-400)"
 		fi
 		rm -f "$TMP/mnt.x.pcap"
 	done
