@@ -18,6 +18,9 @@ static void freeze_queues(struct txp_dev *dev)
 		/* An irq-safe xmit lock (2.6.11-rc2) is taken with irqs off. */
 		unsigned long flags = dev->xmit_irqsafe ? txp_local_irq_save() : 0;
 
+		/* Under the xmit lock: a start_xmit under way finishes first,
+		 * and the next holder's check in send_batch() sees the bit
+		 * (the lock's release and acquire order them). */
 		txp_spin_lock(&txq->xmit_lock);
 		txp_store_release(&txq->frozen, 1);
 		txp_spin_unlock(&txq->xmit_lock);
@@ -32,8 +35,10 @@ static void unfreeze_queues(struct txp_dev *dev)
 	for (unsigned i = 0; i < dev->num_tx_queues; i++) {
 		struct txp_txq *txq = &dev->txqs[i];
 
+		/* Full barrier: the queue thaws before it is scheduled, so the
+		 * run below sees it thawed. */
 		txp_xchg(&txq->frozen, 0);
-		/* Release: pairs with the exchange in txp_net_tx_action(). */
+		/* Release: pairs with the exchange in txp_net_tx_action_txq(). */
 		txp_store_release(&txq->sched, 1);
 	}
 	txp_net_tx_action(dev);

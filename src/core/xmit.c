@@ -62,7 +62,7 @@ void txp_netif_stop_queue(struct txp_txq *txq)
 /* netif_schedule(): ask for the queue to be run again soon. */
 static void netif_schedule(struct txp_txq *txq)
 {
-	/* Release: pairs with the exchange in txp_net_tx_action(). */
+	/* Release: pairs with the exchange in txp_net_tx_action_txq(). */
 	txp_store_release(&txq->sched, 1);
 }
 
@@ -95,6 +95,8 @@ void txp_netdev_tx_sent_queue(struct txp_txq *txq, unsigned bytes)
 	if (txp_likely(txp_dql_avail(&txq->dql) >= 0))
 		return;
 	trans_update(txq);
+	/* Release: trans_start before the bit, for the watchdog (pairs with
+	 * its barrier in stopped_for()). */
 	txp_store_release(&txq->stack_xoff, 1);
 	/* smp_mb__after_atomic(): the stop is visible before the recheck
 	 * below reads the completion side.  Pairs with the barrier in
@@ -641,60 +643,52 @@ unsigned txp_dev_pick_tx(struct txp_dev *dev, struct txp_pkt *pkt, int *cache)
 
 /* -- entry points ------------------------------------------------------ */
 
-unsigned txp_xmit_burst(struct txp_dev *dev, struct txp_pkt **pkts, unsigned n)
+/*
+ * pkts[0..n) onto their queues: runs of packets for one queue, in order,
+ * each picked once (the pick that ends a run is the next run's queue).  A
+ * flow's packets all pick the same queue, so no flow is reordered.  keep:
+ * txp_xmit_burst_try()'s contract, stopping at the first run not taken
+ * whole, so what follows stays the caller's and in order; else every
+ * packet is the core's.  Returns how many were queued or sent.  Inlined
+ * into both entry points, so keep is a constant in each.
+ */
+static inline __attribute__((always_inline)) unsigned
+xmit_runs(struct txp_dev *dev, struct txp_pkt **pkts, unsigned n, bool keep)
 {
 	int self = txp_ctx_self();
-	unsigned queued = 0, i, j, q;
+	unsigned done = 0, i, j, q, next, got;
 
 	if (txp_unlikely(!n))
 		return 0;
 	if (txp_likely(dev->num_tx_queues == 1)) {
-		queued = xmit_burst_txq(&dev->txqs[0], pkts, n, self);
+		done = keep ? xmit_try_txq(&dev->txqs[0], pkts, n, self)
+			    : xmit_burst_txq(&dev->txqs[0], pkts, n, self);
 	} else {
-		/* Runs of packets for one queue, in order: a flow's packets
-		 * all pick the same queue, so no flow is reordered. */
-		unsigned next = pick_tx(dev, pkts[0], NULL, self);
-
-		/* Each packet picked once: the pick that ends a run is the
-		 * next run's queue. */
+		next = pick_tx(dev, pkts[0], NULL, self);
 		for (i = 0; i < n; i = j) {
 			q = next;
 			for (j = i + 1; j < n && (next = pick_tx(dev, pkts[j], NULL, self)) == q; j++)
 				;
-			queued += xmit_burst_txq(&dev->txqs[q], pkts + i, j - i, self);
+			got = keep ? xmit_try_txq(&dev->txqs[q], pkts + i, j - i, self)
+				   : xmit_burst_txq(&dev->txqs[q], pkts + i, j - i, self);
+			done += got;
+			if (keep && got < j - i)
+				break;
 		}
 	}
 	/* Leaving the bottom half: run what was scheduled meanwhile. */
 	txp_net_tx_action(dev);
-	return queued;
+	return done;
+}
+
+unsigned txp_xmit_burst(struct txp_dev *dev, struct txp_pkt **pkts, unsigned n)
+{
+	return xmit_runs(dev, pkts, n, false);
 }
 
 unsigned txp_xmit_burst_try(struct txp_dev *dev, struct txp_pkt **pkts, unsigned n)
 {
-	int self = txp_ctx_self();
-	unsigned taken = 0, i, j, q, got;
-
-	if (txp_unlikely(!n))
-		return 0;
-	if (txp_likely(dev->num_tx_queues == 1)) {
-		taken = xmit_try_txq(&dev->txqs[0], pkts, n, self);
-	} else {
-		unsigned next = pick_tx(dev, pkts[0], NULL, self);
-
-		/* As txp_xmit_burst(), run by run, stopping at the first run
-		 * not taken whole: what follows stays in order. */
-		for (i = 0; i < n; i = j) {
-			q = next;
-			for (j = i + 1; j < n && (next = pick_tx(dev, pkts[j], NULL, self)) == q; j++)
-				;
-			got = xmit_try_txq(&dev->txqs[q], pkts + i, j - i, self);
-			taken += got;
-			if (got < j - i)
-				break;
-		}
-	}
-	txp_net_tx_action(dev);
-	return taken;
+	return xmit_runs(dev, pkts, n, true);
 }
 
 unsigned txp_xmit_burst_on(struct txp_dev *dev, unsigned queue, struct txp_pkt **pkts, unsigned n)

@@ -29,7 +29,7 @@ const struct txp_era txp_eras[] = {
 	  .queues = 2, .bql = true, .bulk = 32 },
 	{ "6.x", "the lockless stop/wake helpers, and the watchdog resets a stuck queue",
 	  TXP_LOCK_CORE, TXP_RUNNER_EXCLUSIVE, "modern", .race_impossible = true,
-	  .queues = 2, .bql = true, .bulk = 32, .watchdog_ms = 5000 },
+	  .queues = 2, .bql = true, .bulk = 32, .watchdog_ms = TXP_DEV_WATCHDOG_MS },
 	{ NULL, NULL, TXP_LOCK_CORE, TXP_RUNNER_CONCURRENT, NULL, .race_impossible = false },
 };
 
