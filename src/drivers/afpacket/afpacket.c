@@ -97,14 +97,9 @@ static int afp_post(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
 	return 0;
 }
 
-/*
- * reap: kick the kernel when frames were requested since the last kick
- * went through, then mark the frames it handed back.
- * Synchronization: the completion context only.
- * Context: the completion context.
- * Return codes: 0; -errno when the link is gone (ENETDOWN, ENXIO).
- */
-static int afp_reap(struct ring *r, uint64_t cons, uint64_t prod)
+/* Kick the kernel when frames were requested since the last kick went
+ * through: 0, or -errno when the link is gone (ENETDOWN, ENXIO, ENODEV). */
+static int afp_kick(struct ring *r, uint64_t prod)
 {
 	struct afpacket *a = txp__ring_drv(r);
 
@@ -123,6 +118,21 @@ static int afp_reap(struct ring *r, uint64_t cons, uint64_t prod)
 			txp__ring_count_error(r);
 		}
 	}
+	return 0;
+}
+
+/*
+ * reap: kick the kernel, then mark the frames it handed back — those too
+ * when the kick finds the link gone: a frame an earlier kick sent may be
+ * handed back only now, and it reached the wire.
+ * Synchronization: the completion context only.
+ * Context: the completion context.
+ * Return codes: 0; -errno when the link is gone (ENETDOWN, ENXIO, ENODEV).
+ */
+static int afp_reap(struct ring *r, uint64_t cons, uint64_t prod)
+{
+	int rc = afp_kick(r, prod);
+
 	for (; cons < prod; cons++) {
 		uint32_t st;
 
@@ -138,7 +148,7 @@ static int afp_reap(struct ring *r, uint64_t cons, uint64_t prod)
 		else
 			txp__ring_slot_sent(r, cons);
 	}
-	return 0;
+	return rc;
 }
 
 static bool afp_link_ok(struct ring *r)

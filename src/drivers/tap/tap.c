@@ -46,6 +46,7 @@ static int tap_reap(struct ring *r, uint64_t cons, uint64_t prod)
 {
 	struct tapdrv *t = txp__ring_drv(r);
 	uint64_t i = txp__ring_kicked(r);
+	int rc = 0;
 
 	(void)cons;
 	for (; i < prod; i++) {
@@ -60,8 +61,10 @@ static int tap_reap(struct ring *r, uint64_t cons, uint64_t prod)
 			txp__ring_set_congested(r, true);
 			break;
 		}
-		if (n < 0 && (errno == EIO || errno == EBADFD || errno == ENODEV))
-			return -errno;
+		if (n < 0 && (errno == EIO || errno == EBADFD || errno == ENODEV)) {
+			rc = -errno;	/* frame i stays unwritten: dropped by the death */
+			break;
+		}
 		/* Any other failed or short write: the kernel did not take
 		 * the frame, which is dropped, not sent. */
 		if (n != (ssize_t)len)
@@ -70,8 +73,8 @@ static int tap_reap(struct ring *r, uint64_t cons, uint64_t prod)
 			txp__ring_slot_sent(r, i);
 		txp__ring_set_congested(r, false);
 	}
-	txp__ring_set_kicked(r, i);
-	return 0;
+	txp__ring_set_kicked(r, i);	/* what was written is never written again */
+	return rc;
 }
 
 /* Nothing moved: wait for the descriptor to take frames again. */
