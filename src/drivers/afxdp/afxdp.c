@@ -392,8 +392,8 @@ static bool xdp_queues_ok(const struct afxdp *x, const struct netdrv_cfg *c, cha
 	if (has < 0 || c->net->queue + c->queues <= (unsigned)has)
 		return true;
 	snprintf(err, errlen,
-		 "%s: has %d transmit queue%s, not the %u of queues %u-%u (a veth: numtxqueues N numrxqueues N)",
-		 c->net->ifname, has, has == 1 ? "" : "s", c->queues, c->net->queue,
+		 "%s: has %d transmit queue%s, fewer than queues %u-%u need (a veth with more: ip link add ... numtxqueues N numrxqueues N)",
+		 c->net->ifname, has, has == 1 ? "" : "s", c->net->queue,
 		 c->net->queue + c->queues - 1);
 	return false;
 }

@@ -153,7 +153,9 @@ static int tap_attach(struct tapdrv *t, const char *ifname, bool multi, char *er
 				 "%s: not a multi-queue TAP device (ip tuntap add dev %s mode tap multi_queue)",
 				 ifname, ifname);
 		else if (errno == EINVAL)
-			snprintf(err, errlen, "%s: not a single-queue TAP device", ifname);
+			snprintf(err, errlen,
+				 "%s: not a single-queue TAP device (a multi_queue one takes 2 queues or more)",
+				 ifname);
 		else
 			txp__netdev_sock_error(err, errlen, ifname, "TUNSETIFF", errno);
 		return -1;
