@@ -13,21 +13,22 @@
 # once; both queues carried frames, their bytes reported to BQL; in core
 # mode no flow is reordered (in LLTX two contexts may post a flow's
 # packets in either order).
-# usage: mq.sh path/to/txpath afpacket|afxdp|tap core|lltx
+# usage: mq.sh path/to/txpath afpacket|afxdp|tap core|lltx [extra run options]
 set -u
 TXPATH=$1 DRIVER=$2 LOCK=$3
+shift 3
 N=40000
 . "$(dirname "$0")/lib.sh"
 require_root_and_tools
 ns_setup "mq-$DRIVER-$LOCK"
 link_setup "$DRIVER" 2
 
-send_and_check "$DRIVER" "$LOCK" $N 2 --threads 2 --queues 2 --bql on
+send_and_check "$DRIVER" "$LOCK" $N 2 --threads 2 --queues 2 --bql on "$@"
 # The queues, BQL and (core) order; then the figures, in one Python.
-python3 - "$TMP/run.json" "$TMP/recv.json" "$DRIVER" "$LOCK" $N <<'PY' || exit 1
+python3 - "$TMP/run.json" "$TMP/recv.json" "$DRIVER $*" "$LOCK" $N <<'PY' || exit 1
 import json, sys
 d, r = (json.load(open(f)) for f in sys.argv[1:3])
-drv, lock, n = sys.argv[3], sys.argv[4], int(sys.argv[5])
+drv, lock, n = sys.argv[3].strip(), sys.argv[4], int(sys.argv[5])
 per = [q["transmitted"] for q in d["per_queue"]]
 for what, got, want in (("run queues", d["queues"], 2), ("run bql", d["bql"], True),
                         ("queues carrying frames", sum(t > 0 for t in per), 2),
