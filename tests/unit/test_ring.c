@@ -420,6 +420,18 @@ static int watchdog_fires(struct txp_dev *dev)
 	return q;
 }
 
+/* Wait until queue q is stopped with backlog packets in its qdisc. */
+static void wait_stopped(struct txp_dev *dev, unsigned q, unsigned backlog)
+{
+	double give_up = now_s() + WAIT_SECONDS;
+
+	while (!txp_netif_queue_stopped(txp_dev_txq(dev, q)) ||
+	       txp_txq_backlog(txp_dev_txq(dev, q)) != backlog) {
+		assert_true(now_s() < give_up);
+		txp_sleep_ns(1000000);
+	}
+}
+
 /*
  * Queue 1 of two hangs with its ring full (TO_RING) and the rest in its
  * qdisc; the watchdog fires for it.  A device that never started on what
@@ -450,11 +462,9 @@ static void tx_timeout_resets(enum txp_lock_mode lock, bool holds)
 	txp_txq_get_stats(txp_dev_txq(dev, 1), &q1);
 	assert_int_equal(q1.tx_timeouts, 1);
 	assert_int_equal(q1.dropped[TXP_DROP_TX_TIMEOUT], dropped);
-	/* Woken and refilled, or left: stopped either way, the device still
-	 * hung. */
-	assert_true(txp_netif_queue_stopped(txp_dev_txq(dev, 1)));
-	assert_int_equal(txp_txq_backlog(txp_dev_txq(dev, 1)),
-			 TO_PACKETS - TO_RING - (holds ? 0 : TO_RING));
+	/* Woken and refilled (by whichever context runs the queue first), or
+	 * left: stopped either way, the device still hung. */
+	wait_stopped(dev, 1, TO_PACKETS - TO_RING - (holds ? 0 : TO_RING));
 	atomic_store(&s1->stuck, false);
 	wait_and_close(dev, &st);
 	assert_int_equal(st.tx_timeouts, 1);
