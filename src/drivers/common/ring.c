@@ -797,13 +797,25 @@ static unsigned ring_cancel(struct ring *r, struct txp_pkt **list, unsigned *byt
 	return n;
 }
 
+/* After a reset: does the device still hold the whole ring, or what BQL
+ * stopped the queue for?  Then the queue is stopped again (or as well), so
+ * that its watchdog clock restarts (netif_trans_update() in Linux's
+ * tx_timeout ops), and the completions that come wake it. */
+static bool ring_still_stuck(struct ring *r)
+{
+	uint64_t prod = txp_load_relaxed(&r->prod), cons = txp_load_relaxed(&r->cons);
+
+	return !ring_room(r, prod, cons) || (prod != cons && txp_netif_xmit_stopped(r->txq));
+}
+
 /*
  * tx_timeout: the queue stayed stopped.  Its completion context is
  * stopped while the ring is reset: what the device finished is reclaimed
  * as it finished it, what it never started on and never will (the
  * driver's cancel) is dropped as tx-timeout, BQL forgets it (reset, once
  * the ring is empty), and the queue is woken; stopped again at once, its
- * watchdog clock restarted, if the device still holds the whole ring.
+ * watchdog clock restarted, if the device still holds what it stopped for
+ * (ring_still_stuck()).
  * Synchronization: the core froze every queue (no start_xmit in core
  * mode); in LLTX one under way is excluded by tx_lock.
  * Context: the watchdog.
@@ -828,7 +840,7 @@ void txp__ring_tx_timeout(struct txp_dev *dev, unsigned queue)
 		txp_netdev_tx_reset_queue(r->txq);
 	comp_lock(r);
 	txp_netif_wake_queue(r->txq);
-	if (!ring_room(r, txp_load_relaxed(&r->prod), txp_load_relaxed(&r->cons)))
+	if (ring_still_stuck(r))
 		txp_netif_stop_queue(r->txq);
 	ring_tx_unlock(r);
 	if (ring_completion_start(r) != 0)
