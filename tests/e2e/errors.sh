@@ -31,16 +31,15 @@ expect_error "nosuch0: no such interface" nsx "$TXPATH" recv --dev nosuch0 --pac
 expect_error "zero-copy not supported" \
 	nsx "$TXPATH" run --driver afxdp --dev veth0 --xdp-mode zerocopy --packets 10
 # More queues than the interface has, or than a file or a single-queue
-# TAP takes: said so, with what there is.
+# TAP takes, or a TUN for a TAP: said so, with what there is.
 expect_error "veth0: has 1 transmit queue, fewer than queues 0-1 need" \
 	nsx "$TXPATH" run --driver afxdp --dev veth0 --queues 2 --packets 10
 ip -n "$NS" tuntap add dev txtap1 mode tap
 expect_error "txtap1: not a multi-queue TAP device (ip tuntap add dev txtap1 mode tap multi_queue)" \
 	nsx "$TXPATH" run --driver tap --dev txtap1 --queues 2 --packets 10
-ip -n "$NS" tuntap del dev txtap1 mode tap
-ip -n "$NS" tuntap add dev txtap1 mode tap multi_queue
-expect_error "txtap1: not a single-queue TAP device" \
-	nsx "$TXPATH" run --driver tap --dev txtap1 --packets 10
+ip -n "$NS" tuntap add dev txtun1 mode tun
+expect_error "txtun1: not a TAP device (ip tuntap add dev txtun1 mode tap)" \
+	nsx "$TXPATH" run --driver tap --dev txtun1 --packets 10
 # (A usage error, exit 2.)
 "$TXPATH" run --driver pcap --file "$TMP/q.pcap" --queues 2 --packets 10 2>"$TMP/err"
 expect "pcap --queues 2: exit" $? 2

@@ -129,10 +129,12 @@ static const struct ring_ops tap_ring_ops = {
 };
 
 /* Attach a descriptor to the existing TAP interface ifname: its only one,
- * or with many queues (multi), one of them. */
+ * or with many queues (multi), one of them.  One queue takes a multi_queue
+ * TAP too, with a descriptor of its own. */
 static int tap_attach(struct tapdrv *t, const char *ifname, bool multi, char *err, size_t errlen)
 {
 	struct ifreq ifr;
+	int rc;
 
 	if (!ifname || !if_nametoindex(ifname)) {
 		snprintf(err, errlen, "%s: no such interface (ip tuntap add dev %s mode tap)",
@@ -147,15 +149,19 @@ static int tap_attach(struct tapdrv *t, const char *ifname, bool multi, char *er
 	memset(&ifr, 0, sizeof(ifr));
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
 	ifr.ifr_flags = IFF_TAP | IFF_NO_PI | (multi ? IFF_MULTI_QUEUE : 0);
-	if (ioctl(t->fd, TUNSETIFF, &ifr) != 0) {
+	rc = ioctl(t->fd, TUNSETIFF, &ifr);
+	if (rc != 0 && errno == EINVAL && !multi) {
+		ifr.ifr_flags |= IFF_MULTI_QUEUE;	/* one queue of a multi_queue TAP */
+		rc = ioctl(t->fd, TUNSETIFF, &ifr);
+	}
+	if (rc != 0) {
 		if (errno == EINVAL && multi)
 			snprintf(err, errlen,
 				 "%s: not a multi-queue TAP device (ip tuntap add dev %s mode tap multi_queue)",
 				 ifname, ifname);
 		else if (errno == EINVAL)
-			snprintf(err, errlen,
-				 "%s: not a single-queue TAP device (a multi_queue one takes 2 queues or more)",
-				 ifname);
+			snprintf(err, errlen, "%s: not a TAP device (ip tuntap add dev %s mode tap)",
+				 ifname, ifname);
 		else
 			txp__netdev_sock_error(err, errlen, ifname, "TUNSETIFF", errno);
 		return -1;
