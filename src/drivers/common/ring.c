@@ -271,7 +271,7 @@ const uint8_t *txp__ring_mac(const struct ring *r)
 	return r->has_mac ? r->mac : NULL;
 }
 
-/* The dead queue of the device first is queue 0 of, or NULL. */
+/* A dead queue of the device whose ring is first (queue 0's), or NULL. */
 static struct ring *ring_dead_queue(struct ring *first)
 {
 	for (unsigned i = 0; i < first->nq; i++)
