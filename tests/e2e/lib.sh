@@ -53,7 +53,7 @@ nsx() {
 # veth_setup [QUEUES]: veth0 198.18.0.1/24 <-> veth1 198.18.0.2/24, each
 # with QUEUES transmit and receive queues (default 1).  veth0 gets a
 # qdisc so the kernel pushes back instead of dropping when veth1's ring is
-# full; veth1 runs NAPI (GRO on), which has that ring.
+# full; veth1 runs NAPI (GRO on), which has that ring, one per queue.
 veth_setup() {
 	q=${1:-1}
 	ip -n "$NS" link add veth0 numtxqueues "$q" numrxqueues "$q" type veth \
@@ -66,6 +66,11 @@ veth_setup() {
 	ip -n "$NS" addr add 198.18.0.2/24 dev veth1
 	nsx tc qdisc replace dev veth0 root pfifo limit 10000
 	nsx ethtool -K veth1 gro on >/dev/null 2>&1
+	# Many queues: veth1's NAPI takes every frame into the ring of its
+	# queue, in order, only when veth0 has no TSO (veth's
+	# veth_skb_is_eligible_for_gro()); else frames go to the backlog of
+	# whichever CPU ran veth0's qdisc, and a flow can arrive reordered.
+	[ "$q" -gt 1 ] && nsx ethtool -K veth0 tso off >/dev/null 2>&1
 	ip -n "$NS" link set veth0 up
 	ip -n "$NS" link set veth1 up
 }
