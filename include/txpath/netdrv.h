@@ -6,7 +6,7 @@
  * Each constructor makes the device and brings it up: from its return on,
  * txp_dev_queue_xmit() and txp_xmit_burst() drive it from any number of
  * threads at once (each attached with txp_ctx_attach(), txpath/ctx.h), and
- * one completion thread of the device's own completes or drops every
+ * a completion thread of the device's own per queue completes or drops every
  * packet.  txp_netdev_destroy() brings it down (what it still holds is
  * dropped as dev-down) and frees it.
  *
@@ -82,7 +82,7 @@ struct txp_pcap_cfg {
 /*
  * Make and bring up the device.
  * Synchronization: none; the device is the caller's alone until this returns.
- * Context: any thread (it starts the device's completion thread).
+ * Context: any thread (it starts the device's completion threads).
  * Return codes: the device, or NULL and a one-line message in err (no
  * such interface, down, no permission, max_len over the MTU, ...).
  */
@@ -112,7 +112,7 @@ struct txp_pkt_pool *txp_afxdp_pool_create(struct txp_dev *dev, unsigned capacit
  * Bring the device down and free it: packets it still holds or has queued
  * are dropped as dev-down.  NULL: nothing.
  * Synchronization: no thread may transmit on it any more (joined).
- * Context: any thread; not the completion thread.
+ * Context: any thread; not a completion thread.
  */
 void txp_netdev_destroy(struct txp_dev *dev);
 
