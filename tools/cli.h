@@ -125,17 +125,21 @@ extern const struct option run_knob_options[];
 "  --bulk N                packets qdisc_restart() sends per batch, with the\n" \
 "                          more-follow hint, 1..64 (default 32; 1: as 2.6.x)\n" \
 "  --qdisc pfifo_fast|noqueue\n"                             \
-"  --queues N              sim, null: transmit queues, each with its own qdisc,\n" \
-"                          locks, ring and interrupt, 1..64 (default 1)\n" \
-"  --xps off|Q[,Q...]      sim, null: producer i sends on queue Q number i mod the\n" \
+"  --queues N              transmit queues, each with its own qdisc, locks, ring\n" \
+"                          and interrupt, 1..64 (default 1); afxdp: an XSK\n" \
+"                          socket per interface queue from --queue; afpacket: a\n" \
+"                          socket each; tap: a descriptor each (multi_queue);\n" \
+"                          pcap: 1\n" \
+"  --xps off|Q[,Q...]      producer i sends on queue Q number i mod the\n" \
 "                          list's length (default: queue i mod --queues); off:\n" \
 "                          by the flow hash\n" \
-"  --bql on|off            sim, null: byte queue limits (Linux 3.3): the queue stops at\n" \
-"                          a limit of bytes in flight that adapts to the link;\n" \
+"  --bql on|off            byte queue limits (Linux 3.3): the queue stops at a\n" \
+"                          limit of bytes in flight that adapts to the link; sim:\n" \
 "                          needs a personality that reports bytes (modern)\n" \
-"  --watchdog-ms N         sim: the TX watchdog: a queue stopped for N ms is\n" \
-"                          reported (NETDEV WATCHDOG) and its ring reset, what\n" \
-"                          it had not sent dropped as tx-timeout (default 0: off)\n" \
+"  --watchdog-ms N         sim, real drivers: the TX watchdog: a queue stopped\n" \
+"                          for N ms is reported (NETDEV WATCHDOG) and its ring\n" \
+"                          reset, what it had not sent dropped as tx-timeout\n" \
+"                          (default 0: off)\n" \
 "  --driver NAME           sim (default): the simulated NIC; null: completes\n" \
 "                          every packet at once; real drivers: afpacket afxdp\n" \
 "                          tap (--dev IFNAME), pcap (--file PATH)\n" \

@@ -6,7 +6,7 @@
  * Each constructor makes the device and brings it up: from its return on,
  * txp_dev_queue_xmit() and txp_xmit_burst() drive it from any number of
  * threads at once (each attached with txp_ctx_attach(), txpath/ctx.h), and
- * one completion thread of the device's own completes or drops every
+ * a completion thread of the device's own per queue completes or drops every
  * packet.  txp_netdev_destroy() brings it down (what it still holds is
  * dropped as dev-down) and frees it.
  *
@@ -30,9 +30,11 @@
 
 /* What every real device is made with. */
 struct txp_netdev_cfg {
-	/* The core's knobs (lock, runner, qdisc, txqueuelen, bulk, log;
-	 * name NULL: the interface's or the file's).  ops and priv are the
-	 * driver's: left NULL. */
+	/* The core's knobs (lock, runner, qdisc, txqueuelen, bulk, log,
+	 * bql, watchdog_timeo_ms; name NULL: the interface's or the file's).
+	 * num_tx_queues (0: 1) is the queue count: a TX ring of `ring`
+	 * slots, its own socket or descriptor and its own completion thread
+	 * per queue (pcap: one).  ops and priv are the driver's: left NULL. */
 	struct txp_dev_cfg dev;
 	unsigned ring;		/* TX ring slots; 0: 512 */
 	unsigned max_len;	/* the longest frame it will be given; 0: 1514 */
@@ -41,7 +43,9 @@ struct txp_netdev_cfg {
 struct txp_afxdp_cfg {
 	struct txp_netdev_cfg base;
 	const char *ifname;
-	unsigned queue;		/* the interface's queue id */
+	/* The interface's queue id of txpath's queue 0; queue i binds
+	 * queue + i, one XSK socket each, over one shared UMEM. */
+	unsigned queue;
 	enum txp_xdp_mode mode;	/* copy (default) or zero-copy bind */
 	/* UMEM frames set aside for txp_afxdp_pool_create(), beyond the
 	 * ring's own; 0: none. */
@@ -51,6 +55,11 @@ struct txp_afxdp_cfg {
 	bool quiet_bpf_log;
 };
 
+/* One PACKET_TX_RING socket per txpath queue.  Which queue of the
+ * interface a frame leaves by is the kernel's choice: through its qdisc,
+ * by the frame's flow hash (skb_tx_hash; XPS first, if the interface has
+ * a map); with qdisc_bypass, by the CPU that sends it (the socket's
+ * completion thread's).  Neither depends on the socket. */
 struct txp_afpacket_cfg {
 	struct txp_netdev_cfg base;
 	const char *ifname;
@@ -60,7 +69,9 @@ struct txp_afpacket_cfg {
 
 struct txp_tap_cfg {
 	struct txp_netdev_cfg base;
-	const char *ifname;	/* an existing single-queue TAP device */
+	/* An existing TAP device: single-queue for one queue; made
+	 * multi_queue for more (a descriptor per queue, IFF_MULTI_QUEUE). */
+	const char *ifname;
 };
 
 struct txp_pcap_cfg {
@@ -71,7 +82,7 @@ struct txp_pcap_cfg {
 /*
  * Make and bring up the device.
  * Synchronization: none; the device is the caller's alone until this returns.
- * Context: any thread (it starts the device's completion thread).
+ * Context: any thread (it starts the device's completion threads).
  * Return codes: the device, or NULL and a one-line message in err (no
  * such interface, down, no permission, max_len over the MTU, ...).
  */
@@ -101,7 +112,7 @@ struct txp_pkt_pool *txp_afxdp_pool_create(struct txp_dev *dev, unsigned capacit
  * Bring the device down and free it: packets it still holds or has queued
  * are dropped as dev-down.  NULL: nothing.
  * Synchronization: no thread may transmit on it any more (joined).
- * Context: any thread; not the completion thread.
+ * Context: any thread; not a completion thread.
  */
 void txp_netdev_destroy(struct txp_dev *dev);
 

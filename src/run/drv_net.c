@@ -32,9 +32,9 @@ static bool net_check(const struct txp_run_cfg *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "UMEM pools are for driver afxdp, with a send buffer (sndbuf)");
 		return false;
 	}
-	if (cfg->queues > 1 || cfg->bql) {
-		snprintf(err, errlen, "driver %s has one queue and no byte queue limits yet: --queues and --bql are for --driver sim and null",
-			 cfg->driver->name);
+	if (file && cfg->queues > 1) {
+		snprintf(err, errlen, "driver pcap writes one file: one queue, not --queues %u",
+			 cfg->queues);
 		return false;
 	}
 	if (cfg->ring < 2) {

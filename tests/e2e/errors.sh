@@ -1,7 +1,7 @@
 #!/bin/sh
 # The real drivers' errors, each one clear line and the right exit status:
 # no such interface, interface down, no permission, XDP zero-copy not
-# supported (veth has none), and the link going down mid-run: the run
+# supported (veth has none), more queues than there are, and the link going down mid-run: the run
 # drops what is left as dev-down, reports it, and ends; nothing hangs.
 # usage: errors.sh path/to/txpath
 set -u
@@ -30,6 +30,21 @@ done
 expect_error "nosuch0: no such interface" nsx "$TXPATH" recv --dev nosuch0 --packets 10
 expect_error "zero-copy not supported" \
 	nsx "$TXPATH" run --driver afxdp --dev veth0 --xdp-mode zerocopy --packets 10
+# More queues than the interface has, or than a file or a single-queue
+# TAP takes, or a TUN for a TAP: said so, with what there is.
+expect_error "veth0: has 1 transmit queue, fewer than queues 0-1 need" \
+	nsx "$TXPATH" run --driver afxdp --dev veth0 --queues 2 --packets 10
+ip -n "$NS" tuntap add dev txtap1 mode tap
+expect_error "txtap1: not a multi-queue TAP device (ip tuntap add dev txtap1 mode tap multi_queue)" \
+	nsx "$TXPATH" run --driver tap --dev txtap1 --queues 2 --packets 10
+ip -n "$NS" tuntap add dev txtun1 mode tun
+expect_error "txtun1: not a TAP device (ip tuntap add dev txtun1 mode tap)" \
+	nsx "$TXPATH" run --driver tap --dev txtun1 --packets 10
+# (A usage error, exit 2.)
+"$TXPATH" run --driver pcap --file "$TMP/q.pcap" --queues 2 --packets 10 2>"$TMP/err"
+expect "pcap --queues 2: exit" $? 2
+grep -q "driver pcap writes one file: one queue, not --queues 2" "$TMP/err" ||
+	{ cat "$TMP/err"; fail "pcap --queues 2: no one-queue line"; }
 ip -n "$NS" link set veth0 down
 for d in afpacket afxdp; do
 	expect_error "veth0: interface is down" nsx "$TXPATH" run --driver $d --dev veth0 --packets 10

@@ -50,11 +50,15 @@ nsx() {
 	ip netns exec "$NS" "$@"
 }
 
-# veth_setup: veth0 198.18.0.1/24 <-> veth1 198.18.0.2/24.  veth0 gets a
+# veth_setup [QUEUES]: veth0 198.18.0.1/24 <-> veth1 198.18.0.2/24, each
+# with QUEUES transmit and receive queues (default 1).  veth0 gets a
 # qdisc so the kernel pushes back instead of dropping when veth1's ring is
-# full; veth1 runs NAPI (GRO on), which has that ring.
+# full; veth1 runs NAPI (GRO on), which has that ring, one per queue.
 veth_setup() {
-	ip -n "$NS" link add veth0 type veth peer name veth1 || fail "cannot create a veth pair"
+	q=${1:-1}
+	ip -n "$NS" link add veth0 numtxqueues "$q" numrxqueues "$q" type veth \
+		peer name veth1 numtxqueues "$q" numrxqueues "$q" ||
+		fail "cannot create a veth pair"
 	for d in veth0 veth1; do
 		nsx sysctl -qw "net.ipv6.conf.$d.disable_ipv6=1"
 	done
@@ -62,28 +66,36 @@ veth_setup() {
 	ip -n "$NS" addr add 198.18.0.2/24 dev veth1
 	nsx tc qdisc replace dev veth0 root pfifo limit 10000
 	nsx ethtool -K veth1 gro on >/dev/null 2>&1
+	# Many queues: veth1's NAPI takes every frame into the ring of its
+	# queue, in order, only when veth0 has no TSO (veth's
+	# veth_skb_is_eligible_for_gro()); else frames go to the backlog of
+	# whichever CPU ran veth0's qdisc, and a flow can arrive reordered.
+	[ "$q" -gt 1 ] && nsx ethtool -K veth0 tso off >/dev/null 2>&1
 	ip -n "$NS" link set veth0 up
 	ip -n "$NS" link set veth1 up
 }
 
-# tap_setup: a TAP device txtap0, 198.18.0.2/24, up.
+# tap_setup [QUEUES]: a TAP device txtap0, 198.18.0.2/24, up; made
+# multi_queue when QUEUES is over 1.
 tap_setup() {
-	ip -n "$NS" tuntap add dev txtap0 mode tap || fail "cannot create a TAP device"
+	mq=""
+	[ "${1:-1}" -gt 1 ] && mq=multi_queue
+	ip -n "$NS" tuntap add dev txtap0 mode tap $mq || fail "cannot create a TAP device"
 	nsx sysctl -qw net.ipv6.conf.txtap0.disable_ipv6=1
 	ip -n "$NS" addr add 198.18.0.2/24 dev txtap0
 	ip -n "$NS" link set txtap0 up
 }
 
-# link_setup DRIVER: what DRIVER sends on, into DEV, and where it arrives,
-# into PEER: a TAP device txtap0 for tap (received on txtap0 itself),
-# else veth0 and its peer veth1.
+# link_setup DRIVER [QUEUES]: what DRIVER sends on, into DEV, and where it
+# arrives, into PEER: a TAP device txtap0 for tap (received on txtap0
+# itself), else veth0 and its peer veth1; QUEUES queues each (default 1).
 link_setup() {
 	if [ "$1" = tap ]; then
 		[ -c /dev/net/tun ] || skip "no /dev/net/tun"
-		tap_setup
+		tap_setup "${2:-1}"
 		DEV=txtap0 PEER=txtap0
 	else
-		veth_setup
+		veth_setup "${2:-1}"
 		DEV=veth0 PEER=veth1
 	fi
 }
@@ -123,26 +135,62 @@ expect() {
 	[ "$2" = "$3" ] || fail "$1: got $2, want $3"
 }
 
+# expect_json FILE WHAT EXPR WANT [WHAT EXPR WANT ...]: each EXPR (Python,
+# on d, FILE's JSON document) is WANT, else fail naming WHAT.  One Python
+# for them all: on a loaded machine each start costs up to a second.
+expect_json() {
+	python3 - "$@" <<'PY' || exit 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+a = sys.argv[2:]
+for what, expr, want in zip(a[0::3], a[1::3], a[2::3]):
+    got = str(eval(expr))
+    if got != want:
+        print("FAIL: %s: got %s, want %s" % (what, got, want))
+        sys.exit(1)
+PY
+}
+
 # check_run FILE N: the run's own accounting: every one of N packets
 # transmitted, none dropped, no false BUG, no impossible ring state.
 check_run() {
-	expect "run submitted" "$(json "$1" "d['submitted']")" "$2"
-	expect "run transmitted" "$(json "$1" "d['transmitted']")" "$2"
-	expect "run dropped" "$(json "$1" "sum(d['dropped'].values())")" 0
-	expect "run accounted" "$(json "$1" "d['accounted']")" True
-	expect "run stalled" "$(json "$1" "d['stalled']")" False
-	expect "run bug_logs" "$(json "$1" "d['bug_logs']")" 0
-	expect "run ring_errors" "$(json "$1" "d['ring_errors']")" 0
+	expect_json "$1" "run submitted" "d['submitted']" "$2" \
+		"run transmitted" "d['transmitted']" "$2" \
+		"run dropped" "sum(d['dropped'].values())" 0 \
+		"run accounted" "d['accounted']" True \
+		"run stalled" "d['stalled']" False \
+		"run bug_logs" "d['bug_logs']" 0 \
+		"run ring_errors" "d['ring_errors']" 0
+}
+
+# send_and_check DRIVER LOCK N FLOWS [run options]: `txpath run` of N
+# frames on DEV (its JSON in $TMP/run.json) with txpath recv on PEER: the
+# run's accounting, recv and PEER's counter each see every frame once.
+send_and_check() {
+	drv=$1 lock=$2 n=$3 flows=$4
+	shift 4
+	before=$(rx_packets $PEER)
+	recv_start $PEER $n
+	nsx "$TXPATH" run --driver "$drv" --dev $DEV --lock "$lock" --packets $n --json "$@" \
+		>"$TMP/run.json" 2>"$TMP/run.err"
+	rc=$?
+	[ $rc -eq 0 ] || kill "$RECV_PID" 2>/dev/null
+	recv_wait
+	cat "$TMP/run.err"
+	expect "run exit status" $rc 0
+	after=$(rx_packets $PEER)
+	check_run "$TMP/run.json" $n
+	check_recv $n $flows
+	expect "$PEER rx_packets" $((after - before)) $n
 }
 
 # check_recv N FLOWS: txpath recv saw each of N frames exactly once.
 check_recv() {
-	f="$TMP/recv.json"
-	expect "recv received" "$(json "$f" "d['received']")" "$1"
-	expect "recv lost" "$(json "$f" "d['lost']")" 0
-	expect "recv duplicated" "$(json "$f" "d['duplicated']")" 0
-	expect "recv bad" "$(json "$f" "d['bad']")" 0
-	expect "recv socket drops" "$(json "$f" "d['socket_drops']")" 0
-	expect "recv flows" "$(json "$f" "len(d['flows'])")" "$2"
 	expect "recv exit status" "$RECV_RC" 0
+	expect_json "$TMP/recv.json" "recv received" "d['received']" "$1" \
+		"recv lost" "d['lost']" 0 \
+		"recv duplicated" "d['duplicated']" 0 \
+		"recv bad" "d['bad']" 0 \
+		"recv socket drops" "d['socket_drops']" 0 \
+		"recv flows" "len(d['flows'])" "$2"
 }

@@ -15,18 +15,6 @@ require_root_and_tools
 ns_setup "$DRIVER-$LOCK"
 link_setup "$DRIVER"
 
-before=$(rx_packets $PEER)
-recv_start $PEER $N
-nsx "$TXPATH" run --driver "$DRIVER" --dev $DEV --lock "$LOCK" --threads 2 \
-	--packets $N --json "$@" >"$TMP/run.json" 2>"$TMP/run.err"
-rc=$?
-[ $rc -eq 0 ] || kill "$RECV_PID" 2>/dev/null
-recv_wait
-cat "$TMP/run.err"
-expect "run exit status" $rc 0
-after=$(rx_packets $PEER)
-check_run "$TMP/run.json" $N
-check_recv $N 2
-expect "$PEER rx_packets" $((after - before)) $N
+send_and_check "$DRIVER" "$LOCK" $N 2 --threads 2 "$@"
 echo "PASS: $DRIVER $*, lock $LOCK, 2 threads: $N frames, each seen once on $PEER" \
 	"(xmit_on_stopped $(json "$TMP/run.json" "d['xmit_on_stopped']"), reordered $(json "$TMP/recv.json" "d['reordered']"))"

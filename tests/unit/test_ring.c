@@ -8,7 +8,13 @@
  *    driver's reason (tx-error, driver), never as transmitted;
  *  - a device that dies mid-run ends a --packets run promptly: the
  *    producers stop, what they had submitted ends transmitted or dropped
- *    with the death's reason, and the run says why.
+ *    with the death's reason, and the run says why;
+ *  - many queues: each queue's ring carries its own queue's packets and no
+ *    other's, every one once, and reports its bytes to BQL (nothing left
+ *    in flight);
+ *  - tx_timeout on a device that takes nothing: what it never started on
+ *    is dropped as tx-timeout and the queue runs again; what it holds is
+ *    left to it, the queue stopped again, no false BUG.
  * Each in core and LLTX lock mode.
  */
 #include <errno.h>
@@ -33,6 +39,9 @@
 /* The scripted device: what post and reap do, by the frame's number. */
 struct script {
 	atomic_uint busy_posts;		/* post refuses this many times (EBUSY) */
+	atomic_bool stuck;		/* reap takes nothing (a hung device) */
+	bool holds;			/* cancel: the device holds what it was given */
+	uint64_t alien;			/* frames of another queue's flow taken */
 	uint64_t fail_every;		/* reap: every Nth frame taken, not sent (0: none) */
 	uint64_t die_after;		/* reap: the link goes after this many frames (0: never) */
 	uint64_t taken;			/* frames reaped so far */
@@ -56,9 +65,12 @@ static int script_reap(struct ring *r, uint64_t cons, uint64_t prod)
 	uint64_t i = txp__ring_kicked(r);
 
 	(void)cons;
-	for (; i < prod; i++) {
+	for (; i < prod && !atomic_load(&s->stuck); i++) {
 		if (s->die_after && s->taken == s->die_after)
 			break;
+		/* Each test packet's flow is the queue it was sent on. */
+		if (txp__ring_slot_pkt(r, i) && txp__ring_slot_pkt(r, i)->flow != txp__ring_index(r))
+			s->alien++;
 		s->taken++;
 		if (s->fail_every && s->taken % s->fail_every == 0)
 			txp__ring_slot_unsent(r, i, TXP_DROP_TX_ERROR);
@@ -67,6 +79,14 @@ static int script_reap(struct ring *r, uint64_t cons, uint64_t prod)
 	}
 	txp__ring_set_kicked(r, i);
 	return s->die_after && s->taken == s->die_after ? -ENETDOWN : 0;
+}
+
+/* What was not reaped was never taken, unless the device holds it. */
+static bool script_cancel(struct ring *r, uint64_t idx)
+{
+	struct script *s = txp__ring_drv(r);
+
+	return !s->holds && idx >= txp__ring_kicked(r);
 }
 
 static void script_release(void *drv)
@@ -78,6 +98,7 @@ static const struct ring_ops script_ops = {
 	.name = "script",
 	.post = script_post,
 	.reap = script_reap,
+	.cancel = script_cancel,
 	.release = script_release,
 };
 
@@ -86,6 +107,7 @@ static const struct txp_driver_ops script_driver_ops = {
 	.open = txp__ring_open,
 	.stop = txp__ring_stop,
 	.start_xmit = txp__ring_start_xmit,
+	.tx_timeout = txp__ring_tx_timeout,
 };
 
 /* A ring of slots over a device that refuses busy posts, then fails every
@@ -114,13 +136,19 @@ static struct ring *script_ring(unsigned slots, unsigned busy, uint64_t fail_eve
 	return r;
 }
 
-static struct txp_dev *script_dev(struct ring *r, enum txp_lock_mode lock)
+/* The device over r's rings (queue 0's r, holding the others), with
+ * BQL (bql) and a watchdog of wd_ms (0: none). */
+static struct txp_dev *script_dev_cfg(struct ring *r, enum txp_lock_mode lock, bool bql,
+				      unsigned wd_ms)
 {
 	struct txp_dev_cfg dcfg = {
 		.name = "script0",
 		.lock = lock,
 		.ops = &script_driver_ops,
 		.priv = r,
+		.num_tx_queues = txp__ring_queue(r, 1) ? 2 : 1,
+		.bql = bql,
+		.watchdog_timeo_ms = wd_ms,
 	};
 	char err[128];
 	struct txp_dev *dev = txp_dev_create(&dcfg, err, sizeof(err));
@@ -128,6 +156,11 @@ static struct txp_dev *script_dev(struct ring *r, enum txp_lock_mode lock)
 	assert_non_null(dev);
 	assert_int_equal(txp_dev_open(dev), 0);
 	return dev;
+}
+
+static struct txp_dev *script_dev(struct ring *r, enum txp_lock_mode lock)
+{
+	return script_dev_cfg(r, lock, false, 0);
 }
 
 static double now_s(void)
@@ -141,20 +174,26 @@ static double now_s(void)
 /* The bytes of every packet sent (only read). */
 static unsigned char frame[64];
 
-/* Send n packets from this thread, wait until every one is accounted
- * for, close the device; its counters into st. */
-static void send_and_close(struct txp_dev *dev, unsigned n, struct txp_dev_stats *st)
+/* Send n packets on queue, of flow `queue`, seq from 0. */
+static void send_on(struct txp_dev *dev, unsigned queue, unsigned n)
 {
-	double give_up = now_s() + WAIT_SECONDS;
-
 	for (unsigned i = 0; i < n; i++) {
 		struct txp_pkt *pkt = txp_pkt_alloc();
 
 		assert_non_null(pkt);
 		pkt->seq = i;
+		pkt->flow = queue;
 		assert_int_equal(txp_pkt_attach_head(pkt, frame, sizeof(frame), 0, 64), 0);
-		txp_dev_queue_xmit(dev, pkt);
+		txp_dev_queue_xmit_on(dev, queue, pkt);
 	}
+}
+
+/* Wait until every packet is accounted for, close the device; its
+ * counters into st. */
+static void wait_and_close(struct txp_dev *dev, struct txp_dev_stats *st)
+{
+	double give_up = now_s() + WAIT_SECONDS;
+
 	for (;;) {
 		txp_dev_get_stats(dev, st);
 		if (st->transmitted + txp_test_dropped(st) == st->submitted)
@@ -164,8 +203,15 @@ static void send_and_close(struct txp_dev *dev, unsigned n, struct txp_dev_stats
 	}
 	txp_dev_close(dev);
 	txp_dev_get_stats(dev, st);
-	assert_int_equal(st->submitted, n);
 	assert_int_equal(st->submitted, st->transmitted + txp_test_dropped(st));
+}
+
+/* Send n packets from this thread on queue 0, then wait_and_close(). */
+static void send_and_close(struct txp_dev *dev, unsigned n, struct txp_dev_stats *st)
+{
+	send_on(dev, 0, n);
+	wait_and_close(dev, st);
+	assert_int_equal(st->submitted, n);
 }
 
 /* -- the device's own ring busy --------------------------------------------- */
@@ -289,6 +335,173 @@ static void test_unsent_dropped_lltx(void **state)
 	unsent_dropped(TXP_LOCK_LLTX);
 }
 
+/* -- many queues -------------------------------------------------------------- */
+
+#define MQ_PACKETS 500	/* below the qdisc's limit: none dropped */
+
+/* Two rings of 16 slots on a two-queue device, MQ_PACKETS sent on each
+ * queue: each ring took exactly its queue's, and with BQL every byte
+ * reported sent was reported completed (else the queue would stall on
+ * the limit, and bytes stay in flight). */
+static void queues_own_rings(enum txp_lock_mode lock, bool bql)
+{
+	struct ring *r = script_ring(16, 0, 0, 0), *r1 = script_ring(16, 0, 0, 0);
+	struct txp_dev_stats st, q[2];
+	struct txp_bql_info bi;
+	struct txp_dev *dev;
+	char err[128];
+
+	assert_int_equal(txp__ring_add_queue(r, r1, err, sizeof(err)), 0);
+	assert_ptr_equal(txp__ring_queue(r, 1), r1);
+	assert_int_equal(txp__ring_index(r1), 1);
+	dev = script_dev_cfg(r, lock, bql, 0);
+	send_on(dev, 0, MQ_PACKETS);
+	send_on(dev, 1, MQ_PACKETS);
+	wait_and_close(dev, &st);
+	assert_int_equal(st.transmitted, 2 * MQ_PACKETS);
+	assert_int_equal(txp_test_dropped(&st), 0);
+	for (unsigned i = 0; i < 2; i++) {
+		struct script *s = txp__ring_drv(txp__ring_queue(r, i));
+
+		txp_txq_get_stats(txp_dev_txq(dev, i), &q[i]);
+		assert_int_equal(q[i].transmitted, MQ_PACKETS);
+		assert_int_equal(s->taken, MQ_PACKETS);
+		assert_int_equal(s->alien, 0);
+		txp_txq_get_bql(txp_dev_txq(dev, i), &bi);
+		assert_int_equal(bi.enabled, bql);
+		assert_int_equal(bi.inflight, 0);
+	}
+	assert_int_equal(st.bug_logs, 0);
+	assert_int_equal(ring_stat(r).ring_errors, 0);
+	txp_dev_destroy(dev);
+	txp__ring_destroy(r);
+}
+
+static void test_queues_own_rings_core(void **state)
+{
+	(void)state;
+	queues_own_rings(TXP_LOCK_CORE, false);
+}
+
+static void test_queues_own_rings_lltx(void **state)
+{
+	(void)state;
+	queues_own_rings(TXP_LOCK_LLTX, false);
+}
+
+static void test_queues_own_rings_bql_core(void **state)
+{
+	(void)state;
+	queues_own_rings(TXP_LOCK_CORE, true);
+}
+
+static void test_queues_own_rings_bql_lltx(void **state)
+{
+	(void)state;
+	queues_own_rings(TXP_LOCK_LLTX, true);
+}
+
+/* -- tx_timeout ------------------------------------------------------------------ */
+
+#define TO_RING 8
+#define TO_PACKETS 20
+#define TO_WD_MS 1
+
+/* Call the watchdog until it fires; the queue it named. */
+static int watchdog_fires(struct txp_dev *dev)
+{
+	double give_up = now_s() + WAIT_SECONDS;
+	int q;
+
+	while ((q = txp_dev_watchdog(dev)) < 0) {
+		assert_true(now_s() < give_up);
+		txp_sleep_ns(TO_WD_MS * 2000000ull);
+	}
+	return q;
+}
+
+/* Wait until queue q is stopped with backlog packets in its qdisc. */
+static void wait_stopped(struct txp_dev *dev, unsigned q, unsigned backlog)
+{
+	double give_up = now_s() + WAIT_SECONDS;
+
+	while (!txp_netif_queue_stopped(txp_dev_txq(dev, q)) ||
+	       txp_txq_backlog(txp_dev_txq(dev, q)) != backlog) {
+		assert_true(now_s() < give_up);
+		txp_sleep_ns(1000000);
+	}
+}
+
+/*
+ * Queue 1 of two hangs with its ring full (TO_RING) and the rest in its
+ * qdisc; the watchdog fires for it.  A device that never started on what
+ * it was given (holds false) has it taken back: TO_RING dropped as
+ * tx-timeout, the queue woken, the next TO_RING posted (and stopped
+ * again); once it works again the rest is sent.  One that holds it keeps
+ * it: nothing dropped, the queue stopped again (woken, it would find its
+ * ring full awake: a false BUG), and everything sent in the end.
+ */
+static void tx_timeout_resets(enum txp_lock_mode lock, bool holds)
+{
+	struct ring *r = script_ring(16, 0, 0, 0), *r1 = script_ring(TO_RING, 0, 0, 0);
+	struct script *s1 = txp__ring_drv(r1);
+	unsigned dropped = holds ? 0 : TO_RING;
+	struct txp_dev_stats st, q1;
+	struct txp_dev *dev;
+	char err[128];
+
+	assert_int_equal(txp__ring_add_queue(r, r1, err, sizeof(err)), 0);
+	atomic_store(&s1->stuck, true);
+	s1->holds = holds;
+	dev = script_dev_cfg(r, lock, false, TO_WD_MS);
+	send_on(dev, 1, TO_PACKETS);
+	assert_true(txp_netif_queue_stopped(txp_dev_txq(dev, 1)));
+	assert_int_equal(txp_txq_backlog(txp_dev_txq(dev, 1)), TO_PACKETS - TO_RING);
+	send_on(dev, 0, 10);
+	assert_int_equal(watchdog_fires(dev), 1);
+	txp_txq_get_stats(txp_dev_txq(dev, 1), &q1);
+	assert_int_equal(q1.tx_timeouts, 1);
+	assert_int_equal(q1.dropped[TXP_DROP_TX_TIMEOUT], dropped);
+	/* Woken and refilled (by whichever context runs the queue first), or
+	 * left: stopped either way, the device still hung. */
+	wait_stopped(dev, 1, TO_PACKETS - TO_RING - (holds ? 0 : TO_RING));
+	atomic_store(&s1->stuck, false);
+	wait_and_close(dev, &st);
+	assert_int_equal(st.tx_timeouts, 1);
+	assert_int_equal(st.dropped[TXP_DROP_TX_TIMEOUT], dropped);
+	assert_int_equal(st.transmitted, 10 + TO_PACKETS - dropped);
+	assert_int_equal(s1->taken, TO_PACKETS - dropped);
+	assert_int_equal(st.bug_logs, 0);
+	assert_int_equal(ring_stat(r).ring_full_awake, 0);
+	assert_int_equal(ring_stat(r).ring_errors, 0);
+	txp_dev_destroy(dev);
+	txp__ring_destroy(r);
+}
+
+static void test_tx_timeout_takes_back_core(void **state)
+{
+	(void)state;
+	tx_timeout_resets(TXP_LOCK_CORE, false);
+}
+
+static void test_tx_timeout_takes_back_lltx(void **state)
+{
+	(void)state;
+	tx_timeout_resets(TXP_LOCK_LLTX, false);
+}
+
+static void test_tx_timeout_device_holds_core(void **state)
+{
+	(void)state;
+	tx_timeout_resets(TXP_LOCK_CORE, true);
+}
+
+static void test_tx_timeout_device_holds_lltx(void **state)
+{
+	(void)state;
+	tx_timeout_resets(TXP_LOCK_LLTX, true);
+}
+
 /* -- a device that dies mid-run ----------------------------------------------- */
 
 #define DIE_AFTER 5000
@@ -404,6 +617,14 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_unsent_dropped_lltx),
 		cmocka_unit_test(test_dies_mid_run_core),
 		cmocka_unit_test(test_dies_mid_run_lltx),
+		cmocka_unit_test(test_queues_own_rings_core),
+		cmocka_unit_test(test_queues_own_rings_lltx),
+		cmocka_unit_test(test_queues_own_rings_bql_core),
+		cmocka_unit_test(test_queues_own_rings_bql_lltx),
+		cmocka_unit_test(test_tx_timeout_takes_back_core),
+		cmocka_unit_test(test_tx_timeout_takes_back_lltx),
+		cmocka_unit_test(test_tx_timeout_device_holds_core),
+		cmocka_unit_test(test_tx_timeout_device_holds_lltx),
 	};
 
 	return txp_test_main(argc, argv, tests);

@@ -21,6 +21,10 @@
  * as AVAILABLE too; txpath's frames are checked against the MTU at
  * set-up, so none is.  TP_STATUS_WRONG_FORMAT, if it ever shows, is
  * dropped as refused (driver).
+ *
+ * Many queues: a socket and TX ring per txpath queue.  The kernel picks
+ * the interface's queue for each frame itself (txpath/netdrv.h says how):
+ * a flow keeps one through the qdisc, whichever socket sent it.
  */
 #include <errno.h>
 #include <linux/if_packet.h>
@@ -151,6 +155,24 @@ static int afp_reap(struct ring *r, uint64_t cons, uint64_t prod)
 	return rc;
 }
 
+/*
+ * cancel: a frame still SEND_REQUEST was never taken by the kernel, which
+ * reads the status only inside this socket's send(): with the completion
+ * context stopped, none runs, so it is handed back (AVAILABLE).  One
+ * SENDING is the kernel's until its skb is freed.
+ * Synchronization, Context: the watchdog's, txp__ring_tx_timeout().
+ * Return codes: true taken back; false the kernel holds it.
+ */
+static bool afp_cancel(struct ring *r, uint64_t idx)
+{
+	_Atomic uint32_t *status = afp_status(r, idx);
+
+	if (txp_load_acquire(status) != TP_STATUS_SEND_REQUEST)
+		return false;
+	txp_store_release(status, TP_STATUS_AVAILABLE);
+	return true;
+}
+
 static bool afp_link_ok(struct ring *r)
 {
 	struct afpacket *a = txp__ring_drv(r);
@@ -164,6 +186,7 @@ static const struct ring_ops afp_ring_ops = {
 	.name = "afpacket",
 	.post = afp_post,
 	.reap = afp_reap,
+	.cancel = afp_cancel,
 	.link_ok = afp_link_ok,
 	.release = afp_free,
 };

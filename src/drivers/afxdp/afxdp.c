@@ -19,6 +19,14 @@
  * it.  Each such frame remembers the ring slot that posted it, so that
  * its completion (which names the frame) finds the slot.
  *
+ * Many queues: an XSK socket per txpath queue, bound to the interface's
+ * queues in order from cfg->queue, each with its own TX, fill and
+ * completion rings, over one UMEM (XDP_SHARED_UMEM), rather than a UMEM
+ * each: a packet pool's frames are then posted in place from whichever
+ * queue the packet is sent on, one registration pins the memory once,
+ * and each queue's ring has frames of its own in it: [q * slots, (q + 1) *
+ * slots), the pools' after all of them.
+ *
  * The TX and completion rings are shared with the kernel: their producer
  * and consumer words are read and written through the seam's acquire and
  * release, pairing with the kernel's own (smp_load_acquire and
@@ -36,13 +44,14 @@
 #include "drivers/common/netdev.h"
 #include "drivers/common/netdrv.h"
 
-struct afxdp {
-	struct netdev nd;
+/* The UMEM, queue 0's, shared by every queue's socket. */
+struct xdp_umem {
 	unsigned char *area;
 	size_t area_len;
 	unsigned frame_size;
-	unsigned slots;		/* the ring's frames: [0, slots) */
-	/* The pools' frames: [slots, slots + pool_frames), carved in order
+	unsigned slots;		/* each queue's ring's frames */
+	unsigned nq;		/* queues: their rings' frames are [0, nq * slots) */
+	/* The pools' frames: [nq * slots, + pool_frames), carved in order
 	 * (pool_carved so far); pool_slot[i]: the ring slot that posted pool
 	 * frame i, written by post before the descriptor goes to the kernel,
 	 * read by reap once the kernel completed the frame: the kernel orders
@@ -54,6 +63,14 @@ struct afxdp {
 	_Atomic uint64_t *pool_slot;
 	bool zerocopy;
 	struct xsk_umem *umem;
+};
+
+/* One queue's socket. */
+struct afxdp {
+	struct netdev nd;
+	struct xdp_umem *um;	/* queue 0's own, the others' queue 0's */
+	bool owns_um;
+	uint64_t base;		/* its ring's first frame: queue * slots */
 	struct xsk_socket *xsk;
 	struct xsk_ring_prod fq, tx;
 	struct xsk_ring_cons cq;
@@ -72,18 +89,18 @@ static _Atomic uint32_t *ring_word(uint32_t *p)
 
 /* Is pkt's frame, whole, in one of the pools' UMEM frames?  Then *addr
  * is its UMEM address: posted as it is, no copy. */
-static bool xdp_in_pool(const struct afxdp *x, const struct ring *r, const struct txp_pkt *pkt,
-			uint64_t *addr)
+static bool xdp_in_pool(const struct xdp_umem *um, const struct ring *r,
+			const struct txp_pkt *pkt, uint64_t *addr)
 {
-	uint64_t off, frame;
+	uint64_t off, frame, first = (uint64_t)um->nq * um->slots;
 
-	if (!x->pool_frames || pkt->nr_frags || !pkt->data || pkt->data < x->area)
+	if (!um->pool_frames || pkt->nr_frags || !pkt->data || pkt->data < um->area)
 		return false;
-	off = (uint64_t)(pkt->data - x->area);
-	frame = off / x->frame_size;
-	if (frame < x->slots || frame >= (uint64_t)x->slots + x->pool_frames ||
+	off = (uint64_t)(pkt->data - um->area);
+	frame = off / um->frame_size;
+	if (frame < first || frame >= first + um->pool_frames ||
 	    pkt->head_len != pkt->len || pkt->len == 0 || pkt->len > txp__ring_max_len(r) ||
-	    off % x->frame_size + pkt->len > x->frame_size)
+	    off % um->frame_size + pkt->len > um->frame_size)
 		return false;
 	*addr = off;
 	return true;
@@ -103,6 +120,7 @@ static bool xdp_in_pool(const struct afxdp *x, const struct ring *r, const struc
 static int xdp_post(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
 {
 	struct afxdp *x = txp__ring_drv(r);
+	struct xdp_umem *um = x->um;
 	struct xdp_desc *d;
 	uint64_t addr;
 	int len;
@@ -111,15 +129,16 @@ static int xdp_post(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
 	 * descriptor slot is free before it is rewritten. */
 	if (x->tx_prod - txp_load_acquire(ring_word(x->tx.consumer)) >= x->tx.size)
 		return -EBUSY;
-	if (xdp_in_pool(x, r, pkt, &addr)) {
+	if (xdp_in_pool(um, r, pkt, &addr)) {
 		len = (int)pkt->len;
-		txp_store_relaxed(&x->pool_slot[addr / x->frame_size - x->slots], idx);
+		txp_store_relaxed(&um->pool_slot[addr / um->frame_size - (uint64_t)um->nq * um->slots],
+				  idx);
 		txp__ring_count_in_place(r);
 	} else {
-		len = txp__ring_gather(r, pkt, txp__ring_buf(r, idx), x->frame_size);
+		len = txp__ring_gather(r, pkt, txp__ring_buf(r, idx), um->frame_size);
 		if (len < 0)
 			return len;
-		addr = (uint64_t)(idx % txp__ring_size(r)) * x->frame_size;
+		addr = (x->base + idx % txp__ring_size(r)) * um->frame_size;
 	}
 	d = &((struct xdp_desc *)x->tx.ring)[x->tx_prod & x->tx.mask];
 	d->addr = addr;
@@ -141,7 +160,7 @@ static int xdp_kick(struct ring *r, struct afxdp *x)
 
 	if (prod == txp_load_acquire(ring_word(x->tx.consumer)))
 		return 0;
-	if (x->zerocopy && !(txp_load_relaxed(ring_word(x->tx.flags)) & XDP_RING_NEED_WAKEUP))
+	if (x->um->zerocopy && !(txp_load_relaxed(ring_word(x->tx.flags)) & XDP_RING_NEED_WAKEUP))
 		return 0;
 	if (sendto(x->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) >= 0) {
 		txp__ring_set_congested(r, false);
@@ -181,15 +200,18 @@ static void xdp_match_unsent(struct ring *r, struct afxdp *x, uint64_t last)
 }
 
 /* The ring slot (modulo the ring's size) a completed UMEM address was
- * posted by, or UINT64_MAX if it names no frame of ours. */
+ * posted by, or UINT64_MAX if it names no frame of this queue's ring
+ * (nor of a pool: one of those was posted by this queue, as its
+ * completion comes here). */
 static uint64_t xdp_slot_of(const struct afxdp *x, uint64_t addr)
 {
-	uint64_t frame = addr / x->frame_size;
+	const struct xdp_umem *um = x->um;
+	uint64_t frame = addr / um->frame_size, pools = (uint64_t)um->nq * um->slots;
 
-	if (frame < x->slots)
-		return frame;
-	if (frame < (uint64_t)x->slots + x->pool_frames)
-		return txp_load_relaxed(&x->pool_slot[frame - x->slots]) % x->slots;
+	if (frame >= x->base && frame < x->base + um->slots)
+		return frame - x->base;
+	if (frame >= pools && frame < pools + um->pool_frames)
+		return txp_load_relaxed(&um->pool_slot[frame - pools]) % um->slots;
 	return UINT64_MAX;
 }
 
@@ -252,17 +274,26 @@ static bool xdp_link_ok(struct ring *r)
 	return txp__netdev_link_ok(&x->nd);
 }
 
+static void xdp_umem_free(struct xdp_umem *um)
+{
+	if (um->umem)
+		xsk_umem__delete(um->umem);
+	if (um->area && um->area != MAP_FAILED)
+		munmap(um->area, um->area_len);
+	free(um->pool_slot);
+	free(um);
+}
+
+/* A queue's socket; queue 0's last, with the UMEM (txp__ring_destroy()
+ * frees the other queues first). */
 static void xdp_release(void *drv)
 {
 	struct afxdp *x = drv;
 
 	if (x->xsk)
 		xsk_socket__delete(x->xsk);
-	if (x->umem)
-		xsk_umem__delete(x->umem);
-	if (x->area && x->area != MAP_FAILED)
-		munmap(x->area, x->area_len);
-	free(x->pool_slot);
+	if (x->owns_um)
+		xdp_umem_free(x->um);
 	txp__netdev_close(&x->nd);
 	free(x);
 }
@@ -300,58 +331,89 @@ static void xdp_error(char *err, size_t errlen, const struct netdrv_cfg *c, int 
 		snprintf(err, errlen, "%s: XDP not supported on this interface", ifname);
 	else if (e == EINVAL)
 		snprintf(err, errlen, "%s: cannot bind an AF_XDP socket to queue %u (no such queue?)",
-			 ifname, c->net->queue);
+			 ifname, c->net->queue + c->queue);
 	else
 		txp__netdev_sock_error(err, errlen, ifname, "AF_XDP socket", e);
 }
 
-static int xdp_setup(struct afxdp *x, const struct netdrv_cfg *c, char *err, size_t errlen)
+/* Queue 0's: the UMEM for every queue's ring and the pools, registered
+ * with x's fill and completion rings.  0 or -1 and a message. */
+static int xdp_umem_setup(struct afxdp *x, const struct netdrv_cfg *c, char *err, size_t errlen)
 {
-	unsigned ring = pow2_at_least(c->slots);
 	struct xsk_umem_config ucfg = {
 		.fill_size = 64,
-		.comp_size = ring,
+		.comp_size = pow2_at_least(c->slots),
 		.frame_headroom = 0,
 	};
-	struct xsk_socket_config scfg = {
-		.rx_size = 0,
-		.tx_size = ring,
-		.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
-		.bind_flags = XDP_USE_NEED_WAKEUP,
-	};
+	struct xdp_umem *um = calloc(1, sizeof(*um));
 	int rc;
 
-	if (c->max_len > 4096) {
-		snprintf(err, errlen, "%s: AF_XDP frames are at most 4096 bytes, not %u",
-			 c->net->ifname, c->max_len);
-		return -1;
-	}
-	x->frame_size = c->max_len <= 2048 ? 2048 : 4096;
-	ucfg.frame_size = x->frame_size;
-	x->slots = c->slots;
-	x->pool_frames = c->pool_frames;
-	x->pool_slot = calloc(x->pool_frames ? x->pool_frames : 1, sizeof(*x->pool_slot));
-	if (!x->pool_slot) {
+	if (!um) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	x->area_len = (size_t)(c->slots + x->pool_frames) * x->frame_size;
-	x->area = mmap(NULL, x->area_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		       -1, 0);
-	if (x->area == MAP_FAILED) {
+	x->um = um;
+	x->owns_um = true;
+	um->frame_size = c->max_len <= 2048 ? 2048 : 4096;
+	ucfg.frame_size = um->frame_size;
+	um->slots = c->slots;
+	um->nq = c->queues;
+	um->pool_frames = c->pool_frames;
+	um->zerocopy = c->net->xdp_mode == TXP_XDP_ZEROCOPY;
+	um->pool_slot = calloc(um->pool_frames ? um->pool_frames : 1, sizeof(*um->pool_slot));
+	if (!um->pool_slot) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	um->area_len = ((size_t)um->nq * c->slots + um->pool_frames) * um->frame_size;
+	um->area = mmap(NULL, um->area_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			-1, 0);
+	if (um->area == MAP_FAILED) {
 		snprintf(err, errlen, "out of memory for the UMEM");
 		return -1;
 	}
-	x->zerocopy = c->net->xdp_mode == TXP_XDP_ZEROCOPY;
-	scfg.bind_flags |= x->zerocopy ? XDP_ZEROCOPY : XDP_COPY;
-	rc = xsk_umem__create(&x->umem, x->area, x->area_len, &x->fq, &x->cq, &ucfg);
+	rc = xsk_umem__create(&um->umem, um->area, um->area_len, &x->fq, &x->cq, &ucfg);
 	if (rc) {
-		x->umem = NULL;
+		um->umem = NULL;
 		xdp_error(err, errlen, c, -rc);
 		return -1;
 	}
-	rc = xsk_socket__create(&x->xsk, c->net->ifname, c->net->queue, x->umem, NULL, &x->tx,
-				&scfg);
+	return 0;
+}
+
+/* Has the interface the queues [queue, queue + queues)?  False and a
+ * message if it says it has fewer (an interface that does not say is
+ * left to the bind). */
+static bool xdp_queues_ok(const struct afxdp *x, const struct netdrv_cfg *c, char *err,
+			  size_t errlen)
+{
+	int has = txp__netdev_tx_queues(&x->nd);
+
+	if (has < 0 || c->net->queue + c->queues <= (unsigned)has)
+		return true;
+	snprintf(err, errlen,
+		 "%s: has %d transmit queue%s, fewer than queues %u-%u need (a veth with more: ip link add ... numtxqueues N numrxqueues N)",
+		 c->net->ifname, has, has == 1 ? "" : "s", c->net->queue,
+		 c->net->queue + c->queues - 1);
+	return false;
+}
+
+/* Queue c->queue's socket, on the interface's queue c->net->queue + that,
+ * over queue 0's UMEM, with its own fill and completion rings (queue 0's
+ * are the UMEM's).  0 or -1 and a message. */
+static int xdp_socket_setup(struct afxdp *x, const struct netdrv_cfg *c, char *err, size_t errlen)
+{
+	struct xsk_socket_config scfg = {
+		.rx_size = 0,
+		.tx_size = pow2_at_least(c->slots),
+		.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
+		.bind_flags = XDP_USE_NEED_WAKEUP | (x->um->zerocopy ? XDP_ZEROCOPY : XDP_COPY),
+	};
+	int rc;
+
+	x->base = (uint64_t)c->queue * x->um->slots;
+	rc = xsk_socket__create_shared(&x->xsk, c->net->ifname, c->net->queue + c->queue,
+				       x->um->umem, NULL, &x->tx, &x->fq, &x->cq, &scfg);
 	if (rc) {
 		x->xsk = NULL;
 		xdp_error(err, errlen, c, -rc);
@@ -380,6 +442,15 @@ static int xdp_quiet_libxdp(enum libxdp_print_level level, const char *fmt, va_l
 	return 0;
 }
 
+static int xdp_max_len_ok(const struct netdrv_cfg *c, char *err, size_t errlen)
+{
+	if (c->max_len <= 4096)
+		return 0;
+	snprintf(err, errlen, "%s: AF_XDP frames are at most 4096 bytes, not %u", c->net->ifname,
+		 c->max_len);
+	return -1;
+}
+
 static struct ring *xdp_create(const struct netdrv_cfg *c, char *err, size_t errlen)
 {
 	struct afxdp *x = calloc(1, sizeof(*x));
@@ -394,14 +465,18 @@ static struct ring *xdp_create(const struct netdrv_cfg *c, char *err, size_t err
 		libbpf_set_print(xdp_quiet);
 		libxdp_set_print(xdp_quiet_libxdp);
 	}
+	if (c->first)
+		x->um = ((struct afxdp *)txp__ring_drv(c->first))->um;
 	if (txp__netdev_open(&x->nd, c->net->ifname, 0, err, errlen) != 0 ||
 	    !txp__netdev_fits_mtu(&x->nd, c->max_len, err, errlen) ||
-	    xdp_setup(x, c, err, errlen) != 0) {
+	    !xdp_queues_ok(x, c, err, errlen) || xdp_max_len_ok(c, err, errlen) != 0 ||
+	    (!c->first && xdp_umem_setup(x, c, err, errlen) != 0) ||
+	    xdp_socket_setup(x, c, err, errlen) != 0) {
 		xdp_release(x);
 		return NULL;
 	}
-	rc.buf = x->area;
-	rc.slot_size = x->frame_size;
+	rc.buf = x->um->area + x->base * x->um->frame_size;
+	rc.slot_size = x->um->frame_size;
 	return txp__netdrv_make_ring(&rc, x, x->nd.mac, err, errlen);
 }
 
@@ -423,29 +498,29 @@ struct txp_pkt_pool *txp_afxdp_pool_create(struct txp_dev *dev, unsigned capacit
 					   uint32_t headroom, char *err, size_t errlen)
 {
 	struct ring *r = txp_dev_priv(dev);
-	struct afxdp *x = txp__ring_drv(r);
+	struct xdp_umem *um = ((struct afxdp *)txp__ring_drv(r))->um;
 	struct txp_pkt_pool_cfg pc = {
 		.capacity = capacity,
-		.buf_size = x->frame_size,
+		.buf_size = um->frame_size,
 		.headroom = headroom,
 	};
 	struct txp_pkt_pool *pool;
 	/* Relaxed: the frames are only carved here; what is written into
 	 * them is ordered by the ring's own release and acquire. */
-	unsigned first = txp_load_relaxed(&x->pool_carved);
+	unsigned first = txp_load_relaxed(&um->pool_carved);
 
 	do {
-		if (!capacity || capacity > x->pool_frames - first) {
+		if (!capacity || capacity > um->pool_frames - first) {
 			snprintf(err, errlen, "%s: %u UMEM frames asked, %u of %u left",
-				 txp_dev_name(dev), capacity, x->pool_frames - first,
-				 x->pool_frames);
+				 txp_dev_name(dev), capacity, um->pool_frames - first,
+				 um->pool_frames);
 			return NULL;
 		}
-	} while (!txp_cas(&x->pool_carved, &first, first + capacity));
-	pc.area = x->area + (size_t)(x->slots + first) * x->frame_size;
+	} while (!txp_cas(&um->pool_carved, &first, first + capacity));
+	pc.area = um->area + ((size_t)um->nq * um->slots + first) * um->frame_size;
 	pool = txp_pkt_pool_create_cfg(&pc);
 	if (!pool)
 		snprintf(err, errlen, "out of memory, or headroom %u not below %u", headroom,
-			 x->frame_size);
+			 um->frame_size);
 	return pool;
 }

@@ -2,6 +2,8 @@
  * netdev.c - interface look-ups and the real drivers' error messages.
  */
 #include <errno.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <string.h>
@@ -79,6 +81,19 @@ void txp__netdev_close(struct netdev *nd)
 	if (nd->ctl_fd >= 0)
 		close(nd->ctl_fd);
 	nd->ctl_fd = -1;
+}
+
+int txp__netdev_tx_queues(const struct netdev *nd)
+{
+	struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
+	struct ifreq ifr;
+
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", nd->name);
+	ifr.ifr_data = (void *)&ch;
+	if (ioctl(nd->ctl_fd, SIOCETHTOOL, &ifr) != 0)
+		return -1;
+	return (int)(ch.tx_count + ch.combined_count);
 }
 
 bool txp__netdev_link_ok(const struct netdev *nd)

@@ -25,6 +25,10 @@ int txp__netdev_open(struct netdev *nd, const char *ifname, unsigned wait_ms, ch
 		size_t errlen);
 void txp__netdev_close(struct netdev *nd);
 
+/* The interface's transmit queues in use (ethtool's channels: tx plus
+ * combined), or -1 if it does not say. */
+int txp__netdev_tx_queues(const struct netdev *nd);
+
 /* Up and with carrier (IFF_UP and IFF_RUNNING)? */
 bool txp__netdev_link_ok(const struct netdev *nd);
 

@@ -37,6 +37,35 @@ struct ring *txp__netdrv_make_ring(struct ring_cfg *rc, void *drv, const uint8_t
 	return r;
 }
 
+/* nd's rings for c->queues queues, queue 0's holding the others; NULL
+ * and a message. */
+static struct ring *netdrv_rings(const struct txp__netdrv *nd, struct netdrv_cfg *c, char *err,
+				 size_t errlen)
+{
+	struct ring *first = NULL, *r;
+
+	if (c->queues > 1 && !c->net->ifname) {
+		snprintf(err, errlen, "%s: a file is one stream: one queue, not %u", nd->name,
+			 c->queues);
+		return NULL;
+	}
+	for (c->queue = 0; c->queue < c->queues; c->queue++) {
+		c->first = first;
+		r = nd->create(c, err, errlen);
+		if (r && first && txp__ring_add_queue(first, r, err, errlen) != 0) {
+			txp__ring_destroy(r);
+			r = NULL;
+		}
+		if (!r) {
+			txp__ring_destroy(first);
+			return NULL;
+		}
+		if (!first)
+			first = r;
+	}
+	return first;
+}
+
 struct txp_dev *txp__netdev_create(const struct txp__netdrv *nd, const struct txp_netdev_cfg *base,
 				   const struct txp_net_cfg *net, unsigned pool_frames, char *err,
 				   size_t errlen)
@@ -47,6 +76,7 @@ struct txp_dev *txp__netdev_create(const struct txp__netdrv *nd, const struct tx
 		.max_len = base->max_len ? base->max_len : NETDEV_MAX_LEN_DEFAULT,
 		.pool_frames = pool_frames,
 		.log = base->dev.log,
+		.queues = base->dev.num_tx_queues ? base->dev.num_tx_queues : 1,
 	};
 	struct txp_dev_cfg dcfg = base->dev;
 	struct txp_dev *dev;
@@ -58,7 +88,7 @@ struct txp_dev *txp__netdev_create(const struct txp__netdrv *nd, const struct tx
 			 nd->name);
 		return NULL;
 	}
-	r = nd->create(&c, err, errlen);
+	r = netdrv_rings(nd, &c, err, errlen);
 	if (!r)
 		return NULL;
 	dcfg.ops = nd->ops;

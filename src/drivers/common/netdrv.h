@@ -1,9 +1,10 @@
 /*
  * netdrv.h - the real drivers' entry points: afpacket, afxdp, tap, pcap.
  *
- * Each makes a struct ring (the device's priv) bound to its device, and
- * has driver ops whose open/stop/start_xmit are the ring's; its public
- * constructor (txpath/netdrv.h) hands both to txp__netdev_create().
+ * Each makes a struct ring per transmit queue (queue 0's is the device's
+ * priv) bound to its device, and has driver ops whose open, stop,
+ * start_xmit and tx_timeout are the ring's; its public constructor
+ * (txpath/netdrv.h) hands both to txp__netdev_create().
  */
 #ifndef TXP_DRIVERS_NETDRV_H
 #define TXP_DRIVERS_NETDRV_H
@@ -20,13 +21,17 @@ struct netdrv_cfg {
 	unsigned max_len;	/* the largest frame it will be given (slot size) */
 	unsigned pool_frames;	/* afxdp: UMEM frames for packet pools */
 	FILE *log;
+	unsigned queues;	/* the device's transmit queues, a ring each */
+	unsigned queue;		/* the one being made: 0 first, then in order */
+	struct ring *first;	/* queue 0's ring (NULL while making it) */
 };
 
 struct txp__netdrv {
 	const char *name;
 	const struct txp_driver_ops *ops;
-	/* NULL and a one-line message on failure.  txp__ring_destroy() frees
-	 * it (after the device is closed). */
+	/* Queue cfg->queue's ring; NULL and a one-line message on failure.
+	 * txp__ring_destroy() of queue 0's frees it (after the device is
+	 * closed), before queue 0's. */
 	struct ring *(*create)(const struct netdrv_cfg *cfg, char *err, size_t errlen);
 };
 
@@ -54,6 +59,7 @@ struct txp_dev *txp__netdev_create(const struct txp__netdrv *nd, const struct tx
 		.open = txp__ring_open,						\
 		.stop = txp__ring_stop,						\
 		.start_xmit = txp__ring_start_xmit,				\
+		.tx_timeout = txp__ring_tx_timeout,				\
 	};									\
 	static const struct txp__netdrv drv##_netdrv = {			\
 		.name = #drv,							\

@@ -14,6 +14,7 @@ struct ring_slot {
 	bool done;		/* the device is finished with it (completion side) */
 	bool unsent;		/* ... without sending it: retired as dropped, ... */
 	uint8_t why;		/* ... with this enum txp_drop_reason */
+	uint32_t len;		/* bytes reported to BQL for it */
 };
 
 struct ring {
@@ -22,6 +23,10 @@ struct ring {
 	void *drv;
 	struct txp_dev *dev;
 	struct txp_txq *txq;
+	unsigned queue;		/* the device's queue it serves */
+	/* Queue 0's ring, the device's priv, holds every queue's: [nq]. */
+	struct ring **queues;
+	unsigned nq;
 	struct ring_slot *slot;
 	unsigned char *buf;
 	bool own_buf;
@@ -101,26 +106,69 @@ struct ring *txp__ring_create(const struct ring_cfg *cfg, char *err, size_t errl
 		r->own_buf = true;
 	}
 	r->slot = calloc(r->size, sizeof(*r->slot));
-	if (!r->buf || !r->slot) {
+	r->queues = calloc(1, sizeof(*r->queues));
+	if (!r->buf || !r->slot || !r->queues) {
 		r->drv = NULL;	/* still the caller's */
 		txp__ring_destroy(r);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	r->queues[0] = r;
+	r->nq = 1;
 	txp_spin_init(&r->tx_lock, "TX lock");
 	return r;
+}
+
+int txp__ring_add_queue(struct ring *first, struct ring *r, char *err, size_t errlen)
+{
+	struct ring **q;
+
+	if (first->nq >= TXP_DEV_MAX_QUEUES) {
+		snprintf(err, errlen, "at most %u queues", TXP_DEV_MAX_QUEUES);
+		return -1;
+	}
+	q = realloc(first->queues, (first->nq + 1) * sizeof(*q));
+	if (!q) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	r->queue = first->nq;
+	q[first->nq++] = r;
+	first->queues = q;
+	return 0;
+}
+
+struct ring *txp__ring_queue(const struct ring *first, unsigned queue)
+{
+	return queue < first->nq ? first->queues[queue] : NULL;
+}
+
+unsigned txp__ring_index(const struct ring *r)
+{
+	return r->queue;
+}
+
+/* One ring and its driver's state. */
+static void ring_free(struct ring *r)
+{
+	if (r->drv && r->ops->release)
+		r->ops->release(r->drv);
+	if (r->own_buf)
+		free(r->buf);
+	free(r->slot);
+	free(r->queues);
+	free(r);
 }
 
 void txp__ring_destroy(struct ring *r)
 {
 	if (!r)
 		return;
-	if (r->drv && r->ops->release)
-		r->ops->release(r->drv);
-	if (r->own_buf)
-		free(r->buf);
-	free(r->slot);
-	free(r);
+	/* The other queues' first: their driver states may use queue 0's
+	 * (afxdp's shared UMEM). */
+	while (r->nq > 1)
+		ring_free(r->queues[--r->nq]);
+	ring_free(r);
 }
 
 /* -- accessors ----------------------------------------------------------------- */
@@ -223,20 +271,35 @@ const uint8_t *txp__ring_mac(const struct ring *r)
 	return r->has_mac ? r->mac : NULL;
 }
 
-void txp__ring_get_stats(struct ring *r, struct txp__ring_stats *st)
+/* A dead queue of the device whose ring is first (queue 0's), or NULL. */
+static struct ring *ring_dead_queue(struct ring *first)
 {
+	for (unsigned i = 0; i < first->nq; i++)
+		/* Acquire: pairs with the release in txp__ring_die(). */
+		if (txp_load_acquire(&first->queues[i]->dead))
+			return first->queues[i];
+	return NULL;
+}
+
+void txp__ring_get_stats(struct ring *first, struct txp__ring_stats *st)
+{
+	struct ring *dead = ring_dead_queue(first);
+
 	*st = (struct txp__ring_stats){
-		.ring_full_awake = txp_counter_read(&r->ring_full_awake),
-		.ring_full_stopped = txp_counter_read(&r->ring_full_stopped),
-		.dev_busy = txp_counter_read(&r->dev_busy),
-		.ring_errors = txp_counter_read(&r->ring_errors),
-		.refused = txp_counter_read(&r->refused),
-		.tx_errors = txp_counter_read(&r->tx_errors),
-		.dropped_down = txp_counter_read(&r->dropped_down),
-		.in_place = txp_counter_read(&r->in_place),
-		.died_drop = txp__ring_dead_cause(r) ? (enum txp_drop_reason)r->dead_why
-						      : TXP_DROP_DEV_DOWN,
+		.died_drop = dead ? (enum txp_drop_reason)dead->dead_why : TXP_DROP_DEV_DOWN,
 	};
+	for (unsigned i = 0; i < first->nq; i++) {
+		struct ring *r = first->queues[i];
+
+		st->ring_full_awake += txp_counter_read(&r->ring_full_awake);
+		st->ring_full_stopped += txp_counter_read(&r->ring_full_stopped);
+		st->dev_busy += txp_counter_read(&r->dev_busy);
+		st->ring_errors += txp_counter_read(&r->ring_errors);
+		st->refused += txp_counter_read(&r->refused);
+		st->tx_errors += txp_counter_read(&r->tx_errors);
+		st->dropped_down += txp_counter_read(&r->dropped_down);
+		st->in_place += txp_counter_read(&r->in_place);
+	}
 }
 
 int txp__ring_gather(const struct ring *r, const struct txp_pkt *pkt, void *dst, unsigned cap)
@@ -284,13 +347,29 @@ void txp__ring_set_link_down(struct ring *r, const char *why)
 	txp__ring_die(r, TXP_DROP_DEV_DOWN, cause);
 }
 
-const char *txp__ring_dead_cause(struct ring *r)
+const char *txp__ring_dead_cause(struct ring *first)
 {
-	/* Acquire: pairs with the release in txp__ring_die(). */
-	return txp_load_acquire(&r->dead) ? r->cause : NULL;
+	struct ring *dead = ring_dead_queue(first);
+
+	return dead ? dead->cause : NULL;
 }
 
 /* -- start_xmit ------------------------------------------------------------ */
+
+/* The ring of txq (the device's priv is queue 0's, which holds them all). */
+static inline struct ring *ring_of(struct txp_txq *txq)
+{
+	struct ring *first = txp_dev_priv(txp_txq_dev(txq));
+
+	return first->queues[txp_txq_index(txq)];
+}
+
+/* The slots the device may take now, prod posted and cons retired: none
+ * while it said "later" (congested).  The helpers' get_desc. */
+static inline unsigned ring_room(struct ring *r, uint64_t prod, uint64_t cons)
+{
+	return txp_load_relaxed(&r->congested) ? 0 : r->size - (unsigned)(prod - cons);
+}
 
 static void ring_tx_unlock(struct ring *r)
 {
@@ -319,7 +398,7 @@ static enum txp_tx ring_full(struct ring *r)
 /* A free slot, but the device's own ring is busy: backpressure, not the
  * bug ring_full() logs.  Called serialised; releases tx_lock; BUSY.  The
  * queue stops; the completion context's next pass pushes the device and
- * wakes it (ring_retire()). */
+ * wakes it (ring_wake()). */
 static enum txp_tx ring_device_busy(struct ring *r)
 {
 	txp_counter_add_shared(&r->dev_busy, 1);
@@ -340,7 +419,8 @@ static enum txp_tx ring_refuse(struct ring *r, struct txp_pkt *pkt)
 
 /*
  * start_xmit of every real driver: one slot per packet (fragments are
- * linearised into it, as a device without scatter-gather needs).
+ * linearised into it, as a device without scatter-gather needs), on the
+ * ring of txq's queue.
  * Synchronization: LLTX: the ring's own tx_lock by trylock; core: the
  * caller holds the xmit lock.  Either way, the one producer of the ring.
  * Context: a producer, or a context running the queue.  Never sleeps.
@@ -351,9 +431,9 @@ static enum txp_tx ring_refuse(struct ring *r, struct txp_pkt *pkt)
  */
 enum txp_tx txp__ring_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 {
-	struct ring *r = txp_dev_priv(txp_txq_dev(txq));
+	struct ring *r = ring_of(txq);
 	uint64_t prod, cons;
-	unsigned avail;
+	unsigned len = pkt->len;
 	int rc;
 
 	if (r->lltx) {
@@ -374,29 +454,25 @@ enum txp_tx txp__ring_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 	/* Acquire: pairs with the release of cons in ring_retire(): retired
 	 * slots are free before they are reused. */
 	cons = txp_load_acquire(&r->cons);
-	avail = r->size - (unsigned)(prod - cons);
-	if (txp_unlikely(avail < 1))
+	if (txp_unlikely(prod - cons >= r->size))
 		return ring_full(r);
-	r->slot[prod % r->size] = (struct ring_slot){ .pkt = pkt };
+	r->slot[prod % r->size] = (struct ring_slot){ .pkt = pkt, .len = len };
 	rc = r->ops->post(r, prod, pkt);
 	if (txp_unlikely(rc != 0)) {
 		r->slot[prod % r->size].pkt = NULL;
 		return rc == -EBUSY ? ring_device_busy(r) : ring_refuse(r, pkt);
 	}
+	/* BQL counts the bytes before the completion may retire them (from
+	 * the release below on). */
+	txp_netdev_tx_sent_queue(txq, len);
 	/* Release: the slot before the index; pairs with the acquire of prod
 	 * in the completion context. */
 	txp_store_release(&r->prod, prod + 1);
-	if (avail - 1 < 1) {
-		txp_netif_stop_queue(txq);
-		if (!r->lltx) {
-			/* Stop, then recheck: pairs with the barrier between
-			 * retiring and testing "stopped" in ring_retire(). */
-			txp_smp_mb();
-			if (r->size - (unsigned)(prod + 1 - txp_load_acquire(&r->cons)) > r->wake_thresh &&
-			    !txp_load_relaxed(&r->congested))
-				txp_netif_wake_queue(txq);
-		}
-	}
+	/* Full: stop, barrier, recheck (the helper's barrier pairs with the
+	 * one of the completion's, in ring_wake()); restarted if the
+	 * completion freed room meanwhile. */
+	txp_netif_txq_maybe_stop(txq, ring_room(r, prod + 1, txp_load_acquire(&r->cons)), 1,
+				 r->wake_thresh + 1);
 	ring_tx_unlock(r);
 	return TXP_TX_OK;
 }
@@ -411,12 +487,46 @@ static void comp_lock(struct ring *r)
 	}
 }
 
-/* Is the queue stopped, the device not congested, and room back?  (cons:
- * as just retired.) */
-static bool ring_wants_wake(struct ring *r, uint64_t cons)
+/* Wake the queue if it is stopped and room is back (cons: as just
+ * retired).  Called under what serialises start_xmit's stop (tx_lock, the
+ * xmit lock): the view is current. */
+static void ring_wake_locked(struct ring *r, uint64_t cons)
 {
-	return txp_netif_queue_stopped(r->txq) && !txp_load_relaxed(&r->congested) &&
-	       r->size - (unsigned)(txp_load_acquire(&r->prod) - cons) > r->wake_thresh;
+	if (txp_netif_queue_stopped(r->txq) &&
+	    ring_room(r, txp_load_acquire(&r->prod), cons) > r->wake_thresh)
+		txp_netif_wake_queue(r->txq);
+}
+
+/*
+ * After retiring n slots of `bytes` (cons: as retired): report them to
+ * BQL and wake the queue if it is stopped with room back, through the
+ * helper, this context its one waker.  LLTX: called under tx_lock, which
+ * start_xmit's stop holds, so the helper wakes (tg3).  Core: the helper's
+ * barrier pairs with the one of start_xmit's stop, but its wake is left to
+ * a second test under the xmit lock (down_cond): start_xmit restarts the
+ * queue when its recheck finds room, so a wake decided here on a view of
+ * the ring it has since refilled and stopped would wake a full ring (the
+ * stale wake).  A pass that retired nothing (the queue stopped for the
+ * device's backpressure) wakes under the lock as well.
+ */
+static void ring_wake(struct ring *r, uint64_t cons, unsigned n, unsigned bytes)
+{
+	int rc = txp__netif_txq_completed_wake(r->txq, n, bytes,
+					       ring_room(r, txp_load_acquire(&r->prod), cons),
+					       r->wake_thresh + 1, !r->lltx);
+
+	if (r->lltx) {
+		if (!n)
+			ring_wake_locked(r, cons);
+		return;
+	}
+	/* rc 1: room, the queue running or left stopped; tested after the
+	 * helper's barrier. */
+	if ((!n || rc == 1) && txp_netif_queue_stopped(r->txq)) {
+		txp_netif_tx_lock(r->txq);
+		ring_wake_locked(r, cons);
+		txp_netif_tx_unlock(r->txq);
+	}
 }
 
 /* A packet the device did not send: dropped with its slot's reason, and
@@ -433,13 +543,13 @@ static void ring_drop_unsent(struct ring *r, const struct ring_slot *s)
 /*
  * Retire the slots the driver marked done, in order: the packets sent onto
  * *sent (a list through pkt->next), those it did not send dropped; then
- * wake the queue if it is stopped and room is back.  Returns the count.
+ * report them and wake the queue (ring_wake()).  Returns the count.
  */
 static unsigned ring_retire(struct ring *r, struct txp_pkt **sent, unsigned *nsent)
 {
 	uint64_t cons = txp_load_relaxed(&r->cons), prod = txp_load_acquire(&r->prod);
 	struct txp_pkt **ts = sent;
-	unsigned n = 0;
+	unsigned n = 0, bytes = 0;
 
 	while (cons < prod) {
 		struct ring_slot *s = &r->slot[cons % r->size];
@@ -455,6 +565,7 @@ static unsigned ring_retire(struct ring *r, struct txp_pkt **sent, unsigned *nse
 			ts = &s->pkt->next;
 			(*nsent)++;
 		}
+		bytes += s->len;
 		*s = (struct ring_slot){ 0 };
 		cons++;
 		n++;
@@ -466,26 +577,8 @@ static unsigned ring_retire(struct ring *r, struct txp_pkt **sent, unsigned *nse
 	/* Release: clean slots before the index; pairs with the acquire of
 	 * cons in txp__ring_start_xmit(). */
 	txp_store_release(&r->cons, cons);
-	if (r->lltx) {
-		/* Under tx_lock, as start_xmit's stop: the view is current. */
-		if (ring_wants_wake(r, cons))
-			txp_netif_wake_queue(r->txq);
-		ring_tx_unlock(r);
-		return n;
-	}
-	/*
-	 * Lockless: the barrier pairs with the one after the stop in
-	 * txp__ring_start_xmit().  Its recheck wakes too, so a wake decided here
-	 * on a ring it has since refilled and stopped would wake a full
-	 * ring: test again under the xmit lock, which it holds.
-	 */
-	txp_smp_mb();
-	if (ring_wants_wake(r, cons)) {
-		txp_netif_tx_lock(r->txq);
-		if (ring_wants_wake(r, cons))
-			txp_netif_wake_queue(r->txq);
-		txp_netif_tx_unlock(r->txq);
-	}
+	ring_wake(r, cons, n, bytes);
+	ring_tx_unlock(r);
 	return n;
 }
 
@@ -512,7 +605,8 @@ void txp__ring_set_congested(struct ring *r, bool congested)
 
 /* The device is dead (or closed) and its last completions are in:
  * everything posted and not done will never be sent, dropped with the
- * death's reason (dev-down when closed). */
+ * death's reason (dev-down when closed).  The slots keep their length,
+ * for BQL, until retired. */
 static void ring_abandon(struct ring *r)
 {
 	uint64_t cons = txp_load_relaxed(&r->cons), prod = txp_load_acquire(&r->prod);
@@ -556,7 +650,7 @@ static unsigned ring_pass(struct ring *r, bool run_queue)
 	if (sent)
 		txp_pkt_complete_list(r->dev, sent, nsent);
 	if (run_queue)
-		txp_net_tx_action(r->dev);
+		txp_net_tx_action_txq(r->txq);
 	return n;
 }
 
@@ -606,28 +700,50 @@ static void *ring_completion_main(void *arg)
 	return NULL;
 }
 
-int txp__ring_open(struct txp_dev *dev)
+/* Start and stop a queue's completion context (its "interrupt"). */
+static int ring_completion_start(struct ring *r)
 {
-	struct ring *r = txp_dev_priv(dev);
-
-	r->dev = dev;
-	r->txq = txp_dev_txq(dev, 0);
-	r->lltx = txp_dev_lock_mode(dev) == TXP_LOCK_LLTX;
 	atomic_init(&r->running, true);
 	return -txp_thread_start(&r->thread, ring_completion_main, r);
 }
 
-/* Stop the completion context, take what the device finishes until no
- * completion came for RING_DRAIN_NS (at most RING_DRAIN_MAX_NS), and drop
- * the rest as dev-down. */
-void txp__ring_stop(struct txp_dev *dev)
+static void ring_completion_stop(struct ring *r)
 {
-	struct ring *r = txp_dev_priv(dev);
-	uint64_t start = txp_now_ns(), now = start, quiet_since = 0;
-
-	/* Release: pairs with the acquire in the loop above. */
+	/* Release: pairs with the acquire in ring_completion_main(). */
 	txp_store_release(&r->running, false);
 	txp_thread_join(&r->thread);
+}
+
+int txp__ring_open(struct txp_dev *dev)
+{
+	struct ring *first = txp_dev_priv(dev);
+	unsigned i;
+	int rc = 0;
+
+	if (txp_dev_num_tx_queues(dev) != first->nq)
+		return -EINVAL;
+	for (i = 0; i < first->nq && rc == 0; i++) {
+		struct ring *r = first->queues[i];
+
+		r->dev = dev;
+		r->txq = txp_dev_txq(dev, i);
+		r->lltx = txp_dev_lock_mode(dev) == TXP_LOCK_LLTX;
+		rc = ring_completion_start(r);
+	}
+	if (rc != 0)
+		for (i--; i-- > 0;)
+			ring_completion_stop(first->queues[i]);
+	return rc;
+}
+
+/* Stop a queue's completion context, take what the device finishes until
+ * no completion came for RING_DRAIN_NS (at most RING_DRAIN_MAX_NS), and
+ * drop the rest as dev-down. */
+static void ring_stop_queue(struct ring *r)
+{
+	uint64_t start = txp_now_ns(), now = start, quiet_since = 0;
+
+	ring_completion_stop(r);
 	while (txp_load_relaxed(&r->cons) != txp_load_acquire(&r->prod) &&
 	       now - start < RING_DRAIN_MAX_NS &&
 	       !ring_drained(r, ring_pass(r, false), now, &quiet_since)) {
@@ -636,4 +752,97 @@ void txp__ring_stop(struct txp_dev *dev)
 	}
 	ring_abandon(r);
 	ring_pass(r, false);
+}
+
+void txp__ring_stop(struct txp_dev *dev)
+{
+	struct ring *first = txp_dev_priv(dev);
+
+	for (unsigned i = 0; i < first->nq; i++)
+		ring_stop_queue(first->queues[i]);
+}
+
+/* -- tx_timeout ------------------------------------------------------------- */
+
+/*
+ * Take back, newest first, the posted slots the device never started on
+ * (ops->cancel), onto *list (through pkt->next), and move prod back over
+ * them, so the next post lands where the device looks next.  *bytes: what
+ * they had reported to BQL.  Returns how many.
+ * Synchronization: the completion context stopped, start_xmit excluded.
+ */
+static unsigned ring_cancel(struct ring *r, struct txp_pkt **list, unsigned *bytes)
+{
+	uint64_t cons = txp_load_relaxed(&r->cons), prod = txp_load_relaxed(&r->prod);
+	unsigned n = 0;
+
+	while (r->ops->cancel && prod > cons) {
+		struct ring_slot *s = &r->slot[(prod - 1) % r->size];
+
+		if (s->done || !r->ops->cancel(r, prod - 1))
+			break;
+		if (s->pkt) {
+			s->pkt->next = *list;
+			*list = s->pkt;
+		}
+		*bytes += s->len;
+		*s = (struct ring_slot){ 0 };
+		prod--;
+		n++;
+	}
+	/* Release: the cleared slots before the index, as start_xmit's. */
+	txp_store_release(&r->prod, prod);
+	if (txp__ring_kicked(r) > prod)
+		txp__ring_set_kicked(r, prod);
+	return n;
+}
+
+/* After a reset: does the device still hold the whole ring, or what BQL
+ * stopped the queue for?  Then the queue is stopped again (or as well), so
+ * that its watchdog clock restarts (netif_trans_update() in Linux's
+ * tx_timeout ops), and the completions that come wake it. */
+static bool ring_still_stuck(struct ring *r)
+{
+	uint64_t prod = txp_load_relaxed(&r->prod), cons = txp_load_relaxed(&r->cons);
+
+	return !ring_room(r, prod, cons) || (prod != cons && txp_netif_xmit_stopped(r->txq));
+}
+
+/*
+ * tx_timeout: the queue stayed stopped.  Its completion context is
+ * stopped while the ring is reset: what the device finished is reclaimed
+ * as it finished it, what it never started on and never will (the
+ * driver's cancel) is dropped as tx-timeout, BQL forgets it (reset, once
+ * the ring is empty), and the queue is woken; stopped again at once, its
+ * watchdog clock restarted, if the device still holds what it stopped for
+ * (ring_still_stuck()).
+ * Synchronization: the core froze every queue (no start_xmit in core
+ * mode); in LLTX one under way is excluded by tx_lock.
+ * Context: the watchdog.
+ */
+void txp__ring_tx_timeout(struct txp_dev *dev, unsigned queue)
+{
+	struct ring *first = txp_dev_priv(dev), *r = first->queues[queue];
+	struct txp_pkt *cancelled = NULL, *next;
+	unsigned n, bytes = 0;
+
+	ring_completion_stop(r);
+	ring_pass(r, false);
+	comp_lock(r);
+	n = ring_cancel(r, &cancelled, &bytes);
+	ring_tx_unlock(r);
+	for (; cancelled; cancelled = next) {
+		next = cancelled->next;
+		txp_pkt_drop(dev, cancelled, TXP_DROP_TX_TIMEOUT);
+	}
+	txp_netdev_tx_completed_queue(r->txq, n, bytes);
+	if (txp_load_relaxed(&r->cons) == txp_load_relaxed(&r->prod))
+		txp_netdev_tx_reset_queue(r->txq);
+	comp_lock(r);
+	txp_netif_wake_queue(r->txq);
+	if (ring_still_stuck(r))
+		txp_netif_stop_queue(r->txq);
+	ring_tx_unlock(r);
+	if (ring_completion_start(r) != 0)
+		txp_dev_log_bug(dev, "tx_timeout: the completion context did not restart");
 }

@@ -1,6 +1,11 @@
 /*
  * ring.h - what the real drivers share: a single-producer ring of transmit
- * slots, its flow control, and its completion context.
+ * slots per queue, its flow control, and its completion context.
+ *
+ * A device has one ring per transmit queue, each over its own driver state
+ * (a socket, a file descriptor) and with its own completion context, as a
+ * multi-queue NIC has a ring and an interrupt vector per queue.  Queue 0's
+ * ring is the device's priv and holds the others (txp__ring_add_queue()).
  *
  * Every real transmit ring (a PACKET_TX_RING, an AF_XDP UMEM and TX ring,
  * the frames waiting for a TAP write or a pcap record) is single-producer:
@@ -21,14 +26,22 @@
  *    PACKET_TX_RING frame) is backpressure, not a bug: counted once as
  *    device busy, the queue stopped until the completion context's next
  *    pass (which pushes the device on), BUSY.
- *  - After posting, it stops the queue when the next packet would not fit.
- *  - The completion context (one thread per device, ring_completion_*)
+ *  - After posting, it reports the bytes to BQL and stops the queue when
+ *    the next packet would not fit, by the stop helper
+ *    (txp_netif_txq_maybe_stop: stop, barrier, recheck).
+ *  - The completion context (one thread per queue, ring_completion_*)
  *    lets the driver push posted slots to the kernel and find which are
  *    done, retires them (each packet completed, or dropped with a reason),
- *    and wakes the queue once more than wake_thresh slots are free.  In
- *    LLTX mode it does so under tx_lock (tg3); in core mode start_xmit
- *    stops, barrier, rechecks, and the completion retires, barrier,
- *    tests, and tests again under the xmit lock before it wakes.
+ *    and reports them to BQL and wakes the queue once more than
+ *    wake_thresh slots are free, by the wake helper
+ *    (txp__netif_txq_completed_wake).  In LLTX mode it does so under
+ *    tx_lock (tg3); in core mode the helper's barrier pairs with the
+ *    stop's, and the wake itself is tested again under the xmit lock (a
+ *    stale wake of a ring refilled meanwhile would wake it full).
+ *  - tx_timeout (txp__ring_tx_timeout): the watchdog found the queue
+ *    stuck; what the device finished is reclaimed, what it never started
+ *    on is taken back (ops->cancel) and dropped as tx-timeout, and the
+ *    queue is woken.
  *  - It watches the device: when the interface loses carrier or goes
  *    down (or a driver finds its device dead for another cause), every
  *    later packet is dropped with the death's reason (dev-down), the
@@ -80,6 +93,17 @@ struct ring_ops {
 	 * device reports the link gone.
 	 */
 	int (*reap)(struct ring *r, uint64_t cons, uint64_t prod);
+	/*
+	 * cancel: take back posted slot idx, which the device has not marked
+	 * finished, if it never started on it: then it never will send it
+	 * (the slot is the ring's again); else it still holds it.  Asked
+	 * newest first, stopping at the first it holds.  NULL: it holds all.
+	 * Synchronization: the completion context stopped, start_xmit
+	 * excluded (txp__ring_tx_timeout()).
+	 * Context: the watchdog.
+	 * Return codes: true taken back, false held.
+	 */
+	bool (*cancel)(struct ring *r, uint64_t idx);
 	/*
 	 * link_ok: is the interface up with carrier?  NULL: always.
 	 * Context: the completion context, every RING_LINK_CHECK_NS.
@@ -139,19 +163,29 @@ void txp__ring_log(const struct ring *r, const char *msg);
 /* The interface's MAC the ring was made with, or NULL (a file). */
 const uint8_t *txp__ring_mac(const struct ring *r);
 
-/* The ring's counters, exact once the device is closed. */
+/* The counters of the device whose ring is first (queue 0's), summed over
+ * its queues; exact once the device is closed. */
 struct txp__ring_stats {
 	uint64_t ring_full_awake, ring_full_stopped, dev_busy, ring_errors;
 	uint64_t refused, tx_errors, dropped_down, in_place;
 	enum txp_drop_reason died_drop;	/* what the dead device left dropped as */
 };
-void txp__ring_get_stats(struct ring *r, struct txp__ring_stats *st);
+void txp__ring_get_stats(struct ring *first, struct txp__ring_stats *st);
 
 /* Make a ring; NULL and a message on failure (the driver's state is then
- * still the caller's). */
+ * still the caller's).  It serves queue 0 until added to another. */
 struct ring *txp__ring_create(const struct ring_cfg *cfg, char *err, size_t errlen);
-/* Free the ring and, through ops->release, the driver's state. */
-void txp__ring_destroy(struct ring *r);
+/* Make r the next queue of the device whose ring is first (queue 0's):
+ * first then holds it, and txp__ring_destroy(first) frees it.  0, or -1
+ * and a message (r is still the caller's). */
+int txp__ring_add_queue(struct ring *first, struct ring *r, char *err, size_t errlen);
+/* Queue `queue`'s ring of first's device, or NULL past the last. */
+struct ring *txp__ring_queue(const struct ring *first, unsigned queue);
+/* The device's queue r serves. */
+unsigned txp__ring_index(const struct ring *r);
+/* Free first's rings, the other queues' before first, each with its
+ * driver's state (ops->release). */
+void txp__ring_destroy(struct ring *first);
 
 void *txp__ring_drv(const struct ring *r);
 
@@ -172,11 +206,14 @@ unsigned txp__ring_slot_len(const struct ring *r, uint64_t idx);
  * 0 or -EMSGSIZE. */
 int txp__ring_post_in_slot(struct ring *r, uint64_t idx, struct txp_pkt *pkt);
 
-/* The driver ops on a ring (the device's priv is the struct ring):
- * open starts the completion context, stop ends it and drops what is held. */
+/* The driver ops on a ring (the device's priv is queue 0's struct ring,
+ * and it has as many queues as rings): open starts each queue's
+ * completion context, stop ends them and drops what is held, tx_timeout
+ * resets one queue's ring. */
 int txp__ring_open(struct txp_dev *dev);
 void txp__ring_stop(struct txp_dev *dev);
 enum txp_tx txp__ring_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq);
+void txp__ring_tx_timeout(struct txp_dev *dev, unsigned queue);
 
 /* The device refused more for now (EAGAIN, ENOBUFS): stop the queue until
  * it takes frames again (congested false), then wake it on the next pass.
@@ -202,7 +239,8 @@ void txp__ring_slot_unsent(struct ring *r, uint64_t idx, enum txp_drop_reason wh
 void txp__ring_die(struct ring *r, enum txp_drop_reason why, const char *cause);
 /* The link is gone: txp__ring_die() with dev-down, and the kernel's log line. */
 void txp__ring_set_link_down(struct ring *r, const char *why);
-/* The cause, if the device died; NULL while it lives.  Any context. */
-const char *txp__ring_dead_cause(struct ring *r);
+/* The cause, if a queue of first's device died; NULL while all live.
+ * Any context. */
+const char *txp__ring_dead_cause(struct ring *first);
 
 #endif
