@@ -51,6 +51,7 @@ struct bench_row {
 	int lock, runner;	/* enum txp_lock_mode, enum txp_runner (txpath only) */
 	unsigned queues;	/* transmit queues (txpath only): 0 or 1, one; the
 				 * "mq" configurations one per producer */
+	bool bql;		/* byte queue limits (txpath only) */
 	unsigned threads;
 	bool skipped;		/* not run in this build (why: note) */
 	const char *note;
