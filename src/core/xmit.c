@@ -123,7 +123,7 @@ void txp_netdev_tx_completed_queue(struct txp_txq *txq, unsigned pkts, unsigned 
 	(void)pkts;
 	if (txp_unlikely(!bytes) || !txq->dev->bql)
 		return;
-	txp_dql_completed(&txq->dql, bytes, txp_now_ns());
+	txp_dql_completed(&txq->dql, bytes, TXP_DQL_NOW);
 	/* Without this barrier the queue could stay stopped for good: the
 	 * completion must be visible before XOFF is tested, as the sent
 	 * side's stop is before it rechecks.  Pairs with the barrier in
@@ -132,7 +132,11 @@ void txp_netdev_tx_completed_queue(struct txp_txq *txq, unsigned pkts, unsigned 
 	txp_smp_mb();
 	if (txp_dql_avail(&txq->dql) < 0)
 		return;
-	if (txp_xchg(&txq->stack_xoff, 0))
+	/* Tested before it is cleared, so a queue that runs costs no locked
+	 * exchange, nor its flow-control line's ownership.  A stop this load
+	 * misses is one whose recheck, after its own barrier, sees this
+	 * completion and restarts the queue itself. */
+	if (txp_load_relaxed(&txq->stack_xoff) && txp_xchg(&txq->stack_xoff, 0))
 		netif_schedule(txq);
 }
 
@@ -584,6 +588,35 @@ static unsigned xmit_burst_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsig
 	return queued;
 }
 
+/* Run txq, which was scheduled (its sched word was seen set). */
+static __attribute__((noinline)) void tx_action_run(struct txp_txq *txq)
+{
+	/* Acquire: pairs with the release in netif_schedule(). */
+	if (!txp_xchg(&txq->sched, 0))
+		return;
+	if (!txp_spin_trylock(&txq->root_lock)) {
+		netif_schedule(txq);
+		return;
+	}
+	__txp_qdisc_run(txq, txp_ctx_self(), NULL, 0);
+	txp_spin_unlock(&txq->root_lock);
+}
+
+/* Inlined: every transmit looks at every queue, and mostly none is
+ * scheduled. */
+static inline void tx_action_txq(struct txp_txq *txq)
+{
+	if (txp_unlikely(txp_load_relaxed(&txq->sched)))
+		tx_action_run(txq);
+}
+
+/* net_tx_action(): run every queue that was scheduled. */
+static inline void net_tx_action(struct txp_dev *dev)
+{
+	for (unsigned i = 0; i < dev->num_tx_queues; i++)
+		tx_action_txq(&dev->txqs[i]);
+}
+
 /* -- queue selection (netdev_core_pick_tx) ------------------------------- */
 
 /* reciprocal_scale(): val onto [0, n) without a division. */
@@ -605,7 +638,7 @@ static inline uint32_t flow_hash(uint32_t flow)
 
 /* The queue for a packet that has none: XPS by sending context, else the
  * flow hash. */
-static unsigned pick_new(struct txp_dev *dev, const struct txp_pkt *pkt, int self)
+static inline unsigned pick_new(struct txp_dev *dev, const struct txp_pkt *pkt, int self)
 {
 	int q = txp_load_relaxed(&dev->xps[self]);
 
@@ -614,7 +647,7 @@ static unsigned pick_new(struct txp_dev *dev, const struct txp_pkt *pkt, int sel
 	return reciprocal_scale(flow_hash(pkt->flow), dev->num_tx_queues);
 }
 
-static unsigned pick_tx(struct txp_dev *dev, struct txp_pkt *pkt, int *cache, int self)
+static inline unsigned pick_tx(struct txp_dev *dev, struct txp_pkt *pkt, int *cache, int self)
 {
 	unsigned n = dev->num_tx_queues, q;
 
@@ -677,7 +710,7 @@ xmit_runs(struct txp_dev *dev, struct txp_pkt **pkts, unsigned n, bool keep)
 		}
 	}
 	/* Leaving the bottom half: run what was scheduled meanwhile. */
-	txp_net_tx_action(dev);
+	net_tx_action(dev);
 	return done;
 }
 
@@ -706,7 +739,7 @@ unsigned txp_xmit_burst_on(struct txp_dev *dev, unsigned queue, struct txp_pkt *
 		return 0;
 	}
 	queued = xmit_burst_txq(&dev->txqs[queue], pkts, n, self);
-	txp_net_tx_action(dev);
+	net_tx_action(dev);
 	return queued;
 }
 
@@ -722,21 +755,12 @@ int txp_dev_queue_xmit_on(struct txp_dev *dev, unsigned queue, struct txp_pkt *p
 
 void txp_net_tx_action_txq(struct txp_txq *txq)
 {
-	/* Acquire: pairs with the release in netif_schedule(). */
-	if (!txp_load_relaxed(&txq->sched) || !txp_xchg(&txq->sched, 0))
-		return;
-	if (!txp_spin_trylock(&txq->root_lock)) {
-		netif_schedule(txq);
-		return;
-	}
-	__txp_qdisc_run(txq, txp_ctx_self(), NULL, 0);
-	txp_spin_unlock(&txq->root_lock);
+	tx_action_txq(txq);
 }
 
 void txp_net_tx_action(struct txp_dev *dev)
 {
-	for (unsigned i = 0; i < dev->num_tx_queues; i++)
-		txp_net_tx_action_txq(&dev->txqs[i]);
+	net_tx_action(dev);
 }
 
 void txp_dev_xmit_lock_irqsafe(struct txp_dev *dev)
