@@ -210,6 +210,10 @@ void txp_pkt_free_list(struct txp_pkt *list)
 {
 	struct txp_pkt *first = list, *prev = NULL, *next;
 
+	if (list && !list->next) {
+		txp_pkt_free(list);	/* one packet: the common completion */
+		return;
+	}
 	/* Cut the list into runs of one pool each; a run needs no relinking,
 	 * it goes home as it stands. */
 	for (struct txp_pkt *pkt = list; pkt; prev = pkt, pkt = next) {

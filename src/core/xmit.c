@@ -87,10 +87,9 @@ void txp_netif_tx_start_queue(struct txp_txq *txq)
 
 /* -- byte queue limits (netdev_tx_*_queue) ------------------------------ */
 
-void txp_netdev_tx_sent_queue(struct txp_txq *txq, unsigned bytes)
+/* netdev_tx_sent_queue() on a device with BQL. */
+static inline void bql_sent(struct txp_txq *txq, unsigned bytes)
 {
-	if (!txq->dev->bql)
-		return;
 	txp_dql_queued(&txq->dql, bytes);
 	if (txp_likely(txp_dql_avail(&txq->dql) >= 0))
 		return;
@@ -100,11 +99,17 @@ void txp_netdev_tx_sent_queue(struct txp_txq *txq, unsigned bytes)
 	txp_store_release(&txq->stack_xoff, 1);
 	/* smp_mb__after_atomic(): the stop is visible before the recheck
 	 * below reads the completion side.  Pairs with the barrier in
-	 * txp_netdev_tx_completed_queue(): one of the two sees the other,
+	 * bql_completed(): one of the two sees the other,
 	 * so the queue cannot stay stopped with nothing in flight. */
 	txp_smp_mb();
 	if (txp_unlikely(txp_dql_avail(&txq->dql) >= 0))
 		txp_xchg(&txq->stack_xoff, 0);
+}
+
+void txp_netdev_tx_sent_queue(struct txp_txq *txq, unsigned bytes)
+{
+	if (txq->dev->bql)
+		bql_sent(txq, bytes);
 }
 
 bool txp__netdev_tx_sent_queue(struct txp_txq *txq, unsigned bytes, bool xmit_more)
@@ -114,22 +119,35 @@ bool txp__netdev_tx_sent_queue(struct txp_txq *txq, unsigned bytes, bool xmit_mo
 			txp_dql_queued(&txq->dql, bytes);
 		return txp_netif_queue_stopped(txq);
 	}
-	txp_netdev_tx_sent_queue(txq, bytes);
+	if (txq->dev->bql)
+		bql_sent(txq, bytes);
 	return true;
 }
 
-void txp_netdev_tx_completed_queue(struct txp_txq *txq, unsigned pkts, unsigned bytes)
+/*
+ * Does the calling context hold txq's xmit lock in core mode?  Then no
+ * start_xmit runs on txq meanwhile, so neither BQL's sent side nor a
+ * driver's stop: a completion made there (a driver completing within
+ * start_xmit, as the null driver does) is ordered with them by the lock.
+ */
+static inline bool xmit_lock_mine(const struct txp_txq *txq)
 {
-	(void)pkts;
-	if (txp_unlikely(!bytes) || !txq->dev->bql)
-		return;
+	return txq->dev->lock == TXP_LOCK_CORE &&
+	       txp__spin_owner_raw(&txq->xmit_lock) == txp_ctx_self();
+}
+
+/* netdev_tx_completed_queue() on a device with BQL, its barrier only if
+ * mb (else the caller holds the xmit lock: xmit_lock_mine()). */
+static inline void bql_completed(struct txp_txq *txq, unsigned bytes, bool mb)
+{
 	txp_dql_completed(&txq->dql, bytes, TXP_DQL_NOW);
 	/* Without this barrier the queue could stay stopped for good: the
 	 * completion must be visible before XOFF is tested, as the sent
 	 * side's stop is before it rechecks.  Pairs with the barrier in
 	 * txp_netdev_tx_sent_queue(); the stop/wake helpers rely on it
 	 * (txp_netif_txq_completed_wake). */
-	txp_smp_mb();
+	if (mb)
+		txp_smp_mb();
 	if (txp_dql_avail(&txq->dql) < 0)
 		return;
 	/* Tested before it is cleared, so a queue that runs costs no locked
@@ -138,6 +156,13 @@ void txp_netdev_tx_completed_queue(struct txp_txq *txq, unsigned pkts, unsigned 
 	 * completion and restarts the queue itself. */
 	if (txp_load_relaxed(&txq->stack_xoff) && txp_xchg(&txq->stack_xoff, 0))
 		netif_schedule(txq);
+}
+
+void txp_netdev_tx_completed_queue(struct txp_txq *txq, unsigned pkts, unsigned bytes)
+{
+	(void)pkts;
+	if (txp_likely(bytes) && txq->dev->bql)
+		bql_completed(txq, bytes, !xmit_lock_mine(txq));
 }
 
 void txp_netdev_tx_reset_queue(struct txp_txq *txq)
@@ -158,9 +183,12 @@ void txp__netif_txq_stop_mb(struct txp_txq *txq)
  * BQL the barrier alone. */
 void txp__netdev_txq_completed_mb(struct txp_txq *txq, unsigned pkts, unsigned bytes)
 {
+	(void)pkts;
+	if (!bytes)
+		return;
 	if (txq->dev->bql)
-		txp_netdev_tx_completed_queue(txq, pkts, bytes);
-	else if (bytes)
+		bql_completed(txq, bytes, true);
+	else
 		txp_smp_mb();
 }
 
@@ -235,7 +263,7 @@ call_start_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self, struct xmit_
 
 /* The xmit lock, taken with interrupts saved and off when the driver
  * uses it from its completion path (2.6.11-rc2: spin_lock_irqsave). */
-static bool xmit_lock_try(struct txp_txq *txq)
+static inline __attribute__((always_inline)) bool xmit_lock_try(struct txp_txq *txq)
 {
 	unsigned long flags = 0;
 
@@ -260,7 +288,7 @@ static void xmit_lock_take(struct txp_txq *txq)
 	txq->xmit_irq_flags = flags;
 }
 
-static void xmit_lock_release(struct txp_txq *txq)
+static inline __attribute__((always_inline)) void xmit_lock_release(struct txp_txq *txq)
 {
 	unsigned long flags = txq->xmit_irq_flags;
 
@@ -280,8 +308,8 @@ static void xmit_lock_release(struct txp_txq *txq)
  * first one it did not take (TXP_TX_BUSY too when the queue was found
  * stopped).
  */
-static unsigned send_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n,
-			   int self, enum txp_tx *rc)
+static inline __attribute__((always_inline)) unsigned
+send_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self, enum txp_tx *rc)
 {
 	unsigned i, calls = 0;
 	struct xmit_watch w;
@@ -329,7 +357,7 @@ static int requeue(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int s
  * left (what could not be sent was requeued, in order, and the queue
  * scheduled).
  */
-static int __txp_xmit_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
+static inline __attribute__((always_inline)) int __txp_xmit_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 {
 	struct txp_dev *dev = txq->dev;
 	bool core = dev->lock == TXP_LOCK_CORE;
@@ -429,7 +457,7 @@ static void __txp_qdisc_run(struct txp_txq *txq, int self, struct txp_pkt **pkts
  * same order, same drops.  In core mode the xmit lock must be had at
  * once; true means it is held.
  */
-static bool try_bypass(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n)
+static inline __attribute__((always_inline)) bool try_bypass(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n)
 {
 	struct txp_dev *dev = txq->dev;
 	struct txp_qdisc *q = txq->qdisc;
@@ -507,7 +535,7 @@ static int noqueue_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self)
  * submitted, then sent or queued); the others are still the caller's,
  * not counted.  txp_xmit_burst_try()'s half of xmit_burst_txq().
  */
-static unsigned xmit_try_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
+static inline __attribute__((always_inline)) unsigned xmit_try_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 {
 	struct txp_qdisc *q = txq->qdisc;
 	unsigned taken = 0;
@@ -542,7 +570,7 @@ static unsigned xmit_try_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigne
  * Queue pkts[0..n) on txq: one root lock acquisition, then the queue runs.
  * Takes ownership of every packet; returns how many were queued or sent.
  */
-static unsigned xmit_burst_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
+static inline __attribute__((always_inline)) unsigned xmit_burst_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 {
 	struct txp_dev *dev = txq->dev;
 	struct txp_qdisc *q = txq->qdisc;
@@ -693,21 +721,20 @@ xmit_runs(struct txp_dev *dev, struct txp_pkt **pkts, unsigned n, bool keep)
 
 	if (txp_unlikely(!n))
 		return 0;
-	if (txp_likely(dev->num_tx_queues == 1)) {
-		done = keep ? xmit_try_txq(&dev->txqs[0], pkts, n, self)
-			    : xmit_burst_txq(&dev->txqs[0], pkts, n, self);
-	} else {
-		next = pick_tx(dev, pkts[0], NULL, self);
-		for (i = 0; i < n; i = j) {
-			q = next;
+	/* One queue: one run, nothing to pick. */
+	next = dev->num_tx_queues == 1 ? 0 : pick_tx(dev, pkts[0], NULL, self);
+	for (i = 0; i < n; i = j) {
+		q = next;
+		if (dev->num_tx_queues == 1)
+			j = n;
+		else
 			for (j = i + 1; j < n && (next = pick_tx(dev, pkts[j], NULL, self)) == q; j++)
 				;
-			got = keep ? xmit_try_txq(&dev->txqs[q], pkts + i, j - i, self)
-				   : xmit_burst_txq(&dev->txqs[q], pkts + i, j - i, self);
-			done += got;
-			if (keep && got < j - i)
-				break;
-		}
+		got = keep ? xmit_try_txq(&dev->txqs[q], pkts + i, j - i, self)
+			   : xmit_burst_txq(&dev->txqs[q], pkts + i, j - i, self);
+		done += got;
+		if (keep && got < j - i)
+			break;
 	}
 	/* Leaving the bottom half: run what was scheduled meanwhile. */
 	net_tx_action(dev);

@@ -172,7 +172,7 @@ void txp__assert_held_failed(const char *lock, const char *func)
 
 int txp_spin_owner(const struct txp_spinlock *l)
 {
-	return atomic_load_explicit(&((struct txp_spinlock *)l)->owner, memory_order_relaxed);
+	return txp__spin_owner_raw(l);
 }
 
 bool txp_spin_is_locked(const struct txp_spinlock *l)

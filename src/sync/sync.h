@@ -294,6 +294,12 @@ static inline void txp__spin_unlock_raw(struct txp_spinlock *l)
 	txp_store_release(&l->locked, 0);
 }
 
+/* txp_spin_owner(), inline. */
+static inline int txp__spin_owner_raw(const struct txp_spinlock *l)
+{
+	return atomic_load_explicit(&((struct txp_spinlock *)l)->owner, memory_order_relaxed);
+}
+
 /* Does a watcher observe the seam (txp_sync_observe)?  Set and cleared
  * while no context runs: read without ordering. */
 extern bool txp__sync_watched;

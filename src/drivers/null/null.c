@@ -81,7 +81,10 @@ static void null_flush(struct txp_null *nul, struct null_pcpu *c)
 	c->bytes = 0;
 	if (txp_unlikely(nul->bql))
 		txp_netdev_tx_completed_queue(c->txq, n, bytes);
-	txp_pkt_complete_list(nul->dev, list, n);
+	if (n == 1)
+		txp_pkt_complete(nul->dev, list);	/* one at a time: no list to walk */
+	else
+		txp_pkt_complete_list(nul->dev, list, n);
 }
 
 static int null_open(struct txp_dev *dev)
