@@ -299,7 +299,7 @@ static struct txp_pkt *pool_grow(struct txp_pkt_pool *pool)
 }
 
 /* The owner's list is empty: take what came home, else grow.  Owner only. */
-static struct txp_pkt *pool_refill(struct txp_pkt_pool *pool)
+static __attribute__((cold)) struct txp_pkt *pool_refill(struct txp_pkt_pool *pool)
 {
 	/* Test first, so an owner waiting for its packets does not take
 	 * the return line away from the threads giving them back. */

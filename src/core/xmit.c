@@ -425,7 +425,8 @@ static int __txp_qdisc_restart(struct txp_txq *txq, int self)
  * others leave their packets to it (a bypass batch is only given by the
  * context allowed in).
  */
-static void __txp_qdisc_run(struct txp_txq *txq, int self, struct txp_pkt **pkts, unsigned n)
+static inline __attribute__((always_inline)) void
+__txp_qdisc_run(struct txp_txq *txq, int self, struct txp_pkt **pkts, unsigned n)
 {
 	bool exclusive = txq->dev->runner == TXP_RUNNER_EXCLUSIVE;
 	int rc = -1;
