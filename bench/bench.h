@@ -107,9 +107,11 @@ bool bench_baseline_built(enum bench_kind kind);
 
 struct bench_sync;
 
-/* One producer thread of a case. */
+/* One producer thread of a case, on cache lines of its own: each writes
+ * its seq and sent once per burst, and a neighbour's on the same line
+ * would cost every case with two producers a line's round trip per burst. */
 struct bench_worker {
-	struct bench_sync *sync;
+	_Alignas(64) struct bench_sync *sync;
 	unsigned idx;			/* 0..threads-1: its flow id */
 	unsigned burst;
 	void (*loop)(struct bench_worker *w);	/* produce until told to stop */

@@ -144,7 +144,7 @@ static inline void bql_completed(struct txp_txq *txq, unsigned bytes, bool mb)
 	/* Without this barrier the queue could stay stopped for good: the
 	 * completion must be visible before XOFF is tested, as the sent
 	 * side's stop is before it rechecks.  Pairs with the barrier in
-	 * txp_netdev_tx_sent_queue(); the stop/wake helpers rely on it
+	 * bql_sent(); the stop/wake helpers rely on it
 	 * (txp_netif_txq_completed_wake). */
 	if (mb)
 		txp_smp_mb();
@@ -357,7 +357,8 @@ static int requeue(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int s
  * left (what could not be sent was requeued, in order, and the queue
  * scheduled).
  */
-static inline __attribute__((always_inline)) int __txp_xmit_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
+static inline __attribute__((always_inline)) int
+__txp_xmit_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 {
 	struct txp_dev *dev = txq->dev;
 	bool core = dev->lock == TXP_LOCK_CORE;
@@ -458,7 +459,8 @@ __txp_qdisc_run(struct txp_txq *txq, int self, struct txp_pkt **pkts, unsigned n
  * same order, same drops.  In core mode the xmit lock must be had at
  * once; true means it is held.
  */
-static inline __attribute__((always_inline)) bool try_bypass(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n)
+static inline __attribute__((always_inline)) bool
+try_bypass(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n)
 {
 	struct txp_dev *dev = txq->dev;
 	struct txp_qdisc *q = txq->qdisc;
@@ -536,7 +538,8 @@ static int noqueue_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self)
  * submitted, then sent or queued); the others are still the caller's,
  * not counted.  txp_xmit_burst_try()'s half of xmit_burst_txq().
  */
-static inline __attribute__((always_inline)) unsigned xmit_try_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
+static inline __attribute__((always_inline)) unsigned
+xmit_try_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 {
 	struct txp_qdisc *q = txq->qdisc;
 	unsigned taken = 0;
@@ -571,7 +574,8 @@ static inline __attribute__((always_inline)) unsigned xmit_try_txq(struct txp_tx
  * Queue pkts[0..n) on txq: one root lock acquisition, then the queue runs.
  * Takes ownership of every packet; returns how many were queued or sent.
  */
-static inline __attribute__((always_inline)) unsigned xmit_burst_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
+static inline __attribute__((always_inline)) unsigned
+xmit_burst_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 {
 	struct txp_dev *dev = txq->dev;
 	struct txp_qdisc *q = txq->qdisc;
@@ -729,8 +733,9 @@ xmit_runs(struct txp_dev *dev, struct txp_pkt **pkts, unsigned n, bool keep)
 		if (dev->num_tx_queues == 1)
 			j = n;
 		else
-			for (j = i + 1; j < n && (next = pick_tx(dev, pkts[j], NULL, self)) == q; j++)
-				;
+			for (j = i + 1; j < n; j++)
+				if ((next = pick_tx(dev, pkts[j], NULL, self)) != q)
+					break;
 		got = keep ? xmit_try_txq(&dev->txqs[q], pkts + i, j - i, self)
 			   : xmit_burst_txq(&dev->txqs[q], pkts + i, j - i, self);
 		done += got;

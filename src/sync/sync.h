@@ -307,7 +307,9 @@ extern bool txp__sync_watched;
 #ifndef TXP_CHECK
 static inline bool txp__spin_trylock_inline(struct txp_spinlock *l, const char *site)
 {
-	return txp_likely(!txp__sync_watched) ? txp__spin_trylock_raw(l) : txp__spin_trylock(l, site);
+	if (txp_likely(!txp__sync_watched))
+		return txp__spin_trylock_raw(l);
+	return txp__spin_trylock(l, site);
 }
 
 static inline void txp__spin_lock_inline(struct txp_spinlock *l, const char *site)

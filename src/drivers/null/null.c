@@ -4,11 +4,12 @@
  * start_xmit posts the packet on the calling context's own pending list;
  * a packet without xmit_more rings the "doorbell" of its queue (one store
  * to a device word, as the MMIO write of a real NIC, which has a doorbell
- * register per queue) and completes the whole list at once.  Each context has its own list, so the driver needs no
- * lock at all: it is safe under LLTX (a fully lockless software device,
- * as LLTX came to mean) and under the core's xmit lock alike.  It reports
- * its bytes to byte queue limits (sent at post, completed at the doorbell),
- * which never find anything in flight between two batches.
+ * register per queue) and completes the whole list at once.  Each
+ * context has its own list, so the driver needs no lock at all: it is
+ * safe under LLTX (a fully lockless software device, as LLTX came to
+ * mean) and under the core's xmit lock alike.  It reports its bytes to
+ * byte queue limits (sent at post, completed at the doorbell), which
+ * never find anything in flight between two batches.
  */
 #include <stdlib.h>
 #include <string.h>
