@@ -216,14 +216,16 @@ int bench_case_txpath(const struct bench_cfg *cfg, const struct bench_row *row,
 	int rc;
 
 	/* The driver, made as `txpath run` makes it: tg3-2005 on the sim,
-	 * which takes its own lock in either mode (2.6.8's tg3 did too). */
+	 * which takes its own lock in either mode (2.6.8's tg3 did too);
+	 * with BQL, 6.x's modern, which reports its bytes. */
 	txp_run_cfg_init(&rcfg);
 	rcfg.driver = strcmp(row->driver, "plugin") ? txp_run_driver(row->driver) : cfg->plugin;
-	rcfg.personality = txp_sim_personality("tg3-2005");
+	rcfg.personality = txp_sim_personality(row->bql ? "modern" : "tg3-2005");
 	rcfg.lock = (enum txp_lock_mode)row->lock;
 	rcfg.runner = (enum txp_runner)row->runner;
 	rcfg.threads = row->threads;
 	rcfg.queues = row->queues ? row->queues : 1;
+	rcfg.bql = row->bql;
 	rcfg.line_rate = 0;
 	if (!rcfg.driver || !txp_run_cfg_check(&rcfg, err, errlen))
 		return -1;
@@ -232,7 +234,7 @@ int bench_case_txpath(const struct bench_cfg *cfg, const struct bench_row *row,
 	dcfg = (struct txp_dev_cfg){
 		.name = row->driver, .lock = rcfg.lock, .runner = rcfg.runner,
 		.txqueuelen = rcfg.txqueuelen, .bulk = cfg->bulk, .ops = ops, .priv = priv,
-		.num_tx_queues = row->queues,
+		.num_tx_queues = row->queues, .bql = row->bql,
 	};
 	dev = txp_dev_create(&dcfg, err, errlen);
 	if (!dev || txp_dev_open(dev) != 0) {
@@ -265,13 +267,19 @@ static const struct {
 	const char *config;
 	enum txp_lock_mode lock;
 	enum txp_runner runner;
+	bool mq;		/* a queue per producer */
+	bool bql;
 } txpath_configs[] = {
-	{ "core/concurrent", TXP_LOCK_CORE, TXP_RUNNER_CONCURRENT },
-	{ "lltx/concurrent", TXP_LOCK_LLTX, TXP_RUNNER_CONCURRENT },
-	{ "core/exclusive", TXP_LOCK_CORE, TXP_RUNNER_EXCLUSIVE },
-	{ "lltx/exclusive", TXP_LOCK_LLTX, TXP_RUNNER_EXCLUSIVE },
+	{ "core/concurrent", TXP_LOCK_CORE, TXP_RUNNER_CONCURRENT, false, false },
+	{ "lltx/concurrent", TXP_LOCK_LLTX, TXP_RUNNER_CONCURRENT, false, false },
+	{ "core/exclusive", TXP_LOCK_CORE, TXP_RUNNER_EXCLUSIVE, false, false },
+	{ "lltx/exclusive", TXP_LOCK_LLTX, TXP_RUNNER_EXCLUSIVE, false, false },
 	/* Linux 2.6.38 on: a queue per producer, each with its own locks. */
-	{ "core/excl/mq", TXP_LOCK_CORE, TXP_RUNNER_EXCLUSIVE },
+	{ "core/excl/mq", TXP_LOCK_CORE, TXP_RUNNER_EXCLUSIVE, true, false },
+	/* Linux 6.x as --era 6.x runs it on the null driver: the same, with
+	 * byte queue limits (the null driver has no tx_timeout, so no
+	 * watchdog). */
+	{ "6.x", TXP_LOCK_CORE, TXP_RUNNER_EXCLUSIVE, true, true },
 };
 #define NCONFIGS (sizeof(txpath_configs) / sizeof(txpath_configs[0]))
 
@@ -327,10 +335,11 @@ struct bench_row *bench_rows(const struct bench_cfg *cfg, size_t *n)
 					    BENCH_TXPATH, t);
 				r[-1].lock = txpath_configs[c].lock;
 				r[-1].runner = txpath_configs[c].runner;
-				r[-1].queues = strstr(txpath_configs[c].config, "/mq") ? t : 1;
+				r[-1].queues = txpath_configs[c].mq ? t : 1;
+				r[-1].bql = txpath_configs[c].bql;
 			}
 		for (size_t c = 0; p && c < NCONFIGS; c++) {
-			if (txpath_configs[c].lock != p->lock)
+			if (txpath_configs[c].lock != p->lock || txpath_configs[c].bql)
 				continue;
 			r = add_row(r, txpath_configs[c].config, "plugin", BENCH_TXPATH, t);
 			r[-1].lock = txpath_configs[c].lock;

@@ -51,6 +51,7 @@ struct bench_row {
 	int lock, runner;	/* enum txp_lock_mode, enum txp_runner (txpath only) */
 	unsigned queues;	/* transmit queues (txpath only): 0 or 1, one; the
 				 * "mq" configurations one per producer */
+	bool bql;		/* byte queue limits (txpath only) */
 	unsigned threads;
 	bool skipped;		/* not run in this build (why: note) */
 	const char *note;
@@ -106,9 +107,11 @@ bool bench_baseline_built(enum bench_kind kind);
 
 struct bench_sync;
 
-/* One producer thread of a case. */
+/* One producer thread of a case, on cache lines of its own: each writes
+ * its seq and sent once per burst, and a neighbour's on the same line
+ * would cost every case with two producers a line's round trip per burst. */
 struct bench_worker {
-	struct bench_sync *sync;
+	_Alignas(64) struct bench_sync *sync;
 	unsigned idx;			/* 0..threads-1: its flow id */
 	unsigned burst;
 	void (*loop)(struct bench_worker *w);	/* produce until told to stop */

@@ -49,6 +49,12 @@ static struct dql_interval dql_interval(struct txp_dql *dql, unsigned count, uns
 	return iv;
 }
 
+/* now_ns, or the clock's time for TXP_DQL_NOW. */
+static uint64_t dql_time(uint64_t now_ns)
+{
+	return now_ns == TXP_DQL_NOW ? txp_now_ns() : now_ns;
+}
+
 static void dql_restart_slack(struct txp_dql *dql, uint64_t now_ns)
 {
 	dql->slack_start_time = now_ns;
@@ -81,7 +87,7 @@ static unsigned dql_new_limit(struct txp_dql *dql, const struct dql_interval *iv
 		 * the next queuing: grow by what was both queued and completed
 		 * in the interval, plus the previous excess. */
 		limit += posdiff(iv->completed, dql->prev_num_queued) + dql->prev_ovlimit;
-		dql_restart_slack(dql, now_ns);
+		dql_restart_slack(dql, dql_time(now_ns));
 	} else if (iv->inprogress && iv->prev_inprogress && !iv->all_prev_completed) {
 		/* Busy the whole interval: the lowest slack over the hold
 		 * time is what the limit may lose (no hysteresis). */
@@ -89,6 +95,7 @@ static unsigned dql_new_limit(struct txp_dql *dql, const struct dql_interval *iv
 
 		if (slack < dql->lowest_slack)
 			dql->lowest_slack = slack;
+		now_ns = dql_time(now_ns);
 		if ((int64_t)(now_ns - (dql->slack_start_time + dql->slack_hold_time)) > 0) {
 			limit = posdiff(limit, dql->lowest_slack);
 			dql_restart_slack(dql, now_ns);

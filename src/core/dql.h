@@ -111,6 +111,10 @@ static inline int txp_dql_avail(const struct txp_dql *dql)
 	return (int)(txp_load_relaxed(&dql->adj_limit) - txp_load_relaxed(&dql->num_queued));
 }
 
+/* txp_dql_completed's now_ns: read the clock if, and only when, the
+ * recomputation needs the time (as Linux reads jiffies). */
+#define TXP_DQL_NOW UINT64_MAX
+
 /* Record count objects completed at now_ns, and recompute the limit.  More
  * than is in flight (Linux: BUG_ON) completes what is in flight, and the
  * excess is counted in completed_refused: the queue drains rather than

@@ -210,6 +210,10 @@ void txp_pkt_free_list(struct txp_pkt *list)
 {
 	struct txp_pkt *first = list, *prev = NULL, *next;
 
+	if (list && !list->next) {
+		txp_pkt_free(list);	/* one packet: the common completion */
+		return;
+	}
 	/* Cut the list into runs of one pool each; a run needs no relinking,
 	 * it goes home as it stands. */
 	for (struct txp_pkt *pkt = list; pkt; prev = pkt, pkt = next) {
@@ -320,20 +324,46 @@ static void pool_give_buffers(const struct txp_pkt_pool *pool, struct txp_pkt **
 _Static_assert(offsetof(struct txp_pkt, pool) + sizeof(void *) == PKT_HOT_LEN,
 	       "pool ends the hot line");
 
+/* *slot = p, its hot line zeroed but pool; returns the packet after p. */
+static inline struct txp_pkt *pool_take(struct txp_pkt_pool *pool, struct txp_pkt *p,
+					struct txp_pkt **slot)
+{
+	struct txp_pkt *next = p->next;
+
+	*slot = p;
+	memset(p, 0, offsetof(struct txp_pkt, pool));
+	p->pool = pool;
+	return next;
+}
+
+/* pkts[i..n) once the owner's list ran dry: refilled as it goes.  How
+ * many of pkts[0..n) are had.  Owner only. */
+static __attribute__((noinline)) unsigned pool_alloc_rest(struct txp_pkt_pool *pool,
+							 struct txp_pkt **pkts, unsigned n,
+							 unsigned i)
+{
+	struct txp_pkt *p = NULL;
+
+	for (; i < n; i++) {
+		if (!p && !(p = pool_refill(pool)))
+			break;
+		p = pool_take(pool, p, &pkts[i]);
+	}
+	pool->free = p;
+	return i;
+}
+
 unsigned txp_pkt_pool_alloc_bulk(struct txp_pkt_pool *pool, struct txp_pkt **pkts, unsigned n)
 {
 	struct txp_pkt *p = pool->free;
 	unsigned i;
 
-	for (i = 0; i < n; i++) {
-		if (txp_unlikely(!p) && !(p = pool_refill(pool)))
-			break;
-		pkts[i] = p;
-		p = p->next;
-		memset(pkts[i], 0, offsetof(struct txp_pkt, pool));
-		pkts[i]->pool = pool;
-	}
+	/* From the owner's list, with no call: the common case. */
+	for (i = 0; i < n && p; i++)
+		p = pool_take(pool, p, &pkts[i]);
 	pool->free = p;
+	if (txp_unlikely(i < n))
+		i = pool_alloc_rest(pool, pkts, n, i);
 	if (pool->buf_size)
 		pool_give_buffers(pool, pkts, i);
 	return i;

@@ -87,10 +87,9 @@ void txp_netif_tx_start_queue(struct txp_txq *txq)
 
 /* -- byte queue limits (netdev_tx_*_queue) ------------------------------ */
 
-void txp_netdev_tx_sent_queue(struct txp_txq *txq, unsigned bytes)
+/* netdev_tx_sent_queue() on a device with BQL. */
+static inline void bql_sent(struct txp_txq *txq, unsigned bytes)
 {
-	if (!txq->dev->bql)
-		return;
 	txp_dql_queued(&txq->dql, bytes);
 	if (txp_likely(txp_dql_avail(&txq->dql) >= 0))
 		return;
@@ -100,11 +99,17 @@ void txp_netdev_tx_sent_queue(struct txp_txq *txq, unsigned bytes)
 	txp_store_release(&txq->stack_xoff, 1);
 	/* smp_mb__after_atomic(): the stop is visible before the recheck
 	 * below reads the completion side.  Pairs with the barrier in
-	 * txp_netdev_tx_completed_queue(): one of the two sees the other,
+	 * bql_completed(): one of the two sees the other,
 	 * so the queue cannot stay stopped with nothing in flight. */
 	txp_smp_mb();
 	if (txp_unlikely(txp_dql_avail(&txq->dql) >= 0))
 		txp_xchg(&txq->stack_xoff, 0);
+}
+
+void txp_netdev_tx_sent_queue(struct txp_txq *txq, unsigned bytes)
+{
+	if (txq->dev->bql)
+		bql_sent(txq, bytes);
 }
 
 bool txp__netdev_tx_sent_queue(struct txp_txq *txq, unsigned bytes, bool xmit_more)
@@ -114,26 +119,50 @@ bool txp__netdev_tx_sent_queue(struct txp_txq *txq, unsigned bytes, bool xmit_mo
 			txp_dql_queued(&txq->dql, bytes);
 		return txp_netif_queue_stopped(txq);
 	}
-	txp_netdev_tx_sent_queue(txq, bytes);
+	if (txq->dev->bql)
+		bql_sent(txq, bytes);
 	return true;
+}
+
+/*
+ * Does the calling context hold txq's xmit lock in core mode?  Then no
+ * start_xmit runs on txq meanwhile, so neither BQL's sent side nor a
+ * driver's stop: a completion made there (a driver completing within
+ * start_xmit, as the null driver does) is ordered with them by the lock.
+ */
+static inline bool xmit_lock_mine(const struct txp_txq *txq)
+{
+	return txq->dev->lock == TXP_LOCK_CORE &&
+	       txp__spin_owner_raw(&txq->xmit_lock) == txp_ctx_self();
+}
+
+/* netdev_tx_completed_queue() on a device with BQL, its barrier only if
+ * mb (else the caller holds the xmit lock: xmit_lock_mine()). */
+static inline void bql_completed(struct txp_txq *txq, unsigned bytes, bool mb)
+{
+	txp_dql_completed(&txq->dql, bytes, TXP_DQL_NOW);
+	/* Without this barrier the queue could stay stopped for good: the
+	 * completion must be visible before XOFF is tested, as the sent
+	 * side's stop is before it rechecks.  Pairs with the barrier in
+	 * bql_sent(); the stop/wake helpers rely on it
+	 * (txp_netif_txq_completed_wake). */
+	if (mb)
+		txp_smp_mb();
+	if (txp_dql_avail(&txq->dql) < 0)
+		return;
+	/* Tested before it is cleared, so a queue that runs costs no locked
+	 * exchange, nor its flow-control line's ownership.  A stop this load
+	 * misses is one whose recheck, after its own barrier, sees this
+	 * completion and restarts the queue itself. */
+	if (txp_load_relaxed(&txq->stack_xoff) && txp_xchg(&txq->stack_xoff, 0))
+		netif_schedule(txq);
 }
 
 void txp_netdev_tx_completed_queue(struct txp_txq *txq, unsigned pkts, unsigned bytes)
 {
 	(void)pkts;
-	if (txp_unlikely(!bytes) || !txq->dev->bql)
-		return;
-	txp_dql_completed(&txq->dql, bytes, txp_now_ns());
-	/* Without this barrier the queue could stay stopped for good: the
-	 * completion must be visible before XOFF is tested, as the sent
-	 * side's stop is before it rechecks.  Pairs with the barrier in
-	 * txp_netdev_tx_sent_queue(); the stop/wake helpers rely on it
-	 * (txp_netif_txq_completed_wake). */
-	txp_smp_mb();
-	if (txp_dql_avail(&txq->dql) < 0)
-		return;
-	if (txp_xchg(&txq->stack_xoff, 0))
-		netif_schedule(txq);
+	if (txp_likely(bytes) && txq->dev->bql)
+		bql_completed(txq, bytes, !xmit_lock_mine(txq));
 }
 
 void txp_netdev_tx_reset_queue(struct txp_txq *txq)
@@ -154,9 +183,12 @@ void txp__netif_txq_stop_mb(struct txp_txq *txq)
  * BQL the barrier alone. */
 void txp__netdev_txq_completed_mb(struct txp_txq *txq, unsigned pkts, unsigned bytes)
 {
+	(void)pkts;
+	if (!bytes)
+		return;
 	if (txq->dev->bql)
-		txp_netdev_tx_completed_queue(txq, pkts, bytes);
-	else if (bytes)
+		bql_completed(txq, bytes, true);
+	else
 		txp_smp_mb();
 }
 
@@ -231,7 +263,7 @@ call_start_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self, struct xmit_
 
 /* The xmit lock, taken with interrupts saved and off when the driver
  * uses it from its completion path (2.6.11-rc2: spin_lock_irqsave). */
-static bool xmit_lock_try(struct txp_txq *txq)
+static inline __attribute__((always_inline)) bool xmit_lock_try(struct txp_txq *txq)
 {
 	unsigned long flags = 0;
 
@@ -256,7 +288,7 @@ static void xmit_lock_take(struct txp_txq *txq)
 	txq->xmit_irq_flags = flags;
 }
 
-static void xmit_lock_release(struct txp_txq *txq)
+static inline __attribute__((always_inline)) void xmit_lock_release(struct txp_txq *txq)
 {
 	unsigned long flags = txq->xmit_irq_flags;
 
@@ -276,8 +308,8 @@ static void xmit_lock_release(struct txp_txq *txq)
  * first one it did not take (TXP_TX_BUSY too when the queue was found
  * stopped).
  */
-static unsigned send_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n,
-			   int self, enum txp_tx *rc)
+static inline __attribute__((always_inline)) unsigned
+send_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self, enum txp_tx *rc)
 {
 	unsigned i, calls = 0;
 	struct xmit_watch w;
@@ -325,7 +357,8 @@ static int requeue(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int s
  * left (what could not be sent was requeued, in order, and the queue
  * scheduled).
  */
-static int __txp_xmit_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
+static inline __attribute__((always_inline)) int
+__txp_xmit_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 {
 	struct txp_dev *dev = txq->dev;
 	bool core = dev->lock == TXP_LOCK_CORE;
@@ -393,7 +426,8 @@ static int __txp_qdisc_restart(struct txp_txq *txq, int self)
  * others leave their packets to it (a bypass batch is only given by the
  * context allowed in).
  */
-static void __txp_qdisc_run(struct txp_txq *txq, int self, struct txp_pkt **pkts, unsigned n)
+static inline __attribute__((always_inline)) void
+__txp_qdisc_run(struct txp_txq *txq, int self, struct txp_pkt **pkts, unsigned n)
 {
 	bool exclusive = txq->dev->runner == TXP_RUNNER_EXCLUSIVE;
 	int rc = -1;
@@ -425,7 +459,8 @@ static void __txp_qdisc_run(struct txp_txq *txq, int self, struct txp_pkt **pkts
  * same order, same drops.  In core mode the xmit lock must be had at
  * once; true means it is held.
  */
-static bool try_bypass(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n)
+static inline __attribute__((always_inline)) bool
+try_bypass(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n)
 {
 	struct txp_dev *dev = txq->dev;
 	struct txp_qdisc *q = txq->qdisc;
@@ -503,7 +538,8 @@ static int noqueue_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self)
  * submitted, then sent or queued); the others are still the caller's,
  * not counted.  txp_xmit_burst_try()'s half of xmit_burst_txq().
  */
-static unsigned xmit_try_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
+static inline __attribute__((always_inline)) unsigned
+xmit_try_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 {
 	struct txp_qdisc *q = txq->qdisc;
 	unsigned taken = 0;
@@ -538,7 +574,8 @@ static unsigned xmit_try_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigne
  * Queue pkts[0..n) on txq: one root lock acquisition, then the queue runs.
  * Takes ownership of every packet; returns how many were queued or sent.
  */
-static unsigned xmit_burst_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
+static inline __attribute__((always_inline)) unsigned
+xmit_burst_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 {
 	struct txp_dev *dev = txq->dev;
 	struct txp_qdisc *q = txq->qdisc;
@@ -584,6 +621,35 @@ static unsigned xmit_burst_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsig
 	return queued;
 }
 
+/* Run txq, which was scheduled (its sched word was seen set). */
+static __attribute__((noinline)) void tx_action_run(struct txp_txq *txq)
+{
+	/* Acquire: pairs with the release in netif_schedule(). */
+	if (!txp_xchg(&txq->sched, 0))
+		return;
+	if (!txp_spin_trylock(&txq->root_lock)) {
+		netif_schedule(txq);
+		return;
+	}
+	__txp_qdisc_run(txq, txp_ctx_self(), NULL, 0);
+	txp_spin_unlock(&txq->root_lock);
+}
+
+/* Inlined: every transmit looks at every queue, and mostly none is
+ * scheduled. */
+static inline void tx_action_txq(struct txp_txq *txq)
+{
+	if (txp_unlikely(txp_load_relaxed(&txq->sched)))
+		tx_action_run(txq);
+}
+
+/* net_tx_action(): run every queue that was scheduled. */
+static inline void net_tx_action(struct txp_dev *dev)
+{
+	for (unsigned i = 0; i < dev->num_tx_queues; i++)
+		tx_action_txq(&dev->txqs[i]);
+}
+
 /* -- queue selection (netdev_core_pick_tx) ------------------------------- */
 
 /* reciprocal_scale(): val onto [0, n) without a division. */
@@ -605,7 +671,7 @@ static inline uint32_t flow_hash(uint32_t flow)
 
 /* The queue for a packet that has none: XPS by sending context, else the
  * flow hash. */
-static unsigned pick_new(struct txp_dev *dev, const struct txp_pkt *pkt, int self)
+static inline unsigned pick_new(struct txp_dev *dev, const struct txp_pkt *pkt, int self)
 {
 	int q = txp_load_relaxed(&dev->xps[self]);
 
@@ -614,7 +680,7 @@ static unsigned pick_new(struct txp_dev *dev, const struct txp_pkt *pkt, int sel
 	return reciprocal_scale(flow_hash(pkt->flow), dev->num_tx_queues);
 }
 
-static unsigned pick_tx(struct txp_dev *dev, struct txp_pkt *pkt, int *cache, int self)
+static inline unsigned pick_tx(struct txp_dev *dev, struct txp_pkt *pkt, int *cache, int self)
 {
 	unsigned n = dev->num_tx_queues, q;
 
@@ -660,24 +726,24 @@ xmit_runs(struct txp_dev *dev, struct txp_pkt **pkts, unsigned n, bool keep)
 
 	if (txp_unlikely(!n))
 		return 0;
-	if (txp_likely(dev->num_tx_queues == 1)) {
-		done = keep ? xmit_try_txq(&dev->txqs[0], pkts, n, self)
-			    : xmit_burst_txq(&dev->txqs[0], pkts, n, self);
-	} else {
-		next = pick_tx(dev, pkts[0], NULL, self);
-		for (i = 0; i < n; i = j) {
-			q = next;
-			for (j = i + 1; j < n && (next = pick_tx(dev, pkts[j], NULL, self)) == q; j++)
-				;
-			got = keep ? xmit_try_txq(&dev->txqs[q], pkts + i, j - i, self)
-				   : xmit_burst_txq(&dev->txqs[q], pkts + i, j - i, self);
-			done += got;
-			if (keep && got < j - i)
-				break;
-		}
+	/* One queue: one run, nothing to pick. */
+	next = dev->num_tx_queues == 1 ? 0 : pick_tx(dev, pkts[0], NULL, self);
+	for (i = 0; i < n; i = j) {
+		q = next;
+		if (dev->num_tx_queues == 1)
+			j = n;
+		else
+			for (j = i + 1; j < n; j++)
+				if ((next = pick_tx(dev, pkts[j], NULL, self)) != q)
+					break;
+		got = keep ? xmit_try_txq(&dev->txqs[q], pkts + i, j - i, self)
+			   : xmit_burst_txq(&dev->txqs[q], pkts + i, j - i, self);
+		done += got;
+		if (keep && got < j - i)
+			break;
 	}
 	/* Leaving the bottom half: run what was scheduled meanwhile. */
-	txp_net_tx_action(dev);
+	net_tx_action(dev);
 	return done;
 }
 
@@ -706,7 +772,7 @@ unsigned txp_xmit_burst_on(struct txp_dev *dev, unsigned queue, struct txp_pkt *
 		return 0;
 	}
 	queued = xmit_burst_txq(&dev->txqs[queue], pkts, n, self);
-	txp_net_tx_action(dev);
+	net_tx_action(dev);
 	return queued;
 }
 
@@ -722,21 +788,12 @@ int txp_dev_queue_xmit_on(struct txp_dev *dev, unsigned queue, struct txp_pkt *p
 
 void txp_net_tx_action_txq(struct txp_txq *txq)
 {
-	/* Acquire: pairs with the release in netif_schedule(). */
-	if (!txp_load_relaxed(&txq->sched) || !txp_xchg(&txq->sched, 0))
-		return;
-	if (!txp_spin_trylock(&txq->root_lock)) {
-		netif_schedule(txq);
-		return;
-	}
-	__txp_qdisc_run(txq, txp_ctx_self(), NULL, 0);
-	txp_spin_unlock(&txq->root_lock);
+	tx_action_txq(txq);
 }
 
 void txp_net_tx_action(struct txp_dev *dev)
 {
-	for (unsigned i = 0; i < dev->num_tx_queues; i++)
-		txp_net_tx_action_txq(&dev->txqs[i]);
+	net_tx_action(dev);
 }
 
 void txp_dev_xmit_lock_irqsafe(struct txp_dev *dev)

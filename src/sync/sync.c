@@ -48,34 +48,18 @@ void txp_spin_init(struct txp_spinlock *l, const char *name)
 	l->name = name;
 }
 
-static bool spin_trylock(struct txp_spinlock *l)
-{
-	/* Test first: a failed trylock must not steal the line from the
-	 * holder (nor, in the check build, wake the other spinners). */
-	if (txp_load_relaxed(&l->locked))
-		return false;
-	/* Acquire: pairs with the release in txp__spin_unlock(). */
-	if (txp_xchg(&l->locked, 1))
-		return false;
-	/* The owner is bookkeeping, read only to compare with oneself: not
-	 * a scheduling point. */
-	atomic_store_explicit(&l->owner, txp_ctx_self(), memory_order_relaxed);
-	return true;
-}
-
 /* -- observers ----------------------------------------------------------- */
 
 static const struct txp_sync_observer *watchers[TXP_WATCH_NR];
-/* Any watcher at all: the one test on the lock's fast path.  Set before
- * any context runs, cleared after: read without ordering. */
-static bool watched;
+/* Any watcher at all: the one test on the lock's fast path (sync.h). */
+bool txp__sync_watched;
 
 void txp_sync_observe(enum txp_sync_watcher w, const struct txp_sync_observer *o)
 {
 	watchers[w] = o;
-	watched = false;
+	txp__sync_watched = false;
 	for (int i = 0; i < TXP_WATCH_NR; i++)
-		watched |= watchers[i] != NULL;
+		txp__sync_watched |= watchers[i] != NULL;
 }
 
 /* A watcher that lets a taking of l pass as nested, if any does. */
@@ -114,9 +98,9 @@ static void observe_irqs_on(const char *site)
 
 bool txp__spin_trylock(struct txp_spinlock *l, const char *site)
 {
-	if (!spin_trylock(l))
+	if (!txp__spin_trylock_raw(l))
 		return false;
-	if (txp_unlikely(watched))
+	if (txp_unlikely(txp__sync_watched))
 		observe_acquired(l, site);
 	return true;
 }
@@ -127,21 +111,19 @@ void txp__spin_lock(struct txp_spinlock *l, const char *site)
 
 	/* The validator reports taking a lock this context holds, and lets
 	 * it pass as a nested hold instead of spinning forever. */
-	if (txp_unlikely(watched) && observe_recursion(l, site))
+	if (txp_unlikely(txp__sync_watched) && observe_recursion(l, site))
 		return;
-	while (!spin_trylock(l))
+	while (!txp__spin_trylock_raw(l))
 		txp_spin_wait(&spins);
-	if (txp_unlikely(watched))
+	if (txp_unlikely(txp__sync_watched))
 		observe_acquired(l, site);
 }
 
 void txp__spin_unlock(struct txp_spinlock *l, const char *site)
 {
-	if (txp_unlikely(watched) && observe_release(l, site))
+	if (txp_unlikely(txp__sync_watched) && observe_release(l, site))
 		return;
-	atomic_store_explicit(&l->owner, TXP_NO_OWNER, memory_order_relaxed);
-	/* Release: pairs with the acquire in spin_trylock(). */
-	txp_store_release(&l->locked, 0);
+	txp__spin_unlock_raw(l);
 }
 
 void txp__spin_lock_irq(struct txp_spinlock *l, const char *site)
@@ -190,7 +172,7 @@ void txp__assert_held_failed(const char *lock, const char *func)
 
 int txp_spin_owner(const struct txp_spinlock *l)
 {
-	return atomic_load_explicit(&((struct txp_spinlock *)l)->owner, memory_order_relaxed);
+	return txp__spin_owner_raw(l);
 }
 
 bool txp_spin_is_locked(const struct txp_spinlock *l)
@@ -292,7 +274,7 @@ static void irqs_on(const char *site)
 {
 	if (txp__irq_off) {
 		txp__irq_off = false;
-		if (txp_unlikely(watched))
+		if (txp_unlikely(txp__sync_watched))
 			observe_irqs_on(site);
 	}
 }

@@ -264,6 +264,77 @@ static inline int txp_ctx_self(void)
 }
 
 /*
+ * The spin lock's fast paths, inline.  spin_trylock's test and exchange
+ * are the lock (sync.c's operations use them too).  In the normal build
+ * the library's own txp_spin_trylock/lock/unlock take the inline path
+ * while nothing observes the seam (no validator, no diagrams), and the
+ * out-of-line operations of txpath/sync.h otherwise; drivers outside the
+ * library always call those.  The check build calls them always: each of
+ * their operations is a scheduling point already.
+ */
+static inline bool txp__spin_trylock_raw(struct txp_spinlock *l)
+{
+	/* Test first: a failed trylock must not steal the line from the
+	 * holder (nor, in the check build, wake the other spinners). */
+	if (txp_load_relaxed(&l->locked))
+		return false;
+	/* Acquire: pairs with the release in txp__spin_unlock_raw(). */
+	if (txp_xchg(&l->locked, 1))
+		return false;
+	/* The owner is bookkeeping, read only to compare with oneself: not
+	 * a scheduling point. */
+	atomic_store_explicit(&l->owner, txp_ctx_self(), memory_order_relaxed);
+	return true;
+}
+
+static inline void txp__spin_unlock_raw(struct txp_spinlock *l)
+{
+	atomic_store_explicit(&l->owner, TXP_NO_OWNER, memory_order_relaxed);
+	/* Release: pairs with the acquire in txp__spin_trylock_raw(). */
+	txp_store_release(&l->locked, 0);
+}
+
+/* txp_spin_owner(), inline. */
+static inline int txp__spin_owner_raw(const struct txp_spinlock *l)
+{
+	return atomic_load_explicit(&((struct txp_spinlock *)l)->owner, memory_order_relaxed);
+}
+
+/* Does a watcher observe the seam (txp_sync_observe)?  Set and cleared
+ * while no context runs: read without ordering. */
+extern bool txp__sync_watched;
+
+#ifndef TXP_CHECK
+static inline bool txp__spin_trylock_inline(struct txp_spinlock *l, const char *site)
+{
+	if (txp_likely(!txp__sync_watched))
+		return txp__spin_trylock_raw(l);
+	return txp__spin_trylock(l, site);
+}
+
+static inline void txp__spin_lock_inline(struct txp_spinlock *l, const char *site)
+{
+	if (txp_unlikely(txp__sync_watched) || !txp__spin_trylock_raw(l))
+		txp__spin_lock(l, site);
+}
+
+static inline void txp__spin_unlock_inline(struct txp_spinlock *l, const char *site)
+{
+	if (txp_likely(!txp__sync_watched))
+		txp__spin_unlock_raw(l);
+	else
+		txp__spin_unlock(l, site);
+}
+
+#undef txp_spin_trylock
+#undef txp_spin_lock
+#undef txp_spin_unlock
+#define txp_spin_trylock(l) txp__spin_trylock_inline((l), __func__)
+#define txp_spin_lock(l)    txp__spin_lock_inline((l), __func__)
+#define txp_spin_unlock(l)  txp__spin_unlock_inline((l), __func__)
+#endif
+
+/*
  * A function whose contract is "caller holds l" says so in its first
  * comment line and asserts it here.  Checked where TXP_ASSERT_LOCKS is
  * defined (the sanitizer builds and the check build, where the tests

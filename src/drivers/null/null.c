@@ -2,13 +2,14 @@
  * null.c - the null driver.
  *
  * start_xmit posts the packet on the calling context's own pending list;
- * a packet without xmit_more rings the "doorbell" (one store to a shared
- * device word, as the MMIO write of a real NIC) and completes the whole
- * list at once.  Each context has its own list, so the driver needs no
- * lock at all: it is safe under LLTX (a fully lockless software device,
- * as LLTX came to mean) and under the core's xmit lock alike.  It reports
- * its bytes to byte queue limits (sent at post, completed at the doorbell),
- * which never find anything in flight between two batches.
+ * a packet without xmit_more rings the "doorbell" of its queue (one store
+ * to a device word, as the MMIO write of a real NIC, which has a doorbell
+ * register per queue) and completes the whole list at once.  Each
+ * context has its own list, so the driver needs no lock at all: it is
+ * safe under LLTX (a fully lockless software device, as LLTX came to
+ * mean) and under the core's xmit lock alike.  It reports its bytes to
+ * byte queue limits (sent at post, completed at the doorbell), which
+ * never find anything in flight between two batches.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,15 +22,19 @@ struct null_pcpu {
 	txp_cacheline_aligned struct txp_pkt *head, **tail;	/* posted, no doorbell yet */
 	unsigned n, bytes;
 	struct txp_txq *txq;	/* the queue they were posted on (one per batch) */
+	_Atomic uint64_t *doorbell;	/* ... and its doorbell */
 	_Atomic uint64_t packets, doorbells;
 };
 
 struct txp_null {
 	struct txp_dev *dev;		/* set by open */
 	bool bql;			/* ... and whether it reports to BQL */
-	/* The doorbell register: every context that flushes writes it. */
-	txp_cacheline_aligned _Atomic uint64_t doorbell;
 	struct null_pcpu pcpu[TXP_MAX_CTX];
+	/* The doorbell registers, one per queue: every context that flushes
+	 * a queue writes its own; a queue per producer shares none. */
+	struct {
+		txp_cacheline_aligned _Atomic uint64_t doorbell;
+	} queue[TXP_DEV_MAX_QUEUES];
 };
 
 struct txp_null *txp_null_create(void)
@@ -69,7 +74,7 @@ static void null_flush(struct txp_null *nul, struct null_pcpu *c)
 	txp_counter_add(&c->packets, n);
 	txp_counter_add(&c->doorbells, 1);
 	/* A device register, not synchronisation: it pairs with nothing. */
-	txp_store_relaxed(&nul->doorbell, txp_counter_read(&c->packets));
+	txp_store_relaxed(c->doorbell, txp_counter_read(&c->packets));
 	*c->tail = NULL;
 	c->head = NULL;
 	c->tail = &c->head;
@@ -77,7 +82,10 @@ static void null_flush(struct txp_null *nul, struct null_pcpu *c)
 	c->bytes = 0;
 	if (txp_unlikely(nul->bql))
 		txp_netdev_tx_completed_queue(c->txq, n, bytes);
-	txp_pkt_complete_list(nul->dev, list, n);
+	if (n == 1)
+		txp_pkt_complete(nul->dev, list);	/* one at a time: no list to walk */
+	else
+		txp_pkt_complete_list(nul->dev, list, n);
 }
 
 static int null_open(struct txp_dev *dev)
@@ -110,6 +118,10 @@ static enum txp_tx null_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 	struct txp_null *nul = txp_dev_priv(txp_txq_dev(txq));
 	struct null_pcpu *c = &nul->pcpu[txp_ctx_self()];
 
+	if (!c->head) {
+		c->txq = txq;
+		c->doorbell = &nul->queue[txp_txq_index(txq)].doorbell;
+	}
 	*c->tail = pkt;
 	c->tail = &pkt->next;
 	c->n++;
@@ -117,7 +129,6 @@ static enum txp_tx null_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 	 * stopping it, is all it needs to ring for. */
 	if (txp_unlikely(nul->bql)) {
 		c->bytes += pkt->len;
-		c->txq = txq;
 		if (txp__netdev_tx_sent_queue(txq, pkt->len, pkt->xmit_more))
 			null_flush(nul, c);
 	} else if (!pkt->xmit_more) {
