@@ -57,6 +57,12 @@ uint64_t parse_u64(const char *cmd, const char *opt, const char *s, uint64_t min
 double parse_seconds(const char *cmd, const char *opt, const char *s);
 /* "N" or "MIN-MAX" fragments per packet. */
 void parse_frags(const char *cmd, const char *s, unsigned *min, unsigned *max);
+/* --qdisc NAME: the kind, or a usage error listing them. */
+const struct txp_qdisc_ops *parse_qdisc(const char *cmd, const char *arg);
+/* on | off: true for on, else a usage error naming opt. */
+bool parse_on_off(const char *cmd, const char *opt, const char *arg);
+/* The eras' names, space-separated (the tool's own buffer). */
+const char *era_names(void);
 
 /* The knobs `run` and `demo` share.  Returns true if opt was one of them.
  * Options (long only): --era --lock --runner --personality --threads

@@ -30,6 +30,18 @@ const struct txp_era txp_eras[] = {
 	{ "6.x", "the lockless stop/wake helpers, and the watchdog resets a stuck queue",
 	  TXP_LOCK_CORE, TXP_RUNNER_EXCLUSIVE, "modern", .race_impossible = true,
 	  .queues = 2, .bql = true, .bulk = 32, .watchdog_ms = TXP_DEV_WATCHDOG_MS },
+	{ "5.1-nolock", "a lockless pfifo_fast: one runner by trylock; a packet can be stranded",
+	  TXP_LOCK_CORE, TXP_RUNNER_EXCLUSIVE, "locked", .race_impossible = true,
+	  .qdisc = "nolock-5.1" },
+	{ "5.13-missed", "a missed trylock sets MISSED and retries; run_end reschedules on it",
+	  TXP_LOCK_CORE, TXP_RUNNER_EXCLUSIVE, "locked", .race_impossible = true,
+	  .qdisc = "nolock-5.13" },
+	{ "5.19-barrier", "5.13's protocol with 2022's barrier between run_end's unlock and its test",
+	  TXP_LOCK_CORE, TXP_RUNNER_EXCLUSIVE, "locked", .race_impossible = true,
+	  .qdisc = "nolock-5.19" },
+	{ "6.18-draining", "the lockless qdisc today: DRAINING, quota sets MISSED, the bypass",
+	  TXP_LOCK_CORE, TXP_RUNNER_EXCLUSIVE, "locked", .race_impossible = true,
+	  .qdisc = "nolock" },
 	{ NULL, NULL, TXP_LOCK_CORE, TXP_RUNNER_CONCURRENT, NULL, .race_impossible = false },
 };
 

@@ -132,7 +132,7 @@ enum {
 	OPT_ERA = 256, OPT_LOCK, OPT_RUNNER, OPT_PERSONALITY, OPT_PRODUCERS, OPT_PACKETS,
 	OPT_RING, OPT_FRAGS, OPT_BATCH, OPT_MM, OPT_BOUND, OPT_PCT, OPT_RANDOM, OPT_RUNS,
 	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_JSON, OPT_HELP, OPT_QDISC, OPT_QUEUES, OPT_BQL,
-	OPT_BULK,
+	OPT_BULK, OPT_DEFER,
 };
 
 static const struct option check_options[] = {
@@ -150,6 +150,7 @@ static const struct option check_options[] = {
 	{ "queues", required_argument, NULL, OPT_QUEUES },
 	{ "bql", required_argument, NULL, OPT_BQL },
 	{ "bulk", required_argument, NULL, OPT_BULK },
+	{ "defer", required_argument, NULL, OPT_DEFER },
 	{ "memory-model", required_argument, NULL, OPT_MM },
 	{ "bound", required_argument, NULL, OPT_BOUND },
 	{ "pct", required_argument, NULL, OPT_PCT },
@@ -168,6 +169,7 @@ struct picks {
 	const char *era;
 	int lock, runner, queues, bql;	/* -1: from the era */
 	const struct txp_sim_personality *personality;
+	const struct txp_qdisc_ops *qdisc;	/* NULL: from the era */
 	struct driver_so so;
 	bool json;
 };
@@ -178,9 +180,9 @@ static void apply_picks(struct txp_check_cfg *cfg, const struct picks *p)
 		const struct txp_era *e = txp_era_lookup(p->era);
 
 		if (!e)
-			usage_error("check", "unknown era '%s' (2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18 2.6.38 3.3 3.18 6.x)",
-				    p->era);
+			usage_error("check", "unknown era '%s' (%s)", p->era, era_names());
 		cfg->era = e->name;
+		cfg->qdisc = e->qdisc ? txp_qdisc_lookup(e->qdisc) : NULL;
 		cfg->lock = e->lock;
 		cfg->runner = e->runner;
 		cfg->personality = txp_sim_personality(e->personality);
@@ -188,9 +190,11 @@ static void apply_picks(struct txp_check_cfg *cfg, const struct picks *p)
 		cfg->bql = e->bql;
 		/* The claim is the era's design: it holds only unchanged. */
 		cfg->race_impossible = e->race_impossible && p->lock < 0 && p->runner < 0 &&
-				       !p->personality &&
-				       (!cfg->qdisc || cfg->qdisc == &txp_pfifo_fast_ops);
+				       !p->personality && (!p->qdisc || p->qdisc == cfg->qdisc ||
+							   (!cfg->qdisc && p->qdisc == &txp_pfifo_fast_ops));
 	}
+	if (p->qdisc)
+		cfg->qdisc = p->qdisc;
 	if (p->lock >= 0)
 		cfg->lock = (enum txp_lock_mode)p->lock;
 	if (p->runner >= 0)
@@ -238,22 +242,15 @@ static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, stru
 		if (!p->personality)
 			usage_error("check", "unknown personality '%s'", arg);
 		break;
-	case OPT_QDISC:
-		if (strcmp(arg, "pfifo_fast") && strcmp(arg, "noqueue"))
-			usage_error("check", "--qdisc is pfifo_fast or noqueue, got '%s'", arg);
-		cfg->qdisc = txp_qdisc_lookup(arg);
-		break;
+	case OPT_QDISC: p->qdisc = parse_qdisc("check", arg); break;
+	case OPT_DEFER: cfg->defer = parse_on_off("check", "--defer", arg); break;
 	case OPT_PRODUCERS: cfg->producers = (unsigned)parse_u64("check", "--producers", arg, 1, 6); break;
 	case OPT_PACKETS: cfg->packets = (unsigned)parse_u64("check", "--packets", arg, 1, 64); break;
 	case OPT_RING: cfg->ring = (unsigned)parse_u64("check", "--ring", arg, 1, 4096); break;
 	case OPT_FRAGS: parse_frags("check", arg, &cfg->frags_min, &cfg->frags_max); break;
 	case OPT_BATCH: cfg->batch = (unsigned)parse_u64("check", "--batch", arg, 1, 4096); break;
 	case OPT_QUEUES: p->queues = (int)parse_u64("check", "--queues", arg, 1, 4); break;
-	case OPT_BQL:
-		if (strcmp(arg, "on") && strcmp(arg, "off"))
-			usage_error("check", "--bql is on or off, got '%s'", arg);
-		p->bql = strcmp(arg, "on") == 0;
-		break;
+	case OPT_BQL: p->bql = parse_on_off("check", "--bql", arg); break;
 	case OPT_BULK:
 		cfg->bulk = (unsigned)parse_u64("check", "--bulk", arg, 1, TXP_DEV_BULK_MAX);
 		break;
@@ -397,10 +394,11 @@ static void print_text(const struct txp_check_cfg *cfg, const struct txp_check_r
 	char strat[128], end[128];
 	double rate = r->seconds > 0 ? (double)r->schedules / r->seconds : 0;
 
-	printf("txpath check: era %s (lock %s, runner %s, qdisc %s, driver %s), %u producers x %u packets, "
+	printf("txpath check: era %s (lock %s, runner %s, qdisc %s%s, driver %s), %u producers x %u packets, "
 	       "ring %u, frags %u-%u, bulk %u, memory model %s\n",
 	       cfg->era ? cfg->era : "(custom)", txp_lock_mode_name(cfg->lock),
-	       txp_runner_name(cfg->runner), qdisc_name(cfg), driver_name(cfg),
+	       txp_runner_name(cfg->runner), qdisc_name(cfg), cfg->defer ? " with defer list" : "",
+	       driver_name(cfg),
 	       cfg->producers, cfg->packets, ring_shown(cfg), cfg->frags_min,
 	       cfg->frags_max, cfg->bulk ? cfg->bulk : 1, cfg->tso ? "tso" : "sc");
 	printf("strategy: %s\n\n", strategy_text(cfg, strat, sizeof(strat)));
@@ -433,6 +431,7 @@ static void print_json(const struct txp_check_cfg *cfg, const struct txp_check_r
 	json_str(&j, "lock", txp_lock_mode_name(cfg->lock));
 	json_str(&j, "runner", txp_runner_name(cfg->runner));
 	json_str(&j, "qdisc", qdisc_name(cfg));
+	json_bool(&j, "defer", cfg->defer);
 	json_str(&j, "personality", cfg->driver ? NULL : cfg->personality->name);
 	json_str(&j, "driver", driver_name(cfg));
 	json_str(&j, "memory_model", cfg->tso ? "tso" : "sc");
