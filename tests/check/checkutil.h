@@ -8,7 +8,7 @@
 #include "txpath/explore.h"
 #include "txpath/run.h"
 
-/* cfg: the defaults, with the era's lock, runner, driver and claim. */
+/* cfg: the defaults, with the era's lock, runner, driver, qdisc and claim. */
 static inline void txp_test_era_cfg(struct txp_check_cfg *cfg, const char *era)
 {
 	const struct txp_era *e = txp_era_lookup(era);
@@ -22,6 +22,7 @@ static inline void txp_test_era_cfg(struct txp_check_cfg *cfg, const char *era)
 	cfg->race_impossible = e->race_impossible;
 	cfg->queues = e->queues;
 	cfg->bql = e->bql;
+	cfg->qdisc = e->qdisc ? txp_qdisc_lookup(e->qdisc) : NULL;
 }
 
 /* The simulated NIC's ops, start_xmit replaced by xmit (which may call
