@@ -52,6 +52,8 @@ struct bench_row {
 	unsigned queues;	/* transmit queues (txpath only): 0 or 1, one; the
 				 * "mq" configurations one per producer */
 	unsigned threads;
+	bool defer;		/* txpath: the root-locked qdisc's defer list (6.18) */
+	const struct txp_qdisc_ops *qdisc;	/* txpath: NULL, pfifo_fast */
 	bool skipped;		/* not run in this build (why: note) */
 	const char *note;
 

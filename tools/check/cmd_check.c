@@ -32,13 +32,16 @@ static const char check_help[] =
 "stopped flag itself, and a call it saw run on a stopped queue that the\n"
 "core did not count is xmit-on-stopped (sc only: under tso the count may\n"
 "lag the flag); an era that claims the race impossible (2.6.8, 2.6.11-rc2,\n"
-"2.6.18, unchanged by --lock, --runner, --personality or --qdisc) reaching\n"
-"it is claim.  On the first violation the schedule is drawn as the 2004\n"
-"email draws it, with a string that --replay runs again exactly.\n"
+"2.6.18 and the later ones, unchanged by --lock, --runner, --personality or\n"
+"--qdisc) reaching it is claim.  On the first violation the schedule is\n"
+"drawn as the 2004 email draws it, with a string that --replay runs again\n"
+"exactly.\n"
 "\n"
 "The scenario:\n"
 "  --era E                 2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18 2.6.38\n"
-"                          3.3 3.18 6.x\n"
+"                          3.3 3.18 6.x; the lockless qdisc's: 5.1-nolock (a\n"
+"                          stall under sc), 5.13-missed (a stall under tso\n"
+"                          only), 5.19-barrier, 6.18-draining (proved)\n"
 "  --lock core|lltx  --runner concurrent|exclusive  --personality P\n"
 "                          override the era; personalities: tg3-2004 tg3-silent\n"
 "                          tg3-2005 e1000-2004 locked locked-bql rc2 rc2-naive\n"
@@ -49,9 +52,12 @@ static const char check_help[] =
 "                          driver.md); a driver that crashes is reported with\n"
 "                          the schedule that led there (exit 1)\n"
 "  --driver-arg K=V[,K=V]  its knobs\n"
-"  --qdisc pfifo_fast|noqueue\n"
-"                          the queue (default pfifo_fast); noqueue: producers\n"
-"                          call start_xmit directly, whatever the runner\n"
+"  --qdisc Q               the queue (default: the era's, else pfifo_fast);\n"
+"                          noqueue: producers call start_xmit directly,\n"
+"                          whatever the runner; nolock-5.1 nolock-5.13\n"
+"                          nolock-5.19 nolock: pfifo_fast without the root\n"
+"                          lock, one runner by its seqlock (see txpath run)\n"
+"  --defer on|off          a root-locked qdisc's defer list (6.18; default off)\n"
 "  --producers N           producer contexts (default 2)\n"
 "  --packets N             packets each (default 2)\n"
 "  --ring N                descriptors (default: the smallest that fits one\n"
@@ -119,7 +125,9 @@ static const char check_help[] =
 "  txpath check --era 2.6.11 --bound 3      proved: no violation\n"
 "  txpath check --personality lost-wakeup --lock core   a stall\n"
 "  txpath check --personality recheck-nomb --lock core --producers 1 \\\n"
-"      --packets 3 --memory-model tso --bound 3   the missing barrier\n"
+"      --packets 3 --memory-model tso --bound 3   the missing barrier\n""  txpath check --era 5.1-nolock            the lockless qdisc's stuck packet\n"
+"  txpath check --era 5.13-missed --memory-model tso   2022's missing barrier\n"
+"  txpath check --era 6.18-draining --memory-model tso --bound 3   proved\n"
 "\n"
 "The first SIGINT or SIGTERM stops the search at the next schedule and prints\n"
 "what was explored, marked incomplete (exit 130 or 143); a second ends it at\n"
@@ -431,10 +439,10 @@ static void print_json(const struct txp_check_cfg *cfg, const struct txp_check_r
 	json_str(&j, "lock", txp_lock_mode_name(cfg->lock));
 	json_str(&j, "runner", txp_runner_name(cfg->runner));
 	json_str(&j, "qdisc", qdisc_name(cfg));
-	json_bool(&j, "defer", cfg->defer);
 	json_str(&j, "personality", cfg->driver ? NULL : cfg->personality->name);
 	json_str(&j, "driver", driver_name(cfg));
 	json_str(&j, "memory_model", cfg->tso ? "tso" : "sc");
+	json_bool(&j, "defer", cfg->defer);
 	json_u64(&j, "producers", cfg->producers);
 	json_u64(&j, "packets", cfg->packets);
 	json_u64(&j, "ring", cfg->ring ? cfg->ring : txp_sim_min_ring(cfg->frags_max));
