@@ -1,6 +1,7 @@
 /*
- * checkutil.h - what the explorer's tests share: an era's scenario, and
- * the simulated NIC's ops with a start_xmit of the test's own.
+ * checkutil.h - what the explorer's tests share: an era's scenario, the
+ * simulated NIC's ops with a start_xmit of the test's own, and running a
+ * search (explore, expect_proved).
  */
 #ifndef TXP_TEST_CHECKUTIL_H
 #define TXP_TEST_CHECKUTIL_H
@@ -35,6 +36,47 @@ txp_test_sim_ops_with(enum txp_tx (*xmit)(struct txp_pkt *pkt, struct txp_txq *t
 	ops = txp_sim_ops;
 	ops.start_xmit = xmit;
 	return &ops;
+}
+
+/* Explore cfg: the search must run (whatever it finds). */
+static inline void explore(const struct txp_check_cfg *cfg, struct txp_check_result *res)
+{
+	char err[256] = "";
+
+	assert_int_equal(txp_check_run(cfg, res, err, sizeof(err)), 0);
+}
+
+/* Explore cfg into res and expect the search to end with no violation. */
+static inline void expect_clean_search(const struct txp_check_cfg *cfg, const char *what,
+				       struct txp_check_result *res)
+{
+	explore(cfg, res);
+	if (res->found)
+		fail_msg("%s: %s after %u preemptions: %s (schedule %s)", what, res->kind,
+			 res->preemptions, res->detail, res->schedule);
+	assert_true(res->complete);
+}
+
+/* Explore cfg and expect the search to end with no violation. */
+static inline void expect_none(const struct txp_check_cfg *cfg, const char *what)
+{
+	struct txp_check_result res;
+
+	expect_clean_search(cfg, what, &res);
+	txp_check_result_free(&res);
+}
+
+/* ... and a proof: more than one schedule, the race reachable or not as
+ * said. */
+static inline void expect_proved(const struct txp_check_cfg *cfg, const char *what,
+				 bool race_reachable)
+{
+	struct txp_check_result res;
+
+	expect_clean_search(cfg, what, &res);
+	assert_true(res.schedules > 1);
+	assert_int_equal(res.xmit_on_stopped_reachable, race_reachable);
+	txp_check_result_free(&res);
 }
 
 #endif
