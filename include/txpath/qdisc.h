@@ -44,10 +44,10 @@ enum txp_nolock_rev {
 				 * smp_mb() between run_end's unlock (a release
 				 * store) and its test of MISSED (a later load;
 				 * Guoju Fang) */
-	TXP_NOLOCK_DRAINING,	/* as in 6.18: test_and_set_bit(MISSED); a
-				 * stopped queue clears MISSED and sets DRAINING
-				 * (both mean "not empty"); running out of
-				 * quota sets MISSED; the empty-qdisc bypass */
+	TXP_NOLOCK_DRAINING,	/* as in 6.18: the 2022 barriers; a stopped
+				 * queue clears MISSED and sets DRAINING (both
+				 * mean "not empty"; with the lockless bypass,
+				 * since 5.14); running out of quota sets MISSED */
 };
 
 struct txp_qdisc_ops {

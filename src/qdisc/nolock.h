@@ -28,7 +28,8 @@ static inline struct txp_qdisc_nolock *txp__qdisc_nolock(struct txp_qdisc *q)
 }
 
 /* The bits that say "not empty" to the bypass and to dequeue's second
- * look (QDISC_STATE_NON_EMPTY; DRAINING exists from 6.18's history on). */
+ * look (QDISC_STATE_NON_EMPTY; DRAINING only in the 6.18 kind here, as
+ * the 5.19 kind is 5.13's protocol with the 2022 barriers alone). */
 static inline unsigned long txp__qdisc_non_empty_bits(const struct txp_qdisc *q)
 {
 	return q->ops->nolock >= TXP_NOLOCK_DRAINING ? TXP_QDISC_MISSED | TXP_QDISC_DRAINING
