@@ -25,8 +25,9 @@ struct nolock_band {
 	/* ptr_ring's producer side: its lock and the next slot to fill. */
 	struct txp_spinlock producer_lock;
 	unsigned producer;
-	/* The consumer side, the seqlock holder's alone. */
-	txp_cacheline_aligned unsigned consumer;
+	/* The consumer side, the seqlock holder's alone (on the producers'
+	 * line: a qdisc's private state is 16-byte aligned, not 64). */
+	unsigned consumer;
 	unsigned size;
 	_Atomic(struct txp_pkt *) *slot;
 	/* Statistics for the backlog: produced under the producer lock,
