@@ -61,6 +61,7 @@ static bool nolock_run_begin(struct txp_txq *txq, struct txp_qdisc_nolock *nl)
 {
 	if (txp_spin_trylock(&nl->seqlock))
 		return true;
+	txp_trace("qdisc_run_begin: seqlock busy");
 	switch (rev_of(txq)) {
 	case TXP_NOLOCK_NONE:
 	case TXP_NOLOCK_TRYLOCK:
