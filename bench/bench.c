@@ -234,7 +234,7 @@ int bench_case_txpath(const struct bench_cfg *cfg, const struct bench_row *row,
 	dcfg = (struct txp_dev_cfg){
 		.name = row->driver, .lock = rcfg.lock, .runner = rcfg.runner,
 		.txqueuelen = rcfg.txqueuelen, .bulk = cfg->bulk, .ops = ops, .priv = priv,
-		.num_tx_queues = row->queues, .bql = row->bql,
+		.num_tx_queues = row->queues, .bql = row->bql, .qdisc = row->qdisc, .defer = row->defer,
 	};
 	dev = txp_dev_create(&dcfg, err, errlen);
 	if (!dev || txp_dev_open(dev) != 0) {
@@ -308,10 +308,27 @@ static void skip(struct bench_row *r, const char *why)
 	r->note = why;
 }
 
+/* The transmit path of Linux 6.18 against core/exclusive (one root lock,
+ * one queue) on the null driver: a locked pfifo_fast whose producers
+ * defer to the one holding the lock, and the lockless pfifo_fast. */
+#define QDISC_ROWS 2
+static struct bench_row *add_qdisc_rows(struct bench_row *r, unsigned threads)
+{
+	r = add_row(r, "core/excl/defer", "null", BENCH_TXPATH, threads);
+	r[-1].lock = TXP_LOCK_CORE;
+	r[-1].runner = TXP_RUNNER_EXCLUSIVE;
+	r[-1].defer = true;
+	r = add_row(r, "core/nolock", "null", BENCH_TXPATH, threads);
+	r[-1].lock = TXP_LOCK_CORE;
+	r[-1].runner = TXP_RUNNER_EXCLUSIVE;
+	r[-1].qdisc = &txp_pfifo_nolock_ops;
+	return r;
+}
+
 struct bench_row *bench_rows(const struct bench_cfg *cfg, size_t *n)
 {
 	const struct txp_plugin *p = txp_run_driver_plugin_of(cfg->plugin);
-	size_t per = 4 + NCONFIGS * (cfg->sim ? 2 : 1) + (p ? 2 : 0);
+	size_t per = 4 + NCONFIGS * (cfg->sim ? 2 : 1) + QDISC_ROWS + (p ? 2 : 0);
 	struct bench_row *rows = calloc(per * cfg->max_threads, sizeof(*rows)), *r = rows;
 
 	if (!rows)
@@ -338,6 +355,7 @@ struct bench_row *bench_rows(const struct bench_cfg *cfg, size_t *n)
 				r[-1].queues = txpath_configs[c].mq ? t : 1;
 				r[-1].bql = txpath_configs[c].bql;
 			}
+		r = add_qdisc_rows(r, t);
 		for (size_t c = 0; p && c < NCONFIGS; c++) {
 			if (txpath_configs[c].lock != p->lock || txpath_configs[c].bql)
 				continue;

@@ -44,7 +44,9 @@ MODERN="2.6.38 3.3 3.18 6.x"
 # era, the violation expected ("none" or a kind), race reachable (true/false)
 for spec in "2.6.8 none false" "2.6.9 bug-log true" "silence none true" \
 	    "2.6.11-rc2 none false" "2.6.11 none true" "2.6.18 none false" \
-	    "2.6.38 none false" "3.3 none false" "3.18 none false" "6.x none false"; do
+	    "2.6.38 none false" "3.3 none false" "3.18 none false" "6.x none false" \
+	    "5.1-nolock stall false" "5.13-missed none false" "5.19-barrier none false" \
+	    "6.18-draining none false"; do
 	set -- $spec
 	era=$1 want=$2 want_race=$3
 	case " $MODERN " in
@@ -77,7 +79,7 @@ print(f"{era:<11} {name:<13} bound {bound}  {got:<8} preemptions {pre:<2} "
 PY
 	done
 done
-total=$(( 10 * $(scenarios | wc -l) + 4 ))
+total=$(( 14 * $(scenarios | wc -l) + 4 ))
 good=$(grep -c -e ' proved$' -e ' found [a-z-]*$' "$rows" || true)
 if [ "$good" -ne "$total" ]; then
 	status=1

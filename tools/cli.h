@@ -57,6 +57,12 @@ uint64_t parse_u64(const char *cmd, const char *opt, const char *s, uint64_t min
 double parse_seconds(const char *cmd, const char *opt, const char *s);
 /* "N" or "MIN-MAX" fragments per packet. */
 void parse_frags(const char *cmd, const char *s, unsigned *min, unsigned *max);
+/* --qdisc NAME: the kind, or a usage error listing them. */
+const struct txp_qdisc_ops *parse_qdisc(const char *cmd, const char *arg);
+/* on | off: true for on, else a usage error naming opt. */
+bool parse_on_off(const char *cmd, const char *opt, const char *arg);
+/* The eras' names, space-separated (the tool's own buffer). */
+const char *era_names(void);
 
 /* The knobs `run` and `demo` share.  Returns true if opt was one of them.
  * Options (long only): --era --lock --runner --personality --threads
@@ -99,7 +105,9 @@ extern const struct option run_knob_options[];
 #define RUN_KNOB_HELP \
 "  --era E                 a preset: 2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18\n" \
 "                          2.6.38 3.3 3.18 6.x (these four: 2 queues, XPS; 3.3+:\n" \
-"                          BQL; 3.18+: bulk 32; 6.x: the helpers, watchdog 5 s)\n" \
+"                          BQL; 3.18+: bulk 32; 6.x: the helpers, watchdog 5 s);\n" \
+"                          the lockless qdisc's: 5.1-nolock 5.13-missed\n" \
+"                          5.19-barrier 6.18-draining (its qdisc kinds, below)\n" \
 "  --lock core|lltx        who serialises start_xmit (overrides the era)\n" \
 "  --runner concurrent|exclusive\n" \
 "                          may several contexts run the qdisc at once\n" \
@@ -124,7 +132,17 @@ extern const struct option run_knob_options[];
 "                          (default 32; 1: dev_queue_xmit, one at a time)\n" \
 "  --bulk N                packets qdisc_restart() sends per batch, with the\n" \
 "                          more-follow hint, 1..64 (default 32; 1: as 2.6.x)\n" \
-"  --qdisc pfifo_fast|noqueue\n"                             \
+"  --qdisc Q               pfifo_fast (default) or noqueue (software devices:\n" \
+"                          start_xmit directly), or pfifo_fast without the root\n" \
+"                          lock (TCQ_F_NOLOCK: multi-producer rings, one runner\n" \
+"                          by its seqlock), as of a time: nolock-5.1 (trylock\n" \
+"                          only: a packet can be stranded), nolock-5.13 (the\n" \
+"                          MISSED bit), nolock-5.19 (2022's barriers), nolock\n" \
+"                          (6.18: DRAINING, quota, the empty-qdisc bypass)\n" \
+"  --defer on|off          a root-locked qdisc's defer list (6.18): only the\n" \
+"                          first waiting producer takes the root lock, the\n" \
+"                          others push onto a lock-free list and return\n" \
+"                          (default off; nothing for nolock or noqueue)\n" \
 "  --queues N              transmit queues, each with its own qdisc, locks, ring\n" \
 "                          and interrupt, 1..64 (default 1); afxdp: an XSK\n" \
 "                          socket per interface queue from --queue; afpacket: a\n" \

@@ -16,7 +16,9 @@ static const char demo_help[] =
 "usage: txpath demo [options]\n"
 "\n"
 "Runs the same workload under each era preset (2.6.8, 2.6.9, silence,\n"
-"2.6.11-rc2, 2.6.11, 2.6.18) and prints one row each: how often start_xmit\n"
+"2.6.11-rc2, 2.6.11, 2.6.18, 2.6.38, 3.3, 3.18, 6.x, and the lockless\n"
+"qdisc's 5.1-nolock, 5.13-missed, 5.19-barrier, 6.18-draining, each with\n"
+"its qdisc) and prints one row each: how often start_xmit\n"
 "ran on a stopped queue (the LLTX race), how often the driver then found\n"
 "its ring full, how many BUG lines it logged, whether anything was lost,\n"
 "and a verdict.  The 2.6.11-rc2 design runs under the lock validator, once\n"
@@ -33,7 +35,7 @@ static const char demo_help[] =
 "(so --file must name a regular file, or none yet).\n"
 "\n"
 "The workload (change it with the same options as txpath run, except the\n"
-"era, lock, runner and personality, which are the rows):\n"
+"era, lock, runner, personality and qdisc, which are the rows):\n"
 "  defaults: --threads 3 --packets 2000000 --ring 32 --frags 0-3 (sim)\n"
 "  --validate              run every row under the lock validator\n"
 "  --json                  print a JSON array of run objects\n"
@@ -60,7 +62,7 @@ static bool on_sim(const struct txp_run_cfg *cfg)
 
 static void print_header(void)
 {
-	printf("%-11s %-5s %-11s %-11s %6s %11s %11s %10s %9s %5s %4s %7s  %s\n",
+	printf("%-13s %-5s %-11s %-11s %6s %11s %11s %10s %9s %5s %4s %7s  %s\n",
 	       "era", "lock", "runner", "driver", "Mpps", "start_xmit", "on stopped",
 	       "ring full", "BUG logs", "lost", "dup", "hazards", "verdict");
 }
@@ -71,7 +73,7 @@ static void print_row(const struct txp_run_cfg *cfg, const struct txp_run_result
 
 	if (r->validated)
 		snprintf(hazards, sizeof(hazards), "%u", r->hazards);
-	printf("%-11s %-5s %-11s %-11s %6.2f %11llu %11llu %10llu %9llu %5llu %4llu %7s  %s\n",
+	printf("%-13s %-5s %-11s %-11s %6.2f %11llu %11llu %10llu %9llu %5llu %4llu %7s  %s\n",
 	       cfg->era, txp_lock_mode_name(cfg->lock), txp_runner_name(cfg->runner),
 	       on_sim(cfg) ? cfg->personality->name : cfg->driver->name, r->mpps,
 	       (unsigned long long)r->dev.xmit_calls,
@@ -89,7 +91,7 @@ static void print_hazards(const struct txp_run_result *r)
 		enum txp_hazard kind;
 		const char *msg = txp_validator_report(i, &kind);
 
-		printf("%13s %s: %s\n", "", txp_hazard_name(kind), msg);
+		printf("%15s %s: %s\n", "", txp_hazard_name(kind), msg);
 	}
 }
 
@@ -140,11 +142,12 @@ static void check_file(const char *file)
 			    "of its own, FILE.<era>.pcap", file);
 }
 
-/* Has a row of rows[0..n) the lock and runner of cfg? */
+/* Has a row of rows[0..n) the lock, runner and qdisc of cfg? */
 static bool same_path(const struct demo_row *rows, size_t n, const struct txp_run_cfg *cfg)
 {
 	for (size_t i = 0; i < n; i++)
-		if (rows[i].cfg.lock == cfg->lock && rows[i].cfg.runner == cfg->runner)
+		if (rows[i].cfg.lock == cfg->lock && rows[i].cfg.runner == cfg->runner &&
+		    rows[i].cfg.qdisc == cfg->qdisc)
 			return true;
 	return false;
 }
@@ -201,7 +204,7 @@ static struct demo_row *demo_rows(const struct txp_run_cfg *base, size_t *n)
 static bool is_row_knob(const char *name)
 {
 	return !strcmp(name, "era") || !strcmp(name, "lock") || !strcmp(name, "runner") ||
-	       !strcmp(name, "personality");
+	       !strcmp(name, "personality") || !strcmp(name, "qdisc");
 }
 
 /* The run knobs minus those the rows set, plus --json and --help. */

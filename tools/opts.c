@@ -94,7 +94,7 @@ enum {
 	OPT_DEV, OPT_FILE, OPT_XDP_MODE, OPT_QUEUE, OPT_TPACKET, OPT_QDISC_BYPASS, OPT_UMEM_POOL,
 	OPT_SRC_MAC, OPT_DST_MAC, OPT_SRC_IP, OPT_DST_IP, OPT_SRC_PORT, OPT_DST_PORT,
 	OPT_VALIDATE, OPT_BURST, OPT_BULK, OPT_FAULT, OPT_SEED, OPT_STALL_SECONDS,
-	OPT_QUEUES, OPT_BQL, OPT_XPS, OPT_WATCHDOG_MS,
+	OPT_QUEUES, OPT_BQL, OPT_XPS, OPT_WATCHDOG_MS, OPT_DEFER,
 };
 
 const struct option run_knob_options[] = {
@@ -137,8 +137,38 @@ const struct option run_knob_options[] = {
 	{ "bql", required_argument, NULL, OPT_BQL },
 	{ "xps", required_argument, NULL, OPT_XPS },
 	{ "watchdog-ms", required_argument, NULL, OPT_WATCHDOG_MS },
+	{ "defer", required_argument, NULL, OPT_DEFER },
 	{ NULL, 0, NULL, 0 },
 };
+
+const char *era_names(void)
+{
+	static char names[256];
+	size_t len = 0;
+
+	for (const struct txp_era *e = txp_eras; e->name && len < sizeof(names); e++)
+		len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
+					e == txp_eras ? "" : " ", e->name);
+	return names;
+}
+
+const struct txp_qdisc_ops *parse_qdisc(const char *cmd, const char *arg)
+{
+	const struct txp_qdisc_ops *q = txp_qdisc_lookup(arg);
+	char names[128];
+
+	if (!q)
+		usage_error(cmd, "--qdisc is one of %s, got '%s'", txp_qdisc_names(names, sizeof(names)),
+			    arg);
+	return q;
+}
+
+bool parse_on_off(const char *cmd, const char *opt, const char *arg)
+{
+	if (strcmp(arg, "on") && strcmp(arg, "off"))
+		usage_error(cmd, "%s is on or off, got '%s'", opt, arg);
+	return strcmp(arg, "on") == 0;
+}
 
 /* Knobs set on their own override the era wherever --era stands. */
 static void parse_era(const struct cmdline *cl, const char *arg, struct txp_run_cfg *cfg)
@@ -146,14 +176,15 @@ static void parse_era(const struct cmdline *cl, const char *arg, struct txp_run_
 	struct txp_run_cfg keep = *cfg;
 
 	if (!txp_run_cfg_era(cfg, arg))
-		usage_error(cl->cmd,
-			    "unknown era '%s' (2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18 2.6.38 3.3 3.18 6.x)", arg);
+		usage_error(cl->cmd, "unknown era '%s' (%s)", arg, era_names());
 	if (cmdline_given(cl, OPT_LOCK))
 		cfg->lock = keep.lock;
 	if (cmdline_given(cl, OPT_RUNNER))
 		cfg->runner = keep.runner;
 	if (cmdline_given(cl, OPT_PERSONALITY))
 		cfg->personality = keep.personality;
+	if (cmdline_given(cl, OPT_QDISC))
+		cfg->qdisc = keep.qdisc;
 }
 
 static void parse_personality(const char *cmd, const char *arg, struct txp_run_cfg *cfg)
@@ -356,9 +387,10 @@ bool parse_run_knob(const struct cmdline *cl, int opt, const char *arg, struct t
 		cfg->queues = (unsigned)parse_u64(cmd, "--queues", arg, 1, TXP_DEV_MAX_QUEUES);
 		return true;
 	case OPT_BQL:
-		if (strcmp(arg, "on") && strcmp(arg, "off"))
-			usage_error(cmd, "--bql is on or off, got '%s'", arg);
-		cfg->bql = strcmp(arg, "on") == 0;
+		cfg->bql = parse_on_off(cmd, "--bql", arg);
+		return true;
+	case OPT_DEFER:
+		cfg->defer = parse_on_off(cmd, "--defer", arg);
 		return true;
 	case OPT_XPS:
 		parse_xps(cmd, arg, cfg);
@@ -372,9 +404,7 @@ bool parse_run_knob(const struct cmdline *cl, int opt, const char *arg, struct t
 			usage_error(cmd, "unknown driver '%s' (sim afpacket afxdp tap pcap)", arg);
 		return true;
 	case OPT_QDISC:
-		cfg->qdisc = txp_qdisc_lookup(arg);
-		if (!cfg->qdisc)
-			usage_error(cmd, "--qdisc is pfifo_fast or noqueue, got '%s'", arg);
+		cfg->qdisc = parse_qdisc(cmd, arg);
 		return true;
 	}
 	return false;

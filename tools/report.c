@@ -175,6 +175,7 @@ void report_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp
 	json_str(j, "driver", cfg->driver->name);
 	json_str(j, "personality", personality_name(cfg));
 	json_str(j, "qdisc", cfg->qdisc->id);
+	json_bool(j, "defer", cfg->defer);
 	json_u64(j, "threads", cfg->threads);
 	json_u64(j, "ring", cfg->ring);
 	json_u64(j, "frags_min", cfg->frags_min);
@@ -248,10 +249,10 @@ void report_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp_run_re
 	const char *personality = personality_name(cfg);
 	char verdict[128];
 
-	fprintf(f, "txpath run: era %s, lock %s, runner %s, driver %s%s%s, qdisc %s\n",
+	fprintf(f, "txpath run: era %s, lock %s, runner %s, driver %s%s%s, qdisc %s%s\n",
 		cfg->era ? cfg->era : "(custom)", txp_lock_mode_name(cfg->lock),
 		txp_runner_name(cfg->runner), cfg->driver->name, personality ? "/" : "",
-		personality ? personality : "", cfg->qdisc->id);
+		personality ? personality : "", cfg->qdisc->id, cfg->defer ? " with defer list" : "");
 	fprintf(f, "  %u threads, ring %u, frags %u-%u, %.3f s, %.2f Mpps\n",
 		cfg->threads, cfg->ring, cfg->frags_min, cfg->frags_max, r->seconds, r->mpps);
 	fprintf(f, "  submitted %llu = transmitted %llu + dropped %llu%s\n",

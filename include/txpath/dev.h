@@ -81,6 +81,12 @@ struct txp_dev_cfg {
 	 * TXP_DEV_WATCHDOG_MS), if the driver has a tx_timeout op; 0: no
 	 * watchdog. */
 	unsigned watchdog_timeo_ms;
+	/* A root-locked qdisc's defer list (Linux 6.18, "net: dev_queue_xmit()
+	 * llist adoption"): a producer that finds another already waiting
+	 * for the root lock pushes its packets onto a lock-free list and
+	 * returns; the first takes the lock and queues them all.  Nothing
+	 * for a lockless qdisc or noqueue. */
+	bool defer;
 };
 
 #define TXP_DEV_BULK_MAX 64

@@ -70,6 +70,7 @@ struct txp_check_cfg {
 	bool bql;		/* byte queue limits (a personality that reports bytes) */
 	unsigned bulk;		/* packets dequeued per xmit lock, each but the
 				 * last with xmit_more; 0 or 1: one, as 2.6 */
+	bool defer;		/* a locked qdisc's defer list (txp_dev_cfg.defer) */
 	bool tso;		/* store buffers: the memory model tso */
 	enum txp_check_strategy strategy;
 	unsigned bound;		/* TXP_CHECK_BOUND */

@@ -182,6 +182,7 @@ static int scenario_setup(struct scenario *sc, const struct txp_check_cfg *cfg,
 		.bulk = cfg->bulk,
 		.num_tx_queues = cfg->queues,
 		.bql = cfg->bql,
+		.defer = cfg->defer,
 	};
 
 	memset(sc, 0, sizeof(*sc));

@@ -36,6 +36,7 @@ static bool txq_init(struct txp_dev *dev, unsigned i, const struct txp_qdisc_ops
 	atomic_init(&txq->stop_gen, 0);
 	atomic_init(&txq->sched, 0);
 	atomic_init(&txq->trans_start, 0);
+	atomic_init(&txq->defer_head, NULL);
 	txp_dql_init(&txq->dql, TXP_DQL_HOLD_NS);
 	return true;
 }
@@ -77,6 +78,7 @@ struct txp_dev *txp_dev_create(const struct txp_dev_cfg *cfg, char *err, size_t 
 	dev->priv = cfg->priv;
 	dev->log = cfg->log;
 	dev->bql = cfg->bql;
+	dev->defer = cfg->defer;
 	if (cfg->ops->tx_timeout)
 		dev->watchdog_timeo_ns = cfg->watchdog_timeo_ms * 1000000ull;
 	atomic_init(&dev->up, false);
@@ -119,10 +121,10 @@ static void txq_purge(struct txp_txq *txq, int self)
 {
 	struct txp_pkt *pkt;
 
-	txp_spin_lock(&txq->root_lock);
+	txp__qdisc_lock(txq);
 	while ((pkt = txq->qdisc->ops->dequeue(txq->qdisc)) != NULL)
 		txp__drop(txq, self, pkt, TXP_DROP_DEV_DOWN);
-	txp_spin_unlock(&txq->root_lock);
+	txp__qdisc_unlock(txq);
 }
 
 void txp_dev_close(struct txp_dev *dev)
@@ -199,9 +201,9 @@ unsigned txp_txq_backlog(struct txp_txq *txq)
 {
 	unsigned n;
 
-	txp_spin_lock(&txq->root_lock);
-	n = txq->qdisc->qlen;
-	txp_spin_unlock(&txq->root_lock);
+	txp__qdisc_lock(txq);
+	n = txp_qdisc_backlog(txq->qdisc);
+	txp__qdisc_unlock(txq);
 	return n;
 }
 

@@ -554,6 +554,8 @@ xmit_try_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 		txp__stat_add(txq, self, TXP__ST_SUBMITTED, taken);
 		return taken;
 	}
+	if (q->ops->nolock)
+		return txp__xmit_nolock(txq, pkts, n, self, true);
 	txp_spin_lock(&txq->root_lock);
 	if (try_bypass(txq, pkts, n)) {
 		txp__stat_add(txq, self, TXP__ST_SUBMITTED, n);
@@ -595,6 +597,10 @@ xmit_burst_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 			queued += noqueue_xmit(txq, pkts[i], self) == TXP_XMIT_OK;
 		return queued;
 	}
+	if (q->ops->nolock)
+		return txp__xmit_nolock(txq, pkts, n, self, false);
+	if (dev->defer)
+		return txp__xmit_defer(txq, pkts, n, self);
 
 	txp_spin_lock(&txq->root_lock);
 	if (try_bypass(txq, pkts, n)) {
@@ -627,6 +633,10 @@ static __attribute__((noinline)) void tx_action_run(struct txp_txq *txq)
 	/* Acquire: pairs with the release in netif_schedule(). */
 	if (!txp_xchg(&txq->sched, 0))
 		return;
+	if (txq->qdisc->ops->nolock) {
+		txp__nolock_tx_action(txq);
+		return;
+	}
 	if (!txp_spin_trylock(&txq->root_lock)) {
 		netif_schedule(txq);
 		return;
@@ -802,4 +812,37 @@ void txp_dev_xmit_lock_irqsafe(struct txp_dev *dev)
 	if (txp__validating)
 		for (unsigned i = 0; i < dev->num_tx_queues; i++)
 			txp_validate_irqsafe(&dev->txqs[i].xmit_lock);
+}
+
+/* -- for the layer's other entry paths (xmit_nolock.c, xmit_defer.c) ----- */
+
+unsigned txp__send_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self,
+			 enum txp_tx *rc)
+{
+	return send_batch(txq, pkts, n, self, rc);
+}
+
+void txp__xmit_lock_take(struct txp_txq *txq)
+{
+	xmit_lock_take(txq);
+}
+
+void txp__xmit_lock_release(struct txp_txq *txq)
+{
+	xmit_lock_release(txq);
+}
+
+void txp__netif_schedule(struct txp_txq *txq)
+{
+	netif_schedule(txq);
+}
+
+bool __txp_try_bypass(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n)
+{
+	return try_bypass(txq, pkts, n);
+}
+
+void __txp_qdisc_run_with(struct txp_txq *txq, int self, struct txp_pkt **pkts, unsigned n)
+{
+	__txp_qdisc_run(txq, self, pkts, n);
 }

@@ -10,10 +10,11 @@
 
 #include "txpath/qdisc.h"
 
-static void noqueue_init(struct txp_qdisc *q, unsigned limit)
+static int noqueue_init(struct txp_qdisc *q, unsigned limit)
 {
 	(void)q;
 	(void)limit;
+	return 0;
 }
 
 static struct txp_pkt *noqueue_dequeue(struct txp_qdisc *q)

@@ -37,9 +37,10 @@ static struct pfifo_fast *pfifo(struct txp_qdisc *q)
 	return (struct pfifo_fast *)q->priv;
 }
 
-static void pfifo_fast_init(struct txp_qdisc *q, unsigned limit)
+static int pfifo_fast_init(struct txp_qdisc *q, unsigned limit)
 {
 	pfifo(q)->limit = limit;
+	return 0;
 }
 
 static int pfifo_fast_enqueue(struct txp_qdisc *q, struct txp_pkt *pkt)

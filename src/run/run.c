@@ -112,7 +112,6 @@ void txp_run_cfg_init(struct txp_run_cfg *cfg)
 	txp_run_cfg_era(cfg, "2.6.11");
 	cfg->era = NULL;
 	cfg->driver = txp_run_driver("sim");
-	cfg->qdisc = &txp_pfifo_fast_ops;
 	cfg->threads = cpus > 0 ? (unsigned)cpus : 1;
 	cfg->packets = 1000000;
 	cfg->size = 64;
@@ -143,6 +142,7 @@ bool txp_run_cfg_era(struct txp_run_cfg *cfg, const char *era)
 	if (e->bulk)
 		cfg->bulk = e->bulk;
 	cfg->watchdog_ms = e->watchdog_ms;
+	cfg->qdisc = e->qdisc ? txp_qdisc_lookup(e->qdisc) : &txp_pfifo_fast_ops;
 	return true;
 }
 
@@ -374,6 +374,7 @@ static int run_setup(struct run *run, const struct txp_run_cfg *cfg, char *err, 
 		.num_tx_queues = cfg->queues,
 		.bql = cfg->bql,
 		.watchdog_timeo_ms = cfg->watchdog_ms,
+		.defer = cfg->defer,
 	};
 	int rc;
 

@@ -1,6 +1,7 @@
 /*
- * checkutil.h - what the explorer's tests share: an era's scenario, and
- * the simulated NIC's ops with a start_xmit of the test's own.
+ * checkutil.h - what the explorer's tests share: an era's scenario, the
+ * simulated NIC's ops with a start_xmit of the test's own, and running a
+ * search (explore, expect_proved).
  */
 #ifndef TXP_TEST_CHECKUTIL_H
 #define TXP_TEST_CHECKUTIL_H
@@ -8,7 +9,7 @@
 #include "txpath/explore.h"
 #include "txpath/run.h"
 
-/* cfg: the defaults, with the era's lock, runner, driver and claim. */
+/* cfg: the defaults, with the era's lock, runner, driver, qdisc and claim. */
 static inline void txp_test_era_cfg(struct txp_check_cfg *cfg, const char *era)
 {
 	const struct txp_era *e = txp_era_lookup(era);
@@ -22,6 +23,7 @@ static inline void txp_test_era_cfg(struct txp_check_cfg *cfg, const char *era)
 	cfg->race_impossible = e->race_impossible;
 	cfg->queues = e->queues;
 	cfg->bql = e->bql;
+	cfg->qdisc = e->qdisc ? txp_qdisc_lookup(e->qdisc) : NULL;
 }
 
 /* The simulated NIC's ops, start_xmit replaced by xmit (which may call
@@ -34,6 +36,47 @@ txp_test_sim_ops_with(enum txp_tx (*xmit)(struct txp_pkt *pkt, struct txp_txq *t
 	ops = txp_sim_ops;
 	ops.start_xmit = xmit;
 	return &ops;
+}
+
+/* Explore cfg: the search must run (whatever it finds). */
+static inline void explore(const struct txp_check_cfg *cfg, struct txp_check_result *res)
+{
+	char err[256] = "";
+
+	assert_int_equal(txp_check_run(cfg, res, err, sizeof(err)), 0);
+}
+
+/* Explore cfg into res and expect the search to end with no violation. */
+static inline void expect_clean_search(const struct txp_check_cfg *cfg, const char *what,
+				       struct txp_check_result *res)
+{
+	explore(cfg, res);
+	if (res->found)
+		fail_msg("%s: %s after %u preemptions: %s (schedule %s)", what, res->kind,
+			 res->preemptions, res->detail, res->schedule);
+	assert_true(res->complete);
+}
+
+/* Explore cfg and expect the search to end with no violation. */
+static inline void expect_none(const struct txp_check_cfg *cfg, const char *what)
+{
+	struct txp_check_result res;
+
+	expect_clean_search(cfg, what, &res);
+	txp_check_result_free(&res);
+}
+
+/* ... and a proof: more than one schedule, the race reachable or not as
+ * said. */
+static inline void expect_proved(const struct txp_check_cfg *cfg, const char *what,
+				 bool race_reachable)
+{
+	struct txp_check_result res;
+
+	expect_clean_search(cfg, what, &res);
+	assert_true(res.schedules > 1);
+	assert_int_equal(res.xmit_on_stopped_reachable, race_reachable);
+	txp_check_result_free(&res);
 }
 
 #endif

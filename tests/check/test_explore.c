@@ -40,13 +40,6 @@
 #endif
 #define SEARCH_BOUND (CLEAN_BOUND < 2 ? CLEAN_BOUND : 2)
 
-static void explore(const struct txp_check_cfg *cfg, struct txp_check_result *res)
-{
-	char err[256] = "";
-
-	assert_int_equal(txp_check_run(cfg, res, err, sizeof(err)), 0);
-}
-
 /* 2.6.9: the false BUG of Roland's email, within two preemptions; its
  * schedule replays to the same violation. */
 static void test_269_bug_found(void **state)
@@ -82,20 +75,6 @@ static void test_269_bug_found(void **state)
 }
 
 /* Proved within cfg's bound: no violation, and whether the race is reachable. */
-static void expect_proved(const struct txp_check_cfg *cfg, const char *what, bool race_reachable)
-{
-	struct txp_check_result res;
-
-	explore(cfg, &res);
-	if (res.found)
-		fail_msg("%s: %s after %u preemptions: %s (schedule %s)", what, res.kind,
-			 res.preemptions, res.detail, res.schedule);
-	assert_true(res.complete);
-	assert_true(res.schedules > 1);
-	assert_int_equal(res.xmit_on_stopped_reachable, race_reachable);
-	txp_check_result_free(&res);
-}
-
 static void expect_clean(const char *era, bool race_reachable)
 {
 	struct txp_check_cfg cfg;
@@ -118,19 +97,6 @@ static void personality_cfg(struct txp_check_cfg *cfg, const char *p, bool tso, 
 	assert_non_null(cfg->personality);
 	cfg->tso = tso;
 	cfg->bound = bound;
-}
-
-/* Explore cfg and expect the search to end with no violation. */
-static void expect_none(const struct txp_check_cfg *cfg, const char *what)
-{
-	struct txp_check_result res;
-
-	explore(cfg, &res);
-	if (res.found)
-		fail_msg("%s: %s after %u preemptions: %s (schedule %s)", what, res.kind,
-			 res.preemptions, res.detail, res.schedule);
-	assert_true(res.complete);
-	txp_check_result_free(&res);
 }
 
 /* Explore cfg and expect a violation of kind within the bound. */

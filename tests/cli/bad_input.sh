@@ -106,7 +106,7 @@ expect_usage "choose one of" check --pct 3 --random
 expect_usage "--lock given twice" check --lock core --lock lltx
 expect_usage "--era given twice" check --era 2.6.9 --era 2.6.11
 expect_usage "--bound given twice" check --bound 1 --bound=2
-expect_usage "--qdisc is pfifo_fast or noqueue" check --qdisc sfq
+expect_usage "--qdisc is one of pfifo_fast noqueue nolock" check --qdisc sfq
 expect_ok '"violation":null' check --era 2.6.8 --pct 2 --runs 5 --seed 3 --json
 # No qdisc: the exclusive runner does not keep LLTX producers apart.
 expect_ok '"qdisc":"noqueue","personality":"tg3-2005"' check --era 2.6.18 --qdisc noqueue --bound 1 --json
@@ -214,7 +214,7 @@ for era in 2.6.8 2.6.9 2.6.18; do
 done
 rm -rf "$dir"
 # The sim's demo keeps its personalities in the driver column.
-expect_ok "2.6.11-rc2  core  concurrent  rc2-naive" demo --packets 2000
+expect_ok "2.6.11-rc2    core  concurrent  rc2-naive" demo --packets 2000
 # faults (issue 8)
 expect_usage "--fault: unknown fault 'bogus'" run --fault bogus
 expect_usage "--fault: lost-irq: bad parameter 'x'" run --fault lost-irq:x

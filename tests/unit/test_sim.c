@@ -99,7 +99,8 @@ static void test_eras_and_personalities_lookup(void **state)
 {
 	static const char *const eras[] = {
 		"2.6.8", "2.6.9", "silence", "2.6.11-rc2", "2.6.11", "2.6.18",
-		"2.6.38", "3.3", "3.18", "6.x",
+		"2.6.38", "3.3", "3.18", "5.1-nolock", "5.13-missed", "5.19-barrier", "6.x",
+		"6.18-draining",
 	};
 	static const char *const drivers_2004[] = {
 		"tg3-2004", "tg3-silent", "tg3-2005", "e1000-2004", "locked", "rc2",
@@ -118,6 +119,9 @@ static void test_eras_and_personalities_lookup(void **state)
 		assert_int_equal(cfg.lock, e->lock);
 		assert_int_equal(cfg.runner, e->runner);
 		assert_ptr_equal(cfg.personality, txp_sim_personality(e->personality));
+		/* Its qdisc, a kind that exists; pfifo_fast if it names none. */
+		assert_non_null(cfg.qdisc);
+		assert_ptr_equal(cfg.qdisc, e->qdisc ? txp_qdisc_lookup(e->qdisc) : &txp_pfifo_fast_ops);
 		/* Every preset fits the simulated NIC. */
 		assert_accepted_cfg(&cfg);
 	}

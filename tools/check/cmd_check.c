@@ -32,13 +32,16 @@ static const char check_help[] =
 "stopped flag itself, and a call it saw run on a stopped queue that the\n"
 "core did not count is xmit-on-stopped (sc only: under tso the count may\n"
 "lag the flag); an era that claims the race impossible (2.6.8, 2.6.11-rc2,\n"
-"2.6.18, unchanged by --lock, --runner, --personality or --qdisc) reaching\n"
-"it is claim.  On the first violation the schedule is drawn as the 2004\n"
-"email draws it, with a string that --replay runs again exactly.\n"
+"2.6.18 and the later ones, unchanged by --lock, --runner, --personality or\n"
+"--qdisc) reaching it is claim.  On the first violation the schedule is\n"
+"drawn as the 2004 email draws it, with a string that --replay runs again\n"
+"exactly.\n"
 "\n"
 "The scenario:\n"
 "  --era E                 2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18 2.6.38\n"
-"                          3.3 3.18 6.x\n"
+"                          3.3 3.18 6.x; the lockless qdisc's: 5.1-nolock (a\n"
+"                          stall under sc), 5.13-missed (a stall under tso\n"
+"                          only), 5.19-barrier, 6.18-draining (proved)\n"
 "  --lock core|lltx  --runner concurrent|exclusive  --personality P\n"
 "                          override the era; personalities: tg3-2004 tg3-silent\n"
 "                          tg3-2005 e1000-2004 locked locked-bql rc2 rc2-naive\n"
@@ -49,9 +52,12 @@ static const char check_help[] =
 "                          driver.md); a driver that crashes is reported with\n"
 "                          the schedule that led there (exit 1)\n"
 "  --driver-arg K=V[,K=V]  its knobs\n"
-"  --qdisc pfifo_fast|noqueue\n"
-"                          the queue (default pfifo_fast); noqueue: producers\n"
-"                          call start_xmit directly, whatever the runner\n"
+"  --qdisc Q               the queue (default: the era's, else pfifo_fast);\n"
+"                          noqueue: producers call start_xmit directly,\n"
+"                          whatever the runner; nolock-5.1 nolock-5.13\n"
+"                          nolock-5.19 nolock: pfifo_fast without the root\n"
+"                          lock, one runner by its seqlock (see txpath run)\n"
+"  --defer on|off          a root-locked qdisc's defer list (6.18; default off)\n"
 "  --producers N           producer contexts (default 2)\n"
 "  --packets N             packets each (default 2)\n"
 "  --ring N                descriptors (default: the smallest that fits one\n"
@@ -119,7 +125,9 @@ static const char check_help[] =
 "  txpath check --era 2.6.11 --bound 3      proved: no violation\n"
 "  txpath check --personality lost-wakeup --lock core   a stall\n"
 "  txpath check --personality recheck-nomb --lock core --producers 1 \\\n"
-"      --packets 3 --memory-model tso --bound 3   the missing barrier\n"
+"      --packets 3 --memory-model tso --bound 3   the missing barrier\n""  txpath check --era 5.1-nolock            the lockless qdisc's stuck packet\n"
+"  txpath check --era 5.13-missed --memory-model tso   2022's missing barrier\n"
+"  txpath check --era 6.18-draining --memory-model tso --bound 3   proved\n"
 "\n"
 "The first SIGINT or SIGTERM stops the search at the next schedule and prints\n"
 "what was explored, marked incomplete (exit 130 or 143); a second ends it at\n"
@@ -132,7 +140,7 @@ enum {
 	OPT_ERA = 256, OPT_LOCK, OPT_RUNNER, OPT_PERSONALITY, OPT_PRODUCERS, OPT_PACKETS,
 	OPT_RING, OPT_FRAGS, OPT_BATCH, OPT_MM, OPT_BOUND, OPT_PCT, OPT_RANDOM, OPT_RUNS,
 	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_JSON, OPT_HELP, OPT_QDISC, OPT_QUEUES, OPT_BQL,
-	OPT_BULK,
+	OPT_BULK, OPT_DEFER,
 };
 
 static const struct option check_options[] = {
@@ -150,6 +158,7 @@ static const struct option check_options[] = {
 	{ "queues", required_argument, NULL, OPT_QUEUES },
 	{ "bql", required_argument, NULL, OPT_BQL },
 	{ "bulk", required_argument, NULL, OPT_BULK },
+	{ "defer", required_argument, NULL, OPT_DEFER },
 	{ "memory-model", required_argument, NULL, OPT_MM },
 	{ "bound", required_argument, NULL, OPT_BOUND },
 	{ "pct", required_argument, NULL, OPT_PCT },
@@ -168,6 +177,7 @@ struct picks {
 	const char *era;
 	int lock, runner, queues, bql;	/* -1: from the era */
 	const struct txp_sim_personality *personality;
+	const struct txp_qdisc_ops *qdisc;	/* NULL: from the era */
 	struct driver_so so;
 	bool json;
 };
@@ -178,9 +188,9 @@ static void apply_picks(struct txp_check_cfg *cfg, const struct picks *p)
 		const struct txp_era *e = txp_era_lookup(p->era);
 
 		if (!e)
-			usage_error("check", "unknown era '%s' (2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18 2.6.38 3.3 3.18 6.x)",
-				    p->era);
+			usage_error("check", "unknown era '%s' (%s)", p->era, era_names());
 		cfg->era = e->name;
+		cfg->qdisc = e->qdisc ? txp_qdisc_lookup(e->qdisc) : NULL;
 		cfg->lock = e->lock;
 		cfg->runner = e->runner;
 		cfg->personality = txp_sim_personality(e->personality);
@@ -188,9 +198,11 @@ static void apply_picks(struct txp_check_cfg *cfg, const struct picks *p)
 		cfg->bql = e->bql;
 		/* The claim is the era's design: it holds only unchanged. */
 		cfg->race_impossible = e->race_impossible && p->lock < 0 && p->runner < 0 &&
-				       !p->personality &&
-				       (!cfg->qdisc || cfg->qdisc == &txp_pfifo_fast_ops);
+				       !p->personality && (!p->qdisc || p->qdisc == cfg->qdisc ||
+							   (!cfg->qdisc && p->qdisc == &txp_pfifo_fast_ops));
 	}
+	if (p->qdisc)
+		cfg->qdisc = p->qdisc;
 	if (p->lock >= 0)
 		cfg->lock = (enum txp_lock_mode)p->lock;
 	if (p->runner >= 0)
@@ -238,22 +250,15 @@ static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, stru
 		if (!p->personality)
 			usage_error("check", "unknown personality '%s'", arg);
 		break;
-	case OPT_QDISC:
-		if (strcmp(arg, "pfifo_fast") && strcmp(arg, "noqueue"))
-			usage_error("check", "--qdisc is pfifo_fast or noqueue, got '%s'", arg);
-		cfg->qdisc = txp_qdisc_lookup(arg);
-		break;
+	case OPT_QDISC: p->qdisc = parse_qdisc("check", arg); break;
+	case OPT_DEFER: cfg->defer = parse_on_off("check", "--defer", arg); break;
 	case OPT_PRODUCERS: cfg->producers = (unsigned)parse_u64("check", "--producers", arg, 1, 6); break;
 	case OPT_PACKETS: cfg->packets = (unsigned)parse_u64("check", "--packets", arg, 1, 64); break;
 	case OPT_RING: cfg->ring = (unsigned)parse_u64("check", "--ring", arg, 1, 4096); break;
 	case OPT_FRAGS: parse_frags("check", arg, &cfg->frags_min, &cfg->frags_max); break;
 	case OPT_BATCH: cfg->batch = (unsigned)parse_u64("check", "--batch", arg, 1, 4096); break;
 	case OPT_QUEUES: p->queues = (int)parse_u64("check", "--queues", arg, 1, 4); break;
-	case OPT_BQL:
-		if (strcmp(arg, "on") && strcmp(arg, "off"))
-			usage_error("check", "--bql is on or off, got '%s'", arg);
-		p->bql = strcmp(arg, "on") == 0;
-		break;
+	case OPT_BQL: p->bql = parse_on_off("check", "--bql", arg); break;
 	case OPT_BULK:
 		cfg->bulk = (unsigned)parse_u64("check", "--bulk", arg, 1, TXP_DEV_BULK_MAX);
 		break;
@@ -397,10 +402,11 @@ static void print_text(const struct txp_check_cfg *cfg, const struct txp_check_r
 	char strat[128], end[128];
 	double rate = r->seconds > 0 ? (double)r->schedules / r->seconds : 0;
 
-	printf("txpath check: era %s (lock %s, runner %s, qdisc %s, driver %s), %u producers x %u packets, "
+	printf("txpath check: era %s (lock %s, runner %s, qdisc %s%s, driver %s), %u producers x %u packets, "
 	       "ring %u, frags %u-%u, bulk %u, memory model %s\n",
 	       cfg->era ? cfg->era : "(custom)", txp_lock_mode_name(cfg->lock),
-	       txp_runner_name(cfg->runner), qdisc_name(cfg), driver_name(cfg),
+	       txp_runner_name(cfg->runner), qdisc_name(cfg), cfg->defer ? " with defer list" : "",
+	       driver_name(cfg),
 	       cfg->producers, cfg->packets, ring_shown(cfg), cfg->frags_min,
 	       cfg->frags_max, cfg->bulk ? cfg->bulk : 1, cfg->tso ? "tso" : "sc");
 	printf("strategy: %s\n\n", strategy_text(cfg, strat, sizeof(strat)));
@@ -436,6 +442,7 @@ static void print_json(const struct txp_check_cfg *cfg, const struct txp_check_r
 	json_str(&j, "personality", cfg->driver ? NULL : cfg->personality->name);
 	json_str(&j, "driver", driver_name(cfg));
 	json_str(&j, "memory_model", cfg->tso ? "tso" : "sc");
+	json_bool(&j, "defer", cfg->defer);
 	json_u64(&j, "producers", cfg->producers);
 	json_u64(&j, "packets", cfg->packets);
 	json_u64(&j, "ring", cfg->ring ? cfg->ring : txp_sim_min_ring(cfg->frags_max));

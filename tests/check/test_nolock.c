@@ -1,0 +1,158 @@
+/*
+ * test_nolock.c - the lockless qdisc's history (TCQ_F_NOLOCK) and 6.18's
+ * defer list, through the schedule explorer on the real code.
+ *
+ * 5.1's stranded packet is a stall under sc; 5.13's MISSED bit closes it
+ * under sc and leaves one under tso (the unlock is a release store that
+ * the test of MISSED, a later load, may pass); 2022's barriers (5.19) and
+ * the path as in 6.18 are proved under both; so is a locked qdisc whose
+ * producers defer to the first of them.  make test proves to bound 2 (a
+ * few seconds each); make prove (scripts/prove.sh) to bound 3, where
+ * each proof takes minutes.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../unit/testutil.h"
+#include "checkutil.h"
+#include "txpath/explore.h"
+#include "txpath/run.h"
+
+/* ThreadSanitizer makes each fresh context cost a millisecond: bound 1
+ * takes minutes a case there, so it runs the code for its thread safety
+ * at bound 0 and leaves the proofs to the other builds. */
+#if TXP_TEST_TSAN
+#define PROOF_BOUND 0
+#else
+#define PROOF_BOUND 2
+#endif
+
+static void nolock_cfg(struct txp_check_cfg *cfg, const char *era, bool tso, unsigned bound)
+{
+	txp_test_era_cfg(cfg, era);
+	assert_non_null(cfg->qdisc);
+	assert_true(cfg->qdisc->nolock != TXP_NOLOCK_NONE);
+	cfg->tso = tso;
+	cfg->bound = bound;
+}
+
+/* A stall with the queue awake: packets in the qdisc, nobody to run it. */
+static void expect_stranded(const char *era, bool tso, unsigned bound)
+{
+	struct txp_check_cfg cfg;
+	struct txp_check_result res;
+
+	nolock_cfg(&cfg, era, tso, bound);
+	explore(&cfg, &res);
+	if (!res.found)
+		fail_msg("%s under %s: no violation in %llu schedules", era, tso ? "tso" : "sc",
+			 (unsigned long long)res.schedules);
+	assert_string_equal(res.kind, "stall");
+	assert_non_null(strstr(res.detail, "queue awake"));
+	assert_true(res.preemptions <= bound);
+	txp_check_result_free(&res);
+}
+
+static void expect_nolock_proved(const char *era, bool tso)
+{
+	struct txp_check_cfg cfg;
+
+	nolock_cfg(&cfg, era, tso, PROOF_BOUND);
+	expect_proved(&cfg, era, false);
+}
+
+/* 5.1: a producer's trylock fails while the runner, having found the
+ * qdisc empty, is on its way out: the packet is stranded. */
+static void test_trylock_strands_sc(void **state)
+{
+	(void)state;
+	expect_stranded("5.1-nolock", false, 1);
+}
+
+/* 5.13: the MISSED bit and the second trylock close it under sc ... */
+static void test_missed_clean_sc(void **state)
+{
+	(void)state;
+	expect_nolock_proved("5.13-missed", false);
+}
+
+/* ... not under tso: run_end's test of MISSED passes its unlock, still in
+ * the store buffer, and the producer's trylocks see the seqlock held. */
+static void test_missed_strands_tso(void **state)
+{
+	(void)state;
+	expect_stranded("5.13-missed", true, 1);
+}
+
+static void test_barrier_proved_sc(void **state)
+{
+	(void)state;
+	expect_nolock_proved("5.19-barrier", false);
+}
+
+static void test_barrier_proved_tso(void **state)
+{
+	(void)state;
+	expect_nolock_proved("5.19-barrier", true);
+}
+
+static void test_draining_proved_sc(void **state)
+{
+	(void)state;
+	expect_nolock_proved("6.18-draining", false);
+}
+
+static void test_draining_proved_tso(void **state)
+{
+	(void)state;
+	expect_nolock_proved("6.18-draining", true);
+}
+
+/* 6.18's defer list on a locked pfifo_fast with one queue: nothing lost,
+ * no stall, under sc and tso. */
+static void expect_defer_proved(bool tso)
+{
+	struct txp_check_cfg cfg;
+
+	txp_test_era_cfg(&cfg, "6.x");
+	cfg.queues = 1;
+	cfg.race_impossible = true;
+	cfg.defer = true;
+	cfg.tso = tso;
+	cfg.bound = PROOF_BOUND;
+	expect_proved(&cfg, tso ? "6.x with the defer list, tso" : "6.x with the defer list, sc", false);
+}
+
+static void test_defer_proved_sc(void **state)
+{
+	(void)state;
+	expect_defer_proved(false);
+}
+
+static void test_defer_proved_tso(void **state)
+{
+	(void)state;
+	expect_defer_proved(true);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_trylock_strands_sc),
+		cmocka_unit_test(test_missed_clean_sc),
+		cmocka_unit_test(test_missed_strands_tso),
+		cmocka_unit_test(test_barrier_proved_sc),
+		cmocka_unit_test(test_barrier_proved_tso),
+		cmocka_unit_test(test_draining_proved_sc),
+		cmocka_unit_test(test_draining_proved_tso),
+		cmocka_unit_test(test_defer_proved_sc),
+		cmocka_unit_test(test_defer_proved_tso),
+	};
+
+	return txp_test_main(argc, argv, tests);
+}
