@@ -81,6 +81,10 @@ struct txp_dev_cfg {
 	 * TXP_DEV_WATCHDOG_MS), if the driver has a tx_timeout op; 0: no
 	 * watchdog. */
 	unsigned watchdog_timeo_ms;
+	/* The watchdog's clock in ns: what trans_start is stamped with and
+	 * what the watchdog compares it with.  NULL: txp_now_ns().  The
+	 * explorer's scenario gives a logical one (txpath check --watchdog). */
+	uint64_t (*watchdog_clock)(void);
 };
 
 #define TXP_DEV_BULK_MAX 64

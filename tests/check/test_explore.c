@@ -51,8 +51,8 @@ static void explore(const struct txp_check_cfg *cfg, struct txp_check_result *re
  * schedule replays to the same violation. */
 static void test_269_bug_found(void **state)
 {
-	struct txp_check_cfg cfg, again;
-	struct txp_check_result res, rep;
+	struct txp_check_cfg cfg;
+	struct txp_check_result res;
 	bool saw_full = false, saw_bug = false;
 
 	(void)state;
@@ -69,15 +69,7 @@ static void test_269_bug_found(void **state)
 	assert_true(saw_full);
 	assert_true(saw_bug);
 
-	again = cfg;
-	again.replay = res.schedule;
-	explore(&again, &rep);
-	assert_true(rep.found);
-	assert_string_equal(rep.kind, "bug-log");
-	assert_int_equal(rep.nevents, res.nevents);
-	for (unsigned i = 0; i < res.nevents; i++)
-		assert_string_equal(rep.events[i].text, res.events[i].text);
-	txp_check_result_free(&rep);
+	txp_test_expect_replay(&cfg, &res);
 	txp_check_result_free(&res);
 }
 
@@ -123,14 +115,7 @@ static void personality_cfg(struct txp_check_cfg *cfg, const char *p, bool tso, 
 /* Explore cfg and expect the search to end with no violation. */
 static void expect_none(const struct txp_check_cfg *cfg, const char *what)
 {
-	struct txp_check_result res;
-
-	explore(cfg, &res);
-	if (res.found)
-		fail_msg("%s: %s after %u preemptions: %s (schedule %s)", what, res.kind,
-			 res.preemptions, res.detail, res.schedule);
-	assert_true(res.complete);
-	txp_check_result_free(&res);
+	txp_test_expect_none(cfg, what);
 }
 
 /* Explore cfg and expect a violation of kind within the bound. */
