@@ -492,29 +492,50 @@ static void print_json(const struct txp_check_cfg *cfg, const struct txp_check_r
 	json_finish(&j);
 }
 
-int cmd_check(int argc, char **argv)
-{
-	struct txp_check_cfg cfg;
-	struct txp_check_result res;
-	struct picks picks = { .lock = -1, .runner = -1, .queues = -1, .bql = -1 };
-	struct cmdline cl;
-	int c, rc;
-	char err[256];
+#define PICKS_INIT { .lock = -1, .runner = -1, .queues = -1, .bql = -1 }
 
-	txp_check_cfg_init(&cfg);
+/* argv's options into cfg and p, checked: false when --help was asked
+ * (and printed); a bad option is a usage error. */
+static bool parse_args(int argc, char **argv, struct txp_check_cfg *cfg, struct picks *p)
+{
+	struct cmdline cl;
+	char err[256];
+	int c;
+
+	txp_check_cfg_init(cfg);
 	cmdline_init(&cl, "check", check_options);
 	while ((c = cmdline_next(&cl, argc, argv)) != -1) {
 		if (c == 'h' || c == OPT_HELP) {
 			fputs(check_help, stdout);
-			return 0;
+			return false;
 		}
-		parse_option(c, optarg, &cfg, &picks);
+		parse_option(c, optarg, cfg, p);
 	}
 	check_combination(&cl);
-	apply_picks(&cfg, &picks);
-	use_driver_so(&cfg, &picks);
-	if (!txp_check_cfg_valid(&cfg, err, sizeof(err)))
+	apply_picks(cfg, p);
+	use_driver_so(cfg, p);
+	if (!txp_check_cfg_valid(cfg, err, sizeof(err)))
 		usage_error("check", "%s", err);
+	return true;
+}
+
+void check_cfg_parse(int argc, char **argv, struct txp_check_cfg *cfg)
+{
+	struct picks picks = PICKS_INIT;
+
+	(void)parse_args(argc, argv, cfg, &picks);
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct txp_check_cfg cfg;
+	struct txp_check_result res;
+	struct picks picks = PICKS_INIT;
+	int rc;
+	char err[256];
+
+	if (!parse_args(argc, argv, &cfg, &picks))
+		return 0;
 	if (!picks.json && isatty(STDERR_FILENO))
 		cfg.progress = show_progress;
 	if (check_signals_install() == 0)
