@@ -20,6 +20,19 @@ int cmd_run(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_check(int argc, char **argv);	/* txpath-check only */
+#ifdef TXP_WITH_CHECK
+struct txp_check_cfg;
+/* cfg from txpath check's options (argv[0]: the command), as `txpath
+ * check` reads them; a bad one is a usage error. */
+void check_cfg_parse(int argc, char **argv, struct txp_check_cfg *cfg);
+/* `txpath demo --history` (tools/check/history.c). */
+int demo_history(int argc, char **argv);
+#else
+/* Run the check build's binary, txpath-check, next to this one, with
+ * this command and its arguments (argv[-1] must be writable, as main's
+ * is); returns only if it cannot (1, with a message). */
+int exec_check_build(int argc, char **argv);
+#endif
 int cmd_recv(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_config(int argc, char **argv);

@@ -39,6 +39,9 @@ static const char demo_help[] =
 "  defaults: --threads 3 --packets 2000000 --ring 32 --frags 0-3 (sim)\n"
 "  --validate              run every row under the lock validator\n"
 "  --json                  print a JSON array of run objects\n"
+"  --history [--json]      instead: the bug class through time, 2004-2025, one\n"
+"                          row per chapter, its verdicts computed by txpath\n"
+"                          check under sc and tso (see demo --history --help)\n"
 "  -h, --help              this help\n"
 "Each option at most once.  Every row's configuration is checked before\n"
 "the first runs.\n"
@@ -238,6 +241,15 @@ static void print_title(const struct txp_run_cfg *base)
 	printf("\n\n");
 }
 
+/* Is --history among the options? */
+static bool wants_history(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--history"))
+			return true;
+	return false;
+}
+
 int cmd_demo(int argc, char **argv)
 {
 	struct option opts[48];
@@ -250,6 +262,13 @@ int cmd_demo(int argc, char **argv)
 	size_t nrows;
 	int c;
 
+	/* The explorer lives in the check build. */
+	if (wants_history(argc, argv))
+#ifdef TXP_WITH_CHECK
+		return demo_history(argc, argv);
+#else
+		return exec_check_build(argc, argv);
+#endif
 	demo_options(opts);
 	txp_run_cfg_init(&base);
 	base.threads = 3;

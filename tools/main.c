@@ -10,9 +10,10 @@
 #include "txpath/version.h"
 
 #ifndef TXP_WITH_CHECK
-/* `txpath check` lives in the check build's binary, txpath-check, next
- * to this one: run it with the same arguments. */
-static int cmd_check_exec(int argc, char **argv)
+/* `txpath check` (and `txpath demo --history`, which runs the explorer)
+ * live in the check build's binary, txpath-check, next to this one: run
+ * it with the same arguments. */
+int exec_check_build(int argc, char **argv)
 {
 	char path[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 32);
@@ -20,7 +21,7 @@ static int cmd_check_exec(int argc, char **argv)
 
 	(void)argc;
 	if (n <= 0) {
-		fprintf(stderr, "txpath check: cannot find my own binary\n");
+		fprintf(stderr, "txpath %s: cannot find my own binary\n", argv[0]);
 		return 1;
 	}
 	path[n] = '\0';
@@ -28,7 +29,7 @@ static int cmd_check_exec(int argc, char **argv)
 	strcpy(slash ? slash + 1 : path, "txpath-check");
 	argv[-1] = path;
 	execv(path, argv - 1);
-	fprintf(stderr, "txpath check: cannot run %s (build it with make build)\n", path);
+	fprintf(stderr, "txpath %s: cannot run %s (build it with make build)\n", argv[0], path);
 	return 1;
 }
 #endif
@@ -63,7 +64,7 @@ static const struct {
 #ifdef TXP_WITH_CHECK
 	{ "check", cmd_check },
 #else
-	{ "check", cmd_check_exec },
+	{ "check", exec_check_build },
 #endif
 };
 

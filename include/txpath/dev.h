@@ -87,6 +87,10 @@ struct txp_dev_cfg {
 	 * returns; the first takes the lock and queues them all.  Nothing
 	 * for a lockless qdisc or noqueue. */
 	bool defer;
+	/* The watchdog's clock in ns: what trans_start is stamped with and
+	 * what the watchdog compares it with.  NULL: txp_now_ns().  The
+	 * explorer's scenario gives a logical one (txpath check --watchdog). */
+	uint64_t (*watchdog_clock)(void);
 };
 
 #define TXP_DEV_BULK_MAX 64

@@ -202,6 +202,19 @@ void txp__netif_tx_unlock(struct txp_txq *txq, const char *site);
  * 2.6.11-rc2 did.  Call from open. */
 void txp_dev_xmit_lock_irqsafe(struct txp_dev *dev);
 
+/* -- history: the watchdog before Linux's 2024 fix ----------------------- */
+
+/*
+ * The stack's order before "net: fix races in netdev_tx_sent_queue()/
+ * dev_watchdog()" (2024): trans_start is stamped when start_xmit returns
+ * OK (txq_trans_update()), after any XOFF bit it set, not just before;
+ * and the watchdog reads trans_start before the bits, with no barrier.
+ * A queue that stops after a long idle then looks timed out at once: a
+ * false "NETDEV WATCHDOG".  For a personality that reproduces it; call
+ * from open.
+ */
+void txp__dev_trans_start_after_xmit(struct txp_dev *dev);
+
 /* -- packets leaving the driver --------------------------------------- */
 
 /* The device sent pkt: counted as transmitted and freed.  Any context

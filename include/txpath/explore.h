@@ -72,6 +72,10 @@ struct txp_check_cfg {
 				 * last with xmit_more; 0 or 1: one, as 2.6 */
 	bool defer;		/* a locked qdisc's defer list (txp_dev_cfg.defer) */
 	bool tso;		/* store buffers: the memory model tso */
+	/* One more context: the watchdog's timer, expiring once, on a device
+	 * idle for long when the contexts start and a logical clock that
+	 * stands still while they run (src/check/timer.c). */
+	bool watchdog;
 	enum txp_check_strategy strategy;
 	unsigned bound;		/* TXP_CHECK_BOUND */
 	unsigned depth;		/* TXP_CHECK_PCT */
@@ -100,7 +104,9 @@ struct txp_check_result {
 					 * contexts), "xmit-on-stopped" (the core
 					 * counted fewer calls on a stopped queue than
 					 * the explorer saw), "claim" (the race an era
-					 * claims impossible was reached); a plugin
+					 * claims impossible was reached),
+					 * "false-timeout" (the watchdog reset a queue
+					 * stopped for less than its timeout); a plugin
 					 * driver that crashes ends the program with its
 					 * schedule (exit 1) */
 	char detail[400];

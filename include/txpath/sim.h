@@ -59,6 +59,8 @@ struct txp_sim_personality {
 	bool lenient_entry;	/* full means avail < need (e1000), not <= */
 	bool rc2_naive;		/* takes the core's xmit lock itself, carelessly */
 	bool bql;		/* reports bytes to byte queue limits (Linux 3.3+) */
+	bool trans_after_xmit;	/* its stack stamps trans_start after start_xmit, as
+				 * before Linux's 2024 watchdog fix (modern-2023) */
 };
 
 /* NULL-terminated list, and lookup by name (NULL if unknown). */

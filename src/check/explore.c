@@ -19,6 +19,7 @@
 
 #include "check/oracle.h"
 #include "check/sched.h"
+#include "check/timer.h"
 #include "txpath/check.h"
 #include "txpath/ctx.h"
 #include "txpath/explore.h"
@@ -187,6 +188,7 @@ static int scenario_setup(struct scenario *sc, const struct txp_check_cfg *cfg,
 
 	memset(sc, 0, sizeof(*sc));
 	sc->cfg = cfg;
+	timer_dev_cfg(&dcfg, cfg->watchdog);
 	if (scenario_driver(sc, &dcfg, err, errlen) != 0)
 		return -1;
 	dcfg.ops = oracle_begin(dcfg.ops, cfg->packets);
@@ -207,6 +209,10 @@ static int scenario_setup(struct scenario *sc, const struct txp_check_cfg *cfg,
 			snprintf(err, errlen, "cannot start producer contexts");
 			return -1;
 		}
+	}
+	if (cfg->watchdog && timer_start(sc->dev) != 0) {
+		snprintf(err, errlen, "cannot start the watchdog's context: too many contexts");
+		return -1;
 	}
 	return 0;
 }
@@ -351,6 +357,9 @@ static int exec_plan(const struct txp_check_cfg *cfg, const struct sched_plan *p
 			}
 			sched_release();
 		}
+		/* The first thing to go wrong: what followed was its aftermath. */
+		if (oracle_false_timeout(o->detail, sizeof(o->detail)))
+			o->kind = "false-timeout";
 	}
 	sched_finish();
 	txp_validator_on_report(NULL, NULL);
@@ -434,8 +443,10 @@ static void fill_violation(struct txp_check_result *res, const struct outcome *o
 			snprintf(e->text, sizeof(e->text), "%s %s", ev[i].what, ev[i].arg);
 		else
 			snprintf(e->text, sizeof(e->text), "%s", ev[i].what);
-		/* A BUG line is the violation: the rest is aftermath. */
-		if (!strcmp(o->kind, "bug-log") && !strncmp(ev[i].what, "BUG!", 4))
+		/* A BUG line is the violation, as a false NETDEV WATCHDOG
+		 * is: the rest is aftermath. */
+		if ((!strcmp(o->kind, "bug-log") && !strncmp(ev[i].what, "BUG!", 4)) ||
+		    (!strcmp(o->kind, "false-timeout") && !strcmp(ev[i].what, "NETDEV WATCHDOG")))
 			break;
 	}
 }

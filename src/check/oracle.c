@@ -39,6 +39,14 @@ static struct {
 	uint64_t counted;	/* transmitted + dropped, as last read */
 	uint64_t matched;	/* frees matched with a count of the core's */
 	unsigned on_stopped;
+	struct {
+		bool on;
+		uint64_t (*clock)(void);
+		uint64_t timeo;
+		uint64_t since[SCHED_WATCH_MAX];	/* each queue's stop began no earlier */
+		int queue;	/* the first false reset's queue, -1: none */
+		uint64_t lasted;	/* how long that queue had been stopped, at most */
+	} wd;
 	struct txp_pkt pkt[ORACLE_PKTS];
 	struct pkt_track track[ORACLE_PKTS];
 } O;
@@ -56,6 +64,20 @@ static enum txp_tx watched_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 	return rc;
 }
 
+/* The driver's tx_timeout, watched: did the queue time out at all? */
+static void watched_tx_timeout(struct txp_dev *dev, unsigned queue)
+{
+	if (O.wd.on && O.wd.queue < 0 && queue < SCHED_WATCH_MAX) {
+		uint64_t lasted = O.wd.clock() - O.wd.since[queue];
+
+		if (lasted <= O.wd.timeo) {
+			O.wd.queue = (int)queue;
+			O.wd.lasted = lasted;
+		}
+	}
+	O.base->tx_timeout(dev, queue);
+}
+
 void oracle_precise(bool on)
 {
 	O.precise = on;
@@ -67,6 +89,10 @@ const struct txp_driver_ops *oracle_begin(const struct txp_driver_ops *ops, unsi
 	O.base = ops;
 	O.ops = *ops;
 	O.ops.start_xmit = watched_start_xmit;
+	if (ops->tx_timeout)
+		O.ops.tx_timeout = watched_tx_timeout;
+	O.wd.on = false;
+	O.wd.queue = -1;
 	O.dev = NULL;
 	O.frees = O.counted = O.matched = 0;
 	O.on_stopped = 0;
@@ -86,6 +112,33 @@ void oracle_watch(struct txp_dev *dev)
 	sched_watch_reset();
 	for (unsigned i = 0; i < SCHED_WATCH_MAX; i++)
 		O.word[i] = (txq = txp_dev_txq(dev, i)) ? sched_watch_probe(read_stopped, txq) : -1;
+}
+
+void oracle_watchdog_start(struct txp_dev *dev, uint64_t start, uint64_t timeo,
+			   uint64_t (*clock)(void))
+{
+	struct txp_txq *txq;
+
+	O.wd.on = true;
+	O.wd.clock = clock;
+	O.wd.timeo = timeo;
+	/* Read by the controller: no scheduling point. */
+	for (unsigned i = 0; i < SCHED_WATCH_MAX; i++)
+		O.wd.since[i] = (txq = txp_dev_txq(dev, i)) && !txp_netif_xmit_stopped(txq) ? start : 0;
+}
+
+bool oracle_false_timeout(char *detail, size_t len)
+{
+	if (O.wd.queue < 0)
+		return false;
+	snprintf(detail, len,
+		 "NETDEV WATCHDOG reset transmit queue %d as timed out, but by the explorer's clock "
+		 "it had been stopped for %llu ms at most (awake when the scenario began, which it "
+		 "did %llu ms after the device's last activity): the timeout is %llu ms",
+		 O.wd.queue, (unsigned long long)(O.wd.lasted / 1000000),
+		 (unsigned long long)(O.wd.since[O.wd.queue] / 1000000),
+		 (unsigned long long)(O.wd.timeo / 1000000));
+	return true;
 }
 
 struct txp_pkt *oracle_pkt(unsigned flow, unsigned k)

@@ -2,7 +2,8 @@
  * oracle.h - the explorer's own ground truth (check build only): every
  * packet of a scenario followed from its allocation to its free, and
  * every call of start_xmit watched for the queue's stopped flag rising
- * under it, to be compared with what the core counts.
+ * under it, to be compared with what the core counts; and every reset
+ * by the watchdog judged against the explorer's own clock.
  */
 #ifndef TXP_CHECK_ORACLE_H
 #define TXP_CHECK_ORACLE_H
@@ -53,6 +54,20 @@ void oracle_precise(bool on);
  */
 void oracle_judge_packets(unsigned producers, unsigned packets, uint64_t wire_duplicates,
 			  struct oracle_verdict *v);
+/*
+ * The watchdog (txpath check --watchdog; timer.c): the contexts start at
+ * `start` on `clock` (ns); each queue awake then began any stop it is in
+ * at `start` or later, one stopped already began it at 0 at the latest.
+ * The driver's tx_timeout is watched from then on: called for a queue
+ * stopped for no longer than timeo by that reckoning, it is a false
+ * timeout.
+ */
+void oracle_watchdog_start(struct txp_dev *dev, uint64_t start, uint64_t timeo,
+			   uint64_t (*clock)(void));
+/* Did the last execution reset a queue that had not timed out?  If so,
+ * which and why into detail ("false-timeout"). */
+bool oracle_false_timeout(char *detail, size_t len);
+
 /* Calls of start_xmit the oracle saw run on a queue another context
  * stopped (between the caller's check of "stopped" and the return). */
 unsigned oracle_xmit_on_stopped(void);

@@ -80,7 +80,8 @@ struct txp_txq {
 	txp_cacheline_aligned struct txp_spinlock xmit_lock;
 	unsigned long xmit_irq_flags;	/* the holder's saved irq state */
 	/* When the queue last stopped or sent (ns): the watchdog's clock.
-	 * Written before either XOFF bit is set (the 2024 order). */
+	 * Written before either XOFF bit is set (the 2024 order), or after
+	 * start_xmit returns (trans_after_xmit: the order before it). */
 	_Atomic uint64_t trans_start;
 
 	struct txp_dql dql;	/* byte queue limits (dql.h) */
@@ -125,11 +126,22 @@ struct txp_dev {
 	unsigned num_tx_queues;	/* 1..TXP_DEV_MAX_QUEUES */
 	struct txp_txq *txqs;	/* [num_tx_queues], each cache-line aligned */
 	uint64_t watchdog_timeo_ns;	/* 0: no watchdog */
+	uint64_t (*watchdog_clock)(void);	/* trans_start's time base */
+	/* Linux before the 2024 fix: trans_start stamped when start_xmit
+	 * returns OK, not before an XOFF bit is set; the watchdog reads it
+	 * before the bits (txp__dev_trans_start_after_xmit). */
+	bool trans_after_xmit;
 	/* XPS: the queue each context sends on, or -1 (then the flow hash).
 	 * Written by txp_dev_set_xps(), read by every pick. */
 	txp_cacheline_aligned _Atomic int16_t xps[TXP_MAX_CTX];
 	txp_cacheline_aligned struct txp__ratelimit ratelimit;
 };
+
+/* The watchdog's time, in ns. */
+static inline uint64_t txp__dev_clock(const struct txp_dev *dev)
+{
+	return dev->watchdog_clock ? dev->watchdog_clock() : txp_now_ns();
+}
 
 /* Stopped by BQL?  Only a device with BQL has the bit to read. */
 static inline bool txp__txq_stack_xoff(const struct txp_txq *txq)

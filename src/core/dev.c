@@ -81,6 +81,7 @@ struct txp_dev *txp_dev_create(const struct txp_dev_cfg *cfg, char *err, size_t 
 	dev->defer = cfg->defer;
 	if (cfg->ops->tx_timeout)
 		dev->watchdog_timeo_ns = cfg->watchdog_timeo_ms * 1000000ull;
+	dev->watchdog_clock = cfg->watchdog_clock;
 	atomic_init(&dev->up, false);
 	txp_spin_init(&dev->ratelimit.lock, "net_ratelimit lock");
 	/* XPS: context i sends on queue i mod n. */

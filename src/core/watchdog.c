@@ -44,19 +44,40 @@ static void unfreeze_queues(struct txp_dev *dev)
 	txp_net_tx_action(dev);
 }
 
-/* How long txq has been stopped, in ns, or 0 if it runs. */
+/*
+ * How long txq has been stopped, in ns, or 0 if it runs.  The order of
+ * the 2024 fix: the bits first, a full barrier, then trans_start.  Before
+ * it (trans_after_xmit) trans_start was read first and the bits after,
+ * with no barrier: with the stamp after start_xmit too, a queue that
+ * stops after a long idle shows the idle's trans_start, timed out at once.
+ */
 static uint64_t stopped_for(struct txp_txq *txq, uint64_t now)
 {
 	uint64_t since;
 
-	if (!txp_netif_xmit_stopped(txq))
-		return 0;
-	/* Pairs with the release of the XOFF bit after trans_start is
-	 * written (trans_update() in xmit.c): seeing the bit, we see the
-	 * time of that stop, not an older one. */
-	txp_smp_mb();
-	since = txp_load_relaxed(&txq->trans_start);
+	if (txq->dev->trans_after_xmit) {
+		since = txp_load_relaxed(&txq->trans_start);
+		txp_trace("dev_watchdog: trans_start read");
+		if (!txp_netif_xmit_stopped(txq))
+			return 0;
+		txp_trace("dev_watchdog: queue stopped");
+	} else {
+		if (!txp_netif_xmit_stopped(txq))
+			return 0;
+		txp_trace("dev_watchdog: queue stopped");
+		/* Pairs with the release of the XOFF bit after trans_start is
+		 * written (trans_update() in xmit.c): seeing the bit, we see
+		 * the time of that stop, not an older one. */
+		txp_smp_mb();
+		since = txp_load_relaxed(&txq->trans_start);
+		txp_trace("dev_watchdog: trans_start read");
+	}
 	return now > since ? now - since : 0;
+}
+
+void txp__dev_trans_start_after_xmit(struct txp_dev *dev)
+{
+	dev->trans_after_xmit = true;
 }
 
 int txp_dev_watchdog(struct txp_dev *dev)
@@ -66,7 +87,7 @@ int txp_dev_watchdog(struct txp_dev *dev)
 
 	if (!dev->watchdog_timeo_ns || !txp_load_acquire(&dev->up))
 		return -1;
-	now = txp_now_ns();
+	now = txp__dev_clock(dev);
 	for (i = 0; i < dev->num_tx_queues; i++) {
 		late = stopped_for(&dev->txqs[i], now);
 		if (late > dev->watchdog_timeo_ns)

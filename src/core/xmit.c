@@ -33,8 +33,20 @@ bool txp_netif_xmit_stopped(const struct txp_txq *txq)
  */
 static inline void trans_update(struct txp_txq *txq)
 {
-	if (txq->dev->watchdog_timeo_ns)
-		txp_store_relaxed(&txq->trans_start, txp_now_ns());
+	if (txq->dev->watchdog_timeo_ns && !txq->dev->trans_after_xmit) {
+		txp_store_relaxed(&txq->trans_start, txp__dev_clock(txq->dev));
+		txp_trace("trans_start = jiffies");
+	}
+}
+
+/* The order before the fix (txq_trans_update() in netdev_start_xmit()):
+ * stamped once start_xmit returned OK, after whatever XOFF bit it set. */
+static inline void trans_update_after_xmit(struct txp_txq *txq, enum txp_tx rc)
+{
+	if (txp_unlikely(txq->dev->trans_after_xmit) && rc == TXP_TX_OK && txq->dev->watchdog_timeo_ns) {
+		txp_store_relaxed(&txq->trans_start, txp__dev_clock(txq->dev));
+		txp_trace("txq_trans_update(): trans_start = jiffies");
+	}
 }
 
 /*
@@ -97,6 +109,7 @@ static inline void bql_sent(struct txp_txq *txq, unsigned bytes)
 	/* Release: trans_start before the bit, for the watchdog (pairs with
 	 * its barrier in stopped_for()). */
 	txp_store_release(&txq->stack_xoff, 1);
+	txp_trace("BQL limit: STACK_XOFF set");
 	/* smp_mb__after_atomic(): the stop is visible before the recheck
 	 * below reads the completion side.  Pairs with the barrier in
 	 * bql_completed(): one of the two sees the other,
@@ -249,6 +262,7 @@ call_start_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self, struct xmit_
 
 	txp_trace("call hard_start_xmit");
 	rc = dev->ops->start_xmit(pkt, txq);
+	trans_update_after_xmit(txq, rc);
 	xmit_watch(txq, self, w);
 	if (txp_unlikely(w->gen - was.gen != w->own - was.own))
 		txp__stat_add(txq, self, TXP__ST_XMIT_ON_STOPPED, 1);

@@ -79,4 +79,22 @@ static inline void expect_proved(const struct txp_check_cfg *cfg, const char *wh
 	txp_check_result_free(&res);
 }
 
+/* res's schedule, replayed under cfg: the same violation, drawn the same. */
+static inline void txp_test_expect_replay(const struct txp_check_cfg *cfg,
+					  const struct txp_check_result *res)
+{
+	struct txp_check_cfg again = *cfg;
+	struct txp_check_result rep;
+	char err[256] = "";
+
+	again.replay = res->schedule;
+	assert_int_equal(txp_check_run(&again, &rep, err, sizeof(err)), 0);
+	assert_true(rep.found);
+	assert_string_equal(rep.kind, res->kind);
+	assert_int_equal(rep.nevents, res->nevents);
+	for (unsigned i = 0; i < res->nevents; i++)
+		assert_string_equal(rep.events[i].text, res->events[i].text);
+	txp_check_result_free(&rep);
+}
+
 #endif

@@ -44,8 +44,8 @@
  * schedule replays to the same violation. */
 static void test_269_bug_found(void **state)
 {
-	struct txp_check_cfg cfg, again;
-	struct txp_check_result res, rep;
+	struct txp_check_cfg cfg;
+	struct txp_check_result res;
 	bool saw_full = false, saw_bug = false;
 
 	(void)state;
@@ -62,15 +62,7 @@ static void test_269_bug_found(void **state)
 	assert_true(saw_full);
 	assert_true(saw_bug);
 
-	again = cfg;
-	again.replay = res.schedule;
-	explore(&again, &rep);
-	assert_true(rep.found);
-	assert_string_equal(rep.kind, "bug-log");
-	assert_int_equal(rep.nevents, res.nevents);
-	for (unsigned i = 0; i < res.nevents; i++)
-		assert_string_equal(rep.events[i].text, res.events[i].text);
-	txp_check_result_free(&rep);
+	txp_test_expect_replay(&cfg, &res);
 	txp_check_result_free(&res);
 }
 

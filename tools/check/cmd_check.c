@@ -33,9 +33,10 @@ static const char check_help[] =
 "core did not count is xmit-on-stopped (sc only: under tso the count may\n"
 "lag the flag); an era that claims the race impossible (2.6.8, 2.6.11-rc2,\n"
 "2.6.18 and the later ones, unchanged by --lock, --runner, --personality or\n"
-"--qdisc) reaching it is claim.  On the first violation the schedule is\n"
-"drawn as the 2004 email draws it, with a string that --replay runs again\n"
-"exactly.\n"
+"--qdisc) reaching it is claim.  With --watchdog, a reset of a queue\n"
+"stopped for less than the timeout is false-timeout.  On the first\n"
+"violation the schedule is drawn as the 2004 email draws it, with a\n"
+"string that --replay runs again exactly.\n"
 "\n"
 "The scenario:\n"
 "  --era E                 2.6.8 2.6.9 silence 2.6.11-rc2 2.6.11 2.6.18 2.6.38\n"
@@ -46,6 +47,7 @@ static const char check_help[] =
 "                          override the era; personalities: tg3-2004 tg3-silent\n"
 "                          tg3-2005 e1000-2004 locked locked-bql rc2 rc2-naive\n"
 "                          lost-wakeup recheck-nomb modern modern-nomb\n"
+"                          modern-2023\n"
 "  --driver-so PATH        check a driver of one's own instead of a personality:\n"
 "                          a shared object built against txpath/plugin.h; its\n"
 "                          lock mode and ring are its own (docs/checking-your-\n"
@@ -73,6 +75,17 @@ static const char check_help[] =
 "                          producer's bursts (default 1, as 2.6; more\n"
 "                          explores the batch path: bypass batches, a stop\n"
 "                          found mid-batch, the rest requeued)\n"
+"  --watchdog              one more context: the TX watchdog's timer, expiring\n"
+"                          once anywhere in the schedule (watchdog_timeo 1 ms;\n"
+"                          the driver's tx_timeout resets the queue).  Time\n"
+"                          is the explorer's clock: the device has been idle\n"
+"                          10 ms when the contexts start, and the clock stands\n"
+"                          still while they run, so a stop made in the\n"
+"                          scenario has lasted 0 ms when the watchdog looks:\n"
+"                          a reset then is false-timeout (the false NETDEV\n"
+"                          WATCHDOG of the stack before Linux's 2024 fix:\n"
+"                          --personality modern-2023).  A queue stopped\n"
+"                          longer than the timeout is not representable\n"
 "  --memory-model sc|tso   sc (default): every store is seen at once; tso:\n"
 "                          stores wait in a per-context buffer until a fence,\n"
 "                          a read-modify-write, or the explorer, flushes them\n"
@@ -140,7 +153,7 @@ enum {
 	OPT_ERA = 256, OPT_LOCK, OPT_RUNNER, OPT_PERSONALITY, OPT_PRODUCERS, OPT_PACKETS,
 	OPT_RING, OPT_FRAGS, OPT_BATCH, OPT_MM, OPT_BOUND, OPT_PCT, OPT_RANDOM, OPT_RUNS,
 	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_JSON, OPT_HELP, OPT_QDISC, OPT_QUEUES, OPT_BQL,
-	OPT_BULK, OPT_DEFER,
+	OPT_BULK, OPT_DEFER, OPT_WATCHDOG,
 };
 
 static const struct option check_options[] = {
@@ -159,6 +172,7 @@ static const struct option check_options[] = {
 	{ "bql", required_argument, NULL, OPT_BQL },
 	{ "bulk", required_argument, NULL, OPT_BULK },
 	{ "defer", required_argument, NULL, OPT_DEFER },
+	{ "watchdog", no_argument, NULL, OPT_WATCHDOG },
 	{ "memory-model", required_argument, NULL, OPT_MM },
 	{ "bound", required_argument, NULL, OPT_BOUND },
 	{ "pct", required_argument, NULL, OPT_PCT },
@@ -282,6 +296,7 @@ static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, stru
 	case OPT_MAX_STEPS:
 		cfg->max_steps = (unsigned)parse_u64("check", "--max-steps", arg, 100, 100000000);
 		break;
+	case OPT_WATCHDOG: cfg->watchdog = true; break;
 	case OPT_JSON: p->json = true; break;
 	default: break;
 	}
@@ -403,12 +418,13 @@ static void print_text(const struct txp_check_cfg *cfg, const struct txp_check_r
 	double rate = r->seconds > 0 ? (double)r->schedules / r->seconds : 0;
 
 	printf("txpath check: era %s (lock %s, runner %s, qdisc %s%s, driver %s), %u producers x %u packets, "
-	       "ring %u, frags %u-%u, bulk %u, memory model %s\n",
+	       "ring %u, frags %u-%u, bulk %u, memory model %s%s\n",
 	       cfg->era ? cfg->era : "(custom)", txp_lock_mode_name(cfg->lock),
 	       txp_runner_name(cfg->runner), qdisc_name(cfg), cfg->defer ? " with defer list" : "",
 	       driver_name(cfg),
 	       cfg->producers, cfg->packets, ring_shown(cfg), cfg->frags_min,
-	       cfg->frags_max, cfg->bulk ? cfg->bulk : 1, cfg->tso ? "tso" : "sc");
+	       cfg->frags_max, cfg->bulk ? cfg->bulk : 1, cfg->tso ? "tso" : "sc",
+	       cfg->watchdog ? ", watchdog" : "");
 	printf("strategy: %s\n\n", strategy_text(cfg, strat, sizeof(strat)));
 	if (r->found || cfg->replay) {
 		if (r->found)
@@ -449,6 +465,7 @@ static void print_json(const struct txp_check_cfg *cfg, const struct txp_check_r
 	json_u64(&j, "frags_min", cfg->frags_min);
 	json_u64(&j, "frags_max", cfg->frags_max);
 	json_u64(&j, "bulk", cfg->bulk ? cfg->bulk : 1);
+	json_bool(&j, "watchdog", cfg->watchdog);
 	if (r->found) {
 		json_obj_begin(&j, "violation");
 		json_str(&j, "kind", r->kind);
@@ -481,29 +498,50 @@ static void print_json(const struct txp_check_cfg *cfg, const struct txp_check_r
 	json_finish(&j);
 }
 
-int cmd_check(int argc, char **argv)
-{
-	struct txp_check_cfg cfg;
-	struct txp_check_result res;
-	struct picks picks = { .lock = -1, .runner = -1, .queues = -1, .bql = -1 };
-	struct cmdline cl;
-	int c, rc;
-	char err[256];
+#define PICKS_INIT { .lock = -1, .runner = -1, .queues = -1, .bql = -1 }
 
-	txp_check_cfg_init(&cfg);
+/* argv's options into cfg and p, checked: false when --help was asked
+ * (and printed); a bad option is a usage error. */
+static bool parse_args(int argc, char **argv, struct txp_check_cfg *cfg, struct picks *p)
+{
+	struct cmdline cl;
+	char err[256];
+	int c;
+
+	txp_check_cfg_init(cfg);
 	cmdline_init(&cl, "check", check_options);
 	while ((c = cmdline_next(&cl, argc, argv)) != -1) {
 		if (c == 'h' || c == OPT_HELP) {
 			fputs(check_help, stdout);
-			return 0;
+			return false;
 		}
-		parse_option(c, optarg, &cfg, &picks);
+		parse_option(c, optarg, cfg, p);
 	}
 	check_combination(&cl);
-	apply_picks(&cfg, &picks);
-	use_driver_so(&cfg, &picks);
-	if (!txp_check_cfg_valid(&cfg, err, sizeof(err)))
+	apply_picks(cfg, p);
+	use_driver_so(cfg, p);
+	if (!txp_check_cfg_valid(cfg, err, sizeof(err)))
 		usage_error("check", "%s", err);
+	return true;
+}
+
+void check_cfg_parse(int argc, char **argv, struct txp_check_cfg *cfg)
+{
+	struct picks picks = PICKS_INIT;
+
+	(void)parse_args(argc, argv, cfg, &picks);
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct txp_check_cfg cfg;
+	struct txp_check_result res;
+	struct picks picks = PICKS_INIT;
+	int rc;
+	char err[256];
+
+	if (!parse_args(argc, argv, &cfg, &picks))
+		return 0;
 	if (!picks.json && isatty(STDERR_FILENO))
 		cfg.progress = show_progress;
 	if (check_signals_install() == 0)

@@ -123,7 +123,7 @@ static const struct txp_sim_personality modern_nomb = {
 
 const struct txp_sim_personality *const txp_sim_personalities[] = {
 	&tg3_2004, &tg3_silent, &tg3_2005, &e1000_2004, &locked, &locked_bql, &rc2, &rc2_naive,
-	&lost_wakeup, &recheck_nomb, &modern, &modern_nomb, NULL,
+	&lost_wakeup, &recheck_nomb, &modern, &modern_nomb, &txp__sim_modern_2023, NULL,
 };
 
 const struct txp_sim_personality *txp_sim_personality(const char *name)
@@ -298,6 +298,8 @@ static int sim_open(struct txp_dev *dev)
 		return -EINVAL;
 	if (sim0->p->completion == TXP_SIM_COMP_XMIT_LOCK_IRQ)
 		txp_dev_xmit_lock_irqsafe(dev);
+	if (sim0->p->trans_after_xmit)
+		txp__dev_trans_start_after_xmit(dev);
 	for (i = 0; i < sim0->nq && rc == 0; i++) {
 		sim0->queues[i]->dev = dev;
 		sim0->queues[i]->txq = txp_dev_txq(dev, i);

@@ -56,6 +56,9 @@ static inline unsigned sim_avail(const struct txp_sim *sim, uint64_t prod, uint6
 	return sim->size - (unsigned)(prod - cons);
 }
 
+/* The personalities defined in files of their own. */
+extern const struct txp_sim_personality txp__sim_modern_2023;	/* modern_2023.c */
+
 /* The completion context (completion.c). */
 int txp__sim_completion_start(struct txp_sim *sim);
 void txp__sim_completion_stop(struct txp_sim *sim);

@@ -1,0 +1,255 @@
+/*
+ * history.c - `txpath demo --history`: the bug class of the seeds (a
+ * transmit path that assumed an order nothing enforced) through time,
+ * one row per chapter, 2004-2025.  Each row is a scenario in txpath
+ * check's options; its verdicts under sc and tso are computed now, by
+ * the explorer on the real code, never written down.  Built only into
+ * txpath-check (`txpath demo --history` runs it).
+ */
+#include <string.h>
+
+#include "../cli.h"
+#include "signals.h"
+#include "txpath/explore.h"
+
+static const char history_help[] =
+"usage: txpath demo --history [--json]\n"
+"\n"
+"The bug class of the seeds through time: each row a chapter (its year,\n"
+"what changed) and a scenario, explored by txpath check on the real code\n"
+"under the memory models sc and tso, every schedule with at most the row's\n"
+"bound of preemptions (2, or 3 where a bug needs three: the missing\n"
+"barrier under tso).  A verdict is \"found KIND, N preemptions\" (the\n"
+"first violation) or \"proven\" (none within the bound).  Rows whose era\n"
+"or personality this build lacks are left out.  Below the table, each\n"
+"row's scenario as txpath check options, to run or replay it.\n"
+"\n"
+"  --json                  a JSON array, one object per row\n"
+"  -h, --help              this help\n"
+"\n"
+"Exit status: 0 when every row was explored, 1 when one could not be, 2\n"
+"on bad usage, 130 or 143 when interrupted (the rows so far are printed).\n";
+
+/* A chapter: when, what, and its scenario as txpath check's options
+ * (without --memory-model or --bound).  One line each. */
+struct history_row {
+	const char *year, *what, *check;
+	unsigned bound;
+};
+
+static const struct history_row history[] = {
+	{ "2004", "NETIF_F_LLTX: tg3's false BUG (Roland Dreier)", "--era 2.6.9", 2 },
+	{ "2004", "the message silenced, the race kept", "--era silence", 2 },
+	{ "2005", "2.6.11-rc2: the xmit lock guards the driver", "--era 2.6.11-rc2", 2 },
+	{ "2005", "2.6.11: Miller's rule, full and stopped is BUSY", "--era 2.6.11", 2 },
+	{ "2006", "2.6.18: one context runs a queue", "--era 2.6.18", 2 },
+	{ "2006", "tg3 leaves LLTX: wake tested again under the lock", "--era 2.6.18 --personality locked --lock core --producers 1 --packets 5", 2 },
+	{ "2021", "lockless qdisc as merged: a packet stranded", "--era 5.1-nolock", 2 },
+	{ "2021", "the MISSED bit, no barrier after the unlock", "--era 5.13-missed", 2 },
+	{ "2022", "the barrier between unlock and MISSED test", "--era 5.19-barrier", 2 },
+	{ "2023", "6.3's stop/wake helpers, with BQL", "--personality modern --lock core --producers 1 --packets 3", 3 },
+	{ "2023", "the same, the stop helper's barrier left out", "--personality modern-nomb --lock core --producers 1 --packets 3", 3 },
+	{ "2024", "the watchdog against BQL: XOFF before trans_start", "--era 6.x --queues 1 --personality modern-2023 --producers 1 --packets 2 --watchdog", 2 },
+	{ "2024", "the fix: trans_start before XOFF, barriers", "--era 6.x --queues 1 --personality modern --producers 1 --packets 2 --watchdog", 2 },
+	{ "2025", "6.18: DRAINING, quota sets MISSED", "--era 6.18-draining", 2 },
+};
+
+#define HISTORY_ROWS (sizeof(history) / sizeof(history[0]))
+#define ROW_ARGS 32
+
+/* row's options as an argv (argv[0] "check") in buf; their count. */
+static int row_argv(const struct history_row *row, char *buf, size_t len, char **argv)
+{
+	int argc = 0;
+
+	snprintf(buf, len, "%s", row->check);
+	argv[argc++] = "check";
+	for (char *t = strtok(buf, " "); t && argc < ROW_ARGS - 4; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	return argc;
+}
+
+/* Has this build the era and the personality the row names? */
+static bool row_exists(int argc, char **argv)
+{
+	for (int i = 1; i + 1 < argc; i++) {
+		if (!strcmp(argv[i], "--era") && !txp_era_lookup(argv[i + 1]))
+			return false;
+		if (!strcmp(argv[i], "--personality") && !txp_sim_personality(argv[i + 1]))
+			return false;
+	}
+	return true;
+}
+
+/* One row's outcome under one memory model. */
+struct verdict {
+	bool found, complete;
+	const char *kind;
+	unsigned preemptions;
+	uint64_t schedules;
+	double seconds;
+};
+
+static int explore(struct txp_check_cfg *cfg, bool tso, struct verdict *v)
+{
+	struct txp_check_result res;
+	char err[256];
+	int rc;
+
+	cfg->tso = tso;
+	rc = txp_check_run(cfg, &res, err, sizeof(err));
+	if (rc != 0) {
+		fprintf(stderr, "txpath demo --history: %s\n", err);
+		return rc;
+	}
+	*v = (struct verdict){ res.found, res.complete, res.kind, res.preemptions, res.schedules,
+			       res.seconds };
+	txp_check_result_free(&res);
+	return 0;
+}
+
+static const char *verdict_text(const struct verdict *v, char *buf, size_t len)
+{
+	if (v->found)
+		snprintf(buf, len, "found %s, %u preemption%s", v->kind, v->preemptions,
+			 v->preemptions == 1 ? "" : "s");
+	else
+		snprintf(buf, len, "%s", v->complete ? "proven" : "interrupted");
+	return buf;
+}
+
+static const char *row_name(const struct txp_check_cfg *cfg, char *buf, size_t len)
+{
+	if (cfg->era)
+		snprintf(buf, len, "%s / %s", cfg->era, cfg->personality->name);
+	else
+		snprintf(buf, len, "%s", cfg->personality->name);
+	return buf;
+}
+
+static void print_header(void)
+{
+	printf("txpath demo --history: the same bug class, 2004-2025; each verdict computed now by "
+	       "txpath check\n(every schedule with at most `bound` preemptions, under sc and under "
+	       "tso)\n\n");
+	printf("%-4s  %-24s  %-50s  %5s  %-33s  %-33s  %9s  %7s\n", "year", "era / driver", "what",
+	       "bound", "sc", "tso", "schedules", "seconds");
+}
+
+static void print_row(const struct history_row *row, const struct txp_check_cfg *cfg,
+		      const struct verdict v[2])
+{
+	char name[64], sc[48], tso[48];
+
+	printf("%-4s  %-24s  %-50s  %5u  %-33s  %-33s  %9llu  %7.2f\n", row->year,
+	       row_name(cfg, name, sizeof(name)), row->what, row->bound,
+	       verdict_text(&v[0], sc, sizeof(sc)), verdict_text(&v[1], tso, sizeof(tso)),
+	       (unsigned long long)(v[0].schedules + v[1].schedules), v[0].seconds + v[1].seconds);
+}
+
+static void json_verdict(struct json *j, const char *key, const struct verdict *v)
+{
+	json_obj_begin(j, key);
+	json_str(j, "violation", v->found ? v->kind : NULL);
+	if (v->found)
+		json_u64(j, "preemptions", v->preemptions);
+	json_bool(j, "complete", v->complete);
+	json_u64(j, "schedules", v->schedules);
+	json_dbl(j, "seconds", v->seconds);
+	json_obj_end(j);
+}
+
+static void json_row(struct json *j, const struct history_row *row, const struct txp_check_cfg *cfg,
+		     const struct verdict v[2])
+{
+	json_obj_begin(j, NULL);
+	json_str(j, "year", row->year);
+	json_str(j, "era", cfg->era);
+	json_str(j, "personality", cfg->personality->name);
+	json_str(j, "what", row->what);
+	json_str(j, "check", row->check);
+	json_u64(j, "bound", row->bound);
+	json_verdict(j, "sc", &v[0]);
+	json_verdict(j, "tso", &v[1]);
+	json_obj_end(j);
+}
+
+/* The options: --history itself, --json, --help.  False when --help
+ * was asked (and printed). */
+static bool parse(int argc, char **argv, bool *json)
+{
+	static const struct option opts[] = {
+		{ "history", no_argument, NULL, 'H' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct cmdline cl;
+	int c;
+
+	*json = false;
+	cmdline_init(&cl, "demo", opts);
+	while ((c = cmdline_next(&cl, argc, argv)) != -1) {
+		if (c == 'h') {
+			fputs(history_help, stdout);
+			return false;
+		}
+		*json |= c == 'j';
+	}
+	return true;
+}
+
+int demo_history(int argc, char **argv)
+{
+	unsigned shown[HISTORY_ROWS], nshown = 0;
+	struct json j;
+	bool json;
+	int rc = 0;
+
+	if (!parse(argc, argv, &json))
+		return 0;
+	if (check_signals_install() != 0)
+		fprintf(stderr, "txpath demo --history: SIGINT will not stop it cleanly\n");
+	if (json) {
+		json_init(&j, stdout);
+		json_arr_begin(&j, NULL);
+	} else {
+		print_header();
+	}
+	for (unsigned i = 0; i < HISTORY_ROWS && !rc && !check_stop_signal; i++) {
+		char buf[512], *args[ROW_ARGS];
+		int n = row_argv(&history[i], buf, sizeof(buf), args);
+		struct txp_check_cfg cfg;
+		struct verdict v[2];
+
+		if (!row_exists(n, args))
+			continue;
+		check_cfg_parse(n, args, &cfg);
+		cfg.bound = history[i].bound;
+		cfg.stop = &check_stop_signal;
+		rc = explore(&cfg, false, &v[0]);
+		if (!rc)
+			rc = explore(&cfg, true, &v[1]);
+		if (rc)
+			break;
+		if (json)
+			json_row(&j, &history[i], &cfg, v);
+		else
+			print_row(&history[i], &cfg, v);
+		shown[nshown++] = i;
+		if (!flush_stdout())
+			return 1;
+	}
+	if (json) {
+		json_arr_end(&j);
+		json_finish(&j);
+	} else {
+		printf("\nEach row as txpath check options (add --memory-model sc|tso --bound N):\n");
+		for (unsigned k = 0; k < nshown; k++)
+			printf("  %s  %s\n", history[shown[k]].year, history[shown[k]].check);
+	}
+	if (check_stop_signal)
+		return 128 + check_stop_signal;
+	return rc ? 1 : 0;
+}
