@@ -13,7 +13,7 @@ need=""
 for pkg in build-essential cmake clang libclang-rt-dev libcmocka-dev libck-dev pkg-config \
 	libxdp-dev libbpf-dev libpcap-dev groff-base netsniff-ng iproute2 ethtool python3 util-linux \
 	tcpdump netcat-openbsd tcpreplay \
-	${1:+valgrind libdpdk-dev}; do	# deps.sh bench: valgrind (callgrind), DPDK (rte_ring) too
+	${1:+valgrind libdpdk-dev dpdk-dev}; do	# deps.sh bench: valgrind (callgrind), DPDK (rte_ring; dpdk-dev has dpdk-testpmd, for bench/e2e/vs.sh) too
 	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need="$need $pkg"
 done
 [ -z "$need" ] && exit 0
