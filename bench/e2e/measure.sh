@@ -75,8 +75,12 @@ window_rate() {
 	sleep "$secs"
 	b=$(rx_packets veth1)
 	t1=$(now)
-	kill -TERM -- "-$pid" 2>/dev/null ||
+	kill -0 "$pid" 2>/dev/null ||
 		{ wait "$pid"; echo fail; echo "$1 stopped before the window ended" >&2; cat "$TMP/out" >&2; return; }
+	# The group that setsid made ($pid leads it: a background job of a
+	# non-interactive shell is no group leader, so setsid does not fork);
+	# dash's kill takes no "--".  The process alone if there is no group.
+	kill -TERM "-$pid" 2>/dev/null || kill -TERM "$pid"
 	wait "$pid"
 	rc=$?
 	[ $rc -eq 0 ] || [ $rc -eq 143 ] || { echo fail; cat "$TMP/out" >&2; return; }

@@ -181,6 +181,8 @@ void txp__dev_log(struct txp_dev *dev, const char *fmt, ...)
 
 /* Drop pkt with a reason, counted on the calling context's slot of txq. */
 void txp__drop(struct txp_txq *txq, int self, struct txp_pkt *pkt, enum txp_drop_reason r);
+/* The same for a list linked by next (one walk to count, one to free). */
+void txp__drop_list(struct txp_txq *txq, int self, struct txp_pkt *list, enum txp_drop_reason r);
 
 /* -- xmit.c's pieces, for its other entry paths ------------------------ */
 
@@ -189,6 +191,10 @@ void txp__drop(struct txp_txq *txq, int self, struct txp_pkt *pkt, enum txp_drop
  * not the root lock.  How many the driver took; *rc: the first refusal. */
 unsigned txp__send_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self,
 			 enum txp_tx *rc);
+/* dev_requeue_skb(): pkts[0..n) back at the head of txq's qdisc, in
+ * order, counted; caller holds what serialises its dequeue (root lock or
+ * seqlock) and makes the queue run again. */
+void txp__requeue_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self);
 /* The xmit lock, spinning (with irqs saved and off when irq-safe). */
 void txp__xmit_lock_take(struct txp_txq *txq);
 void txp__xmit_lock_release(struct txp_txq *txq);

@@ -281,6 +281,16 @@ void txp__drop(struct txp_txq *txq, int self, struct txp_pkt *pkt, enum txp_drop
 	txp_pkt_free(pkt);
 }
 
+void txp__drop_list(struct txp_txq *txq, int self, struct txp_pkt *list, enum txp_drop_reason r)
+{
+	unsigned n = 0;
+
+	for (const struct txp_pkt *p = list; p; p = p->next)
+		n++;
+	txp__stat_add(txq, self, TXP__ST_DROPPED + r, n);
+	txp_pkt_free_list(list);
+}
+
 /* A driver freeing with interrupts off: a hazard of the rc2 design. */
 static inline void validate_free(const char *site)
 {

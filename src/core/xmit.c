@@ -347,17 +347,25 @@ send_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self, enu
 	return i;
 }
 
-/* Put pkts[0..n) back at the head of the qdisc, in order, and schedule
- * the queue.  Caller holds the root lock.  Returns 1: stop running. */
-static int requeue(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
+/* dev_requeue_skb(): pkts[0..n) back at the head of the qdisc, in order,
+ * counted.  The caller holds what serialises the qdisc's dequeue (the root
+ * lock, or a lockless qdisc's seqlock) and says how the queue runs again. */
+static inline void requeue_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 {
 	struct txp_qdisc *q = txq->qdisc;
 
-	txp_assert_held(&txq->root_lock);
 	for (unsigned i = n; i-- > 0;)
 		q->ops->requeue(q, pkts[i]);
 	txp_trace("requeue");
 	txp__stat_add(txq, self, TXP__ST_REQUEUES, n);
+}
+
+/* Put pkts[0..n) back and schedule the queue.  Caller holds the root
+ * lock.  Returns 1: stop running. */
+static int requeue(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
+{
+	txp_assert_held(&txq->root_lock);
+	requeue_batch(txq, pkts, n, self);
 	netif_schedule(txq);
 	return 1;
 }
@@ -634,10 +642,8 @@ xmit_burst_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 		__txp_qdisc_run(txq, self, NULL, 0);
 	}
 	txp_spin_unlock(&txq->root_lock);
-	if (txp_unlikely(refused != NULL)) {
-		txp__stat_add(txq, self, TXP__ST_DROPPED + TXP_DROP_QDISC_LIMIT, n - queued);
-		txp_pkt_free_list(refused);
-	}
+	if (txp_unlikely(refused != NULL))
+		txp__drop_list(txq, self, refused, TXP_DROP_QDISC_LIMIT);
 	return queued;
 }
 
@@ -834,6 +840,11 @@ unsigned txp__send_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n,
 			 enum txp_tx *rc)
 {
 	return send_batch(txq, pkts, n, self, rc);
+}
+
+void txp__requeue_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
+{
+	requeue_batch(txq, pkts, n, self);
 }
 
 void txp__xmit_lock_take(struct txp_txq *txq)

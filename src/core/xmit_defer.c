@@ -58,7 +58,6 @@ static struct txp_pkt *__defer_queue(struct txp_txq *txq, struct txp_pkt *list, 
 unsigned txp__xmit_defer(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 {
 	struct txp_pkt *first, *head, *refused = NULL;
-	unsigned dropped = 0;
 
 	/* Newest first, as the list holds them: pkts[n-1] -> ... -> pkts[0]. */
 	for (unsigned i = 1; i < n; i++)
@@ -79,11 +78,7 @@ unsigned txp__xmit_defer(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n,
 	else
 		refused = __defer_queue(txq, list_reverse(head), self);
 	txp_spin_unlock(&txq->root_lock);
-	if (txp_unlikely(refused != NULL)) {
-		for (struct txp_pkt *p = refused; p; p = p->next)
-			dropped++;
-		txp__stat_add(txq, self, TXP__ST_DROPPED + TXP_DROP_QDISC_LIMIT, dropped);
-		txp_pkt_free_list(refused);
-	}
+	if (txp_unlikely(refused != NULL))
+		txp__drop_list(txq, self, refused, TXP_DROP_QDISC_LIMIT);
 	return n;
 }

@@ -133,13 +133,8 @@ static void nolock_maybe_clear_missed(struct txp_txq *txq, struct txp_qdisc_nolo
 static void nolock_requeue(struct txp_txq *txq, struct txp_qdisc_nolock *nl,
 			   struct txp_pkt **pkts, unsigned n, int self)
 {
-	struct txp_qdisc *q = txq->qdisc;
-
 	txp_assert_held(&nl->seqlock);
-	for (unsigned i = n; i-- > 0;)
-		q->ops->requeue(q, pkts[i]);
-	txp_trace("requeue");
-	txp__stat_add(txq, self, TXP__ST_REQUEUES, n);
+	txp__requeue_batch(txq, pkts, n, self);
 	if (rev_of(txq) >= TXP_NOLOCK_DRAINING)
 		txp_fetch_or(&nl->state, TXP_QDISC_MISSED);
 	else
@@ -313,6 +308,8 @@ void txp__nolock_tx_action(struct txp_txq *txq)
 		if (txp__txq_frozen_or_stopped(txq))
 			return;
 		nolock_qdisc_run(txq, nl, self);
+	/* The exchange's acquire pairs with the release in netif_schedule(),
+	 * as in txp_net_tx_action_txq(). */
 	} while (++restarts < TXP_NOLOCK_RESTARTS && txp_load_relaxed(&txq->sched) &&
 		 txp_xchg(&txq->sched, 0));
 }
