@@ -1069,6 +1069,10 @@ bool sched_counter_conflict(char *buf, size_t len)
 static void ctx_exit(void)
 {
 	txp_ctx_detach();	/* what a thread's exit would do */
+	/* Stores still buffered: others may run, and any of them land,
+	 * before the exit drains them (tso, arm). */
+	if (me->nbuf && !S.freerun && !S.stopped)
+		reschedule();
 	drain(me);
 	me->state = SC_DONE;
 	wake_readers(&me->state, me);
