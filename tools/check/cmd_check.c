@@ -43,6 +43,7 @@ static const char check_help[] =
 "                          override the era; personalities: tg3-2004 tg3-silent\n"
 "                          tg3-2005 e1000-2004 locked locked-bql rc2 rc2-naive\n"
 "                          lost-wakeup recheck-nomb modern modern-nomb\n"
+"                          veth-6.16 veth\n"
 "  --driver-so PATH        check a driver of one's own instead of a personality:\n"
 "                          a shared object built against txpath/plugin.h; its\n"
 "                          lock mode and ring are its own (docs/checking-your-\n"
