@@ -13,7 +13,7 @@
  * buffer until a fence or read-modify-write (or thread exit) drains it, or
  * the plan chooses to flush one store: a missing barrier becomes visible.
  * With arm (an approximation of ARMv8, defined in `txpath check --help`
- * and docs/memory-models.md) any store of the buffer that no release,
+ *) any store of the buffer that no release,
  * write barrier or earlier store to its location holds back may land
  * first, and a load may read an older write of its location, back to
  * what coherence and the context's last acquire or barrier allow.

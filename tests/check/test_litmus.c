@@ -6,7 +6,7 @@
  * (src/sync/sync.h) and run as contexts of the explorer's scheduler over
  * every schedule (no bound: the programs are tiny).  Each case asserts
  * whether its outcome is reachable under sc, tso and arm, as
- * docs/memory-models.md says it must be.
+ * txpath check --help says it must be.
  */
 #include <setjmp.h>
 #include <stdarg.h>

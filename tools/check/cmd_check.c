@@ -112,7 +112,7 @@ static const char check_help[] =
 "tests covers them); and under sc and tso a relaxed store orders like a\n"
 "release and a relaxed load like an acquire: only arm tells them apart.\n"
 "\n"
-"The arm memory model, an approximation of ARMv8 (docs/memory-models.md):\n"
+"The arm memory model, an approximation of ARMv8:\n"
 "  stores  wait in a per-context buffer; the explorer may let any of them\n"
 "          land (reach memory) first, except past an older store to the\n"
 "          same location, past an older store before an smp_wmb, or, for\n"
