@@ -128,6 +128,7 @@ extern const struct option run_knob_options[];
 "  --personality P         sim: its driver (overrides the era): tg3-2004\n" \
 "                          tg3-silent tg3-2005 e1000-2004 locked rc2; for tests:\n" \
 "                          rc2-naive (needs --validate) lost-wakeup recheck-nomb\n" \
+"                          veth-6.16 veth\n" \
 "  --threads N             producer threads (default: one per CPU)\n" \
 "  --packets N             packets in all (default 1000000)\n" \
 "  --seconds S             run for S seconds instead\n" \

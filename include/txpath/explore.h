@@ -76,6 +76,9 @@ struct txp_check_cfg {
 	 * idle for long when the contexts start and a logical clock that
 	 * stands still while they run (src/check/timer.c). */
 	bool watchdog;
+	bool arm;		/* the memory model arm (`txpath check --help`):
+				 * store buffers that land out of order, loads of
+				 * older writes; tso is then ignored */
 	enum txp_check_strategy strategy;
 	unsigned bound;		/* TXP_CHECK_BOUND */
 	unsigned depth;		/* TXP_CHECK_PCT */
@@ -144,7 +147,11 @@ void txp_check_result_free(struct txp_check_result *res);
  * running context goes on, else the lowest that can run), or the branch
  * points that did not, as "INDEX:CTX" (run context CTX at branch point
  * INDEX) or "INDEX:fCTX" (let the oldest buffered store of context CTX
- * reach memory, --memory-model tso), joined by ",".  Indices are decimal
+ * reach memory, --memory-model tso; under arm a store of CTX, the one
+ * the next branch point picks), joined by ",".  At the arm model's own
+ * branch points (which store lands, which write a load reads, whether a
+ * compare-exchange fails spuriously) "INDEX:fJ" takes alternative J + 1
+ * instead of the default.  Indices are decimal
  * without sign or leading zeros, at most UINT32_MAX, each greater than the
  * one before (so none twice); CTX is 0..TXP_CHECK_MAX_CTX-1.  Nothing
  * else: no spaces, no empty pairs, no trailing comma.

@@ -36,6 +36,7 @@ enum txp_sim_completion {
 	TXP_SIM_COMP_XMIT_LOCK_IRQ, /* under the core's xmit lock, irqs off (2.6.11-rc2) */
 	TXP_SIM_COMP_HELPER,	/* lockless retire, then txp_netif_txq_completed_wake()
 				 * (reports to BQL, its barrier, test, wake: Linux 6.3) */
+	TXP_SIM_COMP_NAPI,	/* veth's NAPI poll, its wake as .veth says (veth.c) */
 };
 
 /* What start_xmit does after posting, when the ring is nearly full. */
@@ -45,6 +46,17 @@ enum txp_sim_stop {
 	TXP_SIM_STOP_RECHECK_NOMB, /* stop, recheck without the barrier: wrong on real machines */
 	TXP_SIM_STOP_HELPER,	/* txp_netif_txq_maybe_stop(): stop, barrier, recheck, restart */
 	TXP_SIM_STOP_HELPER_NOMB, /* the same with the helper's barrier left out: wrong */
+};
+
+/* veth's qdisc backpressure (Linux 6.16; src/drivers/sim/veth.c): the
+ * completion context is the peer's NAPI poll. */
+enum txp_sim_veth {
+	TXP_SIM_VETH_NONE,
+	TXP_SIM_VETH_2025,	/* 6.16: the producer stops, then tests the consumer-side
+				 * emptiness predicate; the consumer wakes in its receive
+				 * loop without a barrier (CVE-2025-68232) */
+	TXP_SIM_VETH_FIXED,	/* the fix: the producer stops and kicks NAPI; the
+				 * consumer wakes once per poll after smp_rmb() */
 };
 
 /* A driver personality: how start_xmit locks and what it does on a full
@@ -61,6 +73,8 @@ struct txp_sim_personality {
 	bool bql;		/* reports bytes to byte queue limits (Linux 3.3+) */
 	bool trans_after_xmit;	/* its stack stamps trans_start after start_xmit, as
 				 * before Linux's 2024 watchdog fix (modern-2023) */
+	enum txp_sim_veth veth;	/* veth's backpressure instead of ring_full and stop
+				 * (with TXP_SIM_COMP_NAPI) */
 };
 
 /* NULL-terminated list, and lookup by name (NULL if unknown). */

@@ -31,6 +31,8 @@ struct store {
 	size_t size;
 	uint64_t v;
 	const char *what;	/* the store's target as written: "&txq->stopped" */
+	bool release;		/* arm: lands only once every older store has */
+	unsigned epoch;		/* arm: its context's write barriers before it */
 };
 
 struct readrec {
@@ -62,6 +64,11 @@ struct sctx {
 	struct readset iter, spin;
 	struct store buf[SCHED_BUF];
 	int nbuf;
+	/* arm: write barriers so far; the time before which no later load
+	 * may read (its last acquire, barrier or read-modify-write); the
+	 * latest time an earlier load read at (for smp_rmb). */
+	unsigned wepoch;
+	uint32_t floor, lastread;
 	void *(*fn)(void *);
 	void *arg;
 	bool abandoned;		/* stuck at a deadlock or livelock: never resumed */
@@ -70,7 +77,8 @@ struct sctx {
 };
 
 static struct {
-	bool armed, stopped, freerun, tso;
+	bool armed, stopped, freerun;
+	enum sched_mm mm;
 	int current;		/* the context to run next, -1: none */
 	int n;
 	struct sctx ctx[SCHED_MAX_CTX];
@@ -260,14 +268,25 @@ static bool reads_changed(const struct sctx *c, const struct readset *rs)
 	return false;
 }
 
+static void arm_before_write(const volatile void *addr, size_t size);
+static void arm_landed(const struct sctx *c, const volatile void *addr);
+
+/* Store k of c's buffer reaches memory. */
+static void flush_at(struct sctx *c, int k)
+{
+	struct store s = c->buf[k];
+
+	memmove(&c->buf[k], &c->buf[k + 1], (size_t)(c->nbuf - k - 1) * sizeof(c->buf[0]));
+	c->nbuf--;
+	arm_before_write(s.addr, s.size);
+	raw_store(s.addr, s.size, s.v);
+	arm_landed(c, s.addr);
+	wake_readers(s.addr, c);
+}
+
 static void flush_one(struct sctx *c)
 {
-	struct store s = c->buf[0];
-
-	memmove(&c->buf[0], &c->buf[1], (size_t)(c->nbuf - 1) * sizeof(c->buf[0]));
-	c->nbuf--;
-	raw_store(s.addr, s.size, s.v);
-	wake_readers(s.addr, c);
+	flush_at(c, 0);
 }
 
 static void drain(struct sctx *c)
@@ -281,6 +300,19 @@ static void event(int ctx, const char *what, const char *arg, const char *site)
 	if (S.nev == S.evcap)
 		S.ev = grow(S.ev, &S.evcap, sizeof(*S.ev));
 	S.ev[S.nev++] = (struct sched_event){ ctx, what, arg, site };
+}
+
+/* A target as written, without its '&', for the diagrams. */
+static const char *target(const char *what)
+{
+	return what && what[0] == '&' ? what + 1 : what;
+}
+
+static void push_branch(const struct sched_branch *b)
+{
+	if (S.nbr == S.brcap)
+		S.br = grow(S.br, &S.brcap, sizeof(*S.br));
+	S.br[S.nbr++] = *b;
 }
 
 /* -- choosing ------------------------------------------------------------- */
@@ -392,6 +424,233 @@ static enum sched_end why_stuck(void)
 			return SCHED_DEADLOCK;
 		}
 	return SCHED_QUIESCENT;
+}
+
+/* -- the arm memory model ----------------------------------------------------- */
+
+/*
+ * What each location held: its newest writes, in the order they reached
+ * memory, each with the time it did (a clock that ticks at every write
+ * landing), and per context the newest of them it has read or written
+ * (coherence: it never reads an older one after).  A write is current
+ * from its time to the next one's.  A load of context c may read any
+ * kept write not older than the one c last saw there and still current
+ * at or after c's floor (its last acquire, barrier or read-modify-write).
+ * Tables are per execution (by generation); past ARM_LOCS/2 locations,
+ * or with ARM_HIST writes kept, older writes are out of reach: fewer
+ * behaviours, never more.
+ */
+#define ARM_LOCS 1024		/* a power of two */
+#define ARM_HIST 4
+
+struct arm_loc {
+	const volatile void *addr;
+	size_t size;
+	unsigned gen;
+	unsigned n;			/* writes kept, oldest first */
+	uint64_t val[ARM_HIST];
+	uint32_t ts[ARM_HIST];
+	uint32_t seen[SCHED_MAX_CTX];
+};
+
+static struct {
+	unsigned gen, n;
+	uint32_t clock;
+	struct arm_loc loc[ARM_LOCS];
+} M;
+
+static void arm_reset(void)
+{
+	M.gen++;
+	M.n = 0;
+	M.clock = 0;
+}
+
+static void arm_append(struct arm_loc *l, uint64_t v)
+{
+	if (l->n == ARM_HIST) {
+		memmove(&l->val[0], &l->val[1], (ARM_HIST - 1) * sizeof(l->val[0]));
+		memmove(&l->ts[0], &l->ts[1], (ARM_HIST - 1) * sizeof(l->ts[0]));
+		l->n--;
+	}
+	l->val[l->n] = v;
+	l->ts[l->n++] = ++M.clock;
+}
+
+/* addr's history (size: 0 to find it only), made on first use from
+ * memory; memory written other than through the seam (set-up, tear-down)
+ * is its newest write.  NULL past the table's limit. */
+static struct arm_loc *arm_loc(const volatile void *addr, size_t size)
+{
+	uint64_t h = (uint64_t)(uintptr_t)addr * 0x9e3779b97f4a7c15ull, v;
+
+	for (unsigned i = (unsigned)(h >> 54), k = 0; k < ARM_LOCS; k++, i++) {
+		struct arm_loc *l = &M.loc[i % ARM_LOCS];
+
+		if (l->gen == M.gen && l->addr == addr) {
+			v = raw_load(addr, l->size);
+			if (l->val[l->n - 1] != v)
+				arm_append(l, v);
+			return l;
+		}
+		if (l->gen != M.gen) {
+			if (!size || M.n >= ARM_LOCS / 2)
+				return NULL;
+			*l = (struct arm_loc){ .addr = addr, .size = size, .gen = M.gen, .n = 1,
+					       .val = { raw_load(addr, size) } };
+			M.n++;
+			return l;
+		}
+	}
+	return NULL;
+}
+
+/* Before a write of addr lands: its history keeps what it overwrites. */
+static void arm_before_write(const volatile void *addr, size_t size)
+{
+	if (S.mm == SCHED_ARM && !S.freerun)
+		arm_loc(addr, size);
+}
+
+/* A write of c (NULL: the controller) reached addr: the newest write,
+ * which its writer has seen. */
+static void arm_landed(const struct sctx *c, const volatile void *addr)
+{
+	struct arm_loc *l;
+
+	if (S.mm != SCHED_ARM || S.freerun)
+		return;
+	l = arm_loc(addr, 0);
+	if (l && c)
+		l->seen[c->id] = l->ts[l->n - 1];
+}
+
+/* A branch point of the arm model for the running context: alternative
+ * 0 (the default) or 1..nalt.  Value branches cost a preemption; store
+ * picks belong to the flush before them. */
+static unsigned arm_branch(enum sched_branch_kind kind, unsigned nalt, int ctx,
+			   const volatile void *addr)
+{
+	struct sched_branch b = {
+		.enabled = (uint16_t)(1u << ctx),
+		.flushable = (uint16_t)((1u << (nalt < SCHED_MAX_CTX ? nalt : SCHED_MAX_CTX)) - 1),
+		.cur = (int8_t)ctx,
+		.preempt = (uint16_t)(kind == SCHED_BR_STORE ? S.preemptions - 1 : S.preemptions),
+		.kind = (uint8_t)kind,
+		.addr = addr,
+	};
+
+	b.chosen = (int8_t)choose(&b, S.nbr);
+	push_branch(&b);
+	if (b.chosen < SCHED_FLUSH)
+		return 0;
+	if (kind == SCHED_BR_VALUE)
+		S.preemptions++;
+	return (unsigned)(b.chosen - SCHED_FLUSH) + 1;
+}
+
+/* May store k of c land now?  Not past an older store to its location
+ * (coherence), nor past an older store before a write barrier, nor, a
+ * release, past any older store. */
+static bool arm_landable(const struct sctx *c, int k)
+{
+	if (k == 0)
+		return true;
+	if (c->buf[k].release || c->buf[k].epoch != c->buf[0].epoch)
+		return false;
+	for (int j = 0; j < k; j++)
+		if (c->buf[j].addr == c->buf[k].addr)
+			return false;
+	return true;
+}
+
+/* Which of c's stores lands, by the plan (SCHED_BR_STORE): its index. */
+static int arm_pick_store(struct sctx *c)
+{
+	int idx[SCHED_BUF], n = 0;
+
+	for (int k = 0; k < c->nbuf; k++)
+		if (arm_landable(c, k))
+			idx[n++] = k;
+	return n > 1 ? idx[arm_branch(SCHED_BR_STORE, (unsigned)n - 1, c->id, NULL)] : 0;
+}
+
+/* c's stores land up to and including its last one to addr. */
+static void arm_flush_to(struct sctx *c, const volatile void *addr)
+{
+	int last = -1;
+
+	for (int k = 0; k < c->nbuf; k++)
+		if (c->buf[k].addr == addr)
+			last = k;
+	while (last-- >= 0)
+		flush_one(c);
+}
+
+static uint32_t max32(uint32_t a, uint32_t b)
+{
+	return a > b ? a : b;
+}
+
+/* What operation op of c orders, under arm, as it is about to run. */
+static void arm_order(struct sctx *c, enum txp_check_op op, const volatile void *addr, size_t size)
+{
+	switch (op) {
+	case TXP_OP_RMW:
+	case TXP_OP_FENCE:
+		drain(c);
+		c->floor = M.clock;
+		break;
+	case TXP_OP_RMW_RELAXED:
+		arm_flush_to(c, addr);
+		break;
+	case TXP_OP_RMB:
+		c->floor = max32(c->floor, c->lastread);
+		break;
+	case TXP_OP_WMB:
+		c->wepoch++;
+		break;
+	case TXP_OP_LOAD:
+	case TXP_OP_STORE:
+	case TXP_OP_ORDER:
+		break;
+	}
+	/* A read-modify-write reads, and so keeps, what it overwrites. */
+	if (op == TXP_OP_RMW || op == TXP_OP_RMW_RELAXED)
+		arm_before_write(addr, size);
+}
+
+/* c's load of addr (not its own buffered store): which write it reads,
+ * by the plan; true and *v when an older one than memory's. */
+static bool arm_load(struct sctx *c, const volatile void *addr, size_t size, bool acquire,
+		     const char *what, uint64_t *v)
+{
+	struct arm_loc *l = arm_loc(addr, size);
+	int idx[ARM_HIST], n = 0, i;
+	unsigned alt;
+
+	if (!l)
+		return false;
+	for (i = (int)l->n - 1; i >= 0 && l->ts[i] >= l->seen[c->id]; i--) {
+		if (i < (int)l->n - 1 && l->ts[i + 1] <= c->floor)
+			break;
+		idx[n++] = i;
+	}
+	alt = n > 1 ? arm_branch(SCHED_BR_VALUE, (unsigned)n - 1, c->id, addr) : 0;
+	i = idx[alt];
+	l->seen[c->id] = l->ts[i];
+	/* Read as of the earliest time it could have been: later loads
+	 * ordered after this one (acquire, smp_rmb) may read no earlier. */
+	c->lastread = max32(c->lastread, max32(c->floor, l->ts[i]));
+	if (acquire)
+		c->floor = max32(c->floor, l->ts[i]);
+	if (!alt)
+		return false;
+	event(c->id, "load reads an older value of", target(what), NULL);
+	/* What it read may change without a write: it must not wait on it. */
+	c->iter.dirty = c->spin.dirty = true;
+	*v = l->val[i];
+	return true;
 }
 
 /* -- switching ------------------------------------------------------------ */
@@ -513,18 +772,16 @@ static void reschedule(void)
 			break;
 		}
 		b.chosen = (int8_t)choose(&b, S.nbr);
-		if (S.nbr == S.brcap)
-			S.br = grow(S.br, &S.brcap, sizeof(*S.br));
-		S.br[S.nbr++] = b;
+		push_branch(&b);
 		if (b.chosen >= SCHED_FLUSH || (b.cur >= 0 && b.chosen != b.cur))
 			S.preemptions++;
 		if (b.chosen >= SCHED_FLUSH) {
 			struct sctx *c = &S.ctx[b.chosen - SCHED_FLUSH];
-			const char *what = c->buf[0].what;
+			int k = S.mm == SCHED_ARM ? arm_pick_store(c) : 0;
 
 			/* A choice of the plan: drawn, as the store it was. */
-			event(c->id, "store reaches memory:", what[0] == '&' ? what + 1 : what, NULL);
-			flush_one(c);
+			event(c->id, "store reaches memory:", target(c->buf[k].what), NULL);
+			flush_at(c, k);
 			continue;
 		}
 		S.current = b.chosen;
@@ -560,7 +817,9 @@ void txp_check_point(enum txp_check_op op, const volatile void *addr, size_t siz
 		S.pct_switch = true;
 	}
 	reschedule();
-	if (op == TXP_OP_RMW || op == TXP_OP_FENCE)
+	if (S.mm == SCHED_ARM)
+		arm_order(me, op, addr, size);
+	else if (op == TXP_OP_RMW || op == TXP_OP_FENCE || op == TXP_OP_RMW_RELAXED)
 		drain(me);
 	/* The load follows at once: what it sees of the word is now. */
 	if (op == TXP_OP_LOAD && W.n) {
@@ -573,7 +832,28 @@ void txp_check_point(enum txp_check_op op, const volatile void *addr, size_t siz
 
 void txp_check_wrote(const volatile void *addr)
 {
+	arm_landed(me, addr);
 	wake_readers(addr, me);
+}
+
+bool txp_check_load(const volatile void *addr, size_t size, bool acquire, const char *what,
+		    uint64_t *v)
+{
+	if (txp_check_forward(addr, size, v))
+		return true;
+	if (!me || S.freerun || S.mm != SCHED_ARM)
+		return false;
+	return arm_load(me, addr, size, acquire, what, v);
+}
+
+bool txp_check_cas_fails(const volatile void *addr, bool would_succeed, const char *what)
+{
+	if (!me || S.freerun || S.mm != SCHED_ARM || !would_succeed)
+		return false;
+	if (!arm_branch(SCHED_BR_VALUE, 1, me->id, addr))
+		return false;
+	event(me->id, "compare-exchange fails spuriously:", target(what), NULL);
+	return true;
 }
 
 bool txp_check_forward(const volatile void *addr, size_t size, uint64_t *v)
@@ -589,13 +869,14 @@ bool txp_check_forward(const volatile void *addr, size_t size, uint64_t *v)
 	return false;
 }
 
-bool txp_check_buffer(volatile void *addr, size_t size, uint64_t v, const char *what)
+bool txp_check_buffer(volatile void *addr, size_t size, uint64_t v, bool release,
+		      const char *what)
 {
-	if (!me || !S.tso || S.freerun)
+	if (!me || S.mm == SCHED_SC || S.freerun)
 		return false;
 	if (me->nbuf == SCHED_BUF)
 		flush_one(me);
-	me->buf[me->nbuf++] = (struct store){ addr, size, v, what };
+	me->buf[me->nbuf++] = (struct store){ addr, size, v, what, release, me->wepoch };
 	return true;
 }
 
@@ -818,6 +1099,10 @@ bool sched_counter_conflict(char *buf, size_t len)
 static void ctx_exit(void)
 {
 	txp_ctx_detach();	/* what a thread's exit would do */
+	/* Stores still buffered: others may run, and any of them land,
+	 * before the exit drains them (tso, arm). */
+	if (me->nbuf && !S.freerun && !S.stopped)
+		reschedule();
 	drain(me);
 	me->state = SC_DONE;
 	wake_readers(&me->state, me);
@@ -850,6 +1135,9 @@ static int spawn(const char *name, void *(*fn)(void *), void *arg)
 	forget(&c->iter);
 	forget(&c->spin);
 	c->nbuf = 0;
+	/* Starting a thread orders what its starter did before. */
+	c->wepoch = 0;
+	c->floor = c->lastread = M.clock;
 	c->fn = fn;
 	c->arg = arg;
 	c->abandoned = false;
@@ -886,6 +1174,9 @@ void txp_check_thread_join(struct txp_thread *t)
 			note_read(me, &c->state, sizeof(c->state));
 		wait_for_change(SC_SPIN);
 	}
+	/* Joining orders what the ended context did (it drained at exit). */
+	if (me)
+		me->floor = M.clock;
 }
 
 int sched_spawn(const char *name, void *(*fn)(void *), void *arg)
@@ -930,7 +1221,7 @@ static void signals_release(void)
 }
 #endif
 
-void sched_begin(const struct sched_plan *plan, bool tso, unsigned max_steps)
+void sched_begin(const struct sched_plan *plan, enum sched_mm mm, unsigned max_steps)
 {
 	if (!controller_locals) {
 		for (const struct txp_local_var *l = __start_txp_locals; l < __stop_txp_locals; l++)
@@ -942,7 +1233,7 @@ void sched_begin(const struct sched_plan *plan, bool tso, unsigned max_steps)
 	signals_hold();
 	S.armed = true;
 	S.stopped = S.freerun = false;
-	S.tso = tso;
+	S.mm = mm;
 	S.current = -1;
 	S.n = 0;
 	S.stuck = -1;
@@ -957,6 +1248,7 @@ void sched_begin(const struct sched_plan *plan, bool tso, unsigned max_steps)
 	S.nbr = S.nev = 0;
 	memset(&W, 0, sizeof(W));
 	counters_reset();
+	arm_reset();
 }
 
 enum sched_end sched_run(void)

@@ -12,6 +12,11 @@
  * With the tso memory model each context's stores wait in a FIFO store
  * buffer until a fence or read-modify-write (or thread exit) drains it, or
  * the plan chooses to flush one store: a missing barrier becomes visible.
+ * With arm (an approximation of ARMv8, defined in `txpath check --help`
+ *) any store of the buffer that no release,
+ * write barrier or earlier store to its location holds back may land
+ * first, and a load may read an older write of its location, back to
+ * what coherence and the context's last acquire or barrier allow.
  */
 #ifndef TXP_CHECK_SCHED_H
 #define TXP_CHECK_SCHED_H
@@ -26,15 +31,55 @@
 #define SCHED_MAX_CTX TXP_CHECK_MAX_CTX
 
 /* An action: run context i (0..SCHED_MAX_CTX-1), or flush the oldest
- * buffered store of context i (SCHED_FLUSH + i). */
+ * buffered store of context i (SCHED_FLUSH + i).  At the arm model's own
+ * branch points (SCHED_BR_STORE, SCHED_BR_VALUE) the same two forms name
+ * alternatives instead: cur is the default (alternative 0), SCHED_FLUSH + j
+ * alternative j + 1. */
 #define SCHED_FLUSH 16
+
+/* The memory models. */
+enum sched_mm {
+	SCHED_SC,		/* every store is seen at once */
+	SCHED_TSO,		/* FIFO store buffers */
+	SCHED_ARM,		/* unordered store buffers, loads of older writes */
+};
+
+/*
+ * What a branch point chooses, and the footprint of its actions (what a
+ * reduction of the search must treat as dependent):
+ *  SCHED_BR_RUN    who runs next (enabled), or which context's store lands
+ *                  (flushable: under tso its oldest; under arm a
+ *                  SCHED_BR_STORE branch follows): a run's footprint is the
+ *                  operation that context makes next; a flush writes the
+ *                  location of the store that lands (unknown under arm
+ *                  until the SCHED_BR_STORE after it: dependent with all).
+ *  SCHED_BR_STORE  arm: which of context cur's landable stores lands,
+ *                  oldest first (alternative 0: its oldest).  Part of the
+ *                  flush before it, which paid the preemption: preempt is
+ *                  that flush's.  Footprint: a write of one of cur's
+ *                  buffered locations (treat as dependent with all).
+ *  SCHED_BR_VALUE  arm: which write cur's load of addr reads (alternative
+ *                  0: the newest, j: the j-th older one it may still
+ *                  see), or whether its compare-exchange of addr fails
+ *                  spuriously (alternative 1).  Footprint: a read of addr
+ *                  by cur, as the load it belongs to.
+ * An unknown kind is dependent with every action.
+ */
+enum sched_branch_kind {
+	SCHED_BR_RUN,
+	SCHED_BR_STORE,
+	SCHED_BR_VALUE,
+};
 
 struct sched_branch {
 	uint16_t enabled;	/* contexts that could run */
-	uint16_t flushable;	/* contexts with buffered stores (tso) */
+	uint16_t flushable;	/* contexts with buffered stores (tso, arm);
+				 * alternatives 1.. (SCHED_BR_STORE, _VALUE) */
 	int8_t cur;		/* the running context, -1 if it cannot go on */
 	int8_t chosen;		/* the action taken */
 	uint16_t preempt;	/* preemptions before this branch */
+	uint8_t kind;		/* enum sched_branch_kind */
+	const volatile void *addr;	/* SCHED_BR_VALUE: the location read */
 };
 
 enum sched_plan_kind {
@@ -70,7 +115,7 @@ struct sched_event {
 };
 
 /* Prepare an execution: contexts started from now on are scheduled. */
-void sched_begin(const struct sched_plan *plan, bool tso, unsigned max_steps);
+void sched_begin(const struct sched_plan *plan, enum sched_mm mm, unsigned max_steps);
 /* Start a context of the scenario (a producer). */
 int sched_spawn(const char *name, void *(*fn)(void *), void *arg);
 /* Run until nobody can: returns why. */

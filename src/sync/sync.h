@@ -76,6 +76,9 @@ struct txp_local_var {
 #define txp_fetch_sub(p, v)      atomic_fetch_sub_explicit((p), (v), memory_order_acq_rel)
 #define txp_fetch_or(p, v)       atomic_fetch_or_explicit((p), (v), memory_order_acq_rel)
 #define txp_fetch_and(p, v)      atomic_fetch_and_explicit((p), (v), memory_order_acq_rel)
+/* Orders nothing but its own word (on x86 a locked instruction all the
+ * same, a full barrier; on ARM64 not). */
+#define txp_fetch_add_relaxed(p, v) atomic_fetch_add_explicit((p), (v), memory_order_relaxed)
 #define txp_cas(p, expp, v)                                                \
 	atomic_compare_exchange_weak_explicit((p), (expp), (v),            \
 					      memory_order_acq_rel,        \
@@ -103,11 +106,20 @@ static inline void txp_cpu_relax(void)
 
 enum txp_check_op {
 	TXP_OP_LOAD,		/* reads addr */
-	TXP_OP_STORE,		/* writes addr; may sit in a store buffer (tso) */
-	TXP_OP_RMW,		/* reads and writes addr; drains the store buffer */
-	TXP_OP_FENCE,		/* drains the store buffer */
-	TXP_OP_ORDER,		/* neither reads, writes nor drains (smp_rmb and
-				 * smp_wmb, which tso gives for free) */
+	TXP_OP_STORE,		/* writes addr; may sit in a store buffer (tso, arm) */
+	TXP_OP_RMW,		/* reads and writes addr; drains the store buffer
+				 * and orders later loads (a full barrier) */
+	TXP_OP_FENCE,		/* drains the store buffer, orders later loads */
+	TXP_OP_ORDER,		/* neither reads, writes nor drains (smp_mb__after_atomic:
+				 * the seam's acq_rel read-modify-writes are full
+				 * barriers already) */
+	TXP_OP_RMW_RELAXED,	/* reads and writes addr, as TXP_OP_RMW; drains under
+				 * tso (a locked instruction), orders nothing else
+				 * under arm */
+	TXP_OP_RMB,		/* smp_rmb: footprint as TXP_OP_ORDER; under arm,
+				 * later loads after earlier ones */
+	TXP_OP_WMB,		/* smp_wmb: footprint as TXP_OP_ORDER; under arm,
+				 * later stores land after earlier ones */
 };
 
 /* Before an operation on size bytes at addr: maybe let another context
@@ -117,8 +129,18 @@ void txp_check_point(enum txp_check_op op, const volatile void *addr, size_t siz
 void txp_check_wrote(const volatile void *addr);
 /* Memory model tso: the calling context's newest buffered store to addr. */
 bool txp_check_forward(const volatile void *addr, size_t size, uint64_t *v);
-/* Memory model tso: buffer a store; false when it must go to memory now. */
-bool txp_check_buffer(volatile void *addr, size_t size, uint64_t v, const char *what);
+/* The value a load of addr reads, if not memory's: the calling context's
+ * newest buffered store to it (tso, arm), or (arm) an older write of addr
+ * the plan chose.  acquire: the load is one.  what: addr as written. */
+bool txp_check_load(const volatile void *addr, size_t size, bool acquire, const char *what,
+		    uint64_t *v);
+/* Buffer a store (tso, arm); false when it must go to memory now.
+ * release: the store is one. */
+bool txp_check_buffer(volatile void *addr, size_t size, uint64_t v, bool release,
+		      const char *what);
+/* Memory model arm: does this weak compare-exchange of addr, which would
+ * succeed (would_succeed), fail spuriously?  The plan decides. */
+bool txp_check_cas_fails(const volatile void *addr, bool would_succeed, const char *what);
 /* A spinning context with nothing to do: run others until it may. */
 void txp_check_idle(void);
 
@@ -135,16 +157,24 @@ void txp_check_idle(void);
 		v_ = atomic_load_explicit((p), (order));		\
 	v_; })
 /* Store the value s (evaluated already) at p through the calling
- * context's store buffer (tso); true if it went to memory at once.  No
- * scheduling point.  what: p as written, for the diagrams. */
+ * context's store buffer (tso, arm); true if it went to memory at once.
+ * No scheduling point.  what: p as written, for the diagrams. */
 #define txp__check_write(p, s, order, what) __extension__ ({		\
-	bool m_ = !txp_check_buffer((p), sizeof(*(p)), (uint64_t)(uintptr_t)(s), (what)); \
+	bool m_ = !txp_check_buffer((p), sizeof(*(p)), (uint64_t)(uintptr_t)(s), \
+				    (order) != memory_order_relaxed, (what)); \
 	if (m_)								\
 		atomic_store_explicit((p), (s), (order));		\
 	m_; })
+/* A load: its own buffered store, an older write (arm), or memory. */
 #define txp__check_load(p, order) __extension__ ({			\
+	txp__plain_type(p) v_;						\
+	uint64_t b_;							\
 	txp_check_point(TXP_OP_LOAD, (p), sizeof(*(p)));		\
-	txp__check_read(p, order); })
+	if (txp_check_load((p), sizeof(*(p)), (order) != memory_order_relaxed, #p, &b_)) \
+		v_ = (txp__plain_type(p))(uintptr_t)b_;			\
+	else								\
+		v_ = atomic_load_explicit((p), (order));		\
+	v_; })
 /* The value first: a load in it is a scheduling point of its own, before
  * the store's. */
 #define txp__check_store(p, v, order) __extension__ ({			\
@@ -153,11 +183,26 @@ void txp_check_idle(void);
 	if (txp__check_write(p, s_, order, #p))				\
 		txp_check_wrote(p);					\
 	(void)0; })
-#define txp__check_rmw(p, expr) __extension__ ({			\
-	txp_check_point(TXP_OP_RMW, (p), sizeof(*(p)));				\
+#define txp__check_rmw_as(op, p, expr) __extension__ ({		\
+	txp_check_point((op), (p), sizeof(*(p)));			\
 	__typeof__(expr) r_ = (expr);					\
 	txp_check_wrote(p);						\
 	r_; })
+#define txp__check_rmw(p, expr) txp__check_rmw_as(TXP_OP_RMW, p, expr)
+/* Weak, as in the shipped build: under arm it may fail spuriously (the
+ * plan's choice), leaving *expp the value it found, which it then equals. */
+#define txp__check_cas(p, expp, v) __extension__ ({			\
+	bool ok_;							\
+	txp_check_point(TXP_OP_RMW, (p), sizeof(*(p)));			\
+	if (txp_check_cas_fails((p), atomic_load_explicit((p), memory_order_relaxed) == *(expp), #p)) { \
+		*(expp) = atomic_load_explicit((p), memory_order_relaxed); \
+		ok_ = false;						\
+	} else {							\
+		ok_ = atomic_compare_exchange_strong_explicit((p), (expp), (v), \
+				memory_order_acq_rel, memory_order_relaxed); \
+	}								\
+	txp_check_wrote(p);						\
+	ok_; })
 
 #define txp_load_relaxed(p)      txp__check_load(p, memory_order_relaxed)
 #define txp_load_acquire(p)      txp__check_load(p, memory_order_acquire)
@@ -168,8 +213,9 @@ void txp_check_idle(void);
 #define txp_fetch_sub(p, v)      txp__check_rmw(p, atomic_fetch_sub_explicit((p), (v), memory_order_acq_rel))
 #define txp_fetch_or(p, v)       txp__check_rmw(p, atomic_fetch_or_explicit((p), (v), memory_order_acq_rel))
 #define txp_fetch_and(p, v)      txp__check_rmw(p, atomic_fetch_and_explicit((p), (v), memory_order_acq_rel))
-#define txp_cas(p, expp, v)      txp__check_rmw(p, atomic_compare_exchange_strong_explicit( \
-					(p), (expp), (v), memory_order_acq_rel, memory_order_relaxed))
+#define txp_fetch_add_relaxed(p, v) txp__check_rmw_as(TXP_OP_RMW_RELAXED, p, \
+					atomic_fetch_add_explicit((p), (v), memory_order_relaxed))
+#define txp_cas(p, expp, v)      txp__check_cas(p, expp, v)
 #ifdef TXP_TSAN
 extern _Atomic unsigned txp__mb_word;
 #define txp_smp_mb() (txp_check_point(TXP_OP_FENCE, NULL, 0), \
@@ -186,9 +232,9 @@ extern _Atomic unsigned txp__mb_word;
  * An ordered statistic: a value other contexts compare with the seam's own
  * stores (the stop generation, with the stopped flag), so it must become
  * visible in order with them: a release store by its single writer, an
- * acquire load.  In the check build it goes through the tso store buffer,
- * in order with its writer's other stores and read back by it, but is
- * never a scheduling point.
+ * acquire load.  In the check build it goes through the store buffer (tso,
+ * arm), in order with its writer's other stores and read back by it (its
+ * newest value, never an older one), but is never a scheduling point.
  */
 #ifdef TXP_CHECK
 #define txp_stat_store_release(p, v) __extension__ ({			\

@@ -72,7 +72,7 @@ static bool run_contexts(void *(*fn)(void *), int n, char *msg, size_t len)
 	atomic_store(&counter, 0);
 	atomic_store(&arrived, 0);
 	atomic_store(&expected, n);
-	sched_begin(&plan, false, MAX_STEPS);
+	sched_begin(&plan, SCHED_SC, MAX_STEPS);
 	for (int i = 0; i < n; i++) {
 		char name[16];
 
@@ -220,7 +220,7 @@ static void ring_dead_once(uint64_t seed)
 	struct ring *r;
 	bool conflict;
 
-	sched_begin(&plan, false, MAX_STEPS);
+	sched_begin(&plan, SCHED_SC, MAX_STEPS);
 	r = txp__ring_create(&rc, err, sizeof(err));
 	assert_non_null(r);
 	txp__ring_die(r, TXP_DROP_DEV_DOWN, "link down (test)");

@@ -74,7 +74,7 @@ expect_usage "--validate" run --personality rc2-naive --lock core --packets 10
 expect_usage "unknown personality" check --personality foo
 expect_usage "whole number" check --bound x
 expect_usage "malformed schedule" check --era 2.6.9 --replay 12:x
-expect_usage "sc or tso" check --memory-model arm
+expect_usage "sc, tso or arm" check --memory-model power
 expect_usage "choose one of" check --bound 2 --pct 3
 expect_usage "--producers" check --producers 9
 expect_usage "needs --lock core" check --era 2.6.9 --personality rc2

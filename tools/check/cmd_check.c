@@ -47,7 +47,7 @@ static const char check_help[] =
 "                          override the era; personalities: tg3-2004 tg3-silent\n"
 "                          tg3-2005 e1000-2004 locked locked-bql rc2 rc2-naive\n"
 "                          lost-wakeup recheck-nomb modern modern-nomb\n"
-"                          modern-2023\n"
+"                          modern-2023 veth-6.16 veth\n"
 "  --driver-so PATH        check a driver of one's own instead of a personality:\n"
 "                          a shared object built against txpath/plugin.h; its\n"
 "                          lock mode and ring are its own (docs/checking-your-\n"
@@ -86,9 +86,11 @@ static const char check_help[] =
 "                          WATCHDOG of the stack before Linux's 2024 fix:\n"
 "                          --personality modern-2023).  A queue stopped\n"
 "                          longer than the timeout is not representable\n"
-"  --memory-model sc|tso   sc (default): every store is seen at once; tso:\n"
+"  --memory-model sc|tso|arm\n"
+"                          sc (default): every store is seen at once; tso:\n"
 "                          stores wait in a per-context buffer until a fence,\n"
 "                          a read-modify-write, or the explorer, flushes them\n"
+"                          oldest first; arm: weaker still (below)\n"
 "The strategy (one of):\n"
 "  --bound K               every schedule with at most K preemptions,\n"
 "                          iterative context bounding (default, K = 2)\n"
@@ -104,7 +106,8 @@ static const char check_help[] =
 "                          (d-1 priority change points), under which that\n"
 "                          bug has depth 3: its --pct 2 never found it, its\n"
 "                          --pct 3 in 0.25 % of runs.  Stores are never\n"
-"                          flushed early: tso bugs need --bound.\n"
+"                          flushed early nor older writes read: tso and arm\n"
+"                          bugs need --bound.\n"
 "  --random                a random choice at every branch\n"
 "  --runs N --seed S       schedules to sample and the seed (--pct, --random\n"
 "                          only; default 1000 and 1)\n"
@@ -125,20 +128,59 @@ static const char check_help[] =
 "qdisc's lists, the descriptors, the runner's \"running\") are not, so a\n"
 "race on one of them is invisible here (the ThreadSanitizer build of the\n"
 "tests covers them); and under sc and tso a relaxed store orders like a\n"
-"release, so a release made relaxed goes unseen (make mutate lists it).\n"
+"release and a relaxed load like an acquire: only arm tells them apart.\n"
 "\n"
-"With --memory-model tso the diagram also shows each buffered store the\n"
-"explorer chose to let reach memory early (\"store reaches memory: ...\"):\n"
-"those choices count as preemptions.  The contexts are fibers of one\n"
-"thread: 100,000 to 150,000 schedules a second, so bound 3 of an era takes\n"
-"a minute or so (progress is shown on a terminal); make prove runs them all.\n"
+"The arm memory model, an approximation of ARMv8:\n"
+"  stores  wait in a per-context buffer; the explorer may let any of them\n"
+"          land (reach memory) first, except past an older store to the\n"
+"          same location, past an older store before an smp_wmb, or, for\n"
+"          a release store, past any older store.  A context reads its\n"
+"          own newest buffered store.\n"
+"  loads   a load may read an older write of its location: any write\n"
+"          not older than the newest this context already read or wrote\n"
+"          there (coherence), and still current at or after the\n"
+"          context's floor: the time of its last acquire load (of the\n"
+"          write it read), full barrier or acq_rel read-modify-write, its\n"
+"          start, or, after an smp_rmb, its earlier loads.  An acquire\n"
+"          load raises the floor to the write it read.\n"
+"  RMW     the seam's read-modify-writes (acq_rel) are full barriers:\n"
+"          the buffer drains, later loads read the newest; a relaxed one\n"
+"          (txp_fetch_add_relaxed) orders only its own location (on tso\n"
+"          a locked instruction: a full barrier); txp_cas is weak and may\n"
+"          fail spuriously (smp_mb__after_atomic orders the compiler only)\n"
+"  allows  message passing without a release or without an acquire (or\n"
+"          smp_wmb/smp_rmb); store buffering unless both sides have a\n"
+"          full barrier (release/acquire do not forbid it, as RCpc LDAPR);\n"
+"          2+2W, and IRIW without barriers on the readers\n"
+"  forbids load buffering (an operational model reads only writes made\n"
+"          already: out of its reach, ARMv8 allows it), and whatever\n"
+"          address and data dependencies would allow of it; reading an\n"
+"          older write past an address dependency (ARMv8 forbids it; the\n"
+"          seam cannot see dependencies, so a load through a pointer\n"
+"          another load read may read old values: a relaxed load that\n"
+"          relies on one must be an acquire); IRIW with barriers (ARMv8\n"
+"          is multi-copy atomic: one clock orders every landing); plain\n"
+"          fields are never reordered (they are not scheduling points).\n"
+"  Each store landed early, older write read, and spurious failure is\n"
+"  a preemption; which store lands is part of its flush.  Keeps the\n"
+"  newest 4 writes of at most 512 locations per schedule: older ones are\n"
+"  out of reach (fewer behaviours, never more).\n"
+"\n"
+"With --memory-model tso or arm the diagram also shows each buffered store\n"
+"the explorer chose to let reach memory early (\"store reaches memory:\n"
+"...\"), and under arm each load of an older write and each spurious\n"
+"compare-exchange failure: those choices count as preemptions.  The\n"
+"contexts are fibers of one thread: 100,000 to 150,000 schedules a second,\n"
+"so bound 3 of an era takes a minute or so (progress is shown on a\n"
+"terminal); make prove runs them all.\n"
 "\n"
 "Examples:\n"
 "  txpath check --era 2.6.9                 the false BUG, drawn\n"
 "  txpath check --era 2.6.11 --bound 3      proved: no violation\n"
 "  txpath check --personality lost-wakeup --lock core   a stall\n"
 "  txpath check --personality recheck-nomb --lock core --producers 1 \\\n"
-"      --packets 3 --memory-model tso --bound 3   the missing barrier\n""  txpath check --era 5.1-nolock            the lockless qdisc's stuck packet\n"
+"      --packets 3 --memory-model tso --bound 3   the missing barrier\n"
+"  txpath check --era 5.1-nolock            the lockless qdisc's stuck packet\n"
 "  txpath check --era 5.13-missed --memory-model tso   2022's missing barrier\n"
 "  txpath check --era 6.18-draining --memory-model tso --bound 3   proved\n"
 "\n"
@@ -277,9 +319,10 @@ static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, stru
 		cfg->bulk = (unsigned)parse_u64("check", "--bulk", arg, 1, TXP_DEV_BULK_MAX);
 		break;
 	case OPT_MM:
-		if (strcmp(arg, "sc") && strcmp(arg, "tso"))
-			usage_error("check", "--memory-model is sc or tso, got '%s'", arg);
+		if (strcmp(arg, "sc") && strcmp(arg, "tso") && strcmp(arg, "arm"))
+			usage_error("check", "--memory-model is sc, tso or arm, got '%s'", arg);
 		cfg->tso = !strcmp(arg, "tso");
+		cfg->arm = !strcmp(arg, "arm");
 		break;
 	case OPT_BOUND:
 		cfg->strategy = TXP_CHECK_BOUND;
@@ -406,6 +449,11 @@ static const char *search_end(const struct txp_check_cfg *cfg, const struct txp_
 	return buf;
 }
 
+static const char *mm_name(const struct txp_check_cfg *cfg)
+{
+	return cfg->arm ? "arm" : cfg->tso ? "tso" : "sc";
+}
+
 static const char *qdisc_name(const struct txp_check_cfg *cfg)
 {
 	return cfg->qdisc ? cfg->qdisc->id : txp_pfifo_fast_ops.id;
@@ -423,7 +471,7 @@ static void print_text(const struct txp_check_cfg *cfg, const struct txp_check_r
 	       txp_runner_name(cfg->runner), qdisc_name(cfg), cfg->defer ? " with defer list" : "",
 	       driver_name(cfg),
 	       cfg->producers, cfg->packets, ring_shown(cfg), cfg->frags_min,
-	       cfg->frags_max, cfg->bulk ? cfg->bulk : 1, cfg->tso ? "tso" : "sc",
+	       cfg->frags_max, cfg->bulk ? cfg->bulk : 1, mm_name(cfg),
 	       cfg->watchdog ? ", watchdog" : "");
 	printf("strategy: %s\n\n", strategy_text(cfg, strat, sizeof(strat)));
 	if (r->found || cfg->replay) {
@@ -457,7 +505,7 @@ static void print_json(const struct txp_check_cfg *cfg, const struct txp_check_r
 	json_str(&j, "qdisc", qdisc_name(cfg));
 	json_str(&j, "personality", cfg->driver ? NULL : cfg->personality->name);
 	json_str(&j, "driver", driver_name(cfg));
-	json_str(&j, "memory_model", cfg->tso ? "tso" : "sc");
+	json_str(&j, "memory_model", mm_name(cfg));
 	json_bool(&j, "defer", cfg->defer);
 	json_u64(&j, "producers", cfg->producers);
 	json_u64(&j, "packets", cfg->packets);

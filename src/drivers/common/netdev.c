@@ -19,6 +19,7 @@ static int netdev_flags(const struct netdev *nd, short *flags)
 
 	memset(&ifr, 0, sizeof(ifr));
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", nd->name);
+	*flags = 0;	/* -errno may be 0 as far as the compiler knows (-O3) */
 	if (ioctl(nd->ctl_fd, SIOCGIFFLAGS, &ifr) != 0)
 		return -errno;
 	*flags = ifr.ifr_flags;

@@ -31,6 +31,7 @@ static unsigned long comp_lock(struct txp_sim *sim)
 		break;
 	case TXP_SIM_COMP_BARRIER:
 	case TXP_SIM_COMP_HELPER:
+	case TXP_SIM_COMP_NAPI:
 		break;
 	}
 	return flags;
@@ -48,6 +49,7 @@ static void comp_unlock(struct txp_sim *sim, unsigned long flags)
 		break;
 	case TXP_SIM_COMP_BARRIER:
 	case TXP_SIM_COMP_HELPER:
+	case TXP_SIM_COMP_NAPI:
 		break;
 	}
 }
@@ -55,8 +57,8 @@ static void comp_unlock(struct txp_sim *sim, unsigned long flags)
 /* Does the completion retire without a lock shared with start_xmit? */
 static inline bool comp_lockless(const struct txp_sim *sim)
 {
-	return sim->p->completion == TXP_SIM_COMP_BARRIER ||
-	       sim->p->completion == TXP_SIM_COMP_HELPER;
+	return sim->p->completion != TXP_SIM_COMP_OWN_LOCK &&
+	       sim->p->completion != TXP_SIM_COMP_XMIT_LOCK_IRQ;
 }
 
 /* Is the queue stopped with room for it again?  (cons: as just retired.)
@@ -89,13 +91,6 @@ static void sim_wake_softirq(struct txp_sim *sim, uint64_t cons)
 		txp_netif_wake_queue(sim->txq);
 	txp_netif_tx_unlock(sim->txq);
 }
-
-/* What a pass retired, by how each packet ended (enum sim_desc_status):
- * lists through pkt->next. */
-struct sim_retired {
-	struct txp_pkt *list[SIM_DESC_NR];
-	struct txp_pkt **tail[SIM_DESC_NR];
-};
 
 /* How the NIC finished the packet in slot i: sent, unless a fault says. */
 static inline enum sim_desc_status sim_desc_status(const struct txp_sim *sim, unsigned i)
@@ -137,8 +132,8 @@ static void sim_wake_after_unlock(struct txp_sim *sim, uint64_t cons, unsigned p
  * descriptors, a pass that finds none does nothing: a wake that is
  * missed is missed.
  */
-static unsigned sim_reap(struct txp_sim *sim, unsigned budget, uint64_t limit,
-			 struct sim_retired *r)
+unsigned txp__sim_reap(struct txp_sim *sim, unsigned budget, uint64_t limit,
+		       struct sim_retired *r)
 {
 	unsigned long flags;
 	uint64_t cons, prod;
@@ -298,7 +293,7 @@ static unsigned sim_fault_pass(struct txp_sim *sim, unsigned budget, struct sim_
 		sim_link_change(sim, change);
 	if (f->link_down) {
 		n = sim_nic_send(sim, UINT32_MAX, now);
-		sim_reap(sim, UINT32_MAX, f->hw, r);
+		txp__sim_reap(sim, UINT32_MAX, f->hw, r);
 		return n;
 	}
 	n = sim_nic_send(sim, budget, now);
@@ -308,7 +303,7 @@ static unsigned sim_fault_pass(struct txp_sim *sim, unsigned budget, struct sim_
 		run_handler = txp__sim_fault_irq_due(f, now);
 	else if (n)
 		run_handler = txp__sim_fault_irq(f, now) == SIM_IRQ_NOW;
-	sim_reap(sim, run_handler ? UINT32_MAX : 0, f->hw, r);
+	txp__sim_reap(sim, run_handler ? UINT32_MAX : 0, f->hw, r);
 	return n;
 }
 
@@ -346,8 +341,10 @@ static void *sim_completion_main(void *arg)
 		}
 		if (sim->fault.on)
 			n = sim_fault_pass(sim, budget, &r);
+		else if (sim->p->completion == TXP_SIM_COMP_NAPI)
+			n = txp__sim_veth_poll(sim, budget, &r);
 		else
-			n = sim_reap(sim, budget, UINT64_MAX, &r);
+			n = txp__sim_reap(sim, budget, UINT64_MAX, &r);
 		sim_deliver(sim, &r);
 		sent += n;
 		txp_net_tx_action_txq(sim->txq);

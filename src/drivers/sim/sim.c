@@ -121,9 +121,28 @@ static const struct txp_sim_personality modern_nomb = {
 	.bql = true,
 };
 
+static const struct txp_sim_personality veth_2025 = {
+	.name = "veth-6.16",
+	.summary = "veth's backpressure as in 6.16: stop, then test the consumer-side emptiness; "
+		   "the consumer wakes without a barrier (lost wakeup on ARM64, CVE-2025-68232)",
+	.own_lock = false,
+	.completion = TXP_SIM_COMP_NAPI,
+	.veth = TXP_SIM_VETH_2025,
+};
+
+static const struct txp_sim_personality veth_fixed = {
+	.name = "veth",
+	.summary = "veth's backpressure, fixed: stop and kick NAPI; the consumer wakes once per "
+		   "poll after smp_rmb()",
+	.own_lock = false,
+	.completion = TXP_SIM_COMP_NAPI,
+	.veth = TXP_SIM_VETH_FIXED,
+};
+
 const struct txp_sim_personality *const txp_sim_personalities[] = {
 	&tg3_2004, &tg3_silent, &tg3_2005, &e1000_2004, &locked, &locked_bql, &rc2, &rc2_naive,
-	&lost_wakeup, &recheck_nomb, &modern, &modern_nomb, &txp__sim_modern_2023, NULL,
+	&lost_wakeup, &recheck_nomb, &modern, &modern_nomb, &txp__sim_modern_2023, &veth_2025,
+	&veth_fixed, NULL,
 };
 
 const struct txp_sim_personality *txp_sim_personality(const char *name)
@@ -158,6 +177,10 @@ static bool sim_cfg_ok(const struct txp_sim_cfg *cfg, char *err, size_t errlen)
 		snprintf(err, errlen,
 			 "ring of %u descriptors too small: packets of up to %u fragments need at least %u",
 			 cfg->ring, cfg->max_frags, min);
+		return false;
+	}
+	if (cfg->personality->veth && cfg->faults && txp_fault_any(cfg->faults)) {
+		snprintf(err, errlen, "personality '%s' models no faults", cfg->personality->name);
 		return false;
 	}
 	if (cfg->queues > TXP_DEV_MAX_QUEUES) {
@@ -570,10 +593,13 @@ static enum txp_tx sim_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 	 * slots are clean before they are reused. */
 	avail = sim_avail(sim, prod, txp_load_acquire(&sim->cons));
 	if (txp_unlikely(sim_ring_full(sim, avail, need)))
-		return sim_xmit_ring_full(sim, flags);
+		return sim->p->veth ? txp__sim_veth_full(sim, prod) : sim_xmit_ring_full(sim, flags);
 
 	sim_post(sim, pkt, prod, need);
-	sim_maybe_stop(sim, prod + need, avail - need);
+	if (sim->p->veth)
+		txp__sim_veth_kick(sim);
+	else
+		sim_maybe_stop(sim, prod + need, avail - need);
 	sim_tx_unlock(sim, flags);
 	return TXP_TX_OK;
 }

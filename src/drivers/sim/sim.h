@@ -47,6 +47,9 @@ struct txp_sim {
 	_Atomic uint64_t ring_errors;
 	struct wire wire;
 	struct sim_faults fault;	/* what goes wrong, if anything (fault.h) */
+	/* veth (veth.c): NAPI scheduled (rx_notify_masked), and polls run. */
+	_Atomic unsigned napi;
+	_Atomic uint64_t napi_polls;
 	_Atomic uint64_t ring_resets;	/* tx_timeout's, one writer (the watchdog) */
 };
 
@@ -58,9 +61,28 @@ static inline unsigned sim_avail(const struct txp_sim *sim, uint64_t prod, uint6
 
 /* The personalities defined in files of their own. */
 extern const struct txp_sim_personality txp__sim_modern_2023;	/* modern_2023.c */
+/* What a pass retired, by how each packet ended (enum sim_desc_status):
+ * lists through pkt->next. */
+struct sim_retired {
+	struct txp_pkt *list[SIM_DESC_NR];
+	struct txp_pkt **tail[SIM_DESC_NR];
+};
 
 /* The completion context (completion.c). */
 int txp__sim_completion_start(struct txp_sim *sim);
 void txp__sim_completion_stop(struct txp_sim *sim);
+/* Retire up to budget packets before limit onto r (completion context). */
+unsigned txp__sim_reap(struct txp_sim *sim, unsigned budget, uint64_t limit,
+		       struct sim_retired *r);
+
+/* veth's backpressure (veth.c).  A post done: kick NAPI.  Producer side,
+ * under the xmit lock. */
+void txp__sim_veth_kick(struct txp_sim *sim);
+/* The ring full at entry (prod: posted so far): stop, and as the
+ * personality does; BUSY.  Producer side, under the xmit lock. */
+enum txp_tx txp__sim_veth_full(struct txp_sim *sim, uint64_t prod);
+/* One NAPI poll, if scheduled: retired onto r, their count.  The
+ * completion context. */
+unsigned txp__sim_veth_poll(struct txp_sim *sim, unsigned budget, struct sim_retired *r);
 
 #endif

@@ -1,0 +1,392 @@
+/*
+ * test_litmus.c - the explorer's memory models against the litmus tests:
+ * message passing (MP), store buffering (SB), load buffering (LB), 2+2W,
+ * read-read coherence (CoRR) and a weak compare-exchange, each with and
+ * without each release, acquire and barrier, written on the seam
+ * (src/sync/sync.h) and run as contexts of the explorer's scheduler over
+ * every schedule (no bound: the programs are tiny).  Each case asserts
+ * whether its outcome is reachable under sc, tso and arm, as
+ * txpath check --help says it must be.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../unit/testutil.h"
+#include "check/sched.h"
+#include "sync/sync.h"
+
+#define MAX_STEPS 10000
+#define MAX_BRANCHES 256
+
+/* How each side orders its two accesses. */
+enum order {
+	RELAXED,
+	RELEASE,	/* the second access a release store (writers) */
+	ACQUIRE,	/* the first access an acquire load (readers) */
+	WMB,		/* smp_wmb between */
+	RMB,		/* smp_rmb between */
+	MB,		/* smp_mb between */
+	RMW,		/* the store an exchange (acq_rel) */
+	RMW_RELAXED,	/* the store a relaxed fetch-add */
+};
+
+static _Atomic unsigned x, y;
+static unsigned r0, r1;
+static enum order side[2];	/* CPU 1's, CPU 2's */
+
+static void barrier(enum order o)
+{
+	if (o == WMB)
+		txp_wmb();
+	else if (o == RMB)
+		txp_rmb();
+	else if (o == MB)
+		txp_smp_mb();
+}
+
+static void store(_Atomic unsigned *p, unsigned v, enum order o)
+{
+	if (o == RELEASE)
+		txp_store_release(p, v);
+	else if (o == RMW)
+		txp_xchg(p, v);
+	else if (o == RMW_RELAXED)
+		txp_fetch_add_relaxed(p, v);	/* p is 0 before */
+	else
+		txp_store_relaxed(p, v);
+}
+
+static unsigned load(_Atomic unsigned *p, enum order o)
+{
+	return o == ACQUIRE ? txp_load_acquire(p) : txp_load_relaxed(p);
+}
+
+/* MP: CPU 1 writes the data, then the flag; CPU 2 reads the flag, then
+ * the data.  Outcome: flag seen, data not. */
+static void *mp_writer(void *arg)
+{
+	(void)arg;
+	txp_store_relaxed(&x, 1);
+	barrier(side[0]);
+	store(&y, 1, side[0]);
+	return NULL;
+}
+
+static void *mp_reader(void *arg)
+{
+	(void)arg;
+	r0 = load(&y, side[1]);
+	barrier(side[1]);
+	r1 = txp_load_relaxed(&x);
+	return NULL;
+}
+
+static bool mp_outcome(void)
+{
+	return r0 == 1 && r1 == 0;
+}
+
+/* SB: each writes its word, then reads the other's.  Outcome: both read 0. */
+static void *sb_0(void *arg)
+{
+	(void)arg;
+	store(&x, 1, side[0]);
+	barrier(side[0]);
+	r0 = load(&y, side[0]);
+	return NULL;
+}
+
+static void *sb_1(void *arg)
+{
+	(void)arg;
+	store(&y, 1, side[1]);
+	barrier(side[1]);
+	r1 = load(&x, side[1]);
+	return NULL;
+}
+
+static bool sb_outcome(void)
+{
+	return r0 == 0 && r1 == 0;
+}
+
+/* LB: each reads the other's word, then writes its own.  Outcome: both
+ * read 1. */
+static void *lb_0(void *arg)
+{
+	(void)arg;
+	r0 = load(&x, side[0]);
+	barrier(side[0]);
+	store(&y, 1, side[0]);
+	return NULL;
+}
+
+static void *lb_1(void *arg)
+{
+	(void)arg;
+	r1 = load(&y, side[1]);
+	barrier(side[1]);
+	store(&x, 1, side[1]);
+	return NULL;
+}
+
+static bool lb_outcome(void)
+{
+	return r0 == 1 && r1 == 1;
+}
+
+/* 2+2W: each writes both words, in opposite orders.  Outcome: each
+ * word ends with the first write to it (x == 1, y == 1). */
+static void *w22_0(void *arg)
+{
+	(void)arg;
+	txp_store_relaxed(&x, 1);
+	barrier(side[0]);
+	store(&y, 2, side[0]);
+	return NULL;
+}
+
+static void *w22_1(void *arg)
+{
+	(void)arg;
+	txp_store_relaxed(&y, 1);
+	barrier(side[1]);
+	store(&x, 2, side[1]);
+	return NULL;
+}
+
+static bool w22_outcome(void)
+{
+	return atomic_load(&x) == 1 && atomic_load(&y) == 1;
+}
+
+/* CoRR: one word written twice, read twice.  Outcome: the reads see the
+ * writes in the opposite order. */
+static void *corr_writer(void *arg)
+{
+	(void)arg;
+	txp_store_relaxed(&x, 1);
+	txp_store_relaxed(&x, 2);
+	return NULL;
+}
+
+static void *corr_reader(void *arg)
+{
+	(void)arg;
+	r0 = txp_load_relaxed(&x);
+	r1 = txp_load_relaxed(&x);
+	return NULL;
+}
+
+static bool corr_outcome(void)
+{
+	return r0 == 2 && r1 == 1;
+}
+
+/* A weak compare-exchange that would succeed.  Outcome: it failed. */
+static void *cas_once(void *arg)
+{
+	unsigned e = 0;
+
+	(void)arg;
+	r0 = txp_cas(&x, &e, 1u) ? 1 : 0;
+	return NULL;
+}
+
+static void *nothing(void *arg)
+{
+	return arg;
+}
+
+static bool cas_outcome(void)
+{
+	return r0 == 0;
+}
+
+struct litmus {
+	const char *name;
+	void *(*t0)(void *), *(*t1)(void *);
+	bool (*outcome)(void);
+	enum order o0, o1;
+	bool sc, tso, arm;	/* the outcome reachable? */
+};
+
+/* One execution of l under plan; its outcome. */
+static bool run_once(const struct litmus *l, enum sched_mm mm, const struct sched_plan *plan)
+{
+	bool got;
+
+	atomic_store(&x, 0);
+	atomic_store(&y, 0);
+	r0 = r1 = 99;
+	side[0] = l->o0;
+	side[1] = l->o1;
+	sched_begin(plan, mm, MAX_STEPS);
+	assert_int_equal(sched_spawn("CPU 1", l->t0, NULL), 0);
+	assert_int_equal(sched_spawn("CPU 2", l->t1, NULL), 0);
+	assert_int_equal(sched_run(), SCHED_QUIESCENT);
+	sched_release();
+	sched_finish();
+	got = l->outcome();
+	return got;
+}
+
+static uint32_t bit_of(int a)
+{
+	return a >= SCHED_FLUSH ? 1u << (a - SCHED_FLUSH + SCHED_MAX_CTX) : 1u << a;
+}
+
+/* Every schedule of l under mm, depth first over the branch points (each
+ * action of each, no bound): is the outcome reachable? */
+static bool reachable(const struct litmus *l, enum sched_mm mm, unsigned *schedules)
+{
+	int8_t path[MAX_BRANCHES];
+	uint32_t tried[MAX_BRANCHES];
+	unsigned prefix = 0, n;
+	bool seen = false;
+
+	for (;;) {
+		struct sched_plan plan = { .kind = PLAN_DEFAULT, .prefix = path, .nprefix = prefix };
+		const struct sched_branch *b;
+		int i;
+
+		seen |= run_once(l, mm, &plan);
+		(*schedules)++;
+		b = sched_branches(&n);
+		assert_true(n <= MAX_BRANCHES);
+		for (unsigned k = 0; k < n; k++) {
+			if (k >= prefix)
+				tried[k] = bit_of(b[k].chosen);
+			path[k] = b[k].chosen;
+		}
+		for (i = (int)n - 1; i >= 0; i--) {
+			uint32_t left = ((uint32_t)b[i].enabled | (uint32_t)b[i].flushable << SCHED_MAX_CTX) &
+					~tried[i];
+			int bit;
+
+			if (!left)
+				continue;
+			bit = __builtin_ctz(left);
+			tried[i] |= 1u << bit;
+			path[i] = (int8_t)(bit < SCHED_MAX_CTX ? bit : SCHED_FLUSH + bit - SCHED_MAX_CTX);
+			prefix = (unsigned)i + 1;
+			break;
+		}
+		if (i < 0)
+			return seen;
+	}
+}
+
+static void check_litmus(const struct litmus *cases, size_t ncases)
+{
+	static const char *const mm_names[] = { "sc", "tso", "arm" };
+
+	for (size_t c = 0; c < ncases; c++) {
+		const struct litmus *l = &cases[c];
+		bool want[3] = { l->sc, l->tso, l->arm }, got[3];
+		unsigned schedules[3] = { 0, 0, 0 };
+
+		for (int mm = SCHED_SC; mm <= SCHED_ARM; mm++)
+			got[mm] = reachable(l, (enum sched_mm)mm, &schedules[mm]);
+		printf("  %-28s sc %-3s tso %-3s arm %-3s (%u, %u, %u schedules)\n", l->name,
+		       got[0] ? "yes" : "no", got[1] ? "yes" : "no", got[2] ? "yes" : "no",
+		       schedules[0], schedules[1], schedules[2]);
+		for (int mm = SCHED_SC; mm <= SCHED_ARM; mm++)
+			if (got[mm] != want[mm])
+				fail_msg("%s under %s: outcome %s, expected %s", l->name, mm_names[mm],
+					 got[mm] ? "reachable" : "unreachable",
+					 want[mm] ? "reachable" : "unreachable");
+	}
+}
+
+#define MP(name, o0, o1, sc, tso, arm) { name, mp_writer, mp_reader, mp_outcome, o0, o1, sc, tso, arm }
+#define SB(name, o0, o1, sc, tso, arm) { name, sb_0, sb_1, sb_outcome, o0, o1, sc, tso, arm }
+#define LB(name, o0, o1, sc, tso, arm) { name, lb_0, lb_1, lb_outcome, o0, o1, sc, tso, arm }
+
+/* MP needs both sides ordered: release or smp_wmb on the writer, acquire
+ * or smp_rmb on the reader. */
+static void test_message_passing(void **state)
+{
+	static const struct litmus cases[] = {
+		MP("MP relaxed", RELAXED, RELAXED, false, false, true),
+		MP("MP release / relaxed", RELEASE, RELAXED, false, false, true),
+		MP("MP relaxed / acquire", RELAXED, ACQUIRE, false, false, true),
+		MP("MP release / acquire", RELEASE, ACQUIRE, false, false, false),
+		MP("MP wmb / relaxed", WMB, RELAXED, false, false, true),
+		MP("MP relaxed / rmb", RELAXED, RMB, false, false, true),
+		MP("MP wmb / rmb", WMB, RMB, false, false, false),
+		MP("MP release / rmb", RELEASE, RMB, false, false, false),
+		MP("MP wmb / acquire", WMB, ACQUIRE, false, false, false),
+		MP("MP mb / mb", MB, MB, false, false, false),
+	};
+
+	(void)state;
+	check_litmus(cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+/* SB needs a full barrier (or a read-modify-write) on both sides; release
+ * and acquire do not forbid it; a relaxed read-modify-write does on tso
+ * (a locked instruction) and not on arm. */
+static void test_store_buffering(void **state)
+{
+	static const struct litmus cases[] = {
+		SB("SB relaxed", RELAXED, RELAXED, false, true, true),
+		SB("SB release+acquire", RELEASE, RELEASE, false, true, true),
+		SB("SB mb / relaxed", MB, RELAXED, false, true, true),
+		SB("SB mb / mb", MB, MB, false, false, false),
+		SB("SB rmb / wmb", RMB, WMB, false, true, true),
+		SB("SB xchg / xchg", RMW, RMW, false, false, false),
+		SB("SB relaxed RMW both", RMW_RELAXED, RMW_RELAXED, false, false, true),
+	};
+
+	(void)state;
+	check_litmus(cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+/* LB: ARMv8 allows it without dependencies; an operational model only
+ * reads writes already made, so it is out of reach under every model. */
+static void test_load_buffering(void **state)
+{
+	static const struct litmus cases[] = {
+		LB("LB relaxed", RELAXED, RELAXED, false, false, false),
+		LB("LB acquire / release", ACQUIRE, RELEASE, false, false, false),
+		LB("LB mb / mb", MB, MB, false, false, false),
+	};
+
+	(void)state;
+	check_litmus(cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+/* 2+2W, coherence and the weak compare-exchange. */
+static void test_others(void **state)
+{
+	static const struct litmus cases[] = {
+		{ "2+2W relaxed", w22_0, w22_1, w22_outcome, RELAXED, RELAXED, false, false, true },
+		{ "2+2W wmb / wmb", w22_0, w22_1, w22_outcome, WMB, WMB, false, false, false },
+		{ "2+2W release / release", w22_0, w22_1, w22_outcome, RELEASE, RELEASE, false, false, false },
+		{ "CoRR", corr_writer, corr_reader, corr_outcome, RELAXED, RELAXED, false, false, false },
+		{ "weak CAS fails spuriously", cas_once, nothing, cas_outcome, RELAXED, RELAXED,
+		  false, false, true },
+	};
+
+	(void)state;
+	check_litmus(cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_message_passing),
+		cmocka_unit_test(test_store_buffering),
+		cmocka_unit_test(test_load_buffering),
+		cmocka_unit_test(test_others),
+	};
+
+	return txp_test_main(argc, argv, tests);
+}
