@@ -945,18 +945,18 @@ static void trace_acquired(const struct txp_spinlock *l, const char *site)
 		trace("acquire", l->name, NULL);
 }
 
-static bool trace_release(const struct txp_spinlock *l, const char *site)
+/* After the unlock's store: a context the release lets in is drawn after it. */
+static void trace_released(const struct txp_spinlock *l, const char *site)
 {
 	if (kernel_named(l))
 		trace("spin_unlock", l->name, site);
 	else
 		trace(l->name && !strcmp(l->name, "queue lock") ? "drop" : "release", l->name, NULL);
-	return false;
 }
 
 static const struct txp_sync_observer trace_observer = {
 	.lock_acquired = trace_acquired,
-	.lock_release = trace_release,
+	.lock_released = trace_released,
 };
 
 /* -- the watched word ------------------------------------------------------ */

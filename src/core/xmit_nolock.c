@@ -186,8 +186,10 @@ static unsigned nolock_restart(struct txp_txq *txq, struct txp_qdisc_nolock *nl,
 	}
 	while (n < txq->dev->bulk && (pkts[n] = q->ops->dequeue(q)) != NULL)
 		n++;
-	if (!n)
+	if (!n) {
+		txp_trace("qdisc_restart: qdisc empty");	/* the 2021 race's window */
 		return 0;
+	}
 	txp_trace("qdisc_restart");
 	return nolock_xmit(txq, nl, pkts, n, self) ? n : 0;
 }

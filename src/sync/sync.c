@@ -89,6 +89,13 @@ static bool observe_release(const struct txp_spinlock *l, const char *site)
 	return nested;
 }
 
+static void observe_released(const struct txp_spinlock *l, const char *site)
+{
+	for (int i = 0; i < TXP_WATCH_NR; i++)
+		if (watchers[i] && watchers[i]->lock_released)
+			watchers[i]->lock_released(l, site);
+}
+
 static void observe_irqs_on(const char *site)
 {
 	for (int i = 0; i < TXP_WATCH_NR; i++)
@@ -124,6 +131,8 @@ void txp__spin_unlock(struct txp_spinlock *l, const char *site)
 	if (txp_unlikely(txp__sync_watched) && observe_release(l, site))
 		return;
 	txp__spin_unlock_raw(l);
+	if (txp_unlikely(txp__sync_watched))
+		observe_released(l, site);
 }
 
 void txp__spin_lock_irq(struct txp_spinlock *l, const char *site)

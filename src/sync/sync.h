@@ -449,13 +449,15 @@ void txp_sleep_ns(uint64_t ns);
  * An observer of lock and interrupt events, called by the context that
  * makes them.  lock_recursion: taking l, which this context may hold
  * already; true to treat it as a nested hold (no spinning).  lock_release:
- * true if this undoes a nested hold (no real unlock).  Any member may be
- * NULL.
+ * before the unlock, true if this undoes a nested hold (no real unlock).
+ * lock_released: after a real unlock's store, before any other context can
+ * run (what a diagram shows).  Any member may be NULL.
  */
 struct txp_sync_observer {
 	bool (*lock_recursion)(const struct txp_spinlock *l, const char *site);
 	void (*lock_acquired)(const struct txp_spinlock *l, const char *site);
 	bool (*lock_release)(const struct txp_spinlock *l, const char *site);
+	void (*lock_released)(const struct txp_spinlock *l, const char *site);
 	void (*irqs_on)(const char *site);
 };
 
