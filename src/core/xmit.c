@@ -277,13 +277,13 @@ call_start_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self, struct xmit_
 
 /* The xmit lock, taken with interrupts saved and off when the driver
  * uses it from its completion path (2.6.11-rc2: spin_lock_irqsave). */
-static inline __attribute__((always_inline)) bool xmit_lock_try(struct txp_txq *txq)
+static inline __attribute__((always_inline)) bool xmit_lock_try(struct txp_txq *txq, int self)
 {
 	unsigned long flags = 0;
 
 	if (txq->dev->xmit_irqsafe)
 		flags = txp_local_irq_save();
-	if (!txp_spin_trylock(&txq->xmit_lock)) {
+	if (!txp_spin_trylock_as(&txq->xmit_lock, self)) {
 		if (txq->dev->xmit_irqsafe)
 			txp_local_irq_restore(flags);
 		return false;
@@ -394,7 +394,7 @@ __txp_xmit_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int sel
 	sent = send_batch(txq, pkts, n, self, &rc);
 	if (core)
 		xmit_lock_release(txq);
-	txp_spin_lock(&txq->root_lock);
+	txp_spin_lock_as(&txq->root_lock, self);
 	if (sent == n)
 		return -1;
 	/* TXP_TX_BUSY, or the queue was stopped: requeue.  TXP_TX_LOCKED
@@ -423,7 +423,7 @@ static int __txp_qdisc_restart(struct txp_txq *txq, int self)
 		return (int)q->qlen;
 	txp_trace("qdisc_restart");
 
-	if (dev->lock == TXP_LOCK_CORE && !xmit_lock_try(txq)) {
+	if (dev->lock == TXP_LOCK_CORE && !xmit_lock_try(txq, self)) {
 		/* Someone holds the driver.  If it is us, start_xmit
 		 * recursed into its own queue: drop, or loop forever. */
 		if (txp_spin_owner(&txq->xmit_lock) == self) {
@@ -482,7 +482,7 @@ __txp_qdisc_run(struct txp_txq *txq, int self, struct txp_pkt **pkts, unsigned n
  * once; true means it is held.
  */
 static inline __attribute__((always_inline)) bool
-try_bypass(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n)
+try_bypass(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 {
 	struct txp_dev *dev = txq->dev;
 	struct txp_qdisc *q = txq->qdisc;
@@ -495,7 +495,7 @@ try_bypass(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n)
 		if (pkts[i]->priority != pkts[0]->priority &&
 		    txp_pfifo_fast_band(pkts[i]->priority) != txp_pfifo_fast_band(pkts[0]->priority))
 			return false;
-	if (dev->lock == TXP_LOCK_CORE && !xmit_lock_try(txq))
+	if (dev->lock == TXP_LOCK_CORE && !xmit_lock_try(txq, self))
 		return false;	/* the usual path counts the collision */
 	txp_trace("qdisc_restart");
 	return true;
@@ -578,8 +578,8 @@ xmit_try_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 	}
 	if (q->ops->nolock)
 		return txp__xmit_nolock(txq, pkts, n, self, true);
-	txp_spin_lock(&txq->root_lock);
-	if (try_bypass(txq, pkts, n)) {
+	txp_spin_lock_as(&txq->root_lock, self);
+	if (try_bypass(txq, pkts, n, self)) {
 		txp__stat_add(txq, self, TXP__ST_SUBMITTED, n);
 		__txp_qdisc_run(txq, self, pkts, n);
 		taken = n;
@@ -624,8 +624,8 @@ xmit_burst_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 	if (dev->defer)
 		return txp__xmit_defer(txq, pkts, n, self);
 
-	txp_spin_lock(&txq->root_lock);
-	if (try_bypass(txq, pkts, n)) {
+	txp_spin_lock_as(&txq->root_lock, self);
+	if (try_bypass(txq, pkts, n, self)) {
 		queued = n;
 		__txp_qdisc_run(txq, self, pkts, n);
 	} else {
@@ -864,7 +864,7 @@ void txp__netif_schedule(struct txp_txq *txq)
 
 bool __txp_try_bypass(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n)
 {
-	return try_bypass(txq, pkts, n);
+	return try_bypass(txq, pkts, n, txp_ctx_self());
 }
 
 void __txp_qdisc_run_with(struct txp_txq *txq, int self, struct txp_pkt **pkts, unsigned n)

@@ -318,7 +318,9 @@ static inline int txp_ctx_self(void)
  * library always call those.  The check build calls them always: each of
  * their operations is a scheduling point already.
  */
-static inline bool txp__spin_trylock_raw(struct txp_spinlock *l)
+/* The same for a caller that knows its context id (self), so that a hot
+ * path that takes several locks reads its thread-local id once. */
+static inline bool txp__spin_trylock_raw_as(struct txp_spinlock *l, int self)
 {
 	/* Test first: a failed trylock must not steal the line from the
 	 * holder (nor, in the check build, wake the other spinners). */
@@ -329,8 +331,13 @@ static inline bool txp__spin_trylock_raw(struct txp_spinlock *l)
 		return false;
 	/* The owner is bookkeeping, read only to compare with oneself: not
 	 * a scheduling point. */
-	atomic_store_explicit(&l->owner, txp_ctx_self(), memory_order_relaxed);
+	atomic_store_explicit(&l->owner, self, memory_order_relaxed);
 	return true;
+}
+
+static inline bool txp__spin_trylock_raw(struct txp_spinlock *l)
+{
+	return txp__spin_trylock_raw_as(l, txp_ctx_self());
 }
 
 static inline void txp__spin_unlock_raw(struct txp_spinlock *l)
@@ -358,10 +365,23 @@ static inline bool txp__spin_trylock_inline(struct txp_spinlock *l, const char *
 	return txp__spin_trylock(l, site);
 }
 
+static inline bool txp__spin_trylock_inline_as(struct txp_spinlock *l, int self,
+					       const char *site)
+{
+	if (txp_likely(!txp__sync_watched))
+		return txp__spin_trylock_raw_as(l, self);
+	return txp__spin_trylock(l, site);
+}
+
+static inline void txp__spin_lock_inline_as(struct txp_spinlock *l, int self, const char *site)
+{
+	if (txp_unlikely(txp__sync_watched) || !txp__spin_trylock_raw_as(l, self))
+		txp__spin_lock(l, site);
+}
+
 static inline void txp__spin_lock_inline(struct txp_spinlock *l, const char *site)
 {
-	if (txp_unlikely(txp__sync_watched) || !txp__spin_trylock_raw(l))
-		txp__spin_lock(l, site);
+	txp__spin_lock_inline_as(l, txp_ctx_self(), site);
 }
 
 static inline void txp__spin_unlock_inline(struct txp_spinlock *l, const char *site)
@@ -378,6 +398,13 @@ static inline void txp__spin_unlock_inline(struct txp_spinlock *l, const char *s
 #define txp_spin_trylock(l) txp__spin_trylock_inline((l), __func__)
 #define txp_spin_lock(l)    txp__spin_lock_inline((l), __func__)
 #define txp_spin_unlock(l)  txp__spin_unlock_inline((l), __func__)
+/* txp_spin_trylock/lock by a caller whose context id is self (it must be
+ * txp_ctx_self()): the id is not read again. */
+#define txp_spin_trylock_as(l, self) txp__spin_trylock_inline_as((l), (self), __func__)
+#define txp_spin_lock_as(l, self)    txp__spin_lock_inline_as((l), (self), __func__)
+#else
+#define txp_spin_trylock_as(l, self) ((void)(self), txp_spin_trylock(l))
+#define txp_spin_lock_as(l, self)    ((void)(self), txp_spin_lock(l))
 #endif
 
 /*
