@@ -492,6 +492,7 @@ enum txp_tx txp__ring_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 	struct txp_pkt *sent = NULL;
 	uint64_t prod, cons;
 	unsigned len = pkt->len, nsent = 0;
+	bool last = !pkt->xmit_more;	/* read now: pkt may be retired once posted */
 	int rc;
 
 	if (r->lltx) {
@@ -527,9 +528,8 @@ enum txp_tx txp__ring_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 	 * in the completion context. */
 	txp_store_release(&r->prod, prod + 1);
 	if (r->ops->reap_in_xmit &&
-	    (!pkt->xmit_more || ring_room(r, prod + 1, txp_load_acquire(&r->cons)) < 1))
+	    (last || ring_room(r, prod + 1, txp_load_acquire(&r->cons)) < 1))
 		ring_xmit_reap(r, &sent, &nsent);
-	/* pkt may be completed by now: not touched again. */
 	/* Full: stop, barrier, recheck (the helper's barrier pairs with the
 	 * one of the completion's, in ring_wake()); restarted if the
 	 * completion freed room meanwhile. */
