@@ -14,7 +14,11 @@
  *    in flight);
  *  - tx_timeout on a device that takes nothing: what it never started on
  *    is dropped as tx-timeout and the queue runs again; what it holds is
- *    left to it, the queue stopped again, no false BUG.
+ *    left to it, the queue stopped again, no false BUG;
+ *  - a ring whose start_xmit reaps (reap_in_xmit) over a device that
+ *    finishes nothing while the sender sends: the ring fills, the queue
+ *    stops, the sender goes idle, and the completion context still
+ *    retires every packet and wakes the queue, nothing lost.
  * Each in core and LLTX lock mode.
  */
 #include <errno.h>
@@ -102,6 +106,16 @@ static const struct ring_ops script_ops = {
 	.release = script_release,
 };
 
+/* The same, reaped by start_xmit too. */
+static const struct ring_ops script_xmit_ops = {
+	.name = "script",
+	.post = script_post,
+	.reap = script_reap,
+	.reap_in_xmit = true,
+	.cancel = script_cancel,
+	.release = script_release,
+};
+
 static const struct txp_driver_ops script_driver_ops = {
 	.name = "script",
 	.open = txp__ring_open,
@@ -110,14 +124,15 @@ static const struct txp_driver_ops script_driver_ops = {
 	.tx_timeout = txp__ring_tx_timeout,
 };
 
-/* A ring of slots over a device that refuses busy posts, then fails every
- * fail_every-th frame, and loses its link after die_after (0: neither). */
-static struct ring *script_ring(unsigned slots, unsigned busy, uint64_t fail_every,
-				uint64_t die_after)
+/* A ring of slots with ops over a device that refuses busy posts, then
+ * fails every fail_every-th frame, and loses its link after die_after (0:
+ * neither). */
+static struct ring *script_ring_ops(const struct ring_ops *ops, unsigned slots, unsigned busy,
+				    uint64_t fail_every, uint64_t die_after)
 {
 	struct script *s = calloc(1, sizeof(*s));
 	struct ring_cfg rc = {
-		.ops = &script_ops,
+		.ops = ops,
 		.slots = slots,
 		.slot_size = 64,
 		.max_len = 64,
@@ -134,6 +149,12 @@ static struct ring *script_ring(unsigned slots, unsigned busy, uint64_t fail_eve
 	r = txp__ring_create(&rc, err, sizeof(err));
 	assert_non_null(r);
 	return r;
+}
+
+static struct ring *script_ring(unsigned slots, unsigned busy, uint64_t fail_every,
+				uint64_t die_after)
+{
+	return script_ring_ops(&script_ops, slots, busy, fail_every, die_after);
 }
 
 /* The device over r's rings (queue 0's r, holding the others), with
@@ -502,6 +523,54 @@ static void test_tx_timeout_device_holds_lltx(void **state)
 	tx_timeout_resets(TXP_LOCK_LLTX, true);
 }
 
+/* -- start_xmit reaps, the completion context still wakes ---------------------- */
+
+/*
+ * The device finishes nothing while the sender sends (its completions lag
+ * the doorbell, so the sender's own reaps take nothing): 64 packets
+ * through 16 slots fill the ring and stop the queue, the rest waiting in
+ * the qdisc.  Then the device finishes them and the sender is idle: the
+ * completion context, which naps while a queue runs, must still retire
+ * them, wake the queue and drain the qdisc: every packet transmitted,
+ * none lost, no BUG.
+ */
+static void xmit_reaper_idle(enum txp_lock_mode lock)
+{
+	struct ring *r = script_ring_ops(&script_xmit_ops, 16, 0, 0, 0);
+	struct script *s = txp__ring_drv(r);
+	struct txp_dev *dev = script_dev(r, lock);
+	struct txp_dev_stats st;
+
+	atomic_store(&s->stuck, true);
+	send_on(dev, 0, 64);
+	txp_dev_get_stats(dev, &st);
+	assert_int_equal(st.stops, 1);
+	assert_int_equal(st.transmitted, 0);
+	atomic_store(&s->stuck, false);
+	wait_and_close(dev, &st);
+	assert_int_equal(st.submitted, 64);
+	assert_true(st.wakes > 0);
+	assert_int_equal(st.transmitted, 64);
+	assert_int_equal(txp_test_dropped(&st), 0);
+	assert_int_equal(st.bug_logs, 0);
+	assert_int_equal(ring_stat(r).ring_full_awake, 0);
+	assert_int_equal(ring_stat(r).ring_errors, 0);
+	txp_dev_destroy(dev);
+	txp__ring_destroy(r);
+}
+
+static void test_xmit_reaper_idle_core(void **state)
+{
+	(void)state;
+	xmit_reaper_idle(TXP_LOCK_CORE);
+}
+
+static void test_xmit_reaper_idle_lltx(void **state)
+{
+	(void)state;
+	xmit_reaper_idle(TXP_LOCK_LLTX);
+}
+
 /* -- a device that dies mid-run ----------------------------------------------- */
 
 #define DIE_AFTER 5000
@@ -610,6 +679,8 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_device_busy_core),
+		cmocka_unit_test(test_xmit_reaper_idle_core),
+		cmocka_unit_test(test_xmit_reaper_idle_lltx),
 		cmocka_unit_test(test_device_busy_lltx),
 		cmocka_unit_test(test_refuses_bad_bytes_core),
 		cmocka_unit_test(test_refuses_bad_bytes_lltx),

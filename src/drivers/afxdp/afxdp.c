@@ -4,10 +4,15 @@
  * A TX-only XSK socket on one queue of the interface (no XDP program is
  * needed to transmit).  The UMEM is a pool of frames, one per ring slot:
  * start_xmit copies the packet's bytes into its UMEM frame and posts a descriptor to
- * the TX ring.  The completion context kicks the kernel with sendto()
+ * the TX ring.  The ring's reaper kicks the kernel with sendto()
  * while the TX ring holds descriptors (copy mode sends a batch per call;
  * zero-copy only when the ring asks for a wakeup), reads the completion
- * ring and gives the frames back to the pool.  The queue stops when the
+ * ring and gives the frames back to the pool.  The reaper is start_xmit
+ * itself at the end of each burst (reap_in_xmit: one kick per burst, and
+ * in copy mode the kernel sends the burst inside it, on the producer's
+ * CPU, as DPDK's af_xdp PMD and trafgen do), else the completion context,
+ * which does so only while the queue is stopped or the producers are
+ * quiet, and naps otherwise.  The queue stops when the
  * pool (or, never with the sizes below, the TX ring) runs out, and wakes
  * when completions free room.  Copy mode by default; zero-copy when the
  * interface's driver supports it (--xdp-mode zerocopy).
@@ -77,8 +82,9 @@ struct afxdp {
 	int fd;
 	uint32_t tx_prod;	/* TX ring producer: written serialised (start_xmit) */
 	/* Frames the kernel completed without sending them (a kick that
-	 * failed with EBUSY), not yet matched to their slot: the completion
-	 * context's. */
+	 * failed with EBUSY), not yet matched to their slot: the ring's
+	 * reaper's (its kick and its reap run in one hold of the reaping
+	 * bit, so the match below holds). */
 	unsigned unsent;
 };
 
@@ -152,20 +158,10 @@ static int xdp_post(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
 	return 0;
 }
 
-/* Kick the kernel if the TX ring holds descriptors it has not consumed. */
-static int xdp_kick(struct ring *r, struct afxdp *x)
+/* A kick that failed with errno: the device said "later" (congested),
+ * dropped a frame (EBUSY), or the link is gone (-errno). */
+static int xdp_kick_failed(struct ring *r, struct afxdp *x)
 {
-	/* Acquire: pairs with the release in xdp_post() and the kernel's. */
-	uint32_t prod = txp_load_acquire(ring_word(x->tx.producer));
-
-	if (prod == txp_load_acquire(ring_word(x->tx.consumer)))
-		return 0;
-	if (x->um->zerocopy && !(txp_load_relaxed(ring_word(x->tx.flags)) & XDP_RING_NEED_WAKEUP))
-		return 0;
-	if (sendto(x->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) >= 0) {
-		txp__ring_set_congested(r, false);
-		return 0;
-	}
 	switch (errno) {
 	case EAGAIN:
 	case ENOBUFS:
@@ -183,6 +179,35 @@ static int xdp_kick(struct ring *r, struct afxdp *x)
 	default:
 		return -errno;
 	}
+}
+
+/*
+ * Kick the kernel while the TX ring holds descriptors it has not consumed.
+ * A copy-mode sendto() sends at most a budget of them (TX_BATCH_SIZE, 32,
+ * in net/xdp/xsk.c) and fails with EAGAIN when more are left: no
+ * congestion, so the kick goes on while each call consumes some.  EAGAIN
+ * with none consumed (the completion ring or the socket's send buffer
+ * full, the device busy), ENOBUFS and EINTR are: xdp_kick_failed().
+ */
+static int xdp_kick(struct ring *r, struct afxdp *x)
+{
+	for (;;) {
+		/* Acquire: pairs with the release in xdp_post() and the kernel's. */
+		uint32_t prod = txp_load_acquire(ring_word(x->tx.producer));
+		uint32_t cons = txp_load_acquire(ring_word(x->tx.consumer));
+
+		if (prod == cons)
+			return 0;
+		if (x->um->zerocopy &&
+		    !(txp_load_relaxed(ring_word(x->tx.flags)) & XDP_RING_NEED_WAKEUP))
+			return 0;
+		if (sendto(x->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) >= 0)
+			break;
+		if (errno != EAGAIN || txp_load_acquire(ring_word(x->tx.consumer)) == cons)
+			return xdp_kick_failed(r, x);
+	}
+	txp__ring_set_congested(r, false);
+	return 0;
 }
 
 /*
@@ -219,9 +244,10 @@ static uint64_t xdp_slot_of(const struct afxdp *x, uint64_t addr)
  * reap: kick, then take the completion ring's frames back into the pool,
  * whether the kick went through or not (frames the kernel took still
  * complete once the link is gone).
- * Synchronization: the completion context only: the completion ring's one
- * consumer.
- * Context: the completion context.
+ * Synchronization: the ring's reaper (its reaping bit): the completion
+ * ring's one consumer, and the one kicker.
+ * Context: start_xmit at the end of a burst (reap_in_xmit), or the
+ * completion context.  sendto() with MSG_DONTWAIT: never sleeps.
  * Return codes: 0; -ENETDOWN (or another -errno) when the link is gone.
  */
 static int xdp_reap(struct ring *r, uint64_t cons, uint64_t prod)
@@ -302,6 +328,7 @@ static const struct ring_ops xdp_ring_ops = {
 	.name = "afxdp",
 	.post = xdp_post,
 	.reap = xdp_reap,
+	.reap_in_xmit = true,
 	.link_ok = xdp_link_ok,
 	.release = xdp_release,
 };

@@ -56,6 +56,10 @@ struct ring {
 	_Atomic uint64_t congestions;
 	atomic_bool running;
 	struct txp_thread thread;
+	/* The reaping bit: set while a context owns the completion side
+	 * (ring_reap_trylock()); reap_wanted: a start_xmit found it taken. */
+	atomic_bool reaping, reap_wanted;
+	bool in_xmit;		/* the reaper is start_xmit (the reaper's own) */
 	/* Single-writer: the completion context. */
 	_Atomic uint64_t tx_errors;
 	/* Shared: start_xmit refuses too (txp__ring_gather()). */
@@ -66,6 +70,9 @@ struct ring {
 #define RING_LINK_CHECK_NS 10000000u	/* look at the link every 10 ms */
 #define RING_IDLE_SPINS 64
 #define RING_IDLE_NAP_NS 200000u	/* an idle completion context naps this long */
+/* ... or, for a ring whose producers reap (reap_in_xmit), from this long,
+ * doubling up to RING_IDLE_NAP_NS. */
+#define RING_NAP_MIN_NS 10000u
 /* Once the device is dead, completions still come for what it had taken:
  * held slots are dropped only after none came for this long ... */
 #define RING_DRAIN_NS 20000000u
@@ -354,6 +361,49 @@ const char *txp__ring_dead_cause(struct ring *first)
 	return dead ? dead->cause : NULL;
 }
 
+/* -- the reaper ------------------------------------------------------------ */
+
+/*
+ * One context at a time owns a ring's completion side: the driver's reap,
+ * the retiring of done slots, BQL's completed count and the wake test
+ * after it, and the driver's own completion state (afxdp's unsent
+ * count).  It owns it by the reaping bit, as NAPI_STATE_SCHED makes one
+ * poll own a queue's completions: taken by test-and-set, and never waited
+ * for by a context holding a lock (start_xmit only tries it; the
+ * completion context tries it each pass; stop and tx_timeout, which hold
+ * nothing, wait for it), so it cannot deadlock with the locks its holder
+ * takes (tx_lock, the xmit lock).
+ */
+static bool ring_reap_trylock(struct ring *r)
+{
+	/* Test first, so a failed try does not steal the line; the exchange
+	 * acquires: pairs with the release in ring_reap_unlock(). */
+	if (txp_load_relaxed(&r->reaping) || txp_xchg(&r->reaping, true))
+		return false;
+	txp_store_relaxed(&r->reap_wanted, false);
+	return true;
+}
+
+static void ring_reap_lock(struct ring *r)
+{
+	unsigned spins = 0;
+
+	while (!ring_reap_trylock(r))
+		txp_spin_wait(&spins);
+}
+
+static void ring_reap_unlock(struct ring *r)
+{
+	/* Release: what this reaper wrote (slots, cons, the driver's state)
+	 * before the next one takes the bit. */
+	txp_store_release(&r->reaping, false);
+	/* Full barrier: the bit cleared before reap_wanted is read (by the
+	 * completion context, after this); pairs with the one in
+	 * ring_xmit_reap(): either its second try gets the bit, or the
+	 * completion context sees reap_wanted and passes again at once. */
+	txp_smp_mb();
+}
+
 /* -- start_xmit ------------------------------------------------------------ */
 
 /* The ring of txq (the device's priv is queue 0's, which holds them all). */
@@ -417,12 +467,19 @@ static enum txp_tx ring_refuse(struct ring *r, struct txp_pkt *pkt)
 	return TXP_TX_OK;
 }
 
+static void ring_xmit_reap(struct ring *r, struct txp_pkt **sent, unsigned *nsent);
+
 /*
  * start_xmit of every real driver: one slot per packet (fragments are
  * linearised into it, as a device without scatter-gather needs), on the
- * ring of txq's queue.
+ * ring of txq's queue.  With reap_in_xmit, the last packet of a burst
+ * (no xmit_more), or one after which the ring would stop, rings the
+ * doorbell and takes the completions in (ring_xmit_reap()), before the
+ * stop test, which then sees the room they freed; the packets they
+ * carried are completed after tx_lock is released.
  * Synchronization: LLTX: the ring's own tx_lock by trylock; core: the
- * caller holds the xmit lock.  Either way, the one producer of the ring.
+ * caller holds the xmit lock.  Either way, the one producer of the ring;
+ * its reaper too if it gets the reaping bit.
  * Context: a producer, or a context running the queue.  Never sleeps.
  * Return codes: OK (posted; or dropped: once the device is dead, or
  * refused by the driver: ring_refuse()), BUSY (no
@@ -432,8 +489,10 @@ static enum txp_tx ring_refuse(struct ring *r, struct txp_pkt *pkt)
 enum txp_tx txp__ring_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 {
 	struct ring *r = ring_of(txq);
+	struct txp_pkt *sent = NULL;
 	uint64_t prod, cons;
-	unsigned len = pkt->len;
+	unsigned len = pkt->len, nsent = 0;
+	bool last = !pkt->xmit_more;	/* read now: pkt may be retired once posted */
 	int rc;
 
 	if (r->lltx) {
@@ -468,12 +527,17 @@ enum txp_tx txp__ring_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 	/* Release: the slot before the index; pairs with the acquire of prod
 	 * in the completion context. */
 	txp_store_release(&r->prod, prod + 1);
+	if (r->ops->reap_in_xmit &&
+	    (last || ring_room(r, prod + 1, txp_load_acquire(&r->cons)) < 1))
+		ring_xmit_reap(r, &sent, &nsent);
 	/* Full: stop, barrier, recheck (the helper's barrier pairs with the
 	 * one of the completion's, in ring_wake()); restarted if the
 	 * completion freed room meanwhile. */
 	txp_netif_txq_maybe_stop(txq, ring_room(r, prod + 1, txp_load_acquire(&r->cons)), 1,
 				 r->wake_thresh + 1);
 	ring_tx_unlock(r);
+	if (sent)
+		txp_pkt_complete_list(r->dev, sent, nsent);
 	return TXP_TX_OK;
 }
 
@@ -541,13 +605,15 @@ static void ring_drop_unsent(struct ring *r, const struct ring_slot *s)
 }
 
 /*
- * Retire the slots the driver marked done, in order: the packets sent onto
- * *sent (a list through pkt->next), those it did not send dropped; then
- * report them and wake the queue (ring_wake()).  Returns the count.
+ * Take the slots the driver marked done, in order, from cons on (*cons:
+ * past them): the packets sent onto *sent (a list through pkt->next),
+ * those it did not send dropped; *bytes: what they had reported to BQL.
+ * Returns the count.  The reaper's; cons is published by the caller.
  */
-static unsigned ring_retire(struct ring *r, struct txp_pkt **sent, unsigned *nsent)
+static unsigned ring_take_done(struct ring *r, uint64_t *consp, struct txp_pkt **sent,
+			       unsigned *nsent, unsigned *bytesp)
 {
-	uint64_t cons = txp_load_relaxed(&r->cons), prod = txp_load_acquire(&r->prod);
+	uint64_t cons = *consp, prod = txp_load_acquire(&r->prod);
 	struct txp_pkt **ts = sent;
 	unsigned n = 0, bytes = 0;
 
@@ -571,6 +637,21 @@ static unsigned ring_retire(struct ring *r, struct txp_pkt **sent, unsigned *nse
 		n++;
 	}
 	*ts = NULL;
+	*consp = cons;
+	*bytesp = bytes;
+	return n;
+}
+
+/*
+ * Retire the slots the driver marked done (ring_take_done()), then report
+ * them and wake the queue (ring_wake()).  Returns the count.  The
+ * completion context's (or the closing one's), holding the reaping bit.
+ */
+static unsigned ring_retire(struct ring *r, struct txp_pkt **sent, unsigned *nsent)
+{
+	uint64_t cons = txp_load_relaxed(&r->cons);
+	unsigned bytes, n = ring_take_done(r, &cons, sent, nsent, &bytes);
+
 	if (!n && !txp_netif_queue_stopped(r->txq))
 		return 0;
 	comp_lock(r);
@@ -582,6 +663,61 @@ static unsigned ring_retire(struct ring *r, struct txp_pkt **sent, unsigned *nse
 	return n;
 }
 
+/*
+ * After retiring n slots of `bytes` in start_xmit (cons: as retired), which
+ * holds what serialises it: LLTX, as the completion context under tx_lock
+ * (ring_wake(): a queue stopped by the LLTX race is woken here).  Core:
+ * the queue is awake while start_xmit runs (its driver's stops come after
+ * this, the completion context's under the xmit lock), so the helper only
+ * reports to BQL (and clears BQL's own stop if room is back), its wake
+ * held back by down_cond.
+ */
+static void ring_xmit_wake(struct ring *r, uint64_t cons, unsigned n, unsigned bytes)
+{
+	if (r->lltx) {
+		txp_assert_held(&r->tx_lock);
+		ring_wake(r, cons, n, bytes);
+		return;
+	}
+	(void)txp__netif_txq_completed_wake(r->txq, n, bytes,
+					    ring_room(r, txp_load_relaxed(&r->prod), cons),
+					    r->wake_thresh + 1, true);
+}
+
+/*
+ * start_xmit's reap (reap_in_xmit): the driver's reap (its kick is the
+ * burst's doorbell; an error is left to the completion context, which
+ * meets it again), then the done slots retired (ring_xmit_wake()), their
+ * sent packets onto *sent for the caller to complete once it released
+ * tx_lock.  Only as the reaper: if the completion context holds the
+ * reaping bit, reap_wanted makes it pass once more at once, for this.
+ * Called serialised (the xmit lock or tx_lock).
+ */
+static void ring_xmit_reap(struct ring *r, struct txp_pkt **sent, unsigned *nsent)
+{
+	uint64_t cons;
+	unsigned n, bytes;
+
+	if (!ring_reap_trylock(r)) {
+		txp_store_relaxed(&r->reap_wanted, true);
+		/* Full barrier: pairs with the one in ring_reap_unlock(). */
+		txp_smp_mb();
+		if (!ring_reap_trylock(r))
+			return;
+	}
+	cons = txp_load_relaxed(&r->cons);
+	r->in_xmit = true;
+	(void)r->ops->reap(r, cons, txp_load_relaxed(&r->prod));
+	r->in_xmit = false;
+	n = ring_take_done(r, &cons, sent, nsent, &bytes);
+	if (n) {
+		/* Release: as ring_retire()'s. */
+		txp_store_release(&r->cons, cons);
+		ring_xmit_wake(r, cons, n, bytes);
+	}
+	ring_reap_unlock(r);
+}
+
 void txp__ring_set_congested(struct ring *r, bool congested)
 {
 	if (txp_load_relaxed(&r->congested) == congested)
@@ -591,8 +727,11 @@ void txp__ring_set_congested(struct ring *r, bool congested)
 		return;	/* the next ring_retire() wakes the queue */
 	txp_counter_add(&r->congestions, 1);
 	/* Stop under the lock that serialises start_xmit, so the core never
-	 * sees the queue stopped under a start_xmit in core mode. */
-	if (r->lltx) {
+	 * sees the queue stopped under a start_xmit in core mode: start_xmit
+	 * reaping (reap_in_xmit) holds it already. */
+	if (r->in_xmit) {
+		txp_netif_stop_queue(r->txq);
+	} else if (r->lltx) {
 		comp_lock(r);
 		txp_netif_stop_queue(r->txq);
 		ring_tx_unlock(r);
@@ -609,9 +748,12 @@ void txp__ring_set_congested(struct ring *r, bool congested)
  * for BQL, until retired. */
 static void ring_abandon(struct ring *r)
 {
-	uint64_t cons = txp_load_relaxed(&r->cons), prod = txp_load_acquire(&r->prod);
+	uint64_t cons, prod;
 	enum txp_drop_reason why = txp_load_acquire(&r->dead) ? r->dead_why : TXP_DROP_DEV_DOWN;
 
+	ring_reap_lock(r);
+	cons = txp_load_relaxed(&r->cons);
+	prod = txp_load_acquire(&r->prod);
 	for (uint64_t i = cons; i < prod; i++) {
 		struct ring_slot *s = &r->slot[i % r->size];
 
@@ -622,13 +764,13 @@ static void ring_abandon(struct ring *r)
 			s->done = true;
 		}
 	}
+	ring_reap_unlock(r);
 }
 
-/* One pass: let the driver push and reap (once the device is dead, only
- * to take its last completions), retire, run the queue (not while
- * closing: nothing may be posted then).
+/* One pass, as the reaper: let the driver push and reap (once the device
+ * is dead, only to take its last completions), retire, complete.
  * Returns the slots retired. */
-static unsigned ring_pass(struct ring *r, bool run_queue)
+static unsigned ring_reap_pass(struct ring *r)
 {
 	struct txp_pkt *sent;
 	uint64_t cons = txp_load_relaxed(&r->cons), prod = txp_load_acquire(&r->prod);
@@ -649,9 +791,67 @@ static unsigned ring_pass(struct ring *r, bool run_queue)
 	n = ring_retire(r, &sent, &nsent);
 	if (sent)
 		txp_pkt_complete_list(r->dev, sent, nsent);
-	if (run_queue)
-		txp_net_tx_action_txq(r->txq);
 	return n;
+}
+
+/* A pass by a context that holds no lock (closing, the watchdog's),
+ * waiting for the reaping bit.  Returns the slots retired. */
+static unsigned ring_pass(struct ring *r)
+{
+	unsigned n;
+
+	ring_reap_lock(r);
+	n = ring_reap_pass(r);
+	ring_reap_unlock(r);
+	return n;
+}
+
+/* The completion context's pass: as the reaper if the bit is free (else
+ * its holder is reaping: nothing to do here), then run the queue.
+ * Returns the slots retired. */
+static unsigned ring_completion_pass(struct ring *r)
+{
+	unsigned n = 0;
+
+	if (ring_reap_trylock(r)) {
+		n = ring_reap_pass(r);
+		ring_reap_unlock(r);
+	}
+	txp_net_tx_action_txq(r->txq);
+	return n;
+}
+
+/*
+ * An idle completion context (nothing retired for `idle` passes) before
+ * its next pass: none while a start_xmit wants one (reap_wanted, read
+ * after ring_reap_unlock()'s barrier); spinning, then the driver's idle
+ * (or a yield), as it pushes the device on and its queue waits for it; a
+ * ring whose producers reap (reap_in_xmit) needs it only while its queue
+ * is stopped (by the driver, BQL, or the device's "later"), and naps
+ * otherwise, doubling from RING_NAP_MIN_NS to RING_IDLE_NAP_NS.
+ * Returns the idle count to go on with.
+ */
+static unsigned ring_completion_idle(struct ring *r, unsigned idle)
+{
+	unsigned naps;
+
+	if (txp_load_relaxed(&r->reap_wanted))
+		return 0;
+	if (++idle < RING_IDLE_SPINS) {
+		txp_cpu_relax();
+		return idle;
+	}
+	if (!r->ops->reap_in_xmit || txp_netif_xmit_stopped(r->txq) ||
+	    txp_load_relaxed(&r->congested)) {
+		if (r->ops->idle)
+			r->ops->idle(r, RING_IDLE_NAP_NS);
+		else
+			txp_thread_yield();
+		return idle;
+	}
+	naps = idle - RING_IDLE_SPINS;
+	txp_sleep_ns(naps < 5 ? RING_NAP_MIN_NS << naps : RING_IDLE_NAP_NS);
+	return idle;
 }
 
 /* No completion for RING_DRAIN_NS since quiet_since (updated here): drop
@@ -676,20 +876,12 @@ static void *ring_completion_main(void *arg)
 
 	txp_ctx_attach();
 	while (txp_load_acquire(&r->running)) {
-		unsigned retired = ring_pass(r, true);
+		unsigned retired = ring_completion_pass(r);
 		uint64_t now = txp_now_ns();
 
 		if (txp_load_relaxed(&r->dead) && ring_drained(r, retired, now, &quiet_since))
 			quiet_since = 0;	/* again for what comes later */
-		if (retired) {
-			idle = 0;
-		} else if (++idle < RING_IDLE_SPINS) {
-			txp_cpu_relax();
-		} else if (r->ops->idle) {
-			r->ops->idle(r, RING_IDLE_NAP_NS);
-		} else {
-			txp_thread_yield();
-		}
+		idle = retired ? 0 : ring_completion_idle(r, idle);
 		if (r->ops->link_ok && now >= next_link_check) {
 			next_link_check = now + RING_LINK_CHECK_NS;
 			if (!txp_load_relaxed(&r->dead) && !r->ops->link_ok(r))
@@ -746,12 +938,12 @@ static void ring_stop_queue(struct ring *r)
 	ring_completion_stop(r);
 	while (txp_load_relaxed(&r->cons) != txp_load_acquire(&r->prod) &&
 	       now - start < RING_DRAIN_MAX_NS &&
-	       !ring_drained(r, ring_pass(r, false), now, &quiet_since)) {
+	       !ring_drained(r, ring_pass(r), now, &quiet_since)) {
 		txp_sleep_ns(RING_IDLE_NAP_NS);
 		now = txp_now_ns();
 	}
 	ring_abandon(r);
-	ring_pass(r, false);
+	ring_pass(r);
 }
 
 void txp__ring_stop(struct txp_dev *dev)
@@ -817,7 +1009,8 @@ static bool ring_still_stuck(struct ring *r)
  * watchdog clock restarted, if the device still holds what it stopped for
  * (ring_still_stuck()).
  * Synchronization: the core froze every queue (no start_xmit in core
- * mode); in LLTX one under way is excluded by tx_lock.
+ * mode); in LLTX one under way is excluded by tx_lock from the reset, and
+ * from reaping by the reaping bit, held throughout (BQL's one completer).
  * Context: the watchdog.
  */
 void txp__ring_tx_timeout(struct txp_dev *dev, unsigned queue)
@@ -827,7 +1020,9 @@ void txp__ring_tx_timeout(struct txp_dev *dev, unsigned queue)
 	unsigned n, bytes = 0;
 
 	ring_completion_stop(r);
-	ring_pass(r, false);
+	/* The reaper until the end: a start_xmit under way (LLTX) reaps not. */
+	ring_reap_lock(r);
+	ring_reap_pass(r);
 	comp_lock(r);
 	n = ring_cancel(r, &cancelled, &bytes);
 	ring_tx_unlock(r);
@@ -843,6 +1038,7 @@ void txp__ring_tx_timeout(struct txp_dev *dev, unsigned queue)
 	if (ring_still_stuck(r))
 		txp_netif_stop_queue(r->txq);
 	ring_tx_unlock(r);
+	ring_reap_unlock(r);
 	if (ring_completion_start(r) != 0)
 		txp_dev_log_bug(dev, "tx_timeout: the completion context did not restart");
 }

@@ -31,13 +31,22 @@
  *    (txp_netif_txq_maybe_stop: stop, barrier, recheck).
  *  - The completion context (one thread per queue, ring_completion_*)
  *    lets the driver push posted slots to the kernel and find which are
- *    done, retires them (each packet completed, or dropped with a reason),
+ *    done (ops->reap), retires them (each packet completed, or dropped with a reason),
  *    and reports them to BQL and wakes the queue once more than
  *    wake_thresh slots are free, by the wake helper
  *    (txp__netif_txq_completed_wake).  In LLTX mode it does so under
  *    tx_lock (tg3); in core mode the helper's barrier pairs with the
  *    stop's, and the wake itself is tested again under the xmit lock (a
  *    stale wake of a ring refilled meanwhile would wake it full).
+ *    A ring whose driver sets reap_in_xmit (afxdp) does the same in
+ *    start_xmit at the end of each burst: the kick is the burst's
+ *    doorbell, and the producer retires its own completions (BQL told;
+ *    LLTX: a stopped queue woken under tx_lock; core: the queue is awake
+ *    while start_xmit runs, nothing to wake).  One reaper at a time, by
+ *    the ring's reaping bit; a start_xmit that finds it taken leaves the
+ *    work to its holder.  Its completion context then only acts when the
+ *    queue is stopped or the producers went quiet, and naps, doubling up
+ *    to RING_IDLE_NAP_NS, while there is nothing for it.
  *  - tx_timeout (txp__ring_tx_timeout): the watchdog found the queue
  *    stuck; what the device finished is reclaimed, what it never started
  *    on is taken back (ops->cancel) and dropped as tx-timeout, and the
@@ -87,12 +96,28 @@ struct ring_ops {
 	 * (txp__ring_slot_sent(), txp__ring_slot_unsent()).  Also called once the
 	 * device is dead, to take the completions still coming: pushing may
 	 * then fail, harmlessly.
-	 * Synchronization: the completion context only, lock-free.
-	 * Context: the completion context (or the closing one, after it).
+	 * Synchronization: the ring's reaper, one context at a time (the
+	 * reaping bit, ring.c): lock-free against start_xmit's posts.  With
+	 * reap_in_xmit, the reaper may be start_xmit, under the xmit lock or
+	 * tx_lock: txp__ring_set_congested() then stops the queue itself.
+	 * Context: the completion context (or the closing one, after it, or
+	 * the watchdog's); with reap_in_xmit, also a producer.  Never sleeps.
 	 * Return codes: 0; -ENETDOWN (or another negative errno) when the
-	 * device reports the link gone.
+	 * device reports the link gone (from start_xmit: ignored there, the
+	 * completion context's next reap meets it and reports it).
 	 */
 	int (*reap)(struct ring *r, uint64_t cons, uint64_t prod);
+	/*
+	 * reap_in_xmit: start_xmit reaps too, at the end of each burst (a
+	 * packet without xmit_more) and when the ring is about to stop: the
+	 * reap's kick is then the doorbell of the burst, and the completions
+	 * come home in the producer's own context, as DPDK's af_xdp PMD does
+	 * in its tx burst.  The completion context is then needed only when
+	 * a queue stopped or the producers went quiet: it naps when idle
+	 * instead of spinning.  For a reap whose cost is a non-blocking
+	 * syscall or less.
+	 */
+	bool reap_in_xmit;
 	/*
 	 * cancel: take back posted slot idx, which the device has not marked
 	 * finished, if it never started on it: then it never will send it
@@ -217,7 +242,9 @@ void txp__ring_tx_timeout(struct txp_dev *dev, unsigned queue);
 
 /* The device refused more for now (EAGAIN, ENOBUFS): stop the queue until
  * it takes frames again (congested false), then wake it on the next pass.
- * Context: the completion context. */
+ * Context: the reaper (ops->reap): the completion context, which stops
+ * the queue under the lock that serialises start_xmit, or start_xmit
+ * itself (reap_in_xmit), which holds it. */
 void txp__ring_set_congested(struct ring *r, bool congested);
 
 /* Completion side: the device is finished with slot idx, and sent it. */
