@@ -102,7 +102,55 @@ for spec in "modern none" "modern-2023 false-timeout"; do
 		WATCHDOG_RUNS=$((WATCHDOG_RUNS + 1))
 	done
 done
-total=$(( 14 * $(scenarios | wc -l) + 4 + WATCHDOG_RUNS ))
+# The arm memory model (issue 12), on the base scenario at bound
+# $ARM_BOUND (default 2: 0.2 to 0.6 million schedules a run, seconds;
+# at bound 3, 6.18-draining under arm is proved in 10 minutes, 16.6
+# million schedules, and 5.19-barrier did not finish in 15 on the shared
+# machine, as under tso it took up to 18): the modern eras
+# on one queue, the lockless qdisc's eras (5.1 and 5.13 found as under
+# tso, the fixed ones proved), and veth's backpressure (6.16's lost
+# wakeup found, found under arm only; the fix proved, at $BOUND as under
+# sc and tso, where it is minutes).
+ARM_BOUND=${ARM_BOUND:-2}
+ARM_RUNS=0
+for spec in "2.6.38 none" "3.3 none" "3.18 none" "6.x none" "5.1-nolock stall" \
+	    "5.13-missed stall" "5.19-barrier none" "6.18-draining none"; do
+	set -- $spec
+	case " $MODERN " in *" $1 "*) q="--queues 1" ;; *) q="" ;; esac
+	# shellcheck disable=SC2086
+	run_one "$1" "2x2-ring3-arm" "$ARM_BOUND" "$2" false --era "$1" $q \
+		--producers 2 --packets 2 --ring 3 --memory-model arm
+	ARM_RUNS=$((ARM_RUNS + 1))
+done
+VETH="--lock core --runner exclusive --producers 2 --packets 2 --ring 3"
+for spec in "veth-6.16 sc none" "veth-6.16 tso none" "veth-6.16 arm stall" \
+	    "veth sc none" "veth tso none" "veth arm none"; do
+	set -- $spec
+	# shellcheck disable=SC2086
+	run_one "$1" "veth-$2" "$BOUND" "$3" false --personality "$1" $VETH --memory-model "$2"
+	ARM_RUNS=$((ARM_RUNS + 1))
+done
+
+# The release made relaxed (tests/mutants/core-xoff-relaxed.mut): built
+# from the source next to this script, found under arm only.  Skipped
+# with a message when that source is not here.
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+if [ -f "$SRC/tests/mutants/core-xoff-relaxed.mut" ]; then
+	work=$(mktemp -d)
+	if python3 "$SRC/tests/mutants/mutate.py" "$SRC" "$work" core-xoff-relaxed >"$out" 2>&1; then
+		grep -A2 '^core-xoff-relaxed' "$out" >&2
+		echo "mutant      core-xoff-relaxed  survives sc and tso, killed under arm: found false-timeout" |
+			tee -a "$rows"
+	else
+		echo "mutant      core-xoff-relaxed NOT AS EXPECTED" | tee -a "$rows"
+		cat "$out" >&2
+	fi
+	rm -rf "$work"
+	ARM_RUNS=$((ARM_RUNS + 1))
+else
+	echo "prove: no source tree at $SRC: the release-made-relaxed mutant is not run" >&2
+fi
+total=$(( 14 * $(scenarios | wc -l) + 4 + WATCHDOG_RUNS + ARM_RUNS ))
 good=$(grep -c -e ' proved$' -e ' found [a-z-]*$' "$rows" || true)
 if [ "$good" -ne "$total" ]; then
 	status=1

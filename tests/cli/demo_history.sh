@@ -1,9 +1,13 @@
 #!/bin/sh
 # `txpath demo --history`: the plain binary hands it to txpath-check,
-# every row shown is explored in full under sc and tso, and the verdicts
-# are the explorer's: the 2004 false BUG found, the 2024 watchdog race
-# found under both models and its fix proven, the stop helper's missing
-# barrier found under tso only.  The text table has a row per JSON row.
+# every row shown is explored in full under sc, tso and arm, and the
+# verdicts are the explorer's: the 2004 false BUG found, the 2024 watchdog
+# race found under every model and its fix proven, the stop helper's
+# missing barrier found under tso and arm, the lockless qdisc as merged
+# found under all three and 5.13's missing barrier under tso and arm, not
+# sc, veth's 2025 lost wakeup under arm only and its fix proven; the
+# model each needs is the first that finds it.  The text table has a row
+# per JSON row.
 # usage: demo_history.sh path/to/txpath
 set -u
 TXPATH=$1
@@ -23,18 +27,32 @@ def row(what):
     hit = [r for r in rows if what in r["what"]]
     assert len(hit) == 1, f"{what}: {len(hit)} rows"
     return hit[0]
+MODELS = ("sc", "tso", "arm")
 def kinds(r):
-    return r["sc"]["violation"], r["tso"]["violation"]
+    return tuple(r[mm]["violation"] for mm in MODELS)
+def expect(what, want, needs):
+    r = row(what)
+    assert kinds(r) == want, f"{what}: {kinds(r)}, want {want}"
+    assert r["memory_model_needed"] == needs, f"{what}: needs {r['memory_model_needed']}"
 for r in rows:
-    for mm in ("sc", "tso"):
+    for mm in MODELS:
         v = r[mm]
         assert v["complete"] or v["violation"], f"{r['what']} {mm}: search incomplete"
         assert v["schedules"] > 0, f"{r['what']} {mm}: no schedule"
-assert kinds(row("tg3's false BUG")) == ("bug-log", "bug-log"), kinds(row("tg3's false BUG"))
-assert kinds(row("XOFF before trans_start")) == ("false-timeout", "false-timeout")
-assert kinds(row("trans_start before XOFF")) == (None, None)
-assert kinds(row("barrier left out")) == (None, "stall")
+    found = [mm for mm in MODELS if r[mm]["violation"]]
+    assert r["memory_model_needed"] == (found[0] if found else None), r["what"]
+expect("tg3's false BUG", ("bug-log",) * 3, "sc")
+expect("XOFF before trans_start", ("false-timeout",) * 3, "sc")
+expect("trans_start before XOFF", (None,) * 3, None)
+expect("barrier left out", (None, "stall", "stall"), "tso")
+expect("a packet stranded", ("stall",) * 3, "sc")
+expect("no barrier after the unlock", (None, "stall", "stall"), "tso")
+expect("between unlock and MISSED test", (None,) * 3, None)
+expect("DRAINING", (None,) * 3, None)
+expect("CVE-2025-68232", (None, None, "stall"), "arm")
+expect("kick NAPI", (None,) * 3, None)
 assert row("XOFF before trans_start")["sc"]["preemptions"] == 1
+assert row("CVE-2025-68232")["arm"]["preemptions"] == 1
 print(f"{len(rows)} rows as expected")
 PY
 "$TXPATH" demo --history >"$TMP/h.txt" || fail "demo --history exited $?"
@@ -45,4 +63,8 @@ got=$(grep -c -E '^[0-9]{4}  ' "$TMP/h.txt")
 got=$(grep -c -E '^  [0-9]{4}  --' "$TMP/h.txt")
 [ "$got" -eq "$n" ] || fail "text: $got rows' options, want $n"
 grep -q 'found false-timeout, 1 preemption' "$TMP/h.txt" || fail "text: no false-timeout row"
+# veth-6.16: proven, proven, found under arm; needs arm.
+grep -E '^2025  veth-6.16 ' "$TMP/h.txt" |
+	grep -q -E 'proven +proven +found stall, 1 preemption +arm ' ||
+	fail "text: veth-6.16's row does not read found under arm only"
 echo "PASS"

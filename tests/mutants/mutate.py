@@ -4,6 +4,11 @@ real code, applied to a scratch copy of the tree, built, and checked with
 the `txpath check` command it names.  A mutant is killed when the check's
 outcome (the violation's kind, or none) differs from the unmutated
 code's, and is the outcome it names (`kind:`) if it names one.  A mutant
+that names memory models (`models:`) is checked under each of them (its
+check then names none) and is killed under those where its outcome
+differs: "killed under arm" when the other models cannot tell it from
+the real code; `killed-under:` says where it must be killed, exactly
+(a release made relaxed must survive sc and tso).  A mutant
 whose text is not found exactly once fails loudly ("does not apply"):
 the code moved, and the mutant must follow it.  Survivors are listed with
 why (`survives:`, a known blind spot or an equivalent mutant); an
@@ -20,6 +25,8 @@ A mutant file:
   file: src/sync/sync.c
   check: --era 2.6.8 --bound 2
   kind: claim                  (optional)
+  models: sc tso arm           (optional: each model in turn)
+  killed-under: arm            (optional, with models: exactly these)
   fast: yes                    (optional)
   survives: why                (optional: a known survivor)
   @@ find
@@ -60,6 +67,7 @@ def parse(path):
         if key not in m:
             sys.exit(f"mutate: {path}: no '{key}'")
     m["fast"] = m["fast"] in ("yes", True)
+    m["checks"] = checks(m)
     return m
 
 
@@ -110,6 +118,76 @@ def outcome(work, check):
     return (v["kind"] if v else "none", j["schedules"], j["seconds"])
 
 
+def checks(m):
+    """The mutant's checks: {model: options}, model None when it names none."""
+    models = m.get("models", "").split()
+    if not models:
+        if "killed-under" in m:
+            sys.exit(f"mutate: {m['name']}: 'killed-under' without 'models'")
+        return {None: m["check"]}
+    if "--memory-model" in m["check"].split():
+        sys.exit(f"mutate: {m['name']}: 'models' and a --memory-model in its check")
+    return {mm: f"{m['check']} --memory-model {mm}" for mm in models}
+
+
+def verdict_of(m, killed_in, ok):
+    """The verdict's text, and whether it is as the mutant file says."""
+    models = list(m["checks"])
+    want = m.get("killed-under", "").split()
+    where = "" if models == [None] else " under " + ", ".join(killed_in)
+    if not ok:
+        return "DOES NOT BUILD", False
+    if not killed_in:
+        return "survived", "survives" in m
+    if "survives" in m:
+        return "killed" + where + " (was said to survive)", False
+    if want and killed_in != [mm for mm in models if mm in want]:
+        return "KILLED" + where + " (want under " + ", ".join(want) + ")", False
+    return "killed" + where, True
+
+
+def try_mutant(work, tree, m, baseline):
+    """Apply m, build, run its checks, print its rows; as it should be?"""
+    path = os.path.join(tree, m["file"])
+    with open(path) as f:
+        original = f.read()
+    n = original.count(m["find"])
+    if n != 1:
+        print(f"{m['name']:<30} DOES NOT APPLY: its text is found {n} times in {m['file']}")
+        return False
+    for check in m["checks"].values():
+        if baseline[check][0].startswith("error"):
+            print(f"{m['name']:<30} BASELINE FAILS: txpath check {check}: {baseline[check][0]}")
+            return False
+    with open(path, "w") as f:
+        f.write(original.replace(m["find"], m["replace"]))
+    ok, log = build(work)
+    got = {mm: outcome(work, check) if ok else ("does not build", 0, 0.0)
+           for mm, check in m["checks"].items()}
+    with open(path, "w") as f:
+        f.write(original)
+    killed_in = [mm for mm, check in m["checks"].items()
+                 if ok and got[mm][0] != baseline[check][0] and not got[mm][0].startswith("error")
+                 and m.get("kind", got[mm][0]) == got[mm][0]]
+    verdict, as_said = verdict_of(m, killed_in, ok)
+    for k, (mm, check) in enumerate(m["checks"].items()):
+        name = m["name"] if k == 0 else ""
+        text = verdict if k == 0 else ""
+        kind, schedules, secs = got[mm]
+        under = "" if mm is None else f"  ({mm})"
+        print(f"{name:<30} {text:<22} {baseline[check][0]:<10} {kind:<18} {schedules:>9} {secs:>6.1f}{under}")
+    print(f"{'':<30} {' '.join(m['what'])}")
+    print(f"{'':<30} txpath check {m['check']}  ({m['file']})")
+    if not killed_in and ok:
+        if "survives" in m:
+            print(f"{'':<30} survives: {m['survives']}")
+        else:
+            print(f"{'':<30} an unexplained survivor: a blind spot to close, or say why")
+    elif "survives" in m and ok:
+        print(f"{'':<30} now killed: drop its 'survives:' line")
+    return as_said
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     fast = "--fast" in sys.argv[1:]
@@ -135,49 +213,13 @@ def main():
         sys.exit("mutate: the unmutated copy does not build:\n" + log[-2000:])
     baseline = {}
     for m in mutants:
-        if m["check"] not in baseline:
-            baseline[m["check"]] = outcome(work, m["check"])
+        for check in m["checks"].values():
+            if check not in baseline:
+                baseline[check] = outcome(work, check)
     failed = 0
-    print(f"{'mutant':<30} {'verdict':<15} {'unmutated':<10} {'mutated':<18} {'schedules':>9} {'s':>6}")
+    print(f"{'mutant':<30} {'verdict':<22} {'unmutated':<10} {'mutated':<18} {'schedules':>9} {'s':>6}")
     for m in mutants:
-        path = os.path.join(tree, m["file"])
-        with open(path) as f:
-            original = f.read()
-        n = original.count(m["find"])
-        base = baseline[m["check"]][0]
-        if n != 1:
-            print(f"{m['name']:<30} DOES NOT APPLY: its text is found {n} times in {m['file']}")
-            failed += 1
-            continue
-        if base.startswith("error"):
-            print(f"{m['name']:<30} BASELINE FAILS: txpath check {m['check']}: {base}")
-            failed += 1
-            continue
-        with open(path, "w") as f:
-            f.write(original.replace(m["find"], m["replace"]))
-        ok, log = build(work)
-        got, schedules, secs = outcome(work, m["check"]) if ok else ("does not build", 0, 0.0)
-        with open(path, "w") as f:
-            f.write(original)
-        killed = ok and got != base and not got.startswith("error") and m.get("kind", got) == got
-        if killed:
-            verdict = "killed" if "survives" not in m else "killed (was said to survive)"
-        elif not ok:
-            verdict = "DOES NOT BUILD"
-        else:
-            verdict = "survived"
-        print(f"{m['name']:<30} {verdict:<15} {base:<10} {got:<18} {schedules:>9} {secs:>6.1f}")
-        print(f"{'':<30} {' '.join(m['what'])}")
-        print(f"{'':<30} txpath check {m['check']}  ({m['file']})")
-        if not killed:
-            if "survives" in m:
-                print(f"{'':<30} survives: {m['survives']}")
-            else:
-                print(f"{'':<30} an unexplained survivor: a blind spot to close, or say why")
-                failed += 1
-        elif "survives" in m:
-            print(f"{'':<30} now killed: drop its 'survives:' line")
-            failed += 1
+        failed += 0 if try_mutant(work, tree, m, baseline) else 1
     print(f"mutate: {len(mutants)} mutants, {failed} not as they should be, in {time.time() - t0:.0f} s")
     return 1 if failed else 0
 

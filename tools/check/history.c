@@ -2,8 +2,9 @@
  * history.c - `txpath demo --history`: the bug class of the seeds (a
  * transmit path that assumed an order nothing enforced) through time,
  * one row per chapter, 2004-2025.  Each row is a scenario in txpath
- * check's options; its verdicts under sc and tso are computed now, by
- * the explorer on the real code, never written down.  Built only into
+ * check's options; its verdicts under sc, tso and arm, and so the memory
+ * model it needs, are computed now, by the explorer on the real code,
+ * never written down.  Built only into
  * txpath-check (`txpath demo --history` runs it).
  */
 #include <string.h>
@@ -17,10 +18,13 @@ static const char history_help[] =
 "\n"
 "The bug class of the seeds through time: each row a chapter (its year,\n"
 "what changed) and a scenario, explored by txpath check on the real code\n"
-"under the memory models sc and tso, every schedule with at most the row's\n"
-"bound of preemptions (2, or 3 where a bug needs three: the missing\n"
-"barrier under tso).  A verdict is \"found KIND, N preemptions\" (the\n"
-"first violation) or \"proven\" (none within the bound).  Rows whose era\n"
+"under the memory models sc, tso and arm, every schedule with at most the\n"
+"row's bound of preemptions (2, or 3 where a bug needs three: the missing\n"
+"barrier under tso), the same bound under each model.  A verdict is\n"
+"\"found KIND, N preemptions\" (the first violation) or \"proven\" (none\n"
+"within the bound).  \"needs\" is the memory model the row's bug needs:\n"
+"the first of sc, tso, arm (each weaker than the one before) under which\n"
+"it is found, or \"-\" when it is proven under all three.  Rows whose era\n"
 "or personality this build lacks are left out.  Below the table, each\n"
 "row's scenario as txpath check options, to run or replay it.\n"
 "\n"
@@ -29,6 +33,10 @@ static const char history_help[] =
 "\n"
 "Exit status: 0 when every row was explored, 1 when one could not be, 2\n"
 "on bad usage, 130 or 143 when interrupted (the rows so far are printed).\n";
+
+/* veth's scenario (test_veth.c): the modern qdisc's one runner, the
+ * core's xmit lock, 2 producers x 2 packets into a ring of 3. */
+#define VETH(p) "--personality " p " --lock core --runner exclusive"
 
 /* A chapter: when, what, and its scenario as txpath check's options
  * (without --memory-model or --bound).  One line each. */
@@ -52,6 +60,8 @@ static const struct history_row history[] = {
 	{ "2024", "the watchdog against BQL: XOFF before trans_start", "--era 6.x --queues 1 --personality modern-2023 --producers 1 --packets 2 --watchdog", 2 },
 	{ "2024", "the fix: trans_start before XOFF, barriers", "--era 6.x --queues 1 --personality modern --producers 1 --packets 2 --watchdog", 2 },
 	{ "2025", "6.18: DRAINING, quota sets MISSED", "--era 6.18-draining", 2 },
+	{ "2025", "veth: a lost wakeup on ARM64 (CVE-2025-68232)", VETH("veth-6.16"), 2 },
+	{ "2025", "the fix: stop and kick NAPI, wake after smp_rmb()", VETH("veth"), 2 },
 };
 
 #define HISTORY_ROWS (sizeof(history) / sizeof(history[0]))
@@ -82,6 +92,11 @@ static bool row_exists(int argc, char **argv)
 	return true;
 }
 
+/* The memory models, from the strongest. */
+enum model { MODEL_SC, MODEL_TSO, MODEL_ARM, MODELS };
+
+static const char *const model_name[MODELS] = { "sc", "tso", "arm" };
+
 /* One row's outcome under one memory model. */
 struct verdict {
 	bool found, complete;
@@ -91,13 +106,14 @@ struct verdict {
 	double seconds;
 };
 
-static int explore(struct txp_check_cfg *cfg, bool tso, struct verdict *v)
+static int explore(struct txp_check_cfg *cfg, enum model mm, struct verdict *v)
 {
 	struct txp_check_result res;
 	char err[256];
 	int rc;
 
-	cfg->tso = tso;
+	cfg->tso = mm == MODEL_TSO;
+	cfg->arm = mm == MODEL_ARM;
 	rc = txp_check_run(cfg, &res, err, sizeof(err));
 	if (rc != 0) {
 		fprintf(stderr, "txpath demo --history: %s\n", err);
@@ -107,6 +123,16 @@ static int explore(struct txp_check_cfg *cfg, bool tso, struct verdict *v)
 			       res.seconds };
 	txp_check_result_free(&res);
 	return 0;
+}
+
+/* The memory model the row's bug needs: the first under which it is
+ * found; NULL when proven under all. */
+static const char *model_needed(const struct verdict v[MODELS])
+{
+	for (int mm = 0; mm < MODELS; mm++)
+		if (v[mm].found)
+			return model_name[mm];
+	return NULL;
 }
 
 static const char *verdict_text(const struct verdict *v, char *buf, size_t len)
@@ -131,21 +157,29 @@ static const char *row_name(const struct txp_check_cfg *cfg, char *buf, size_t l
 static void print_header(void)
 {
 	printf("txpath demo --history: the same bug class, 2004-2025; each verdict computed now by "
-	       "txpath check\n(every schedule with at most `bound` preemptions, under sc and under "
-	       "tso)\n\n");
-	printf("%-4s  %-24s  %-50s  %5s  %-33s  %-33s  %9s  %7s\n", "year", "era / driver", "what",
-	       "bound", "sc", "tso", "schedules", "seconds");
+	       "txpath check\n(every schedule with at most `bound` preemptions, under sc, tso and "
+	       "arm; needs: the first\nof them under which the bug is found)\n\n");
+	printf("%-4s  %-24s  %-50s  %5s  %-33s  %-33s  %-33s  %-5s  %9s  %7s\n", "year",
+	       "era / driver", "what", "bound", "sc", "tso", "arm", "needs", "schedules", "seconds");
 }
 
 static void print_row(const struct history_row *row, const struct txp_check_cfg *cfg,
-		      const struct verdict v[2])
+		      const struct verdict v[MODELS])
 {
-	char name[64], sc[48], tso[48];
+	char name[64], text[MODELS][48];
+	const char *needs = model_needed(v);
+	uint64_t schedules = 0;
+	double seconds = 0;
 
-	printf("%-4s  %-24s  %-50s  %5u  %-33s  %-33s  %9llu  %7.2f\n", row->year,
-	       row_name(cfg, name, sizeof(name)), row->what, row->bound,
-	       verdict_text(&v[0], sc, sizeof(sc)), verdict_text(&v[1], tso, sizeof(tso)),
-	       (unsigned long long)(v[0].schedules + v[1].schedules), v[0].seconds + v[1].seconds);
+	for (int mm = 0; mm < MODELS; mm++) {
+		verdict_text(&v[mm], text[mm], sizeof(text[mm]));
+		schedules += v[mm].schedules;
+		seconds += v[mm].seconds;
+	}
+	printf("%-4s  %-24s  %-50s  %5u  %-33s  %-33s  %-33s  %-5s  %9llu  %7.2f\n", row->year,
+	       row_name(cfg, name, sizeof(name)), row->what, row->bound, text[MODEL_SC],
+	       text[MODEL_TSO], text[MODEL_ARM], needs ? needs : "-",
+	       (unsigned long long)schedules, seconds);
 }
 
 static void json_verdict(struct json *j, const char *key, const struct verdict *v)
@@ -161,7 +195,7 @@ static void json_verdict(struct json *j, const char *key, const struct verdict *
 }
 
 static void json_row(struct json *j, const struct history_row *row, const struct txp_check_cfg *cfg,
-		     const struct verdict v[2])
+		     const struct verdict v[MODELS])
 {
 	json_obj_begin(j, NULL);
 	json_str(j, "year", row->year);
@@ -170,8 +204,9 @@ static void json_row(struct json *j, const struct history_row *row, const struct
 	json_str(j, "what", row->what);
 	json_str(j, "check", row->check);
 	json_u64(j, "bound", row->bound);
-	json_verdict(j, "sc", &v[0]);
-	json_verdict(j, "tso", &v[1]);
+	for (int mm = 0; mm < MODELS; mm++)
+		json_verdict(j, model_name[mm], &v[mm]);
+	json_str(j, "memory_model_needed", model_needed(v));
 	json_obj_end(j);
 }
 
@@ -221,16 +256,15 @@ int demo_history(int argc, char **argv)
 		char buf[512], *args[ROW_ARGS];
 		int n = row_argv(&history[i], buf, sizeof(buf), args);
 		struct txp_check_cfg cfg;
-		struct verdict v[2];
+		struct verdict v[MODELS];
 
 		if (!row_exists(n, args))
 			continue;
 		check_cfg_parse(n, args, &cfg);
 		cfg.bound = history[i].bound;
 		cfg.stop = &check_stop_signal;
-		rc = explore(&cfg, false, &v[0]);
-		if (!rc)
-			rc = explore(&cfg, true, &v[1]);
+		for (int mm = 0; mm < MODELS && !rc; mm++)
+			rc = explore(&cfg, (enum model)mm, &v[mm]);
 		if (rc)
 			break;
 		if (json)
@@ -245,7 +279,7 @@ int demo_history(int argc, char **argv)
 		json_arr_end(&j);
 		json_finish(&j);
 	} else {
-		printf("\nEach row as txpath check options (add --memory-model sc|tso --bound N):\n");
+		printf("\nEach row as txpath check options (add --memory-model sc|tso|arm --bound N):\n");
 		for (unsigned k = 0; k < nshown; k++)
 			printf("  %s  %s\n", history[shown[k]].year, history[shown[k]].check);
 	}
