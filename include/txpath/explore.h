@@ -81,6 +81,10 @@ struct txp_check_cfg {
 				 * older writes; tso is then ignored */
 	enum txp_check_strategy strategy;
 	unsigned bound;		/* TXP_CHECK_BOUND */
+	/* TXP_CHECK_BOUND under sc or tso: skip a state already explored in
+	 * full (the same trace, the same context running, no more
+	 * preemptions left); the same verdicts, fewer schedules. */
+	bool reduce;
 	unsigned depth;		/* TXP_CHECK_PCT */
 	uint64_t runs, seed;	/* TXP_CHECK_PCT, TXP_CHECK_RANDOM */
 	const char *replay;	/* run exactly this schedule instead */
@@ -125,6 +129,12 @@ struct txp_check_result {
 	unsigned bound_reached;		/* TXP_CHECK_BOUND: the bound searched last;
 					 * every bound below it in full */
 	bool xmit_on_stopped_reachable;
+	bool reduced;			/* cfg->reduce, kept to the end */
+	bool reduce_dropped;		/* ... dropped: a fair switch came, the
+					 * search began again without it */
+	uint64_t pruned;		/* schedules ended at an explored state */
+	uint64_t states;		/* explored states named */
+	bool states_full;		/* their table filled: some forgotten */
 	double seconds;
 };
 

@@ -9,7 +9,10 @@
  * The bounded search is iterative context bounding: stateless depth-first
  * search over the branch points of the executions, allowing at most k
  * preemptions (switching away from a context that could have gone on, or
- * flushing a store early), for k = 0, 1, ... bound.
+ * flushing a store early), for k = 0, 1, ... bound.  With the reduction
+ * (cfg->reduce), each branch point is named by the execution's trace so far
+ * (trace.h) and the running context; a point whose name was explored in
+ * full with at least as many preemptions left is not explored again.
  */
 #include <errno.h>
 #include <signal.h>
@@ -20,6 +23,7 @@
 #include "check/oracle.h"
 #include "check/sched.h"
 #include "check/timer.h"
+#include "check/visited.h"
 #include "txpath/check.h"
 #include "txpath/ctx.h"
 #include "txpath/explore.h"
@@ -483,11 +487,27 @@ static unsigned action_bit(int a)
 	return a >= SCHED_FLUSH ? 1u << (a - SCHED_FLUSH + SCHED_MAX_CTX) : 1u << a;
 }
 
-/* Record the branches of the last execution beyond the forced prefix. */
-static int dfs_record(struct dfs *d, unsigned forced)
+/* A branch's actions, as bits of action_bit(). */
+static uint32_t actions(const struct sched_branch *b)
+{
+	return b->enabled | (uint32_t)b->flushable << SCHED_MAX_CTX;
+}
+
+/* Was the state at b explored in full already, with as much left to spend? */
+static bool explored(const struct sched_branch *b, unsigned bound)
+{
+	return b->kind == SCHED_BR_RUN && visited_covers(b->key_a, b->key_b, bound - b->preempt);
+}
+
+/* Record the branches of the last execution beyond the forced prefix; with
+ * the reduction, from the first explored state on, nothing is left to try
+ * (the execution's tail was the default, explored there too). */
+static int dfs_record(struct dfs *d, unsigned forced, unsigned bound, bool reduce,
+		      uint64_t *pruned)
 {
 	unsigned n;
 	const struct sched_branch *b = sched_branches(&n);
+	bool skip = false;
 
 	if (dfs_reserve(d, n) != 0)
 		return -1;
@@ -495,7 +515,11 @@ static int dfs_record(struct dfs *d, unsigned forced)
 		if (i < forced && d->enabled[i] != b[i].enabled)
 			return -2;	/* the same choices led elsewhere */
 		if (i >= forced) {
-			d->tried[i] = action_bit(b[i].chosen);
+			if (reduce && !skip && explored(&b[i], bound)) {
+				skip = true;
+				(*pruned)++;
+			}
+			d->tried[i] = skip ? actions(&b[i]) : action_bit(b[i].chosen);
 			d->enabled[i] = b[i].enabled;
 		}
 		d->path[i] = b[i].chosen;
@@ -507,22 +531,26 @@ static int dfs_record(struct dfs *d, unsigned forced)
 /* Deepest branch with an untried action within the bound: make it the
  * end of the next prefix.  False when the search is complete.  Actions
  * are tried in action_bit() order: runs by context id, then flushes. */
-static bool dfs_next(struct dfs *d, unsigned bound, unsigned *prefix_len)
+static bool dfs_next(struct dfs *d, unsigned bound, bool reduce, unsigned *prefix_len)
 {
 	unsigned n;
 	const struct sched_branch *b = sched_branches(&n);
 
 	(void)n;
 	for (unsigned i = d->len; i-- > 0;) {
-		uint32_t left = (b[i].enabled | (uint32_t)b[i].flushable << SCHED_MAX_CTX) & ~d->tried[i];
+		uint32_t left = actions(&b[i]) & ~d->tried[i];
 		int bit, a;
 
 		/* At the bound only what costs no preemption: going on, or any
 		 * context when the running one cannot. */
 		if (b[i].preempt >= bound)
 			left &= b[i].cur >= 0 ? action_bit(b[i].cur) : b[i].enabled;
-		if (!left)
+		if (!left) {
+			/* Below it all is explored: so is its state. */
+			if (reduce && b[i].kind == SCHED_BR_RUN)
+				visited_add(b[i].key_a, b[i].key_b, bound - b[i].preempt);
 			continue;
+		}
 		bit = __builtin_ctz(left);
 		a = bit < SCHED_MAX_CTX ? bit : SCHED_FLUSH + bit - SCHED_MAX_CTX;
 		d->tried[i] |= 1u << bit;
@@ -558,24 +586,44 @@ static int run_schedule(const struct txp_check_cfg *cfg, const struct sched_plan
 	return 1;
 }
 
+/*
+ * The bounded search.  With the reduction, a fair switch (sched.c's
+ * starved()) breaks what the trace's name assumes, that a state's future
+ * depends on the trace alone (it depends on steps counted since each
+ * context ran): the search then starts again without it.
+ */
 static int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_result *res,
 			 struct outcome *o, char *err, size_t errlen)
 {
 	struct dfs d = { 0 };
+	bool reduce = cfg->reduce;
 	int rc = 0;
 
+	res->reduced = reduce;
+	visited_clear();
 	for (unsigned k = 0; k <= cfg->bound && rc == 0; k++) {
 		unsigned prefix = 0;
 
 		res->bound_reached = k;
 		d.len = 0;
 		for (;;) {
-			struct sched_plan plan = { .kind = PLAN_DEFAULT, .prefix = d.path, .nprefix = prefix };
+			struct sched_plan plan = { .kind = PLAN_DEFAULT, .prefix = d.path, .nprefix = prefix,
+						   .trace = reduce };
 
 			rc = run_schedule(cfg, &plan, res, o, err, errlen);
 			if (rc)
 				break;
-			rc = dfs_record(&d, prefix);
+			if (reduce && sched_fair_switches()) {
+				reduce = res->reduced = false;
+				res->reduce_dropped = true;
+				visited_clear();
+				k = 0;
+				prefix = 0;
+				res->bound_reached = 0;
+				d.len = 0;
+				continue;
+			}
+			rc = dfs_record(&d, prefix, k, reduce, &res->pruned);
 			if (rc) {
 				snprintf(err, errlen, rc == -2 ? "internal error: an execution did not repeat"
 							       : "out of memory");
@@ -584,11 +632,14 @@ static int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_resul
 			}
 			if (cfg->progress && res->schedules % 256 == 0)
 				cfg->progress(res->schedules, k, cfg->progress_arg);
-			if (!dfs_next(&d, k, &prefix))
+			if (!dfs_next(&d, k, reduce, &prefix))
 				break;
 		}
 	}
 	res->complete = rc == 0;
+	res->states = visited_count();
+	res->states_full = visited_full();
+	visited_clear();
 	free(d.path);
 	free(d.tried);
 	free(d.enabled);
@@ -758,6 +809,15 @@ bool txp_check_cfg_valid(const struct txp_check_cfg *cfg, char *err, size_t errl
 	if (cfg->frags_min > cfg->frags_max || cfg->frags_max > TXP_MAX_FRAGS) {
 		snprintf(err, errlen, "fragments must be MIN-MAX with 0 <= MIN <= MAX <= %d",
 			 TXP_MAX_FRAGS);
+		return false;
+	}
+	if (cfg->reduce && cfg->strategy != TXP_CHECK_BOUND && !cfg->replay) {
+		snprintf(err, errlen, "the reduction is for the bounded search (--bound)");
+		return false;
+	}
+	if (cfg->reduce && cfg->arm) {
+		snprintf(err, errlen, "the reduction works under sc and tso, not arm "
+			 "(whose loads see landings in the order of one clock)");
 		return false;
 	}
 	if (cfg->strategy == TXP_CHECK_PCT && (cfg->depth < 1 || cfg->depth > 64)) {

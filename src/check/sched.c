@@ -15,6 +15,7 @@
 
 #include "check/fiber.h"
 #include "check/sched.h"
+#include "check/trace.h"
 
 #define SCHED_READS 32
 #define SCHED_BUF 16
@@ -78,6 +79,8 @@ struct sctx {
 
 static struct {
 	bool armed, stopped, freerun;
+	bool tracing;		/* the plan's trace: steps recorded (trace.h) */
+	unsigned fair;		/* fair switches made */
 	enum sched_mm mm;
 	int current;		/* the context to run next, -1: none */
 	int n;
@@ -135,6 +138,12 @@ static unsigned char *controller_locals;
 static size_t locals_bytes;	/* all the TXP_LOCAL variables together */
 
 /* -- small helpers ------------------------------------------------------ */
+
+/* Is the running context's step recorded for the trace? */
+static inline bool tracing(void)
+{
+	return S.tracing && me && !S.freerun;
+}
 
 static void *grow(void *p, unsigned *cap, size_t elem)
 {
@@ -278,6 +287,10 @@ static void flush_at(struct sctx *c, int k)
 
 	memmove(&c->buf[k], &c->buf[k + 1], (size_t)(c->nbuf - k - 1) * sizeof(c->buf[0]));
 	c->nbuf--;
+	if (S.tracing && !S.freerun) {
+		trace_write(s.addr);
+		trace_write(c->buf);	/* the buffer: its stores and landings in order */
+	}
 	arm_before_write(s.addr, s.size);
 	raw_store(s.addr, s.size, s.v);
 	arm_landed(c, s.addr);
@@ -736,8 +749,29 @@ static int starved(unsigned enabled)
  * to the controller, which runs the chosen one; it returns when it is
  * chosen again.
  */
+/* A landing that is a step of its own (tso): the store-buffer actor's. */
+static void flush_step(struct sctx *c, int k)
+{
+	flush_at(c, k);
+	if (S.tracing && !S.freerun)
+		trace_step_end(SCHED_FLUSH + c->id);
+}
+
+/* The branch point's name for the search's reduction: the trace so far
+ * and who is running (the cost of the choices depends on it). */
+static void branch_key(struct sched_branch *b)
+{
+	struct trace_key k = trace_key();
+
+	b->key_a = k.a ^ (uint64_t)(b->cur + 1) * 0x9e3779b97f4a7c15ull;
+	b->key_b = k.b + (uint64_t)(b->cur + 1);
+}
+
 static void reschedule(void)
 {
+	/* Every scheduling point ends the running context's step. */
+	if (tracing())
+		trace_step_end(me->id);
 	for (;;) {
 		unsigned enabled = 0, flushable = 0;
 		struct sched_branch b;
@@ -750,7 +784,7 @@ static void reschedule(void)
 		}
 		if (!enabled) {
 			if (flushable) {
-				flush_one(&S.ctx[lowest(flushable)]);
+				flush_step(&S.ctx[lowest(flushable)], 0);
 				continue;
 			}
 			stop(why_stuck());
@@ -769,8 +803,11 @@ static void reschedule(void)
 		}
 		if ((S.current = starved(enabled)) >= 0) {
 			event(S.current, "runs, starved: fair switch", NULL, NULL);
+			S.fair++;
 			break;
 		}
+		if (S.tracing)
+			branch_key(&b);
 		b.chosen = (int8_t)choose(&b, S.nbr);
 		push_branch(&b);
 		if (b.chosen >= SCHED_FLUSH || (b.cur >= 0 && b.chosen != b.cur))
@@ -781,7 +818,7 @@ static void reschedule(void)
 
 			/* A choice of the plan: drawn, as the store it was. */
 			event(c->id, "store reaches memory:", target(c->buf[k].what), NULL);
-			flush_at(c, k);
+			flush_step(c, k);
 			continue;
 		}
 		S.current = b.chosen;
@@ -817,6 +854,9 @@ void txp_check_point(enum txp_check_op op, const volatile void *addr, size_t siz
 		S.pct_switch = true;
 	}
 	reschedule();
+	/* The operation begins the context's next step. */
+	if (tracing() && (op == TXP_OP_LOAD || op == TXP_OP_RMW || op == TXP_OP_RMW_RELAXED))
+		trace_read(addr);
 	if (S.mm == SCHED_ARM)
 		arm_order(me, op, addr, size);
 	else if (op == TXP_OP_RMW || op == TXP_OP_FENCE || op == TXP_OP_RMW_RELAXED)
@@ -832,6 +872,8 @@ void txp_check_point(enum txp_check_op op, const volatile void *addr, size_t siz
 
 void txp_check_wrote(const volatile void *addr)
 {
+	if (tracing())
+		trace_write(addr);
 	arm_landed(me, addr);
 	wake_readers(addr, me);
 }
@@ -876,8 +918,19 @@ bool txp_check_buffer(volatile void *addr, size_t size, uint64_t v, bool release
 		return false;
 	if (me->nbuf == SCHED_BUF)
 		flush_one(me);
+	if (tracing())
+		trace_write(me->buf);
 	me->buf[me->nbuf++] = (struct store){ addr, size, v, what, release, me->wepoch };
 	return true;
+}
+
+/* The test of a wait reads all it judges: a write of any of it orders. */
+static void trace_reads(const struct readset *rs)
+{
+	if (rs->all)
+		trace_all();
+	for (int r = 0; r < rs->n; r++)
+		trace_read(rs->r[r].addr);
 }
 
 /* Nothing to do until something read changes: let the others run. */
@@ -892,6 +945,8 @@ static void wait_for_change(enum sctx_state why)
 	}
 	if (!me)
 		return;
+	if (tracing())
+		trace_reads(why == SC_IDLE ? &me->iter : &me->spin);
 	if (!reads_changed(me, why == SC_IDLE ? &me->iter : &me->spin)) {
 		me->state = why;
 		reschedule();
@@ -1005,6 +1060,10 @@ bool sched_watch_rose_since(int word, struct sched_mark m)
 	const struct watched *w = &W.w[word];
 	unsigned own = me ? w->own[me->id] : 0;
 
+	/* What has landed on the word so far: a read of it. */
+	if (tracing())
+		trace_read(w->addr);
+
 	return w->rises - m.rises > own - m.own;
 }
 
@@ -1105,6 +1164,8 @@ static void ctx_exit(void)
 		reschedule();
 	drain(me);
 	me->state = SC_DONE;
+	if (tracing())
+		trace_write(&me->state);
 	wake_readers(&me->state, me);
 	if (!S.freerun && !S.stopped)
 		reschedule();
@@ -1156,6 +1217,9 @@ int txp_check_thread_start(struct txp_thread *t, const char *name, void *(*fn)(v
 
 	if (!S.armed || S.freerun)
 		return EPERM;
+	/* A context started by another: ordered with everything. */
+	if (tracing())
+		trace_all();
 	id = spawn(name, fn, arg);
 	if (id < 0)
 		return EAGAIN;
@@ -1169,7 +1233,11 @@ void txp_check_thread_join(struct txp_thread *t)
 	struct sctx *c = t->ctx >= 0 && t->ctx < S.n ? &S.ctx[t->ctx] : NULL;
 
 	/* Waiting for a context to end is waiting as for a lock. */
-	while (c && c->state != SC_DONE && !c->abandoned) {
+	for (;;) {
+		if (c && tracing())
+			trace_read(&c->state);
+		if (!c || c->state == SC_DONE || c->abandoned)
+			break;
 		if (me && !S.freerun)
 			note_read(me, &c->state, sizeof(c->state));
 		wait_for_change(SC_SPIN);
@@ -1233,6 +1301,9 @@ void sched_begin(const struct sched_plan *plan, enum sched_mm mm, unsigned max_s
 	signals_hold();
 	S.armed = true;
 	S.stopped = S.freerun = false;
+	S.tracing = plan->trace;
+	S.fair = 0;
+	trace_reset();
 	S.mm = mm;
 	S.current = -1;
 	S.n = 0;
@@ -1306,6 +1377,11 @@ const struct sched_event *sched_events(unsigned *n)
 unsigned sched_steps(void)
 {
 	return S.steps;
+}
+
+unsigned sched_fair_switches(void)
+{
+	return S.fair;
 }
 
 unsigned sched_preemptions(void)

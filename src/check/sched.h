@@ -80,6 +80,10 @@ struct sched_branch {
 	uint16_t preempt;	/* preemptions before this branch */
 	uint8_t kind;		/* enum sched_branch_kind */
 	const volatile void *addr;	/* SCHED_BR_VALUE: the location read */
+	/* SCHED_BR_RUN with the plan's trace: the state's name, the trace
+	 * so far and the running context (trace.h); equal names, equal
+	 * futures. */
+	uint64_t key_a, key_b;
 };
 
 enum sched_plan_kind {
@@ -100,6 +104,8 @@ struct sched_plan {
 	/* PLAN_REPLAY: by increasing index. */
 	const struct txp_check_choice *choices;
 	unsigned nchoices;
+	/* Record the trace (sc, tso): each branch point's key. */
+	bool trace;
 };
 
 enum sched_end {
@@ -131,6 +137,8 @@ const struct sched_branch *sched_branches(unsigned *n);
 const struct sched_event *sched_events(unsigned *n);
 unsigned sched_steps(void);
 unsigned sched_preemptions(void);
+/* Fair switches (a starved context run unchosen) in the last execution. */
+unsigned sched_fair_switches(void);
 int sched_nctx(void);
 const char *sched_ctx_name(int id);
 /* Context that was waiting for a lock at a deadlock, -1 if none. */

@@ -19,6 +19,7 @@
 
 #include "../unit/testutil.h"
 #include "check/sched.h"
+#include "check/visited.h"
 #include "sync/sync.h"
 
 #define MAX_STEPS 10000
@@ -172,7 +173,7 @@ static void *corr_writer(void *arg)
 {
 	(void)arg;
 	txp_store_relaxed(&x, 1);
-	txp_store_relaxed(&x, 2);
+	txp_xchg(&x, 2u);
 	return NULL;
 }
 
@@ -209,12 +210,55 @@ static bool cas_outcome(void)
 	return r0 == 0;
 }
 
+/* WW+R: two writers of x, a writer of y, and a reader of both, last.
+ * Outcome: x ends 1, and the reader read x 1 and y 0, which only CPU 2's
+ * write of x, then CPU 1's, then the read, before the write of y, give:
+ * reachable under every model, and lost by a reduction that let the two
+ * writes of x commute (either order leaves each context as far on, and
+ * the search's default after them runs the write of y first).  The
+ * writes are exchanges: no store waits in a buffer, the search stays
+ * small under tso and arm. */
+static void *ww_1(void *arg)
+{
+	(void)arg;
+	txp_xchg(&x, 1u);
+	return NULL;
+}
+
+static void *ww_2(void *arg)
+{
+	(void)arg;
+	txp_xchg(&x, 2u);
+	return NULL;
+}
+
+static void *ww_y(void *arg)
+{
+	(void)arg;
+	txp_xchg(&y, 1u);
+	return NULL;
+}
+
+static void *ww_reader(void *arg)
+{
+	(void)arg;
+	r0 = txp_load_relaxed(&x);
+	r1 = txp_load_relaxed(&y);
+	return NULL;
+}
+
+static bool ww_outcome(void)
+{
+	return atomic_load(&x) == 1 && r0 == 1 && r1 == 0;
+}
+
 struct litmus {
 	const char *name;
 	void *(*t0)(void *), *(*t1)(void *);
 	bool (*outcome)(void);
 	enum order o0, o1;
 	bool sc, tso, arm;	/* the outcome reachable? */
+	void *(*t2)(void *), *(*t3)(void *);	/* more contexts, or NULL */
 };
 
 /* One execution of l under plan; its outcome. */
@@ -230,6 +274,10 @@ static bool run_once(const struct litmus *l, enum sched_mm mm, const struct sche
 	sched_begin(plan, mm, MAX_STEPS);
 	assert_int_equal(sched_spawn("CPU 1", l->t0, NULL), 0);
 	assert_int_equal(sched_spawn("CPU 2", l->t1, NULL), 0);
+	if (l->t2)
+		assert_int_equal(sched_spawn("CPU 3", l->t2, NULL), 0);
+	if (l->t3)
+		assert_int_equal(sched_spawn("CPU 4", l->t3, NULL), 0);
 	assert_int_equal(sched_run(), SCHED_QUIESCENT);
 	sched_release();
 	sched_finish();
@@ -242,18 +290,29 @@ static uint32_t bit_of(int a)
 	return a >= SCHED_FLUSH ? 1u << (a - SCHED_FLUSH + SCHED_MAX_CTX) : 1u << a;
 }
 
+static uint32_t actions_of(const struct sched_branch *b)
+{
+	return (uint32_t)b->enabled | (uint32_t)b->flushable << SCHED_MAX_CTX;
+}
+
 /* Every schedule of l under mm, depth first over the branch points (each
- * action of each, no bound): is the outcome reachable? */
-static bool reachable(const struct litmus *l, enum sched_mm mm, unsigned *schedules)
+ * action of each, no bound): is the outcome reachable?  With reduce (sc,
+ * tso), as `txpath check --reduce` searches: a state whose name (the
+ * trace so far, the running context) was explored in full is not again,
+ * and the answers must not change. */
+static bool reachable(const struct litmus *l, enum sched_mm mm, bool reduce, unsigned *schedules)
 {
 	int8_t path[MAX_BRANCHES];
 	uint32_t tried[MAX_BRANCHES];
 	unsigned prefix = 0, n;
 	bool seen = false;
 
+	visited_clear();
 	for (;;) {
-		struct sched_plan plan = { .kind = PLAN_DEFAULT, .prefix = path, .nprefix = prefix };
+		struct sched_plan plan = { .kind = PLAN_DEFAULT, .prefix = path, .nprefix = prefix,
+					   .trace = reduce };
 		const struct sched_branch *b;
+		bool skip = false;
 		int i;
 
 		seen |= run_once(l, mm, &plan);
@@ -261,25 +320,30 @@ static bool reachable(const struct litmus *l, enum sched_mm mm, unsigned *schedu
 		b = sched_branches(&n);
 		assert_true(n <= MAX_BRANCHES);
 		for (unsigned k = 0; k < n; k++) {
+			skip |= reduce && k >= prefix && visited_covers(b[k].key_a, b[k].key_b, 0);
 			if (k >= prefix)
-				tried[k] = bit_of(b[k].chosen);
+				tried[k] = skip ? actions_of(&b[k]) : bit_of(b[k].chosen);
 			path[k] = b[k].chosen;
 		}
 		for (i = (int)n - 1; i >= 0; i--) {
-			uint32_t left = ((uint32_t)b[i].enabled | (uint32_t)b[i].flushable << SCHED_MAX_CTX) &
-					~tried[i];
+			uint32_t left = actions_of(&b[i]) & ~tried[i];
 			int bit;
 
-			if (!left)
+			if (!left) {
+				if (reduce)
+					visited_add(b[i].key_a, b[i].key_b, 0);
 				continue;
+			}
 			bit = __builtin_ctz(left);
 			tried[i] |= 1u << bit;
 			path[i] = (int8_t)(bit < SCHED_MAX_CTX ? bit : SCHED_FLUSH + bit - SCHED_MAX_CTX);
 			prefix = (unsigned)i + 1;
 			break;
 		}
-		if (i < 0)
+		if (i < 0) {
+			visited_clear();
 			return seen;
+		}
 	}
 }
 
@@ -297,11 +361,18 @@ static void check_litmus(const struct litmus *cases, size_t ncases)
 		bool want[3] = { l->sc, l->tso, l->arm }, got[3];
 		unsigned schedules[3] = { 0, 0, 0 };
 
+		unsigned reduced[2] = { 0, 0 };
+
 		for (int mm = SCHED_SC; mm <= SCHED_ARM; mm++)
-			got[mm] = reachable(l, (enum sched_mm)mm, &schedules[mm]);
-		printf("  %-28s sc %-3s tso %-3s arm %-3s (%u, %u, %u schedules)\n", l->name,
-		       got[0] ? "yes" : "no", got[1] ? "yes" : "no", got[2] ? "yes" : "no",
-		       schedules[0], schedules[1], schedules[2]);
+			got[mm] = reachable(l, (enum sched_mm)mm, false, &schedules[mm]);
+		for (int mm = SCHED_SC; mm <= SCHED_TSO; mm++)
+			if (reachable(l, (enum sched_mm)mm, true, &reduced[mm]) != got[mm])
+				fail_msg("%s under %s: outcome %s with the reduction, %s without", l->name,
+					 mm_names[mm], got[mm] ? "unreachable" : "reachable",
+					 got[mm] ? "reachable" : "unreachable");
+		printf("  %-28s sc %-3s tso %-3s arm %-3s (%u, %u, %u schedules; reduced %u, %u)\n",
+		       l->name, got[0] ? "yes" : "no", got[1] ? "yes" : "no", got[2] ? "yes" : "no",
+		       schedules[0], schedules[1], schedules[2], reduced[0], reduced[1]);
 		for (int mm = SCHED_SC; mm <= SCHED_ARM; mm++)
 			if (got[mm] != want[mm])
 				fail_msg("%s under %s: outcome %s, expected %s", l->name, mm_names[mm],
@@ -310,9 +381,9 @@ static void check_litmus(const struct litmus *cases, size_t ncases)
 	}
 }
 
-#define MP(name, o0, o1, sc, tso, arm) { name, mp_writer, mp_reader, mp_outcome, o0, o1, sc, tso, arm }
-#define SB(name, o0, o1, sc, tso, arm) { name, sb_0, sb_1, sb_outcome, o0, o1, sc, tso, arm }
-#define LB(name, o0, o1, sc, tso, arm) { name, lb_0, lb_1, lb_outcome, o0, o1, sc, tso, arm }
+#define MP(name, o0, o1, sc, tso, arm) { name, mp_writer, mp_reader, mp_outcome, o0, o1, sc, tso, arm, NULL, NULL }
+#define SB(name, o0, o1, sc, tso, arm) { name, sb_0, sb_1, sb_outcome, o0, o1, sc, tso, arm, NULL, NULL }
+#define LB(name, o0, o1, sc, tso, arm) { name, lb_0, lb_1, lb_outcome, o0, o1, sc, tso, arm, NULL, NULL }
 
 /* MP needs both sides ordered: release or smp_wmb on the writer, acquire
  * or smp_rmb on the reader. */
@@ -372,12 +443,14 @@ static void test_load_buffering(void **state)
 static void test_others(void **state)
 {
 	static const struct litmus cases[] = {
-		{ "2+2W relaxed", w22_0, w22_1, w22_outcome, RELAXED, RELAXED, false, false, true },
-		{ "2+2W wmb / wmb", w22_0, w22_1, w22_outcome, WMB, WMB, false, false, false },
-		{ "2+2W release / release", w22_0, w22_1, w22_outcome, RELEASE, RELEASE, false, false, false },
-		{ "CoRR", corr_writer, corr_reader, corr_outcome, RELAXED, RELAXED, false, false, false },
+		{ "2+2W relaxed", w22_0, w22_1, w22_outcome, RELAXED, RELAXED, false, false, true, NULL, NULL },
+		{ "2+2W wmb / wmb", w22_0, w22_1, w22_outcome, WMB, WMB, false, false, false, NULL, NULL },
+		{ "2+2W release / release", w22_0, w22_1, w22_outcome, RELEASE, RELEASE, false, false, false, NULL, NULL },
+		{ "CoRR", corr_writer, corr_reader, corr_outcome, RELAXED, RELAXED, false, false, false, NULL, NULL },
 		{ "weak CAS fails spuriously", cas_once, nothing, cas_outcome, RELAXED, RELAXED,
-		  false, false, true },
+		  false, false, true, NULL, NULL },
+		{ "WW+R", ww_1, ww_2, ww_outcome, RELAXED, RELAXED, true, true, true, ww_y,
+		  ww_reader },
 	};
 
 	(void)state;

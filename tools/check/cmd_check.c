@@ -94,6 +94,19 @@ static const char check_help[] =
 "The strategy (one of):\n"
 "  --bound K               every schedule with at most K preemptions,\n"
 "                          iterative context bounding (default, K = 2)\n"
+"  --reduce                with --bound, under sc or tso: a state already\n"
+"                          explored in full is not explored again.  A state\n"
+"                          is named by the execution's trace so far (which\n"
+"                          steps of which contexts, in which order where two\n"
+"                          touch one location of the seam and one writes it;\n"
+"                          a fingerprint of 120 bits) and the context running;\n"
+"                          met again with no more preemptions left, it is\n"
+"                          skipped.  The verdicts are those of the full search\n"
+"                          at the same bound, for code whose shared state\n"
+"                          goes through the seam (a race on a plain field is\n"
+"                          invisible to both).  Should a context starve and\n"
+"                          be switched to unchosen (a fair switch), the search\n"
+"                          starts again without the reduction, and says so.\n"
 "  --pct D                 probabilistic concurrency testing, its depth D\n"
 "                          counted in preemptions as --bound counts them: a\n"
 "                          schedule runs each context on while it can, is\n"
@@ -199,7 +212,7 @@ enum {
 	OPT_ERA = 256, OPT_LOCK, OPT_RUNNER, OPT_PERSONALITY, OPT_PRODUCERS, OPT_PACKETS,
 	OPT_RING, OPT_FRAGS, OPT_BATCH, OPT_MM, OPT_BOUND, OPT_PCT, OPT_RANDOM, OPT_RUNS,
 	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_JSON, OPT_HELP, OPT_QDISC, OPT_QUEUES, OPT_BQL,
-	OPT_BULK, OPT_DEFER, OPT_WATCHDOG,
+	OPT_BULK, OPT_DEFER, OPT_WATCHDOG, OPT_REDUCE,
 };
 
 static const struct option check_options[] = {
@@ -221,6 +234,7 @@ static const struct option check_options[] = {
 	{ "watchdog", no_argument, NULL, OPT_WATCHDOG },
 	{ "memory-model", required_argument, NULL, OPT_MM },
 	{ "bound", required_argument, NULL, OPT_BOUND },
+	{ "reduce", no_argument, NULL, OPT_REDUCE },
 	{ "pct", required_argument, NULL, OPT_PCT },
 	{ "random", no_argument, NULL, OPT_RANDOM },
 	{ "runs", required_argument, NULL, OPT_RUNS },
@@ -332,6 +346,7 @@ static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, stru
 		cfg->strategy = TXP_CHECK_BOUND;
 		cfg->bound = (unsigned)parse_u64("check", "--bound", arg, 0, 16);
 		break;
+	case OPT_REDUCE: cfg->reduce = true; break;
 	case OPT_PCT:
 		cfg->strategy = TXP_CHECK_PCT;
 		cfg->depth = (unsigned)parse_u64("check", "--pct", arg, 1, 64);
@@ -453,6 +468,18 @@ static const char *search_end(const struct txp_check_cfg *cfg, const struct txp_
 	return buf;
 }
 
+/* What --reduce did, after the schedules line. */
+static void print_reduction(const struct txp_check_cfg *cfg, const struct txp_check_result *r)
+{
+	if (r->reduce_dropped)
+		printf("reduction: dropped (a context starved and was switched to unchosen); "
+		       "the search began again without it\n");
+	else if (cfg->reduce)
+		printf("reduction: %llu schedules ended at a state explored already (%llu states "
+		       "named%s)\n", (unsigned long long)r->pruned, (unsigned long long)r->states,
+		       r->states_full ? ", the table full: later ones forgotten" : "");
+}
+
 static const char *mm_name(const struct txp_check_cfg *cfg)
 {
 	return cfg->arm ? "arm" : cfg->tso ? "tso" : "sc";
@@ -492,6 +519,7 @@ static void print_text(const struct txp_check_cfg *cfg, const struct txp_check_r
 	}
 	printf("explored %llu schedules in %.2f s (%.0f schedules/s)%s\n",
 	       (unsigned long long)r->schedules, r->seconds, rate, search_end(cfg, r, end, sizeof(end)));
+	print_reduction(cfg, r);
 	printf("start_xmit on a stopped queue: %s%s\n",
 	       r->xmit_on_stopped_reachable ? "reachable" : "not reachable",
 	       r->interrupted && !r->found ? " in the schedules explored" : "");
@@ -544,6 +572,10 @@ static void print_json(const struct txp_check_cfg *cfg, const struct txp_check_r
 	else
 		json_str(&j, "bound_reached", NULL);
 	json_bool(&j, "xmit_on_stopped_reachable", r->xmit_on_stopped_reachable);
+	json_bool(&j, "reduced", r->reduced);
+	json_bool(&j, "reduce_dropped", r->reduce_dropped);
+	json_u64(&j, "pruned", r->pruned);
+	json_u64(&j, "states", r->states);
 	json_dbl(&j, "seconds", r->seconds);
 	json_dbl(&j, "schedules_per_second", r->seconds > 0 ? (double)r->schedules / r->seconds : 0);
 	json_obj_end(&j);

@@ -1,0 +1,102 @@
+/*
+ * visited.c - the explored states, an open-addressed hash set (check build
+ * only).  See visited.h.
+ *
+ * An entry is the key's two words, the second's low byte replaced by the
+ * preemptions left plus one (0: empty): 120 bits of the key are compared.
+ * The table doubles at half load up to VISITED_MAX entries; past that a
+ * new state is not kept (the search explores it again: slower, as sound).
+ */
+#include "check/visited.h"
+
+#include <stdlib.h>
+
+#define VISITED_MIN (1u << 16)
+#define VISITED_MAX (1u << 26)	/* 1 GiB of entries */
+
+struct entry {
+	uint64_t a, b;
+};
+
+static struct {
+	struct entry *e;
+	uint64_t cap, n;
+	bool full;
+} V;
+
+static uint64_t tagged(uint64_t b, unsigned left)
+{
+	return (b & ~0xffull) | (left < 254 ? left + 1 : 255);
+}
+
+/* The slot of (a, b), or the empty one where it would go. */
+static struct entry *slot(struct entry *e, uint64_t cap, uint64_t a, uint64_t b)
+{
+	for (uint64_t i = a & (cap - 1);; i = (i + 1) & (cap - 1))
+		if (!e[i].b || (e[i].a == a && (e[i].b & ~0xffull) == (b & ~0xffull)))
+			return &e[i];
+}
+
+static bool grow(void)
+{
+	uint64_t cap = V.cap ? V.cap * 2 : VISITED_MIN;
+	struct entry *e;
+
+	if (cap > VISITED_MAX)
+		return false;
+	e = calloc(cap, sizeof(*e));
+	if (!e)
+		return false;
+	for (uint64_t i = 0; i < V.cap; i++)
+		if (V.e[i].b)
+			*slot(e, cap, V.e[i].a, V.e[i].b) = V.e[i];
+	free(V.e);
+	V.e = e;
+	V.cap = cap;
+	return true;
+}
+
+void visited_clear(void)
+{
+	free(V.e);
+	V.e = NULL;
+	V.cap = V.n = 0;
+	V.full = false;
+}
+
+void visited_add(uint64_t a, uint64_t b, unsigned left)
+{
+	struct entry *s;
+
+	if (V.n >= V.cap / 2 && !grow()) {
+		V.full = true;
+		return;
+	}
+	s = slot(V.e, V.cap, a, b);
+	if (!s->b) {
+		V.n++;
+		*s = (struct entry){ a, tagged(b, left) };
+	} else if ((s->b & 0xff) < (tagged(b, left) & 0xff)) {
+		s->b = tagged(b, left);
+	}
+}
+
+bool visited_covers(uint64_t a, uint64_t b, unsigned left)
+{
+	struct entry *s;
+
+	if (!V.cap)
+		return false;
+	s = slot(V.e, V.cap, a, b);
+	return s->b && (s->b & 0xff) >= (tagged(b, left) & 0xff);
+}
+
+uint64_t visited_count(void)
+{
+	return V.n;
+}
+
+bool visited_full(void)
+{
+	return V.full;
+}

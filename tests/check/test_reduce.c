@@ -1,0 +1,286 @@
+/*
+ * test_reduce.c - the bounded search's reduction (`txpath check --reduce`):
+ * a state already explored in full, named by the execution's trace and the
+ * running context, is not explored again.  It must change nothing but the
+ * work: every bug the full search finds is found, at the same number of
+ * preemptions, and its schedule replays; every proof holds, with the same
+ * answer to "is the race reachable", in fewer schedules.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../unit/testutil.h"
+#include "checkutil.h"
+#include "txpath/explore.h"
+
+/* ThreadSanitizer makes each context cost a millisecond: smaller bounds. */
+#if TXP_TEST_TSAN
+#define BOUND 1
+#else
+#define BOUND 2
+#endif
+
+/* An era's scenario, or a personality's (NULL era) behind the core lock. */
+static void cfg_of(struct txp_check_cfg *cfg, const char *era, const char *personality,
+		   bool tso, unsigned bound)
+{
+	if (era) {
+		txp_test_era_cfg(cfg, era);
+	} else {
+		txp_check_cfg_init(cfg);
+		cfg->lock = TXP_LOCK_CORE;
+		cfg->personality = txp_sim_personality(personality);
+		assert_non_null(cfg->personality);
+	}
+	cfg->tso = tso;
+	cfg->bound = bound;
+}
+
+/* The full search and the reduced one of cfg, into full and red. */
+static void both(struct txp_check_cfg *cfg, struct txp_check_result *full,
+		 struct txp_check_result *red)
+{
+	cfg->reduce = false;
+	explore(cfg, full);
+	assert_false(full->reduced);
+	cfg->reduce = true;
+	explore(cfg, red);
+	assert_true(red->reduced);
+	assert_false(red->reduce_dropped);
+}
+
+/* The same bug, at the same preemptions, and the reduced one replays. */
+static void expect_same_bug(struct txp_check_cfg *cfg, const char *kind, const char *what)
+{
+	struct txp_check_result full, red, again;
+	char err[256] = "";
+
+	both(cfg, &full, &red);
+	if (!full.found || strcmp(full.kind, kind))
+		fail_msg("%s: the full search found %s, not %s", what, full.found ? full.kind : "nothing",
+			 kind);
+	if (!red.found)
+		fail_msg("%s: the reduced search found nothing in %llu schedules", what,
+			 (unsigned long long)red.schedules);
+	assert_string_equal(red.kind, full.kind);
+	assert_int_equal(red.preemptions, full.preemptions);
+	cfg->replay = red.schedule;
+	assert_int_equal(txp_check_run(cfg, &again, err, sizeof(err)), 0);
+	assert_true(again.found);
+	assert_string_equal(again.kind, kind);
+	cfg->replay = NULL;
+	txp_check_result_free(&again);
+	txp_check_result_free(&full);
+	txp_check_result_free(&red);
+}
+
+/* The same proof, in fewer schedules, some of them cut short. */
+static void expect_same_proof(struct txp_check_cfg *cfg, const char *what)
+{
+	struct txp_check_result full, red;
+
+	both(cfg, &full, &red);
+	if (full.found || red.found)
+		fail_msg("%s: %s (full) / %s (reduced)", what, full.found ? full.kind : "none",
+			 red.found ? red.kind : "none");
+	assert_true(full.complete && red.complete);
+	assert_int_equal(red.xmit_on_stopped_reachable, full.xmit_on_stopped_reachable);
+	assert_true(red.pruned > 0);
+	assert_true(red.states > 0);
+	if (red.schedules >= full.schedules)
+		fail_msg("%s: %llu schedules reduced, %llu full", what,
+			 (unsigned long long)red.schedules, (unsigned long long)full.schedules);
+	txp_check_result_free(&full);
+	txp_check_result_free(&red);
+}
+
+/* 2004's false BUG, under sc (1 preemption) and tso (2). */
+static void test_bug_2_6_9(void **state)
+{
+	struct txp_check_cfg cfg;
+
+	(void)state;
+	cfg_of(&cfg, "2.6.9", NULL, false, 2);
+	expect_same_bug(&cfg, "bug-log", "2.6.9 sc");
+	cfg_of(&cfg, "2.6.9", NULL, true, 2);
+	expect_same_bug(&cfg, "bug-log", "2.6.9 tso");
+}
+
+/* The lockless qdisc's stuck packet (sc) and the missing barrier after
+ * the unlock (tso only). */
+static void test_bug_nolock(void **state)
+{
+	struct txp_check_cfg cfg;
+
+	(void)state;
+	cfg_of(&cfg, "5.1-nolock", NULL, false, 2);
+	expect_same_bug(&cfg, "stall", "5.1-nolock sc");
+	cfg_of(&cfg, "5.13-missed", NULL, true, 2);
+	expect_same_bug(&cfg, "stall", "5.13-missed tso");
+}
+
+/* A wake without the recheck (sc), and the stop-recheck barrier left out
+ * (tso, bound 3, one producer of three packets). */
+static void test_bug_personalities(void **state)
+{
+	struct txp_check_cfg cfg;
+
+	(void)state;
+	cfg_of(&cfg, NULL, "lost-wakeup", false, 1);
+	expect_same_bug(&cfg, "stall", "lost-wakeup sc");
+	if (TXP_TEST_TSAN)
+		return;
+	cfg_of(&cfg, NULL, "recheck-nomb", true, 3);
+	cfg.producers = 1;
+	cfg.packets = 3;
+	expect_same_bug(&cfg, "stall", "recheck-nomb tso");
+}
+
+/* The seeds' answer (the race reachable and harmless) and 2.6.18's (not
+ * reachable), under sc and tso. */
+static void test_proofs_2_6(void **state)
+{
+	struct txp_check_cfg cfg;
+
+	(void)state;
+	cfg_of(&cfg, "2.6.11", NULL, false, BOUND);
+	expect_same_proof(&cfg, "2.6.11 sc");
+	cfg_of(&cfg, "2.6.18", NULL, true, BOUND);
+	expect_same_proof(&cfg, "2.6.18 tso");
+}
+
+/* Two queues, BQL and the helpers: 6.x, and the lockless qdisc's fix. */
+static void test_proofs_modern(void **state)
+{
+	struct txp_check_cfg cfg;
+
+	(void)state;
+	cfg_of(&cfg, "6.x", NULL, false, 1);
+	cfg.queues = 2;
+	expect_same_proof(&cfg, "6.x, 2 queues, sc, bound 1");
+	cfg_of(&cfg, "5.19-barrier", NULL, true, 1);
+	expect_same_proof(&cfg, "5.19-barrier tso, bound 1");
+}
+
+/*
+ * The ends the searches reach: the order in which the packets reached the
+ * driver, one word per execution (4 bits a packet), as a start_xmit that
+ * runs under the core's xmit lock records it (so a plain record, ordered
+ * by the lock the reduction sees).  The reduced search must reach every
+ * order the full one does: a reduction that merged states unlike each
+ * other (a dependence missed) loses some.
+ */
+#define ORDERS_MAX 4096
+#define SENT 6			/* 2 producers x 3 packets */
+
+static struct {
+	uint64_t now;
+	unsigned sent;
+	uint64_t seen[ORDERS_MAX];
+	unsigned n;
+} orders;
+
+static enum txp_tx order_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
+{
+	uint64_t id = (uint64_t)(pkt->flow * 8 + pkt->seq + 1);
+	enum txp_tx rc = txp_sim_ops.start_xmit(pkt, txq);
+	unsigned i;
+
+	if (rc != TXP_TX_OK)
+		return rc;
+	orders.now = orders.now << 4 | id;
+	if (++orders.sent < SENT)
+		return rc;
+	for (i = 0; i < orders.n && orders.seen[i] != orders.now; i++)
+		;
+	if (i == orders.n && orders.n < ORDERS_MAX)
+		orders.seen[orders.n++] = orders.now;
+	orders.now = 0;
+	orders.sent = 0;
+	return rc;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The orders cfg's search reaches, sorted into out; how many. */
+static unsigned orders_of(struct txp_check_cfg *cfg, uint64_t *out)
+{
+	struct txp_check_result res;
+
+	memset(&orders, 0, sizeof(orders));
+	cfg->ops = txp_test_sim_ops_with(order_xmit);
+	expect_clean_search(cfg, "2.6.8, 2 x 3", &res);
+	txp_check_result_free(&res);
+	assert_true(orders.n < ORDERS_MAX);
+	memcpy(out, orders.seen, orders.n * sizeof(out[0]));
+	qsort(out, orders.n, sizeof(out[0]), cmp_u64);
+	return orders.n;
+}
+
+static void test_same_ends(void **state)
+{
+	static uint64_t full[ORDERS_MAX], red[ORDERS_MAX];
+	struct txp_check_cfg cfg;
+	unsigned nfull, nred;
+
+	(void)state;
+	for (int tso = 0; tso < 2; tso++) {
+		cfg_of(&cfg, "2.6.8", NULL, tso, BOUND);
+		cfg.packets = 3;
+		nfull = orders_of(&cfg, full);
+		cfg.reduce = true;
+		nred = orders_of(&cfg, red);
+		/* More than one order: the test can tell searches apart. */
+		assert_true(nfull > 1);
+		if (nred != nfull || memcmp(full, red, nfull * sizeof(full[0])))
+			fail_msg("%s: the full search reached %u orders of the packets, the reduced %u",
+				 tso ? "tso" : "sc", nfull, nred);
+	}
+}
+
+/* Where it does not apply, said so. */
+static void test_refused(void **state)
+{
+	struct txp_check_cfg cfg;
+	struct txp_check_result res;
+	char err[256] = "";
+
+	(void)state;
+	cfg_of(&cfg, "2.6.11", NULL, false, 1);
+	cfg.reduce = true;
+	cfg.arm = true;
+	assert_int_equal(txp_check_run(&cfg, &res, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not arm"));
+	cfg.arm = false;
+	cfg.strategy = TXP_CHECK_RANDOM;
+	assert_int_equal(txp_check_run(&cfg, &res, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--bound"));
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bug_2_6_9),
+		cmocka_unit_test(test_bug_nolock),
+		cmocka_unit_test(test_bug_personalities),
+		cmocka_unit_test(test_proofs_2_6),
+		cmocka_unit_test(test_proofs_modern),
+		cmocka_unit_test(test_same_ends),
+		cmocka_unit_test(test_refused),
+	};
+
+	return txp_test_main(argc, argv, tests);
+}
