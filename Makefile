@@ -87,8 +87,11 @@ prove: build
 # applied to a scratch copy in $(O)/mutate, built, and checked by the
 # txpath check it names: killed, or listed as a survivor with why.  A
 # minute or so; `make test` runs the fast subset (ctest mutants_fast).
+# Then again with the search's reduction (check --reduce) wherever it
+# applies: it must kill what the full search kills.
 mutate: deps
 	@python3 tests/mutants/mutate.py . $(O)/mutate
+	@python3 tests/mutants/mutate.py . $(O)/mutate --reduce
 
 clean:
 	rm -rf $(O)/build $(O)/build-asan $(O)/build-tsan $(O)/build-fuzz $(O)/mutate
