@@ -59,9 +59,14 @@ bool report_dev_died(const char *cmd, const struct txp_run_cfg *cfg,
 
 	if (!r->drv.link_down)
 		return false;
+	/* The frames the device refused before the link was found down are
+	 * tx-error (the kernel said only "dropped"): named too, or the count
+	 * reads as if the fall met nothing. */
 	if (why == TXP_DROP_DEV_DOWN)
-		fprintf(stderr, "txpath %s: %s: link went down mid-run: %llu packets dropped as dev-down\n",
-			cmd, where, (unsigned long long)r->dev.dropped[why]);
+		fprintf(stderr, "txpath %s: %s: link went down mid-run: %llu packets dropped as "
+			"dev-down, %llu as tx-error\n", cmd, where,
+			(unsigned long long)r->dev.dropped[why],
+			(unsigned long long)r->dev.dropped[TXP_DROP_TX_ERROR]);
 	else
 		fprintf(stderr, "txpath %s: %s: %s; %llu packets dropped as %s\n", cmd, where,
 			r->drv.died, (unsigned long long)r->dev.dropped[why],
