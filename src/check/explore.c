@@ -468,6 +468,7 @@ struct dfs {
 	uint32_t *tried;	/* per branch: actions tried (bit per action) */
 	uint16_t *enabled;	/* per branch, to catch nondeterminism */
 	unsigned len, cap;
+	unsigned cut;		/* the last execution's first explored state */
 };
 
 static int dfs_reserve(struct dfs *d, unsigned n)
@@ -499,27 +500,36 @@ static bool explored(const struct sched_branch *b, unsigned bound)
 	return b->kind == SCHED_BR_RUN && visited_covers(b->key_a, b->key_b, bound - b->preempt);
 }
 
+/* The plan's explored(): arg is the bound. */
+static bool plan_explored(const struct sched_branch *b, void *arg)
+{
+	return explored(b, *(const unsigned *)arg);
+}
+
+static void plan_named(const struct sched_branch *b, void *arg)
+{
+	(void)arg;
+	visited_prefetch(b->key_a);
+}
+
 /* Record the branches of the last execution beyond the forced prefix; with
- * the reduction, from the first explored state on, nothing is left to try
- * (the execution's tail was the default, explored there too). */
-static int dfs_record(struct dfs *d, unsigned forced, unsigned bound, bool reduce,
-		      uint64_t *pruned)
+ * the reduction, from the first explored state on (the execution's cut),
+ * nothing is left to try: the tail was the default, explored there too. */
+static int dfs_record(struct dfs *d, unsigned forced, uint64_t *pruned)
 {
 	unsigned n;
 	const struct sched_branch *b = sched_branches(&n);
-	bool skip = false;
 
 	if (dfs_reserve(d, n) != 0)
 		return -1;
+	d->cut = sched_cut();
+	if (d->cut < n)
+		(*pruned)++;
 	for (unsigned i = 0; i < n; i++) {
 		if (i < forced && d->enabled[i] != b[i].enabled)
 			return -2;	/* the same choices led elsewhere */
 		if (i >= forced) {
-			if (reduce && !skip && explored(&b[i], bound)) {
-				skip = true;
-				(*pruned)++;
-			}
-			d->tried[i] = skip ? actions(&b[i]) : action_bit(b[i].chosen);
+			d->tried[i] = i >= d->cut ? actions(&b[i]) : action_bit(b[i].chosen);
 			d->enabled[i] = b[i].enabled;
 		}
 		d->path[i] = b[i].chosen;
@@ -546,8 +556,9 @@ static bool dfs_next(struct dfs *d, unsigned bound, bool reduce, unsigned *prefi
 		if (b[i].preempt >= bound)
 			left &= b[i].cur >= 0 ? action_bit(b[i].cur) : b[i].enabled;
 		if (!left) {
-			/* Below it all is explored: so is its state. */
-			if (reduce && b[i].kind == SCHED_BR_RUN)
+			/* Below it all is explored: so is its state (past
+			 * the cut, untraced, known already). */
+			if (reduce && b[i].kind == SCHED_BR_RUN && i < d->cut)
 				visited_add(b[i].key_a, b[i].key_b, bound - b[i].preempt);
 			continue;
 		}
@@ -608,7 +619,10 @@ static int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_resul
 		d.len = 0;
 		for (;;) {
 			struct sched_plan plan = { .kind = PLAN_DEFAULT, .prefix = d.path, .nprefix = prefix,
-						   .trace = reduce };
+						   .trace = reduce,
+						   .explored = reduce ? plan_explored : NULL,
+						   .named = plan_named,
+						   .explored_arg = &k };
 
 			rc = run_schedule(cfg, &plan, res, o, err, errlen);
 			if (rc)
@@ -623,7 +637,7 @@ static int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_resul
 				d.len = 0;
 				continue;
 			}
-			rc = dfs_record(&d, prefix, k, reduce, &res->pruned);
+			rc = dfs_record(&d, prefix, &res->pruned);
 			if (rc) {
 				snprintf(err, errlen, rc == -2 ? "internal error: an execution did not repeat"
 							       : "out of memory");

@@ -8,6 +8,7 @@
  * the next; the per-context state of the seam (TXP_LOCAL) goes with it.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +82,8 @@ static struct {
 	bool armed, stopped, freerun;
 	bool tracing;		/* the plan's trace: steps recorded (trace.h) */
 	unsigned fair;		/* fair switches made */
+	unsigned cut;		/* the branch found explored (sched_cut()) */
+	unsigned pending;	/* the branch to ask about, UINT_MAX: none */
 	enum sched_mm mm;
 	int current;		/* the context to run next, -1: none */
 	int n;
@@ -767,6 +770,38 @@ static void branch_key(struct sched_branch *b)
 	b->key_b = k.b + (uint64_t)(b->cur + 1);
 }
 
+/* Was the state at the pending branch explored already?  Then the
+ * execution is cut there: the trace stops, the rest being the default tail
+ * of a state explored in full. */
+static void check_pending(void)
+{
+	const struct sched_plan *p = S.plan;
+
+	if (S.pending == UINT_MAX)
+		return;
+	if (p->explored(&S.br[S.pending], p->explored_arg)) {
+		S.cut = S.pending;
+		S.tracing = false;
+	}
+	S.pending = UINT_MAX;
+}
+
+/* Name the branch point b (to be pushed); the last one's state is asked
+ * about now, one branch late, so that the plan's look-up (begun by
+ * plan->named()) had its memory fetched meanwhile. */
+static void name_branch(struct sched_branch *b)
+{
+	const struct sched_plan *p = S.plan;
+
+	branch_key(b);
+	check_pending();
+	if (S.tracing && S.nbr >= p->nprefix && p->explored) {
+		S.pending = S.nbr;
+		if (p->named)
+			p->named(b, p->explored_arg);
+	}
+}
+
 static void reschedule(void)
 {
 	/* Every scheduling point ends the running context's step. */
@@ -807,7 +842,7 @@ static void reschedule(void)
 			break;
 		}
 		if (S.tracing)
-			branch_key(&b);
+			name_branch(&b);
 		b.chosen = (int8_t)choose(&b, S.nbr);
 		push_branch(&b);
 		if (b.chosen >= SCHED_FLUSH || (b.cur >= 0 && b.chosen != b.cur))
@@ -1303,6 +1338,7 @@ void sched_begin(const struct sched_plan *plan, enum sched_mm mm, unsigned max_s
 	S.stopped = S.freerun = false;
 	S.tracing = plan->trace;
 	S.fair = 0;
+	S.cut = S.pending = UINT_MAX;
 	trace_reset();
 	S.mm = mm;
 	S.current = -1;
@@ -1329,6 +1365,7 @@ enum sched_end sched_run(void)
 		run_on(S.current);
 	for (int i = 0; i < S.n; i++)
 		drain(&S.ctx[i]);
+	check_pending();
 	return S.end;
 }
 
@@ -1382,6 +1419,11 @@ unsigned sched_steps(void)
 unsigned sched_fair_switches(void)
 {
 	return S.fair;
+}
+
+unsigned sched_cut(void)
+{
+	return S.cut < S.nbr ? S.cut : S.nbr;
 }
 
 unsigned sched_preemptions(void)

@@ -106,6 +106,14 @@ struct sched_plan {
 	unsigned nchoices;
 	/* Record the trace (sc, tso): each branch point's key. */
 	bool trace;
+	/* With the trace: was the state at b, a branch past the prefix,
+	 * explored already?  At the first that was the execution is cut
+	 * (sched_cut()): its tail runs untraced, nothing left to learn.
+	 * Asked one branch late (or at the end); named(), if set, is told
+	 * of b when it is named, to begin the look-up. */
+	bool (*explored)(const struct sched_branch *b, void *arg);
+	void (*named)(const struct sched_branch *b, void *arg);
+	void *explored_arg;
 };
 
 enum sched_end {
@@ -139,6 +147,8 @@ unsigned sched_steps(void);
 unsigned sched_preemptions(void);
 /* Fair switches (a starved context run unchosen) in the last execution. */
 unsigned sched_fair_switches(void);
+/* The branch at which plan->explored() said yes, or the branch count. */
+unsigned sched_cut(void);
 int sched_nctx(void);
 const char *sched_ctx_name(int id);
 /* Context that was waiting for a lock at a deadlock, -1 if none. */

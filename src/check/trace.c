@@ -68,8 +68,18 @@ static uint64_t mix(uint64_t x)
 	return x ^ (x >> 33);
 }
 
+/* The linear maps of trace_step_end(): odd weights, drawn once. */
+static uint64_t weight[2][ACTORS];
+
 void trace_reset(void)
 {
+	if (!weight[0][0]) {
+		uint64_t x = 0;
+
+		for (int w = 0; w < 2; w++)
+			for (int i = 0; i < ACTORS; i++)
+				weight[w][i] = mix(x += 0x9e3779b97f4a7c15ull) | 1;
+	}
 	T.gen++;
 	T.nlocs = 0;
 	memset(T.last, 0, sizeof(T.last));
@@ -164,18 +174,15 @@ void trace_step_end(int actor)
 	T.last[e] = v;
 	T.nacc = 0;
 	T.all = false;
-	/* The step's name: its actor and its clock.  Summed, so the order
+	/* The step's name: its actor and its clock, the clock taken to two
+	 * words by two random linear maps, each mixed.  Summed, so the order
 	 * of independent steps does not matter. */
 	for (int i = 0; i < T.hi; i++) {
-		uint64_t x = (uint64_t)i << 32 | v.c[i];
-
-		if (!v.c[i])
-			continue;
-		ha = mix(ha ^ x);
-		hb = mix(hb + x * 0x9e3779b97f4a7c15ull);
+		ha += v.c[i] * weight[0][i];
+		hb += v.c[i] * weight[1][i];
 	}
-	T.sum_a += ha;
-	T.sum_b += hb;
+	T.sum_a += mix(ha);
+	T.sum_b += mix(hb ^ 0x9e3779b97f4a7c15ull);
 }
 
 struct trace_key trace_key(void)

@@ -4,15 +4,17 @@
  *
  * An entry is the key's two words, the second's low byte replaced by the
  * preemptions left plus one (0: empty): 120 bits of the key are compared.
- * The table doubles at half load up to VISITED_MAX entries; past that a
- * new state is not kept (the search explores it again: slower, as sound).
+ * The table doubles at half load up to VISITED_MAX entries, fills to three
+ * quarters there; past that a new state is not kept (the search explores
+ * it again: slower, as sound).
  */
 #include "check/visited.h"
 
-#include <stdlib.h>
+#include <stddef.h>
+#include <sys/mman.h>
 
 #define VISITED_MIN (1u << 16)
-#define VISITED_MAX (1u << 26)	/* 1 GiB of entries */
+#define VISITED_MAX (1u << 27)	/* 2 GiB of entries, 100 M states */
 
 struct entry {
 	uint64_t a, b;
@@ -37,6 +39,25 @@ static struct entry *slot(struct entry *e, uint64_t cap, uint64_t a, uint64_t b)
 			return &e[i];
 }
 
+/* A zeroed table of cap entries, in huge pages where the kernel has them:
+ * every look-up is a miss, and with 4 KiB pages a TLB miss too. */
+static struct entry *table_alloc(uint64_t cap)
+{
+	void *p = mmap(NULL, cap * sizeof(struct entry), PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	(void)madvise(p, cap * sizeof(struct entry), MADV_HUGEPAGE);
+	return p;
+}
+
+static void table_free(struct entry *e, uint64_t cap)
+{
+	if (e)
+		munmap(e, cap * sizeof(*e));
+}
+
 static bool grow(void)
 {
 	uint64_t cap = V.cap ? V.cap * 2 : VISITED_MIN;
@@ -44,13 +65,13 @@ static bool grow(void)
 
 	if (cap > VISITED_MAX)
 		return false;
-	e = calloc(cap, sizeof(*e));
+	e = table_alloc(cap);
 	if (!e)
 		return false;
 	for (uint64_t i = 0; i < V.cap; i++)
 		if (V.e[i].b)
 			*slot(e, cap, V.e[i].a, V.e[i].b) = V.e[i];
-	free(V.e);
+	table_free(V.e, V.cap);
 	V.e = e;
 	V.cap = cap;
 	return true;
@@ -58,7 +79,7 @@ static bool grow(void)
 
 void visited_clear(void)
 {
-	free(V.e);
+	table_free(V.e, V.cap);
 	V.e = NULL;
 	V.cap = V.n = 0;
 	V.full = false;
@@ -68,7 +89,7 @@ void visited_add(uint64_t a, uint64_t b, unsigned left)
 {
 	struct entry *s;
 
-	if (V.n >= V.cap / 2 && !grow()) {
+	if (V.n >= (V.cap < VISITED_MAX ? V.cap / 2 : V.cap / 4 * 3) && !grow()) {
 		V.full = true;
 		return;
 	}
@@ -79,6 +100,12 @@ void visited_add(uint64_t a, uint64_t b, unsigned left)
 	} else if ((s->b & 0xff) < (tagged(b, left) & 0xff)) {
 		s->b = tagged(b, left);
 	}
+}
+
+void visited_prefetch(uint64_t a)
+{
+	if (V.cap)
+		__builtin_prefetch(&V.e[a & (V.cap - 1)]);
 }
 
 bool visited_covers(uint64_t a, uint64_t b, unsigned left)

@@ -14,6 +14,8 @@
 void visited_clear(void);
 /* The state was explored with `left` preemptions to spend. */
 void visited_add(uint64_t a, uint64_t b, unsigned left);
+/* A look-up of (a, b) is coming: begin fetching its memory. */
+void visited_prefetch(uint64_t a);
 /* Was it explored with at least `left`? */
 bool visited_covers(uint64_t a, uint64_t b, unsigned left);
 /* States held; did the set reach its limit (states then forgotten)? */
