@@ -24,7 +24,11 @@ static const char history_help[] =
 "\"found KIND, N preemptions\" (the first violation) or \"proven\" (none\n"
 "within the bound).  \"needs\" is the memory model the row's bug needs:\n"
 "the first of sc, tso, arm (each weaker than the one before) under which\n"
-"it is found, or \"-\" when it is proven under all three.  Rows whose era\n"
+"it is found, or \"-\" when it is proven under all three.  \"race\" is the\n"
+"first under which the seeds' race was reached, start_xmit running on a\n"
+"stopped queue, whether or not a property broke (the silenced row: proven,\n"
+"the race reached); \"no\" when it was unreachable under all three, \"?\"\n"
+"when every search that missed it stopped at a bug first.  Rows whose era\n"
 "or personality this build lacks are left out.  Below the table, each\n"
 "row's scenario as txpath check options, to run or replay it.\n"
 "\n"
@@ -99,7 +103,7 @@ static const char *const model_name[MODELS] = { "sc", "tso", "arm" };
 
 /* One row's outcome under one memory model. */
 struct verdict {
-	bool found, complete;
+	bool found, complete, race;
 	const char *kind;
 	unsigned preemptions;
 	uint64_t schedules;
@@ -119,8 +123,8 @@ static int explore(struct txp_check_cfg *cfg, enum model mm, struct verdict *v)
 		fprintf(stderr, "txpath demo --history: %s\n", err);
 		return rc;
 	}
-	*v = (struct verdict){ res.found, res.complete, res.kind, res.preemptions, res.schedules,
-			       res.seconds };
+	*v = (struct verdict){ res.found, res.complete, res.xmit_on_stopped_reachable, res.kind,
+			       res.preemptions, res.schedules, res.seconds };
 	txp_check_result_free(&res);
 	return 0;
 }
@@ -133,6 +137,20 @@ static const char *model_needed(const struct verdict v[MODELS])
 		if (v[mm].found)
 			return model_name[mm];
 	return NULL;
+}
+
+/* The first memory model under which the race was reached; "no" when
+ * every search was complete without it, "?" when one stopped early. */
+static const char *race_text(const struct verdict v[MODELS])
+{
+	bool complete = true;
+
+	for (int mm = 0; mm < MODELS; mm++) {
+		if (v[mm].race)
+			return model_name[mm];
+		complete &= v[mm].complete && !v[mm].found;
+	}
+	return complete ? "no" : "?";
 }
 
 static const char *verdict_text(const struct verdict *v, char *buf, size_t len)
@@ -158,9 +176,11 @@ static void print_header(void)
 {
 	printf("txpath demo --history: the same bug class, 2004-2025; each verdict computed now by "
 	       "txpath check\n(every schedule with at most `bound` preemptions, under sc, tso and "
-	       "arm; needs: the first\nof them under which the bug is found)\n\n");
-	printf("%-4s  %-24s  %-50s  %5s  %-33s  %-33s  %-33s  %-5s  %9s  %7s\n", "year",
-	       "era / driver", "what", "bound", "sc", "tso", "arm", "needs", "schedules", "seconds");
+	       "arm; needs: the first\nof them under which the bug is found; race: the first under which "
+	       "start_xmit ran on a stopped queue)\n\n");
+	printf("%-4s  %-24s  %-50s  %5s  %-33s  %-33s  %-33s  %-5s  %-4s  %9s  %7s\n", "year",
+	       "era / driver", "what", "bound", "sc", "tso", "arm", "needs", "race", "schedules",
+	       "seconds");
 }
 
 static void print_row(const struct history_row *row, const struct txp_check_cfg *cfg,
@@ -176,9 +196,9 @@ static void print_row(const struct history_row *row, const struct txp_check_cfg 
 		schedules += v[mm].schedules;
 		seconds += v[mm].seconds;
 	}
-	printf("%-4s  %-24s  %-50s  %5u  %-33s  %-33s  %-33s  %-5s  %9llu  %7.2f\n", row->year,
-	       row_name(cfg, name, sizeof(name)), row->what, row->bound, text[MODEL_SC],
-	       text[MODEL_TSO], text[MODEL_ARM], needs ? needs : "-",
+	printf("%-4s  %-24s  %-50s  %5u  %-33s  %-33s  %-33s  %-5s  %-4s  %9llu  %7.2f\n",
+	       row->year, row_name(cfg, name, sizeof(name)), row->what, row->bound, text[MODEL_SC],
+	       text[MODEL_TSO], text[MODEL_ARM], needs ? needs : "-", race_text(v),
 	       (unsigned long long)schedules, seconds);
 }
 
@@ -189,6 +209,7 @@ static void json_verdict(struct json *j, const char *key, const struct verdict *
 	if (v->found)
 		json_u64(j, "preemptions", v->preemptions);
 	json_bool(j, "complete", v->complete);
+	json_bool(j, "xmit_on_stopped_reachable", v->race);
 	json_u64(j, "schedules", v->schedules);
 	json_dbl(j, "seconds", v->seconds);
 	json_obj_end(j);
@@ -207,6 +228,7 @@ static void json_row(struct json *j, const struct history_row *row, const struct
 	for (int mm = 0; mm < MODELS; mm++)
 		json_verdict(j, model_name[mm], &v[mm]);
 	json_str(j, "memory_model_needed", model_needed(v));
+	json_str(j, "race", race_text(v));
 	json_obj_end(j);
 }
 
