@@ -11,8 +11,9 @@
  * preemptions (switching away from a context that could have gone on, or
  * flushing a store early), for k = 0, 1, ... bound.  With the reduction
  * (cfg->reduce), each branch point is named by the execution's trace so far
- * (trace.h) and the running context; a point whose name was explored in
- * full with at least as many preemptions left is not explored again.
+ * (trace.h); a point whose trace was explored in full with at least as
+ * many preemptions left and the same context running (or nobody), or with
+ * one more left and any, is not explored again (visited.h).
  */
 #include <errno.h>
 #include <signal.h>
@@ -271,6 +272,16 @@ static bool judge_xmit_on_stopped(const struct txp_check_cfg *cfg, uint64_t coun
 	return o->kind != NULL;
 }
 
+/* Was the execution cut at a state explored in full (sched_cut())?  Its
+ * end is one that state's search judged already, and passed. */
+static bool execution_cut(void)
+{
+	unsigned n;
+
+	(void)sched_branches(&n);
+	return sched_cut() < n;
+}
+
 /* Properties at the end of a quiescent execution, then tear down. */
 static void judge_quiescent(struct scenario *sc, struct outcome *o)
 {
@@ -280,6 +291,11 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 	struct oracle_verdict pv;
 	uint64_t done, backlog;
 
+	if (execution_cut()) {
+		sched_release();
+		txp_dev_close(sc->dev);
+		return;
+	}
 	txp_dev_get_stats(sc->dev, &st);
 	done = st.transmitted + dropped_total(&st);
 	backlog = txp_dev_backlog(sc->dev);
@@ -497,7 +513,7 @@ static uint32_t actions(const struct sched_branch *b)
 /* Was the state at b explored in full already, with as much left to spend? */
 static bool explored(const struct sched_branch *b, unsigned bound)
 {
-	return b->kind == SCHED_BR_RUN && visited_covers(b->key_a, b->key_b, bound - b->preempt);
+	return b->kind == SCHED_BR_RUN && visited_covers(b->key_a, b->key_b, b->cur, bound - b->preempt);
 }
 
 /* The plan's explored(): arg is the bound. */
@@ -559,7 +575,7 @@ static bool dfs_next(struct dfs *d, unsigned bound, bool reduce, unsigned *prefi
 			/* Below it all is explored: so is its state (past
 			 * the cut, untraced, known already). */
 			if (reduce && b[i].kind == SCHED_BR_RUN && i < d->cut)
-				visited_add(b[i].key_a, b[i].key_b, bound - b[i].preempt);
+				visited_add(b[i].key_a, b[i].key_b, b[i].cur, bound - b[i].preempt);
 			continue;
 		}
 		bit = __builtin_ctz(left);

@@ -761,13 +761,13 @@ static void flush_step(struct sctx *c, int k)
 }
 
 /* The branch point's name for the search's reduction: the trace so far
- * and who is running (the cost of the choices depends on it). */
+ * (who is running, b->cur, prices the choices from it). */
 static void branch_key(struct sched_branch *b)
 {
 	struct trace_key k = trace_key();
 
-	b->key_a = k.a ^ (uint64_t)(b->cur + 1) * 0x9e3779b97f4a7c15ull;
-	b->key_b = k.b + (uint64_t)(b->cur + 1);
+	b->key_a = k.a;
+	b->key_b = k.b;
 }
 
 /* Was the state at the pending branch explored already?  Then the
@@ -843,6 +843,12 @@ static void reschedule(void)
 		}
 		if (S.tracing)
 			name_branch(&b);
+		/* Past the cut, the default tail of an explored state: its
+		 * branches are not kept, nothing below them is left to try. */
+		if (S.cut < S.nbr) {
+			S.current = b.cur >= 0 ? b.cur : lowest(enabled);
+			break;
+		}
 		b.chosen = (int8_t)choose(&b, S.nbr);
 		push_branch(&b);
 		if (b.chosen >= SCHED_FLUSH || (b.cur >= 0 && b.chosen != b.cur))

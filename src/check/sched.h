@@ -81,8 +81,7 @@ struct sched_branch {
 	uint8_t kind;		/* enum sched_branch_kind */
 	const volatile void *addr;	/* SCHED_BR_VALUE: the location read */
 	/* SCHED_BR_RUN with the plan's trace: the state's name, the trace
-	 * so far and the running context (trace.h); equal names, equal
-	 * futures. */
+	 * so far (trace.h); equal names, equal futures (cur prices them). */
 	uint64_t key_a, key_b;
 };
 
@@ -108,7 +107,8 @@ struct sched_plan {
 	bool trace;
 	/* With the trace: was the state at b, a branch past the prefix,
 	 * explored already?  At the first that was the execution is cut
-	 * (sched_cut()): its tail runs untraced, nothing left to learn.
+	 * (sched_cut()): its tail runs untraced, its branches not kept,
+	 * nothing left to learn; the explorer does not judge its end.
 	 * Asked one branch late (or at the end); named(), if set, is told
 	 * of b when it is named, to begin the look-up. */
 	bool (*explored)(const struct sched_branch *b, void *arg);

@@ -2,8 +2,14 @@
  * visited.c - the explored states, an open-addressed hash set (check build
  * only).  See visited.h.
  *
- * An entry is the key's two words, the second's low byte replaced by the
- * preemptions left plus one (0: empty): 120 bits of the key are compared.
+ * A state is its trace; the running context only prices its choices.
+ * Going on costs nothing, anything else at most one preemption, so an
+ * explored (trace, cur, left) covers the trace met again with any running
+ * context and one less, or with cur (or nobody running: every run free)
+ * and as many.  An entry is the key's two words, the second's low 16 bits
+ * replaced by the most preemptions left it was explored with, plus one
+ * (0: empty), and the running contexts it was explored with that many
+ * (bit cur + 1): exact for that cover, 112 bits of the key compared.
  * The table doubles at half load up to VISITED_MAX entries, fills to three
  * quarters there; past that a new state is not kept (the search explores
  * it again: slower, as sound).
@@ -26,16 +32,26 @@ static struct {
 	bool full;
 } V;
 
-static uint64_t tagged(uint64_t b, unsigned left)
+#define TAG_MASK 0xffffull
+#define LEFT_MAX 126u
+#define LEFT(e) ((unsigned)((e)->b & 0x7f) - 1)	/* of a full entry */
+#define CURS(e) ((unsigned)((e)->b >> 7) & 0x1ff)
+
+static unsigned cur_bit(int cur)
 {
-	return (b & ~0xffull) | (left < 254 ? left + 1 : 255);
+	return 1u << (cur + 1);
+}
+
+static uint64_t tagged(uint64_t b, unsigned left, unsigned curs)
+{
+	return (b & ~TAG_MASK) | (uint64_t)curs << 7 | ((left < LEFT_MAX ? left : LEFT_MAX) + 1);
 }
 
 /* The slot of (a, b), or the empty one where it would go. */
 static struct entry *slot(struct entry *e, uint64_t cap, uint64_t a, uint64_t b)
 {
 	for (uint64_t i = a & (cap - 1);; i = (i + 1) & (cap - 1))
-		if (!e[i].b || (e[i].a == a && (e[i].b & ~0xffull) == (b & ~0xffull)))
+		if (!e[i].b || (e[i].a == a && (e[i].b & ~TAG_MASK) == (b & ~TAG_MASK)))
 			return &e[i];
 }
 
@@ -85,7 +101,7 @@ void visited_clear(void)
 	V.full = false;
 }
 
-void visited_add(uint64_t a, uint64_t b, unsigned left)
+void visited_add(uint64_t a, uint64_t b, int cur, unsigned left)
 {
 	struct entry *s;
 
@@ -94,11 +110,15 @@ void visited_add(uint64_t a, uint64_t b, unsigned left)
 		return;
 	}
 	s = slot(V.e, V.cap, a, b);
+	if (left > LEFT_MAX)
+		left = LEFT_MAX;
 	if (!s->b) {
 		V.n++;
-		*s = (struct entry){ a, tagged(b, left) };
-	} else if ((s->b & 0xff) < (tagged(b, left) & 0xff)) {
-		s->b = tagged(b, left);
+		*s = (struct entry){ a, tagged(b, left, cur_bit(cur)) };
+	} else if (LEFT(s) < left) {
+		s->b = tagged(b, left, cur_bit(cur));
+	} else if (LEFT(s) == left) {
+		s->b = tagged(b, left, CURS(s) | cur_bit(cur));
 	}
 }
 
@@ -108,14 +128,16 @@ void visited_prefetch(uint64_t a)
 		__builtin_prefetch(&V.e[a & (V.cap - 1)]);
 }
 
-bool visited_covers(uint64_t a, uint64_t b, unsigned left)
+bool visited_covers(uint64_t a, uint64_t b, int cur, unsigned left)
 {
 	struct entry *s;
 
 	if (!V.cap)
 		return false;
 	s = slot(V.e, V.cap, a, b);
-	return s->b && (s->b & 0xff) >= (tagged(b, left) & 0xff);
+	if (!s->b || LEFT(s) < left)
+		return false;
+	return LEFT(s) > left || (CURS(s) & (cur_bit(cur) | cur_bit(-1)));
 }
 
 uint64_t visited_count(void)

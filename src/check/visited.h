@@ -1,8 +1,9 @@
 /*
  * visited.h - the states the bounded search has explored in full (check
- * build only): a branch point's key (sched_branch.key_a/_b) with the most
- * preemptions that were left to spend below it.  A state met again with no
- * more left is skipped: its every future within the bound was explored.
+ * build only): a branch point's trace (sched_branch.key_a/_b) with the
+ * running context and the preemptions that were left to spend below it.
+ * A state met again that they cover is skipped: its every future within
+ * the bound was explored.
  */
 #ifndef TXP_CHECK_VISITED_H
 #define TXP_CHECK_VISITED_H
@@ -12,12 +13,14 @@
 
 /* Empty the set. */
 void visited_clear(void);
-/* The state was explored with `left` preemptions to spend. */
-void visited_add(uint64_t a, uint64_t b, unsigned left);
+/* The trace was explored with cur running (-1: nobody) and `left`
+ * preemptions to spend. */
+void visited_add(uint64_t a, uint64_t b, int cur, unsigned left);
 /* A look-up of (a, b) is coming: begin fetching its memory. */
 void visited_prefetch(uint64_t a);
-/* Was it explored with at least `left`? */
-bool visited_covers(uint64_t a, uint64_t b, unsigned left);
+/* Was every future of the trace with cur running and `left` to spend
+ * explored? */
+bool visited_covers(uint64_t a, uint64_t b, int cur, unsigned left);
 /* States held; did the set reach its limit (states then forgotten)? */
 uint64_t visited_count(void);
 bool visited_full(void);

@@ -298,8 +298,9 @@ static uint32_t actions_of(const struct sched_branch *b)
 /* Every schedule of l under mm, depth first over the branch points (each
  * action of each, no bound): is the outcome reachable?  With reduce (sc,
  * tso), as `txpath check --reduce` searches: a state whose name (the
- * trace so far, the running context) was explored in full is not again,
- * and the answers must not change. */
+ * trace so far) was explored in full is not again, and the answers must
+ * not change.  Unbounded, nothing is priced: every state as if nobody ran
+ * (cur -1), with nothing left to spend. */
 static bool reachable(const struct litmus *l, enum sched_mm mm, bool reduce, unsigned *schedules)
 {
 	int8_t path[MAX_BRANCHES];
@@ -320,7 +321,7 @@ static bool reachable(const struct litmus *l, enum sched_mm mm, bool reduce, uns
 		b = sched_branches(&n);
 		assert_true(n <= MAX_BRANCHES);
 		for (unsigned k = 0; k < n; k++) {
-			skip |= reduce && k >= prefix && visited_covers(b[k].key_a, b[k].key_b, 0);
+			skip |= reduce && k >= prefix && visited_covers(b[k].key_a, b[k].key_b, -1, 0);
 			if (k >= prefix)
 				tried[k] = skip ? actions_of(&b[k]) : bit_of(b[k].chosen);
 			path[k] = b[k].chosen;
@@ -331,7 +332,7 @@ static bool reachable(const struct litmus *l, enum sched_mm mm, bool reduce, uns
 
 			if (!left) {
 				if (reduce)
-					visited_add(b[i].key_a, b[i].key_b, 0);
+					visited_add(b[i].key_a, b[i].key_b, -1, 0);
 				continue;
 			}
 			bit = __builtin_ctz(left);
