@@ -133,6 +133,8 @@ struct txp_check_result {
 	bool reduce_dropped;		/* ... dropped: a fair switch came, the
 					 * search began again without it */
 	uint64_t pruned;		/* schedules ended at an explored state */
+	uint64_t asleep;		/* choices never run: their step, seen from
+					 * the branch before, led to one */
 	uint64_t states;		/* explored states named */
 	bool states_full;		/* their table filled: some forgotten */
 	double seconds;

@@ -483,8 +483,12 @@ struct dfs {
 	int8_t *path;		/* actions along the current path */
 	uint32_t *tried;	/* per branch: actions tried (bit per action) */
 	uint16_t *enabled;	/* per branch, to catch nondeterminism */
+	/* With the reduction, per branch: the step each context tried there
+	 * took (n TRACE_FP_UNKNOWN: not known). */
+	struct trace_fp (*fp)[SCHED_MAX_CTX];
 	unsigned len, cap;
 	unsigned cut;		/* the last execution's first explored state */
+	unsigned bound;		/* this round's */
 };
 
 static int dfs_reserve(struct dfs *d, unsigned n)
@@ -496,7 +500,8 @@ static int dfs_reserve(struct dfs *d, unsigned n)
 	d->path = realloc(d->path, d->cap);
 	d->tried = realloc(d->tried, d->cap * sizeof(*d->tried));
 	d->enabled = realloc(d->enabled, d->cap * sizeof(*d->enabled));
-	return d->path && d->tried && d->enabled ? 0 : -1;
+	d->fp = realloc(d->fp, d->cap * sizeof(*d->fp));
+	return d->path && d->tried && d->enabled && d->fp ? 0 : -1;
 }
 
 static unsigned action_bit(int a)
@@ -513,13 +518,14 @@ static uint32_t actions(const struct sched_branch *b)
 /* Was the state at b explored in full already, with as much left to spend? */
 static bool explored(const struct sched_branch *b, unsigned bound)
 {
-	return b->kind == SCHED_BR_RUN && visited_covers(b->key_a, b->key_b, b->cur, bound - b->preempt);
+	return b->kind == SCHED_BR_RUN && b->preempt <= bound &&
+	       visited_covers(b->key_a, b->key_b, b->cur, bound - b->preempt);
 }
 
-/* The plan's explored(): arg is the bound. */
+/* The plan's explored(): arg is the search. */
 static bool plan_explored(const struct sched_branch *b, void *arg)
 {
-	return explored(b, *(const unsigned *)arg);
+	return explored(b, ((const struct dfs *)arg)->bound);
 }
 
 static void plan_named(const struct sched_branch *b, void *arg)
@@ -528,10 +534,35 @@ static void plan_named(const struct sched_branch *b, void *arg)
 	visited_prefetch(b->key_a);
 }
 
+/* The plan's expect(): at branch i of the prefix, the steps the contexts
+ * tried there before took are what they would take from there again. */
+static void plan_expect(unsigned i, void *arg)
+{
+	const struct dfs *d = arg;
+
+	for (int c = 0; c < SCHED_MAX_CTX; c++)
+		if ((d->tried[i] & action_bit(c)) && c != d->path[i])
+			trace_expect(c, &d->fp[i][c]);
+}
+
+/* The footprints of the last execution's steps, from the branch the prefix
+ * ended at (whose other tries are kept) to the cut. */
+static void dfs_record_fp(struct dfs *d, const struct sched_branch *b, unsigned forced)
+{
+	for (unsigned i = forced ? forced - 1 : 0; i < d->cut; i++) {
+		if (i >= forced)
+			for (int c = 0; c < SCHED_MAX_CTX; c++)
+				d->fp[i][c].n = TRACE_FP_UNKNOWN;
+		if (b[i].chosen < SCHED_FLUSH)
+			d->fp[i][b[i].chosen] = *sched_branch_fp(i);
+	}
+}
+
 /* Record the branches of the last execution beyond the forced prefix; with
  * the reduction, from the first explored state on (the execution's cut),
- * nothing is left to try: the tail was the default, explored there too. */
-static int dfs_record(struct dfs *d, unsigned forced, uint64_t *pruned)
+ * nothing is left to try: the tail was the default, explored there too;
+ * nor is what a branch found asleep (its step leads to a state explored). */
+static int dfs_record(struct dfs *d, unsigned forced, bool reduce, struct txp_check_result *res)
 {
 	unsigned n;
 	const struct sched_branch *b = sched_branches(&n);
@@ -540,16 +571,21 @@ static int dfs_record(struct dfs *d, unsigned forced, uint64_t *pruned)
 		return -1;
 	d->cut = sched_cut();
 	if (d->cut < n)
-		(*pruned)++;
+		res->pruned++;
 	for (unsigned i = 0; i < n; i++) {
 		if (i < forced && d->enabled[i] != b[i].enabled)
 			return -2;	/* the same choices led elsewhere */
 		if (i >= forced) {
-			d->tried[i] = i >= d->cut ? actions(&b[i]) : action_bit(b[i].chosen);
+			uint32_t asleep = i < d->cut ? b[i].asleep & ~action_bit(b[i].chosen) : 0;
+
+			d->tried[i] = i >= d->cut ? actions(&b[i]) : action_bit(b[i].chosen) | asleep;
+			res->asleep += (unsigned)__builtin_popcount(asleep);
 			d->enabled[i] = b[i].enabled;
 		}
 		d->path[i] = b[i].chosen;
 	}
+	if (reduce)
+		dfs_record_fp(d, b, forced);
 	d->len = n;
 	return 0;
 }
@@ -633,12 +669,14 @@ static int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_resul
 
 		res->bound_reached = k;
 		d.len = 0;
+		d.bound = k;
 		for (;;) {
 			struct sched_plan plan = { .kind = PLAN_DEFAULT, .prefix = d.path, .nprefix = prefix,
 						   .trace = reduce,
 						   .explored = reduce ? plan_explored : NULL,
 						   .named = plan_named,
-						   .explored_arg = &k };
+						   .expect = plan_expect,
+						   .explored_arg = &d };
 
 			rc = run_schedule(cfg, &plan, res, o, err, errlen);
 			if (rc)
@@ -653,7 +691,7 @@ static int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_resul
 				d.len = 0;
 				continue;
 			}
-			rc = dfs_record(&d, prefix, &res->pruned);
+			rc = dfs_record(&d, prefix, reduce, res);
 			if (rc) {
 				snprintf(err, errlen, rc == -2 ? "internal error: an execution did not repeat"
 							       : "out of memory");
@@ -673,6 +711,7 @@ static int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_resul
 	free(d.path);
 	free(d.tried);
 	free(d.enabled);
+	free(d.fp);
 	return rc < 0 ? rc : 0;
 }
 

@@ -99,6 +99,9 @@ static struct {
 	int refused;
 	struct sched_branch *br;
 	unsigned nbr, brcap;
+	struct trace_fp *fp;	/* per branch (sched_branch_fp()) */
+	unsigned fpcap;
+	unsigned want_fp;	/* the branch whose step runs, UINT_MAX: none */
 	struct sched_event *ev;
 	unsigned nev, evcap;
 } S = { .current = -1 };
@@ -329,6 +332,22 @@ static void push_branch(const struct sched_branch *b)
 	if (S.nbr == S.brcap)
 		S.br = grow(S.br, &S.brcap, sizeof(*S.br));
 	S.br[S.nbr++] = *b;
+}
+
+/* With the trace, from the prefix's last branch on: the footprint of the
+ * step chosen at the branch just pushed is kept as it ends (reschedule()). */
+static void want_fp(void)
+{
+	const struct sched_plan *p = S.plan;
+	unsigned i = S.nbr - 1;
+
+	if (!S.tracing || !p->explored || i + 1 < p->nprefix)
+		return;
+	if (S.nbr > S.fpcap)
+		S.fp = grow(S.fp, &S.fpcap, sizeof(*S.fp));
+	S.fp[i].n = TRACE_FP_UNKNOWN;
+	if (S.br[i].chosen < SCHED_FLUSH)
+		S.want_fp = i;
 }
 
 /* -- choosing ------------------------------------------------------------- */
@@ -786,6 +805,28 @@ static void check_pending(void)
 	S.pending = UINT_MAX;
 }
 
+/* The contexts b may run whose expected step leads to a state explored
+ * already: b->asleep.  Running another costs a preemption if the running
+ * one could go on; who runs there is not known: priced as if any could. */
+static void predict(struct sched_branch *b)
+{
+	const struct sched_plan *p = S.plan;
+
+	for (unsigned m = b->enabled; m; m &= m - 1) {
+		int c = __builtin_ctz(m);
+		struct sched_branch to = { .kind = SCHED_BR_RUN, .cur = -1,
+					   .preempt = (uint16_t)(b->preempt + (b->cur >= 0)) };
+		struct trace_key k;
+
+		if (c == b->cur || !trace_expected_key(c, &k))
+			continue;
+		to.key_a = k.a;
+		to.key_b = k.b;
+		if (p->explored(&to, p->explored_arg))
+			b->asleep |= (uint16_t)(1u << c);
+	}
+}
+
 /* Name the branch point b (to be pushed); the last one's state is asked
  * about now, one branch late, so that the plan's look-up (begun by
  * plan->named()) had its memory fetched meanwhile. */
@@ -799,14 +840,20 @@ static void name_branch(struct sched_branch *b)
 		S.pending = S.nbr;
 		if (p->named)
 			p->named(b, p->explored_arg);
+		predict(b);
 	}
 }
 
 static void reschedule(void)
 {
 	/* Every scheduling point ends the running context's step. */
-	if (tracing())
+	if (tracing()) {
+		if (S.want_fp != UINT_MAX) {
+			trace_step_fp(&S.fp[S.want_fp]);
+			S.want_fp = UINT_MAX;
+		}
 		trace_step_end(me->id);
+	}
 	for (;;) {
 		unsigned enabled = 0, flushable = 0;
 		struct sched_branch b;
@@ -851,6 +898,9 @@ static void reschedule(void)
 		}
 		b.chosen = (int8_t)choose(&b, S.nbr);
 		push_branch(&b);
+		if (S.tracing && S.nbr <= S.plan->nprefix && S.plan->expect)
+			S.plan->expect(S.nbr - 1, S.plan->explored_arg);
+		want_fp();
 		if (b.chosen >= SCHED_FLUSH || (b.cur >= 0 && b.chosen != b.cur))
 			S.preemptions++;
 		if (b.chosen >= SCHED_FLUSH) {
@@ -1344,7 +1394,7 @@ void sched_begin(const struct sched_plan *plan, enum sched_mm mm, unsigned max_s
 	S.stopped = S.freerun = false;
 	S.tracing = plan->trace;
 	S.fair = 0;
-	S.cut = S.pending = UINT_MAX;
+	S.cut = S.pending = S.want_fp = UINT_MAX;
 	trace_reset();
 	S.mm = mm;
 	S.current = -1;
@@ -1430,6 +1480,15 @@ unsigned sched_fair_switches(void)
 unsigned sched_cut(void)
 {
 	return S.cut < S.nbr ? S.cut : S.nbr;
+}
+
+const struct trace_fp *sched_branch_fp(unsigned i)
+{
+	static const struct trace_fp unknown = { .n = TRACE_FP_UNKNOWN };
+	const struct sched_plan *p = S.plan;
+
+	return p && p->explored && i + 1 >= p->nprefix && i < sched_cut() && i < S.fpcap ? &S.fp[i]
+											  : &unknown;
 }
 
 unsigned sched_preemptions(void)

@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "check/trace.h"
+
 #include "sync/sync.h"
 #include "txpath/explore.h"
 
@@ -83,6 +85,10 @@ struct sched_branch {
 	/* SCHED_BR_RUN with the plan's trace: the state's name, the trace
 	 * so far (trace.h); equal names, equal futures (cur prices them). */
 	uint64_t key_a, key_b;
+	/* ... and, past the prefix, the contexts whose expected step from
+	 * here (trace_expect()) leads to a state plan->explored() knows:
+	 * nothing there is left to try. */
+	uint16_t asleep;
 };
 
 enum sched_plan_kind {
@@ -113,6 +119,9 @@ struct sched_plan {
 	 * of b when it is named, to begin the look-up. */
 	bool (*explored)(const struct sched_branch *b, void *arg);
 	void (*named)(const struct sched_branch *b, void *arg);
+	/* With the trace, at each branch of the prefix, before its choice
+	 * runs: what else is known of the steps from there (trace_expect()). */
+	void (*expect)(unsigned branch, void *arg);
 	void *explored_arg;
 };
 
@@ -149,6 +158,9 @@ unsigned sched_preemptions(void);
 unsigned sched_fair_switches(void);
 /* The branch at which plan->explored() said yes, or the branch count. */
 unsigned sched_cut(void);
+/* With the trace: the footprint of the step chosen at branch i, from the
+ * prefix's last branch to the cut (else n is TRACE_FP_UNKNOWN). */
+const struct trace_fp *sched_branch_fp(unsigned i);
 int sched_nctx(void);
 const char *sched_ctx_name(int id);
 /* Context that was waiting for a lock at a deadlock, -1 if none. */

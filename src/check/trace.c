@@ -7,7 +7,8 @@
  * its actor's previous step, the last write of every location it touches
  * and, for a location it writes, the reads since.  A step dependent with
  * everything joins every actor's last clock and becomes a floor every
- * later step joins.
+ * later step joins.  An expected step's name is computed the same way
+ * from its footprint, as if it ran now, and nothing changed.
  */
 #include "check/trace.h"
 
@@ -44,6 +45,8 @@ static struct {
 	bool all;		/* the running step */
 	int hi;			/* clock entries in use: 0..hi-1 */
 	uint64_t sum_a, sum_b;
+	struct trace_fp expect[SCHED_MAX_CTX];	/* each context's next step */
+	unsigned expected;	/* bit c: expect[c] is known */
 } T;
 
 /* Clock entry of an actor: a context and its landings side by side, so
@@ -88,29 +91,37 @@ void trace_reset(void)
 	T.all = false;
 	T.hi = 0;
 	T.sum_a = T.sum_b = 0;
+	T.expected = 0;
 }
 
-/* addr's entry, made on first use; NULL past the table's half. */
-static struct loc *loc_of(const volatile void *addr)
+/* addr's entry, or the free one where it would go (NULL: none). */
+static struct loc *loc_slot(const volatile void *addr)
 {
 	uint64_t h = mix((uint64_t)(uintptr_t)addr);
 
 	for (unsigned i = (unsigned)h, k = 0; k < LOCS; k++, i++) {
 		struct loc *l = &T.loc[i % LOCS];
 
-		if (l->gen == T.gen && l->addr == addr)
+		if (l->gen != T.gen || l->addr == addr)
 			return l;
-		if (l->gen != T.gen) {
-			if (T.nlocs >= LOCS / 2)
-				return NULL;
-			memset(l, 0, sizeof(*l));
-			l->addr = addr;
-			l->gen = T.gen;
-			T.nlocs++;
-			return l;
-		}
 	}
 	return NULL;
+}
+
+/* addr's entry, made on first use; NULL past the table's half. */
+static struct loc *loc_of(const volatile void *addr)
+{
+	struct loc *l = loc_slot(addr);
+
+	if (!l || l->gen == T.gen)
+		return l;
+	if (T.nlocs >= LOCS / 2)
+		return NULL;
+	memset(l, 0, sizeof(*l));
+	l->addr = addr;
+	l->gen = T.gen;
+	T.nlocs++;
+	return l;
 }
 
 static void record(const volatile void *addr, bool write)
@@ -139,23 +150,66 @@ void trace_all(void)
 	T.all = true;
 }
 
+/* The clock of actor e's step that touches acc[0..n): after its actor's
+ * last step, the floor, what wrote each location and, for a write, the
+ * reads since. */
+static void step_clock(struct vc *v, int e, const struct access *acc, unsigned n)
+{
+	*v = T.last[e];
+	v->c[e]++;
+	join(v, &T.floor);
+	for (unsigned i = 0; i < n; i++) {
+		join(v, &acc[i].loc->wrote);
+		if (acc[i].write)
+			join(v, &acc[i].loc->read);
+	}
+}
+
+/* A step's name: its actor and its clock, the clock taken to two words by
+ * two random linear maps, each mixed.  Summed into the trace's, so the
+ * order of independent steps does not matter. */
+static struct trace_key step_name(int actor, const struct vc *v, int hi)
+{
+	uint64_t ha = 0x243f6a8885a308d3ull + (uint64_t)actor, hb = 0x13198a2e03707344ull ^ (uint64_t)actor;
+
+	for (int i = 0; i < hi; i++) {
+		ha += v->c[i] * weight[0][i];
+		hb += v->c[i] * weight[1][i];
+	}
+	return (struct trace_key){ mix(ha), mix(hb ^ 0x9e3779b97f4a7c15ull) };
+}
+
+/* The running step, by actor, is over: forget what it makes unknown, the
+ * expected step of its context, and every one that touched what it wrote. */
+static void forget_expected(int actor)
+{
+	T.expected &= ~(1u << (actor < SCHED_FLUSH ? actor : actor - SCHED_FLUSH));
+	if (T.all)
+		T.expected = 0;
+	for (unsigned i = 0; i < T.nacc && T.expected; i++) {
+		if (!T.acc[i].write)
+			continue;
+		for (unsigned m = T.expected; m; m &= m - 1) {
+			const struct trace_fp *fp = &T.expect[__builtin_ctz(m)];
+
+			for (unsigned j = 0; j < fp->n; j++)
+				if (fp->addr[j] == T.acc[i].loc->addr) {
+					T.expected &= ~(m & -m);
+					break;
+				}
+		}
+	}
+}
+
 void trace_step_end(int actor)
 {
 	int e = entry(actor);
+	struct trace_key name;
 	struct vc v;
 
 	if (e >= T.hi)
 		T.hi = e + 1;
-	v = T.last[e];
-	uint64_t ha = 0x243f6a8885a308d3ull + (uint64_t)actor, hb = 0x13198a2e03707344ull ^ (uint64_t)actor;
-
-	v.c[e]++;
-	join(&v, &T.floor);
-	for (unsigned i = 0; i < T.nacc; i++) {
-		join(&v, &T.acc[i].loc->wrote);
-		if (T.acc[i].write)
-			join(&v, &T.acc[i].loc->read);
-	}
+	step_clock(&v, e, T.acc, T.nacc);
 	if (T.all) {
 		for (int i = 0; i < T.hi; i++)
 			join(&v, &T.last[i]);
@@ -172,17 +226,83 @@ void trace_step_end(int actor)
 		}
 	}
 	T.last[e] = v;
+	if (T.expected)
+		forget_expected(actor);
 	T.nacc = 0;
 	T.all = false;
-	/* The step's name: its actor and its clock, the clock taken to two
-	 * words by two random linear maps, each mixed.  Summed, so the order
-	 * of independent steps does not matter. */
-	for (int i = 0; i < T.hi; i++) {
-		ha += v.c[i] * weight[0][i];
-		hb += v.c[i] * weight[1][i];
+	name = step_name(actor, &v, T.hi);
+	T.sum_a += name.a;
+	T.sum_b += name.b;
+}
+
+void trace_step_fp(struct trace_fp *fp)
+{
+	fp->n = 0;
+	fp->writes = 0;
+	if (T.all) {
+		fp->n = TRACE_FP_UNKNOWN;
+		return;
 	}
-	T.sum_a += mix(ha);
-	T.sum_b += mix(hb ^ 0x9e3779b97f4a7c15ull);
+	for (unsigned i = 0; i < T.nacc; i++) {
+		unsigned j = 0;
+
+		while (j < fp->n && fp->addr[j] != T.acc[i].loc->addr)
+			j++;
+		if (j == fp->n) {
+			if (fp->n == TRACE_FP_MAX) {
+				fp->n = TRACE_FP_UNKNOWN;
+				return;
+			}
+			fp->addr[fp->n++] = T.acc[i].loc->addr;
+		}
+		if (T.acc[i].write)
+			fp->writes |= (uint8_t)(1u << j);
+	}
+}
+
+void trace_expect(int ctx, const struct trace_fp *fp)
+{
+	if (fp->n == TRACE_FP_UNKNOWN) {
+		T.expected &= ~(1u << ctx);
+		return;
+	}
+	T.expect[ctx] = *fp;
+	T.expected |= 1u << ctx;
+}
+
+/* The fingerprint after a step of actor with footprint fp, run now. */
+static bool peek(int actor, const struct trace_fp *fp, struct trace_key *k)
+{
+	struct access acc[TRACE_FP_MAX];
+	unsigned n = 0, fresh = 0;
+	int e = entry(actor);
+	struct trace_key name;
+	struct vc v;
+
+	if (fp->n == TRACE_FP_UNKNOWN)
+		return false;
+	for (unsigned i = 0; i < fp->n; i++) {
+		struct loc *l = loc_slot(fp->addr[i]);
+
+		if (!l)
+			return false;
+		if (l->gen != T.gen)
+			fresh++;	/* first touched by the step: nothing to join */
+		else
+			acc[n++] = (struct access){ l, (fp->writes >> i) & 1 };
+	}
+	/* Where the step would find the table full, its trace is another. */
+	if (fresh && T.nlocs + fresh > LOCS / 2)
+		return false;
+	step_clock(&v, e, acc, n);
+	name = step_name(actor, &v, e >= T.hi ? e + 1 : T.hi);
+	*k = (struct trace_key){ T.sum_a + name.a, T.sum_b + name.b };
+	return true;
+}
+
+bool trace_expected_key(int ctx, struct trace_key *k)
+{
+	return (T.expected & (1u << ctx)) && peek(ctx, &T.expect[ctx], k);
 }
 
 struct trace_key trace_key(void)

@@ -28,6 +28,15 @@ struct trace_key {
 	uint64_t a, b;
 };
 
+/* A step's footprint: the locations it touched, each once. */
+#define TRACE_FP_MAX 8
+#define TRACE_FP_UNKNOWN 0xff	/* n: more than that, or dependent with all */
+struct trace_fp {
+	uint8_t n;
+	uint8_t writes;		/* bit i: addr[i] was written */
+	const volatile void *addr[TRACE_FP_MAX];
+};
+
 /* A new execution: no steps yet. */
 void trace_reset(void);
 /* The running step reads, writes addr. */
@@ -39,5 +48,21 @@ void trace_all(void);
 void trace_step_end(int actor);
 /* The fingerprint of the steps ended so far. */
 struct trace_key trace_key(void);
+
+/*
+ * Expected steps.  A context's step is its code from one scheduling point
+ * to the next, fixed by what it reads: seen once from a state, it is the
+ * same from any state reached from there by steps that neither are the
+ * context's (nor its landings') nor write what it reads.  That lets the
+ * search name, without running it, the state a step would lead to.
+ */
+/* The running step's footprint so far (before its trace_step_end()). */
+void trace_step_fp(struct trace_fp *fp);
+/* ctx's next step (0..SCHED_MAX_CTX - 1) is fp, unless a step before it
+ * says otherwise (trace_step_end() forgets it then). */
+void trace_expect(int ctx, const struct trace_fp *fp);
+/* The fingerprint after ctx's expected step, run now; false if its step
+ * is not known, or its name could not be told. */
+bool trace_expected_key(int ctx, struct trace_key *k);
 
 #endif

@@ -10,17 +10,18 @@
  * replaced by the most preemptions left it was explored with, plus one
  * (0: empty), and the running contexts it was explored with that many
  * (bit cur + 1): exact for that cover, 112 bits of the key compared.
- * The table doubles at half load up to VISITED_MAX entries, fills to three
- * quarters there; past that a new state is not kept (the search explores
+ * The table doubles at half load up to its most entries (a quarter of the
+ * machine's memory, at most 2^30), fills to three quarters there; past that a new state is not kept (the search explores
  * it again: slower, as sound).
  */
 #include "check/visited.h"
 
 #include <stddef.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #define VISITED_MIN (1u << 16)
-#define VISITED_MAX (1u << 27)	/* 2 GiB of entries, 100 M states */
+#define VISITED_MAX (1ull << 30)	/* 16 GiB of entries, 800 M states */
 
 struct entry {
 	uint64_t a, b;
@@ -28,9 +29,22 @@ struct entry {
 
 static struct {
 	struct entry *e;
-	uint64_t cap, n;
+	uint64_t cap, n, max;
 	bool full;
 } V;
+
+/* The most entries: a power of two, in a quarter of the memory. */
+static uint64_t max_entries(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	uint64_t fit = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 4 / sizeof(struct entry)
+					     : VISITED_MIN;
+	uint64_t max = VISITED_MIN;
+
+	while (max * 2 <= fit && max < VISITED_MAX)
+		max *= 2;
+	return max;
+}
 
 #define TAG_MASK 0xffffull
 #define LEFT_MAX 126u
@@ -79,7 +93,9 @@ static bool grow(void)
 	uint64_t cap = V.cap ? V.cap * 2 : VISITED_MIN;
 	struct entry *e;
 
-	if (cap > VISITED_MAX)
+	if (!V.max)
+		V.max = max_entries();
+	if (cap > V.max)
 		return false;
 	e = table_alloc(cap);
 	if (!e)
@@ -105,7 +121,7 @@ void visited_add(uint64_t a, uint64_t b, int cur, unsigned left)
 {
 	struct entry *s;
 
-	if (V.n >= (V.cap < VISITED_MAX ? V.cap / 2 : V.cap / 4 * 3) && !grow()) {
+	if (V.n >= (V.cap < V.max ? V.cap / 2 : V.cap / 4 * 3) && !grow()) {
 		V.full = true;
 		return;
 	}

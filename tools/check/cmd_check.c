@@ -99,9 +99,12 @@ static const char check_help[] =
 "                          is named by the execution's trace so far (which\n"
 "                          steps of which contexts, in which order where two\n"
 "                          touch one location of the seam and one writes it;\n"
-"                          a fingerprint of 120 bits) and the context running;\n"
-"                          met again with no more preemptions left, it is\n"
-"                          skipped.  The verdicts are those of the full search\n"
+"                          a fingerprint of 112 bits); met again with no more\n"
+"                          preemptions left and the same context running, or\n"
+"                          one fewer, it is skipped, and so is a choice whose\n"
+"                          step is known to lead there (taken from a branch\n"
+"                          before, nothing since writing what it touched).\n"
+"                          The verdicts are those of the full search\n"
 "                          at the same bound, for code whose shared state\n"
 "                          goes through the seam (a race on a plain field is\n"
 "                          invisible to both).  Should a context starve and\n"
@@ -475,8 +478,10 @@ static void print_reduction(const struct txp_check_cfg *cfg, const struct txp_ch
 		printf("reduction: dropped (a context starved and was switched to unchosen); "
 		       "the search began again without it\n");
 	else if (cfg->reduce)
-		printf("reduction: %llu schedules ended at a state explored already (%llu states "
-		       "named%s)\n", (unsigned long long)r->pruned, (unsigned long long)r->states,
+		printf("reduction: %llu schedules ended at a state explored already, %llu never ran "
+		       "(their first step led to one; %llu states named%s)\n",
+		       (unsigned long long)r->pruned, (unsigned long long)r->asleep,
+		       (unsigned long long)r->states,
 		       r->states_full ? ", the table full: later ones forgotten" : "");
 }
 
@@ -575,6 +580,7 @@ static void print_json(const struct txp_check_cfg *cfg, const struct txp_check_r
 	json_bool(&j, "reduced", r->reduced);
 	json_bool(&j, "reduce_dropped", r->reduce_dropped);
 	json_u64(&j, "pruned", r->pruned);
+	json_u64(&j, "asleep", r->asleep);
 	json_u64(&j, "states", r->states);
 	json_dbl(&j, "seconds", r->seconds);
 	json_dbl(&j, "schedules_per_second", r->seconds > 0 ? (double)r->schedules / r->seconds : 0);
