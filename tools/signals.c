@@ -4,23 +4,30 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "signal_repeat.h"
 #include "signals.h"
 
 static struct txp_run_stop stop = TXP_RUN_STOP_INIT;
+static struct signal_first first;
 
 /* Async-signal-safe: a compare-and-swap on a lock-free int, or _exit().
  * Any thread may take it; the stop's compare-and-swap tells the first
- * signal from the others even when two arrive at once. */
-static void on_signal(int signo)
+ * signal from the others even when two arrive at once.  The first is
+ * noted before it asks, so that a thread taking it delivered again
+ * (signal_repeat.h) finds it. */
+static void on_signal(int signo, siginfo_t *si, void *uc)
 {
-	if (!txp_run_interrupt(&stop, signo))
+	(void)uc;
+	if (!first.signo)
+		signal_first_note(&first, signo, si);
+	if (!txp_run_interrupt(&stop, signo) && !signal_is_repeat(&first, signo, si))
 		_exit(128 + signo);
 }
 
 const struct txp_run_stop *signals_catch(void)
 {
 	static const int caught[] = { SIGINT, SIGTERM };
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction sa = { .sa_sigaction = on_signal, .sa_flags = SA_SIGINFO };
 
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(caught) / sizeof(caught[0]); i++) {

@@ -1,7 +1,8 @@
 /*
  * signals.h - SIGINT and SIGTERM for the commands: the first asks the work
  * under way to stop, so that it still prints its report and accounts for
- * every packet; a second ends the process at once.
+ * every packet; a second ends the process at once (the first delivered
+ * twice, as timeout(1) does, is not a second: signal_repeat.h).
  */
 #ifndef TXP_TOOL_SIGNALS_H
 #define TXP_TOOL_SIGNALS_H

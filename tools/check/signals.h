@@ -1,7 +1,8 @@
 /*
  * signals.h - SIGINT and SIGTERM for `txpath check`: the first asks the
  * explorer to stop at the next schedule boundary and report what it
- * explored; a second ends the process at once.
+ * explored; a second ends the process at once (the first delivered twice,
+ * as timeout(1) does, is not a second: ../signal_repeat.h).
  */
 #ifndef TXP_TOOL_CHECK_SIGNALS_H
 #define TXP_TOOL_CHECK_SIGNALS_H
