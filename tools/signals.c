@@ -1,26 +1,86 @@
 /*
  * signals.c - the commands' SIGINT and SIGTERM: ask, then insist.
+ *
+ * timeout(1) sends its signal to the command, then again to the command's
+ * process group, which holds the command: one request, delivered twice,
+ * microseconds apart, often to two threads at once.  Taken for a second
+ * signal, it would end the process before its report.  So the same signal
+ * from the same process within SIGNAL_REPEAT_NS of the first is the first
+ * again; a person's second ^C, or a script's second kill, comes later.
  */
 #include <signal.h>
+#include <stdatomic.h>
+#include <time.h>
 #include <unistd.h>
 
-#include "signal_repeat.h"
 #include "signals.h"
 
-static struct txp_run_stop stop = TXP_RUN_STOP_INIT;
-static struct signal_first first;
+#define SIGNAL_REPEAT_NS 50000000L	/* 50 ms */
 
-/* Async-signal-safe: a compare-and-swap on a lock-free int, or _exit().
- * Any thread may take it; the stop's compare-and-swap tells the first
- * signal from the others even when two arrive at once.  The first is
- * noted before it asks, so that a thread taking it delivered again
- * (signal_repeat.h) finds it. */
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2 && ATOMIC_LONG_LOCK_FREE == 2,
+	       "a signal handler needs lock-free atomics");
+
+static struct txp_run_stop stop = TXP_RUN_STOP_INIT;
+
+/* The first signal.  Its handler claims signo (0 before), then notes its
+ * sender (0: not a process, as the terminal's ^C) and time, and publishes
+ * them with ready; any other handler reads them only after ready. */
+static struct {
+	atomic_int signo, ready, pid;
+	atomic_long ns;
+} first;
+
+static long now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000L + t.tv_nsec;
+}
+
+static int sender(const siginfo_t *si)
+{
+	return si->si_code == SI_USER ? (int)si->si_pid : 0;
+}
+
+/* Claim the first signal, or return false: another handler has. */
+static bool first_claim(int signo, int pid, long ns)
+{
+	int none = 0;
+
+	if (!atomic_compare_exchange_strong_explicit(&first.signo, &none, signo,
+						     memory_order_relaxed, memory_order_relaxed))
+		return false;
+	atomic_store_explicit(&first.pid, pid, memory_order_relaxed);
+	atomic_store_explicit(&first.ns, ns, memory_order_relaxed);
+	atomic_store_explicit(&first.ready, 1, memory_order_release);	/* release: pid, ns */
+	return true;
+}
+
+/* Is signo from pid at ns the first one delivered again?  Waits for the
+ * first's handler to publish: it runs on another thread (both signals are
+ * blocked while a handler runs, so not under this one), a few stores from
+ * done. */
+static bool first_repeated(int signo, int pid, long ns)
+{
+	while (!atomic_load_explicit(&first.ready, memory_order_acquire))	/* acquire: pid, ns */
+		;
+	return signo == atomic_load_explicit(&first.signo, memory_order_relaxed) && pid &&
+	       pid == atomic_load_explicit(&first.pid, memory_order_relaxed) &&
+	       ns - atomic_load_explicit(&first.ns, memory_order_relaxed) < SIGNAL_REPEAT_NS;
+}
+
+/* Async-signal-safe: lock-free atomics, clock_gettime(), _exit().  Any
+ * thread may take it, two threads at once. */
 static void on_signal(int signo, siginfo_t *si, void *uc)
 {
+	int pid = sender(si);
+	long ns = now_ns();
+
 	(void)uc;
-	if (!first.signo)
-		signal_first_note(&first, signo, si);
-	if (!txp_run_interrupt(&stop, signo) && !signal_is_repeat(&first, signo, si))
+	if (first_claim(signo, pid, ns))
+		txp_run_interrupt(&stop, signo);
+	else if (!first_repeated(signo, pid, ns))
 		_exit(128 + signo);
 }
 
@@ -30,6 +90,8 @@ const struct txp_run_stop *signals_catch(void)
 	struct sigaction sa = { .sa_sigaction = on_signal, .sa_flags = SA_SIGINFO };
 
 	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(caught) / sizeof(caught[0]); i++)
+		sigaddset(&sa.sa_mask, caught[i]);
 	for (size_t i = 0; i < sizeof(caught) / sizeof(caught[0]); i++) {
 		struct sigaction old;
 

@@ -2,7 +2,7 @@
  * signals.h - SIGINT and SIGTERM for the commands: the first asks the work
  * under way to stop, so that it still prints its report and accounts for
  * every packet; a second ends the process at once (the first delivered
- * twice, as timeout(1) does, is not a second: signal_repeat.h).
+ * twice, as timeout(1) does, is not a second: signals.c).
  */
 #ifndef TXP_TOOL_SIGNALS_H
 #define TXP_TOOL_SIGNALS_H
@@ -11,8 +11,9 @@
 
 /*
  * Catch SIGINT and SIGTERM from now on, and return the stop to give runs
- * (txp_run_cfg.stop).  The first signal asks it (txp_run_interrupt() with
- * the signal's number); a second one _exit()s with 128 + its number.  No
+ * (txp_run_cfg.stop, txp_check_cfg.stop).  The first signal asks it
+ * (txp_run_interrupt() with the signal's number); a second one _exit()s
+ * with 128 + its number.  Both are blocked while the handler runs.  No
  * SA_RESTART: a blocking call returns EINTR, so its loop looks at the flag.
  * A signal ignored when txpath started (a background job of a shell)
  * stays ignored.  Call once per command, from the main thread.

@@ -17,7 +17,6 @@
 #ifndef TXPATH_EXPLORE_H
 #define TXPATH_EXPLORE_H
 
-#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -28,6 +27,7 @@
 #include "txpath/sim.h"
 
 struct txp_run_driver;
+struct txp_run_stop;	/* txpath/run.h */
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -91,9 +91,9 @@ struct txp_check_cfg {
 	unsigned max_steps;	/* per schedule; 0: a default */
 	void (*progress)(uint64_t schedules, unsigned bound, void *arg);
 	void *progress_arg;
-	/* Polled between schedules (NULL: never): once it reads nonzero the
-	 * search ends there, res->interrupted.  A signal handler's flag. */
-	const volatile sig_atomic_t *stop;
+	/* Polled between schedules (NULL: never): once it is asked
+	 * (txp_run_interrupt()), the search ends there, res->interrupted. */
+	const struct txp_run_stop *stop;
 };
 
 struct txp_check_event {

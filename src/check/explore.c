@@ -627,7 +627,7 @@ static bool dfs_next(struct dfs *d, unsigned bound, bool reduce, unsigned *prefi
 /* Asked to stop?  Polled between schedules; remembered in res. */
 static bool stop_asked(const struct txp_check_cfg *cfg, struct txp_check_result *res)
 {
-	if (cfg->stop && *cfg->stop)
+	if (cfg->stop && txp_run_interrupted(cfg->stop))
 		res->interrupted = true;
 	return res->interrupted;
 }

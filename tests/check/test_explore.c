@@ -491,16 +491,16 @@ static void test_noqueue_race_reachable(void **state)
 	expect_proved(&cfg, "2.6.18, pfifo_fast", false);
 }
 
-/* A stop asked for (a signal's flag) ends the search at the next
- * schedule: everything run so far counted, marked incomplete. */
-static volatile sig_atomic_t stop_flag;
+/* A stop asked for (as a signal handler asks it) ends the search at the
+ * next schedule: everything run so far counted, marked incomplete. */
+static struct txp_run_stop stop_flag;
 
 static void stop_at_first_progress(uint64_t schedules, unsigned bound, void *arg)
 {
 	(void)schedules;
 	(void)bound;
 	(void)arg;
-	stop_flag = SIGINT;
+	txp_run_interrupt(&stop_flag, SIGINT);
 }
 
 /* Explore cfg, asked to stop at its first progress report: progress is
@@ -509,7 +509,7 @@ static void explore_stopped(struct txp_check_cfg *cfg, struct txp_check_result *
 {
 	cfg->stop = &stop_flag;
 	cfg->progress = stop_at_first_progress;
-	stop_flag = 0;
+	atomic_store(&stop_flag.why, 0);
 	explore(cfg, res);
 	assert_true(res->interrupted);
 	assert_false(res->complete);
@@ -539,7 +539,7 @@ static void test_stop_between_schedules(void **state)
 	txp_test_era_cfg(&cfg, "2.6.8");
 	cfg.bound = 1;
 	cfg.stop = &stop_flag;
-	stop_flag = 0;
+	atomic_store(&stop_flag.why, 0);
 	explore(&cfg, &res);
 	assert_false(res.interrupted);
 	assert_true(res.complete);

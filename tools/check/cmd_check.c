@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "../cli.h"
-#include "signals.h"
+#include "../signals.h"
 #include "txpath/check.h"
 #include "txpath/explore.h"
 #include "txpath/plugin.h"
@@ -634,8 +634,7 @@ int cmd_check(int argc, char **argv)
 		return 0;
 	if (!picks.json && isatty(STDERR_FILENO))
 		cfg.progress = show_progress;
-	if (check_signals_install() == 0)
-		cfg.stop = &check_stop_signal;
+	cfg.stop = signals_catch();
 	rc = txp_check_run(&cfg, &res, err, sizeof(err));
 	if (cfg.progress)
 		fputs("\r\033[K", stderr);
@@ -649,7 +648,7 @@ int cmd_check(int argc, char **argv)
 		print_json(&cfg, &res);
 	else
 		print_text(&cfg, &res, argc, argv);
-	rc = res.interrupted ? 128 + check_stop_signal : res.found ? 1 : 0;
+	rc = signals_status(res.found ? 1 : 0);
 	txp_check_result_free(&res);
 	return rc;
 }

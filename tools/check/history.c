@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../cli.h"
-#include "signals.h"
+#include "../signals.h"
 #include "txpath/explore.h"
 
 static const char history_help[] =
@@ -266,15 +266,15 @@ int demo_history(int argc, char **argv)
 
 	if (!parse(argc, argv, &json))
 		return 0;
-	if (check_signals_install() != 0)
-		fprintf(stderr, "txpath demo --history: SIGINT will not stop it cleanly\n");
+	const struct txp_run_stop *stop = signals_catch();
+
 	if (json) {
 		json_init(&j, stdout);
 		json_arr_begin(&j, NULL);
 	} else {
 		print_header();
 	}
-	for (unsigned i = 0; i < HISTORY_ROWS && !rc && !check_stop_signal; i++) {
+	for (unsigned i = 0; i < HISTORY_ROWS && !rc && !signals_caught(); i++) {
 		char buf[512], *args[ROW_ARGS];
 		int n = row_argv(&history[i], buf, sizeof(buf), args);
 		struct txp_check_cfg cfg;
@@ -284,7 +284,7 @@ int demo_history(int argc, char **argv)
 			continue;
 		check_cfg_parse(n, args, &cfg);
 		cfg.bound = history[i].bound;
-		cfg.stop = &check_stop_signal;
+		cfg.stop = stop;
 		for (int mm = 0; mm < MODELS && !rc; mm++)
 			rc = explore(&cfg, (enum model)mm, &v[mm]);
 		if (rc)
@@ -305,7 +305,5 @@ int demo_history(int argc, char **argv)
 		for (unsigned k = 0; k < nshown; k++)
 			printf("  %s  %s\n", history[shown[k]].year, history[shown[k]].check);
 	}
-	if (check_stop_signal)
-		return 128 + check_stop_signal;
-	return rc ? 1 : 0;
+	return signals_status(rc ? 1 : 0);
 }
