@@ -44,6 +44,15 @@ enum txp_check_strategy {
 	TXP_CHECK_RANDOM,	/* a random choice at every branch */
 };
 
+/* txp_check_cfg.reduce_without: */
+#define TXP_CHECK_REDUCE_NO_ASLEEP 1u	/* run every choice, also one whose
+					 * step leads to a state explored */
+#define TXP_CHECK_REDUCE_NO_SYMMETRY 2u	/* producers alike (one queue, as
+					 * many packets, one fragment count, the
+					 * simulated NIC): a state and its image
+					 * under a permutation of them are two
+					 * states, not one */
+
 struct txp_check_cfg {
 	const char *era;	/* label only */
 	enum txp_lock_mode lock;
@@ -56,7 +65,9 @@ struct txp_check_cfg {
 	const struct txp_run_driver *driver;
 	/* NULL: the simulated NIC's (txp_sim_ops).  Else ops whose device
 	 * private data is the simulated NIC all the same (a test's wrapper
-	 * around txp_sim_ops, to plant a bug the oracles must name). */
+	 * around txp_sim_ops, to plant a bug the oracles must name).  Under
+	 * the reduction they must treat every producer's packets alike, or
+	 * set TXP_CHECK_REDUCE_NO_SYMMETRY. */
 	const struct txp_driver_ops *ops;
 	/* The era claims start_xmit never runs on a stopped queue: reaching
 	 * it is a violation ("claim"). */
@@ -85,6 +96,9 @@ struct txp_check_cfg {
 	 * full (the same trace, the same context running, no more
 	 * preemptions left); the same verdicts, fewer schedules. */
 	bool reduce;
+	/* Parts of the reduction left out (TXP_CHECK_REDUCE_NO_*), to see
+	 * that each keeps the verdicts; 0: all of it. */
+	unsigned reduce_without;
 	unsigned depth;		/* TXP_CHECK_PCT */
 	uint64_t runs, seed;	/* TXP_CHECK_PCT, TXP_CHECK_RANDOM */
 	const char *replay;	/* run exactly this schedule instead */
@@ -135,6 +149,8 @@ struct txp_check_result {
 	uint64_t pruned;		/* schedules ended at an explored state */
 	uint64_t asleep;		/* choices never run: their step, seen from
 					 * the branch before, led to one */
+	bool symmetric;			/* producers alike: a state and its images
+					 * under their permutations named once */
 	uint64_t states;		/* explored states named */
 	bool states_full;		/* their table filled: some forgotten */
 	double seconds;

@@ -24,6 +24,7 @@
 #include "check/oracle.h"
 #include "check/sched.h"
 #include "check/timer.h"
+#include "check/trace.h"
 #include "check/visited.h"
 #include "txpath/check.h"
 #include "txpath/ctx.h"
@@ -177,9 +178,24 @@ static void scenario_free(struct scenario *sc)
 	txp_sim_destroy(sc->sim);
 }
 
+/*
+ * Do the producers differ in nothing but their ids?  They send as many
+ * packets, with one fragment count, on one queue (else producer i sends
+ * on queue i), to the simulated NIC (a plugin may tell packets of one
+ * producer from another's; cfg->ops must not).  The reduction then names
+ * a state and its images under a permutation of them alike
+ * (trace_symmetric()).
+ */
+static bool producers_alike(const struct txp_check_cfg *cfg)
+{
+	return cfg->reduce && !(cfg->reduce_without & TXP_CHECK_REDUCE_NO_SYMMETRY) &&
+	       cfg->queues <= 1 && cfg->frags_min == cfg->frags_max && !cfg->driver;
+}
+
 static int scenario_setup(struct scenario *sc, const struct txp_check_cfg *cfg,
 			  char *err, size_t errlen)
 {
+	int ids[SCHED_MAX_CTX];
 	struct txp_dev_cfg dcfg = {
 		.name = cfg->driver ? "eth0" : "sim0",
 		.lock = cfg->lock,
@@ -210,11 +226,13 @@ static int scenario_setup(struct scenario *sc, const struct txp_check_cfg *cfg,
 
 		producer_args[i] = (struct producer_arg){ sc, i };
 		snprintf(name, sizeof(name), "CPU %u", i + 1);
-		if (sched_spawn(name, producer_main, &producer_args[i]) != 0) {
+		ids[i] = sched_spawn(name, producer_main, &producer_args[i]);
+		if (ids[i] < 0) {
 			snprintf(err, errlen, "cannot start producer contexts");
 			return -1;
 		}
 	}
+	trace_symmetric(ids, producers_alike(cfg) ? cfg->producers : 0);
 	if (cfg->watchdog && timer_start(sc->dev) != 0) {
 		snprintf(err, errlen, "cannot start the watchdog's context: too many contexts");
 		return -1;
@@ -519,7 +537,7 @@ static uint32_t actions(const struct sched_branch *b)
 static bool explored(const struct sched_branch *b, unsigned bound)
 {
 	return b->kind == SCHED_BR_RUN && b->preempt <= bound &&
-	       visited_covers(b->key_a, b->key_b, b->cur, bound - b->preempt);
+	       visited_covers(b->key_a, b->key_b, b->key_cur, bound - b->preempt);
 }
 
 /* The plan's explored(): arg is the search. */
@@ -611,7 +629,7 @@ static bool dfs_next(struct dfs *d, unsigned bound, bool reduce, unsigned *prefi
 			/* Below it all is explored: so is its state (past
 			 * the cut, untraced, known already). */
 			if (reduce && b[i].kind == SCHED_BR_RUN && i < d->cut)
-				visited_add(b[i].key_a, b[i].key_b, b[i].cur, bound - b[i].preempt);
+				visited_add(b[i].key_a, b[i].key_b, b[i].key_cur, bound - b[i].preempt);
 			continue;
 		}
 		bit = __builtin_ctz(left);
@@ -663,6 +681,8 @@ static int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_resul
 	int rc = 0;
 
 	res->reduced = reduce;
+	res->symmetric = producers_alike(cfg) && cfg->producers >= 2 &&
+			 cfg->producers <= TRACE_SYM_MAX;
 	visited_clear();
 	for (unsigned k = 0; k <= cfg->bound && rc == 0; k++) {
 		unsigned prefix = 0;
@@ -675,14 +695,15 @@ static int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_resul
 						   .trace = reduce,
 						   .explored = reduce ? plan_explored : NULL,
 						   .named = plan_named,
-						   .expect = plan_expect,
+						   .expect = cfg->reduce_without & TXP_CHECK_REDUCE_NO_ASLEEP
+								     ? NULL : plan_expect,
 						   .explored_arg = &d };
 
 			rc = run_schedule(cfg, &plan, res, o, err, errlen);
 			if (rc)
 				break;
 			if (reduce && sched_fair_switches()) {
-				reduce = res->reduced = false;
+				reduce = res->reduced = res->symmetric = false;
 				res->reduce_dropped = true;
 				visited_clear();
 				k = 0;

@@ -783,10 +783,11 @@ static void flush_step(struct sctx *c, int k)
  * (who is running, b->cur, prices the choices from it). */
 static void branch_key(struct sched_branch *b)
 {
-	struct trace_key k = trace_key();
+	struct trace_key k = trace_key(b->cur);
 
 	b->key_a = k.a;
 	b->key_b = k.b;
+	b->key_cur = k.cur;
 }
 
 /* Was the state at the pending branch explored already?  Then the
@@ -814,7 +815,7 @@ static void predict(struct sched_branch *b)
 
 	for (unsigned m = b->enabled; m; m &= m - 1) {
 		int c = __builtin_ctz(m);
-		struct sched_branch to = { .kind = SCHED_BR_RUN, .cur = -1,
+		struct sched_branch to = { .kind = SCHED_BR_RUN, .cur = -1, .key_cur = -1,
 					   .preempt = (uint16_t)(b->preempt + (b->cur >= 0)) };
 		struct trace_key k;
 
@@ -1340,7 +1341,7 @@ void txp_check_thread_join(struct txp_thread *t)
 
 int sched_spawn(const char *name, void *(*fn)(void *), void *arg)
 {
-	return spawn(name, fn, arg) < 0 ? -1 : 0;
+	return spawn(name, fn, arg);
 }
 
 /* -- the controller's side ---------------------------------------------------- */

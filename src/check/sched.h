@@ -83,8 +83,10 @@ struct sched_branch {
 	uint8_t kind;		/* enum sched_branch_kind */
 	const volatile void *addr;	/* SCHED_BR_VALUE: the location read */
 	/* SCHED_BR_RUN with the plan's trace: the state's name, the trace
-	 * so far (trace.h); equal names, equal futures (cur prices them). */
+	 * so far (trace.h); equal names, equal futures (cur prices them:
+	 * key_cur is its image in the trace named, trace_key()). */
 	uint64_t key_a, key_b;
+	int8_t key_cur;
 	/* ... and, past the prefix, the contexts whose expected step from
 	 * here (trace_expect()) leads to a state plan->explored() knows:
 	 * nothing there is left to try. */
@@ -139,7 +141,7 @@ struct sched_event {
 
 /* Prepare an execution: contexts started from now on are scheduled. */
 void sched_begin(const struct sched_plan *plan, enum sched_mm mm, unsigned max_steps);
-/* Start a context of the scenario (a producer). */
+/* Start a context of the scenario (a producer): its id, or -1 (too many). */
 int sched_spawn(const char *name, void *(*fn)(void *), void *arg);
 /* Run until nobody can: returns why. */
 enum sched_end sched_run(void);

@@ -9,6 +9,10 @@
  * everything joins every actor's last clock and becomes a floor every
  * later step joins.  An expected step's name is computed the same way
  * from its footprint, as if it ran now, and nothing changed.
+ *
+ * Symmetric contexts (trace_symmetric()): the trace is summed once under
+ * each permutation of them, each step's actor and clock entries permuted,
+ * and its name is the least of the sums.
  */
 #include "check/trace.h"
 
@@ -19,6 +23,8 @@
 #define ACTORS (2 * SCHED_MAX_CTX)
 #define LOCS 1024		/* a power of two; half may be used */
 #define ACCESSES 64		/* recorded per step; past it, dependent with all */
+#define PERMS 24		/* TRACE_SYM_MAX! */
+_Static_assert(TRACE_SYM_MAX == 4, "PERMS is 4!");
 
 struct vc {
 	uint32_t c[ACTORS];
@@ -44,16 +50,100 @@ static struct {
 	unsigned nacc;
 	bool all;		/* the running step */
 	int hi;			/* clock entries in use: 0..hi-1 */
-	uint64_t sum_a, sum_b;
+	unsigned perms;		/* Y's permutations in use (trace_symmetric()) */
+	uint64_t sum_a[PERMS], sum_b[PERMS];	/* the trace's name under each of them */
 	struct trace_fp expect[SCHED_MAX_CTX];	/* each context's next step */
 	unsigned expected;	/* bit c: expect[c] is known */
 } T;
+
+/* The symmetric contexts' permutations (built once for a set of them):
+ * perm k takes actor a to actor[k][a] and clock entry e to entry[k][e];
+ * perm 0 is the identity, and the only one when no contexts are
+ * symmetric. */
+static struct {
+	int ctx[TRACE_SYM_MAX];
+	unsigned n, perms;
+	uint8_t actor[PERMS][SCHED_FLUSH + SCHED_MAX_CTX], entry[PERMS][ACTORS];
+} Y;	/* perms 0: not yet built */
 
 /* Clock entry of an actor: a context and its landings side by side, so
  * that the entries in use are the first few. */
 static int entry(int actor)
 {
 	return actor < SCHED_FLUSH ? 2 * actor : 2 * (actor - SCHED_FLUSH) + 1;
+}
+
+/* Perm k: the symmetric contexts' k-th permutation (in the order of
+ * Heap's algorithm's successive swaps, from the identity), each context's
+ * landings with it. */
+static void perm_set(unsigned k, const int *to)
+{
+	uint8_t *actor = Y.actor[k];
+
+	for (int c = 0; c < SCHED_MAX_CTX; c++) {
+		actor[c] = (uint8_t)c;
+		actor[SCHED_FLUSH + c] = (uint8_t)(SCHED_FLUSH + c);
+	}
+	for (unsigned i = 0; i < Y.n; i++) {
+		actor[Y.ctx[i]] = (uint8_t)to[i];
+		actor[SCHED_FLUSH + Y.ctx[i]] = (uint8_t)(SCHED_FLUSH + to[i]);
+	}
+	for (int c = 0; c < SCHED_MAX_CTX; c++) {
+		Y.entry[k][entry(c)] = (uint8_t)entry(actor[c]);
+		Y.entry[k][entry(SCHED_FLUSH + c)] = (uint8_t)entry(actor[SCHED_FLUSH + c]);
+	}
+}
+
+/* 2..TRACE_SYM_MAX distinct contexts? */
+static bool sym_valid(const int *ctx, unsigned n)
+{
+	if (n < 2 || n > TRACE_SYM_MAX)
+		return false;
+	for (unsigned i = 0; i < n; i++) {
+		if (ctx[i] < 0 || ctx[i] >= SCHED_MAX_CTX)
+			return false;
+		for (unsigned j = 0; j < i; j++)
+			if (ctx[j] == ctx[i])
+				return false;
+	}
+	return true;
+}
+
+/* Y for the contexts ctx[0..n) (0: none, the identity alone). */
+static void sym_build(const int *ctx, unsigned n)
+{
+	int to[TRACE_SYM_MAX] = { 0 }, c[TRACE_SYM_MAX] = { 0 };
+
+	if (Y.perms && n == Y.n && (!n || !memcmp(ctx, Y.ctx, n * sizeof(*ctx))))
+		return;
+	Y.n = n;
+	for (unsigned i = 0; i < n; i++)
+		Y.ctx[i] = to[i] = ctx[i];
+	Y.perms = 0;
+	perm_set(Y.perms++, to);
+	/* Heap's algorithm: every permutation, one swap from the last. */
+	for (unsigned i = 1; i < n;) {
+		if (c[i] < (int)i) {
+			int j = i % 2 ? c[i] : 0, t = to[j];
+
+			to[j] = to[i];
+			to[i] = t;
+			perm_set(Y.perms++, to);
+			c[i]++;
+			i = 1;
+		} else {
+			c[i++] = 0;
+		}
+	}
+}
+
+void trace_symmetric(const int *ctx, unsigned n)
+{
+	/* Once a step has ended, its name is the identity's alone. */
+	if (!sym_valid(ctx, n) || T.hi)
+		n = 0;
+	sym_build(ctx, n);
+	T.perms = Y.perms;
 }
 
 static void join(struct vc *to, const struct vc *from)
@@ -83,6 +173,9 @@ void trace_reset(void)
 			for (int i = 0; i < ACTORS; i++)
 				weight[w][i] = mix(x += 0x9e3779b97f4a7c15ull) | 1;
 	}
+	if (!Y.perms)
+		sym_build(NULL, 0);
+	T.perms = 1;
 	T.gen++;
 	T.nlocs = 0;
 	memset(T.last, 0, sizeof(T.last));
@@ -90,7 +183,8 @@ void trace_reset(void)
 	T.nacc = 0;
 	T.all = false;
 	T.hi = 0;
-	T.sum_a = T.sum_b = 0;
+	memset(T.sum_a, 0, sizeof(T.sum_a));
+	memset(T.sum_b, 0, sizeof(T.sum_b));
 	T.expected = 0;
 }
 
@@ -165,18 +259,44 @@ static void step_clock(struct vc *v, int e, const struct access *acc, unsigned n
 	}
 }
 
-/* A step's name: its actor and its clock, the clock taken to two words by
- * two random linear maps, each mixed.  Summed into the trace's, so the
- * order of independent steps does not matter. */
-static struct trace_key step_name(int actor, const struct vc *v, int hi)
+/* A step's name under perm k: its actor and its clock, permuted, the clock
+ * taken to two words by two random linear maps, each mixed.  Summed into
+ * the trace's, so the order of independent steps does not matter. */
+static struct trace_key step_name(unsigned k, int actor, const struct vc *v, int hi)
 {
-	uint64_t ha = 0x243f6a8885a308d3ull + (uint64_t)actor, hb = 0x13198a2e03707344ull ^ (uint64_t)actor;
+	const uint8_t *to = Y.entry[k];
+	uint64_t a = Y.actor[k][actor];
+	uint64_t ha = 0x243f6a8885a308d3ull + a, hb = 0x13198a2e03707344ull ^ a;
 
 	for (int i = 0; i < hi; i++) {
-		ha += v->c[i] * weight[0][i];
-		hb += v->c[i] * weight[1][i];
+		ha += v->c[i] * weight[0][to[i]];
+		hb += v->c[i] * weight[1][to[i]];
 	}
-	return (struct trace_key){ mix(ha), mix(hb ^ 0x9e3779b97f4a7c15ull) };
+	return (struct trace_key){ mix(ha), mix(hb ^ 0x9e3779b97f4a7c15ull), -1 };
+}
+
+/* The trace's name, with step (actor, v) added if actor >= 0: the least
+ * of its sums under the permutations; cur (-1: nobody) is carried to its
+ * image under the permutation chosen. */
+static struct trace_key name_of(int actor, const struct vc *v, int hi, int cur)
+{
+	struct trace_key best = { 0, 0, -1 };
+
+	for (unsigned k = 0; k < T.perms; k++) {
+		struct trace_key t = { T.sum_a[k], T.sum_b[k], -1 };
+
+		if (actor >= 0) {
+			struct trace_key s = step_name(k, actor, v, hi);
+
+			t.a += s.a;
+			t.b += s.b;
+		}
+		if (!k || t.a < best.a || (t.a == best.a && t.b < best.b)) {
+			best = t;
+			best.cur = (int8_t)(cur >= 0 ? Y.actor[k][cur] : -1);
+		}
+	}
+	return best;
 }
 
 /* The running step, by actor, is over: forget what it makes unknown, the
@@ -204,7 +324,6 @@ static void forget_expected(int actor)
 void trace_step_end(int actor)
 {
 	int e = entry(actor);
-	struct trace_key name;
 	struct vc v;
 
 	if (e >= T.hi)
@@ -230,9 +349,12 @@ void trace_step_end(int actor)
 		forget_expected(actor);
 	T.nacc = 0;
 	T.all = false;
-	name = step_name(actor, &v, T.hi);
-	T.sum_a += name.a;
-	T.sum_b += name.b;
+	for (unsigned k = 0; k < T.perms; k++) {
+		struct trace_key name = step_name(k, actor, &v, T.hi);
+
+		T.sum_a[k] += name.a;
+		T.sum_b[k] += name.b;
+	}
 }
 
 void trace_step_fp(struct trace_fp *fp)
@@ -276,7 +398,6 @@ static bool peek(int actor, const struct trace_fp *fp, struct trace_key *k)
 	struct access acc[TRACE_FP_MAX];
 	unsigned n = 0, fresh = 0;
 	int e = entry(actor);
-	struct trace_key name;
 	struct vc v;
 
 	if (fp->n == TRACE_FP_UNKNOWN)
@@ -295,8 +416,7 @@ static bool peek(int actor, const struct trace_fp *fp, struct trace_key *k)
 	if (fresh && T.nlocs + fresh > LOCS / 2)
 		return false;
 	step_clock(&v, e, acc, n);
-	name = step_name(actor, &v, e >= T.hi ? e + 1 : T.hi);
-	*k = (struct trace_key){ T.sum_a + name.a, T.sum_b + name.b };
+	*k = name_of(actor, &v, e >= T.hi ? e + 1 : T.hi, -1);
 	return true;
 }
 
@@ -305,7 +425,7 @@ bool trace_expected_key(int ctx, struct trace_key *k)
 	return (T.expected & (1u << ctx)) && peek(ctx, &T.expect[ctx], k);
 }
 
-struct trace_key trace_key(void)
+struct trace_key trace_key(int cur)
 {
-	return (struct trace_key){ T.sum_a, T.sum_b };
+	return name_of(-1, NULL, 0, cur);
 }

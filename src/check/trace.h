@@ -26,6 +26,7 @@
 
 struct trace_key {
 	uint64_t a, b;
+	int8_t cur;	/* the running context's image in the trace named (-1: nobody) */
 };
 
 /* A step's footprint: the locations it touched, each once. */
@@ -46,8 +47,21 @@ void trace_write(const volatile void *addr);
 void trace_all(void);
 /* actor's step (0..2 * SCHED_MAX_CTX - 1) ends with what it recorded. */
 void trace_step_end(int actor);
-/* The fingerprint of the steps ended so far. */
-struct trace_key trace_key(void);
+/* The fingerprint of the steps ended so far, with cur (-1: nobody) as
+ * the running context. */
+struct trace_key trace_key(int cur);
+
+/*
+ * Symmetric contexts: ctx[0..n) run the same code on like inputs and
+ * nothing tells them apart but their ids (as producers of as many packets
+ * each on a one-queue device).  A trace and its image under any
+ * permutation of them then lead to like states, and take one name: the
+ * least over the permutations; trace_key()'s cur is carried along.  For
+ * this execution (trace_reset() ends it), before its first step ends (or
+ * it is ignored); n < 2, or more than TRACE_SYM_MAX: none.
+ */
+#define TRACE_SYM_MAX 4
+void trace_symmetric(const int *ctx, unsigned n);
 
 /*
  * Expected steps.  A context's step is its code from one scheduling point
@@ -61,8 +75,8 @@ void trace_step_fp(struct trace_fp *fp);
 /* ctx's next step (0..SCHED_MAX_CTX - 1) is fp, unless a step before it
  * says otherwise (trace_step_end() forgets it then). */
 void trace_expect(int ctx, const struct trace_fp *fp);
-/* The fingerprint after ctx's expected step, run now; false if its step
- * is not known, or its name could not be told. */
+/* The fingerprint after ctx's expected step, run now (nobody running);
+ * false if its step is not known, or its name could not be told. */
 bool trace_expected_key(int ctx, struct trace_key *k);
 
 #endif

@@ -5,7 +5,9 @@
  * step, known from a sibling, leads to one.  It must change nothing but the
  * work: every bug the full search finds is found, at the same number of
  * preemptions, and its schedule replays; every proof holds, with the same
- * answer to "is the race reachable", in fewer schedules.
+ * answer to "is the race reachable", in fewer schedules.  Producers alike
+ * are interchangeable: a state and its images under their permutations
+ * are one.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -237,6 +239,40 @@ static unsigned orders_of(struct txp_check_cfg *cfg, uint64_t *out)
 	return orders.n;
 }
 
+/*
+ * An order with its producers named by when each first sent (the first to
+ * send is flow 0): what is left of it under a permutation of the producers.
+ * The reduction with symmetry reaches one order of each such class.
+ */
+static uint64_t order_class(uint64_t order)
+{
+	int rename[SENT] = { -1, -1, -1, -1, -1, -1 }, next = 0;
+	uint64_t out = 0;
+
+	for (int i = SENT - 1; i >= 0; i--) {
+		unsigned id = (unsigned)(order >> (4 * i)) & 0xf, flow = (id - 1) / 8;
+
+		if (rename[flow] < 0)
+			rename[flow] = next++;
+		out = out << 4 | (uint64_t)(rename[flow] * 8 + (int)(id - 1) % 8 + 1);
+	}
+	return out;
+}
+
+/* The classes of orders[0..n), sorted, each once; how many. */
+static unsigned order_classes(uint64_t *orders_in, unsigned n)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		orders_in[i] = order_class(orders_in[i]);
+	qsort(orders_in, n, sizeof(orders_in[0]), cmp_u64);
+	for (unsigned i = 0; i < n; i++)
+		if (!k || orders_in[k - 1] != orders_in[i])
+			orders_in[k++] = orders_in[i];
+	return k;
+}
+
 static void test_same_ends(void **state)
 {
 	static uint64_t full[ORDERS_MAX], red[ORDERS_MAX];
@@ -246,17 +282,98 @@ static void test_same_ends(void **state)
 	(void)state;
 	SKIP_UNDER_TSAN();
 	for (int tso = 0; tso < 2; tso++) {
+		const char *mm = tso ? "tso" : "sc";
+
 		cfg_of(&cfg, "2.6.8", NULL, tso, BOUND);
 		cfg.packets = 3;
 		nfull = orders_of(&cfg, full);
-		cfg.reduce = true;
-		nred = orders_of(&cfg, red);
 		/* More than one order: the test can tell searches apart. */
 		assert_true(nfull > 1);
+		/* The producers told apart: every order the full search reaches. */
+		cfg.reduce = true;
+		cfg.reduce_without = TXP_CHECK_REDUCE_NO_SYMMETRY;
+		nred = orders_of(&cfg, red);
 		if (nred != nfull || memcmp(full, red, nfull * sizeof(full[0])))
 			fail_msg("%s: the full search reached %u orders of the packets, the reduced %u",
-				 tso ? "tso" : "sc", nfull, nred);
+				 mm, nfull, nred);
+		/* Alike: every order up to a permutation of the producers, and
+		 * fewer orders than the full search (one of each class). */
+		cfg.reduce_without = 0;
+		nred = orders_of(&cfg, red);
+		assert_true(nred < nfull);
+		nfull = order_classes(full, nfull);
+		nred = order_classes(red, nred);
+		if (nred != nfull || memcmp(full, red, nfull * sizeof(full[0])))
+			fail_msg("%s: the full search reached %u orders up to the producers' names, "
+				 "the reduced with symmetry %u", mm, nfull, nred);
 	}
+}
+
+/* The reduction's parts, each without the others changing: a search that
+ * runs the choices asleep names exactly the same states (it only does
+ * more work); one that tells the producers apart names more, with the
+ * same verdict.  3 producers: 6 permutations. */
+static void test_parts(void **state)
+{
+	struct txp_check_result all, awake, apart;
+	struct txp_check_cfg cfg;
+
+	(void)state;
+	SKIP_UNDER_TSAN();
+	cfg_of(&cfg, "3.3", NULL, false, 1);
+	cfg.queues = 1;
+	cfg.producers = 3;
+	cfg.reduce = true;
+	explore(&cfg, &all);
+	cfg.reduce_without = TXP_CHECK_REDUCE_NO_SYMMETRY;
+	explore(&cfg, &apart);
+	cfg.reduce_without = TXP_CHECK_REDUCE_NO_SYMMETRY | TXP_CHECK_REDUCE_NO_ASLEEP;
+	explore(&cfg, &awake);
+	assert_true(all.complete && apart.complete && awake.complete);
+	assert_false(all.found || apart.found || awake.found);
+	assert_true(all.symmetric);
+	assert_false(apart.symmetric || awake.symmetric);
+	assert_int_equal(awake.asleep, 0);
+	assert_true(apart.asleep > 0);
+	assert_int_equal(awake.states, apart.states);
+	assert_true(awake.schedules > apart.schedules);
+	/* Each class of up to 6 states named once: well under half. */
+	if (all.states * 2 >= apart.states)
+		fail_msg("symmetry: %llu states, %llu with the producers told apart",
+			 (unsigned long long)all.states, (unsigned long long)apart.states);
+	assert_int_equal(all.xmit_on_stopped_reachable, apart.xmit_on_stopped_reachable);
+	txp_check_result_free(&all);
+	txp_check_result_free(&apart);
+	txp_check_result_free(&awake);
+}
+
+/* Producers that differ (fragments, or a queue each) are told apart. */
+static void test_symmetry_when(void **state)
+{
+	struct txp_check_result res;
+	struct txp_check_cfg cfg;
+
+	(void)state;
+	SKIP_UNDER_TSAN();
+	cfg_of(&cfg, "2.6.18", NULL, false, 0);
+	cfg.reduce = true;
+	explore(&cfg, &res);
+	assert_true(res.symmetric);
+	txp_check_result_free(&res);
+	cfg.frags_max = 1;
+	explore(&cfg, &res);
+	assert_false(res.symmetric);
+	txp_check_result_free(&res);
+	cfg_of(&cfg, "6.x", NULL, false, 0);
+	cfg.reduce = true;
+	explore(&cfg, &res);
+	assert_int_equal(cfg.queues, 2);
+	assert_false(res.symmetric);
+	txp_check_result_free(&res);
+	cfg.queues = 1;
+	explore(&cfg, &res);
+	assert_true(res.symmetric);
+	txp_check_result_free(&res);
 }
 
 /* Where it does not apply, said so. */
@@ -287,6 +404,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_proofs_2_6),
 		cmocka_unit_test(test_proofs_modern),
 		cmocka_unit_test(test_same_ends),
+		cmocka_unit_test(test_parts),
+		cmocka_unit_test(test_symmetry_when),
 		cmocka_unit_test(test_refused),
 	};
 

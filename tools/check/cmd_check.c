@@ -107,9 +107,17 @@ static const char check_help[] =
 "                          The verdicts are those of the full search\n"
 "                          at the same bound, for code whose shared state\n"
 "                          goes through the seam (a race on a plain field is\n"
-"                          invisible to both).  Should a context starve and\n"
-"                          be switched to unchosen (a fair switch), the search\n"
-"                          starts again without the reduction, and says so.\n"
+"                          invisible to both).  Producers that differ in\n"
+"                          nothing but their ids (one queue, one fragment\n"
+"                          count, the simulated NIC) are interchangeable: a\n"
+"                          state and its images under their permutations (2\n"
+"                          to 4 producers) are one state.  Should a context\n"
+"                          starve and be switched to unchosen (a fair switch),\n"
+"                          the search starts again without the reduction, and\n"
+"                          says so.\n"
+"  --reduce-without PARTS  leave parts of the reduction out, to compare:\n"
+"                          asleep (run every choice), symmetry (producers\n"
+"                          told apart), comma-separated\n"
 "  --pct D                 probabilistic concurrency testing, its depth D\n"
 "                          counted in preemptions as --bound counts them: a\n"
 "                          schedule runs each context on while it can, is\n"
@@ -215,7 +223,7 @@ enum {
 	OPT_ERA = 256, OPT_LOCK, OPT_RUNNER, OPT_PERSONALITY, OPT_PRODUCERS, OPT_PACKETS,
 	OPT_RING, OPT_FRAGS, OPT_BATCH, OPT_MM, OPT_BOUND, OPT_PCT, OPT_RANDOM, OPT_RUNS,
 	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_JSON, OPT_HELP, OPT_QDISC, OPT_QUEUES, OPT_BQL,
-	OPT_BULK, OPT_DEFER, OPT_WATCHDOG, OPT_REDUCE,
+	OPT_BULK, OPT_DEFER, OPT_WATCHDOG, OPT_REDUCE, OPT_REDUCE_WITHOUT,
 };
 
 static const struct option check_options[] = {
@@ -238,6 +246,7 @@ static const struct option check_options[] = {
 	{ "memory-model", required_argument, NULL, OPT_MM },
 	{ "bound", required_argument, NULL, OPT_BOUND },
 	{ "reduce", no_argument, NULL, OPT_REDUCE },
+	{ "reduce-without", required_argument, NULL, OPT_REDUCE_WITHOUT },
 	{ "pct", required_argument, NULL, OPT_PCT },
 	{ "random", no_argument, NULL, OPT_RANDOM },
 	{ "runs", required_argument, NULL, OPT_RUNS },
@@ -306,6 +315,34 @@ static const char *parse_replay(const char *arg)
 	return arg;
 }
 
+/* --reduce-without asleep,symmetry: TXP_CHECK_REDUCE_NO_* bits. */
+static unsigned parse_reduce_without(const char *arg)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} parts[] = {
+		{ "asleep", TXP_CHECK_REDUCE_NO_ASLEEP },
+		{ "symmetry", TXP_CHECK_REDUCE_NO_SYMMETRY },
+	};
+	unsigned bits = 0;
+
+	for (const char *p = arg;; p++) {
+		size_t len = strcspn(p, ","), i = 0;
+
+		while (i < sizeof(parts) / sizeof(parts[0]) &&
+		       (strlen(parts[i].name) != len || strncmp(p, parts[i].name, len)))
+			i++;
+		if (i == sizeof(parts) / sizeof(parts[0]))
+			usage_error("check", "--reduce-without takes asleep and symmetry, "
+				    "comma-separated, got '%s'", arg);
+		bits |= parts[i].bit;
+		p += len;
+		if (!*p)
+			return bits;
+	}
+}
+
 static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, struct picks *p)
 {
 	if (driver_so_option(&p->so, c, arg))
@@ -350,6 +387,7 @@ static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, stru
 		cfg->bound = (unsigned)parse_u64("check", "--bound", arg, 0, 16);
 		break;
 	case OPT_REDUCE: cfg->reduce = true; break;
+	case OPT_REDUCE_WITHOUT: cfg->reduce_without = parse_reduce_without(arg); break;
 	case OPT_PCT:
 		cfg->strategy = TXP_CHECK_PCT;
 		cfg->depth = (unsigned)parse_u64("check", "--pct", arg, 1, 64);
@@ -479,9 +517,10 @@ static void print_reduction(const struct txp_check_cfg *cfg, const struct txp_ch
 		       "the search began again without it\n");
 	else if (cfg->reduce)
 		printf("reduction: %llu schedules ended at a state explored already, %llu never ran "
-		       "(their first step led to one; %llu states named%s)\n",
+		       "(their first step led to one; %llu states named%s%s)\n",
 		       (unsigned long long)r->pruned, (unsigned long long)r->asleep,
 		       (unsigned long long)r->states,
+		       r->symmetric ? ", the producers' permutations as one" : "",
 		       r->states_full ? ", the table full: later ones forgotten" : "");
 }
 
@@ -581,6 +620,7 @@ static void print_json(const struct txp_check_cfg *cfg, const struct txp_check_r
 	json_bool(&j, "reduce_dropped", r->reduce_dropped);
 	json_u64(&j, "pruned", r->pruned);
 	json_u64(&j, "asleep", r->asleep);
+	json_bool(&j, "symmetric", r->symmetric);
 	json_u64(&j, "states", r->states);
 	json_dbl(&j, "seconds", r->seconds);
 	json_dbl(&j, "schedules_per_second", r->seconds > 0 ? (double)r->schedules / r->seconds : 0);
