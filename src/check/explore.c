@@ -905,6 +905,15 @@ bool txp_check_cfg_valid(const struct txp_check_cfg *cfg, char *err, size_t errl
 		snprintf(err, errlen, "the reduction is for the bounded search (--bound)");
 		return false;
 	}
+	if (cfg->reduce_without & ~(TXP_CHECK_REDUCE_NO_ASLEEP | TXP_CHECK_REDUCE_NO_SYMMETRY)) {
+		snprintf(err, errlen, "unknown parts of the reduction to leave out: %#x",
+			 cfg->reduce_without);
+		return false;
+	}
+	if (cfg->reduce_without && !cfg->reduce) {
+		snprintf(err, errlen, "leaving parts of the reduction out needs the reduction (--reduce)");
+		return false;
+	}
 	if (cfg->reduce && cfg->arm) {
 		snprintf(err, errlen, "the reduction works under sc and tso, not arm "
 			 "(whose loads see landings in the order of one clock)");

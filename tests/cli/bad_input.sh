@@ -79,6 +79,9 @@ expect_usage "choose one of" check --bound 2 --pct 3
 expect_usage "--producers" check --producers 9
 expect_usage "needs --lock core" check --era 2.6.9 --personality rc2
 expect_usage "unexpected argument" check extra
+expect_usage "takes asleep and symmetry" check --reduce --reduce-without asleep,sleep
+expect_usage "takes asleep and symmetry" check --reduce --reduce-without asleep,
+expect_usage "needs the reduction (--reduce)" check --reduce-without asleep
 
 # check (issue 8)
 # Replay strings: out of the scenario, past any index, or malformed.
