@@ -186,10 +186,13 @@ static void scenario_free(struct scenario *sc)
  * a state and its images under a permutation of them alike
  * (trace_symmetric()).
  */
+static bool told_apart;	/* this search found them not alike (explore_bound()) */
+
 static bool producers_alike(const struct txp_check_cfg *cfg)
 {
 	return cfg->reduce && !(cfg->reduce_without & TXP_CHECK_REDUCE_NO_SYMMETRY) &&
-	       cfg->queues <= 1 && cfg->frags_min == cfg->frags_max && !cfg->driver;
+	       cfg->queues <= 1 && cfg->frags_min == cfg->frags_max && !cfg->driver &&
+	       !told_apart;
 }
 
 static int scenario_setup(struct scenario *sc, const struct txp_check_cfg *cfg,
@@ -667,11 +670,25 @@ static int run_schedule(const struct txp_check_cfg *cfg, const struct sched_plan
 	return 1;
 }
 
+/* The search from bound 0 again, nothing known explored. */
+static void dfs_restart(struct dfs *d, struct txp_check_result *res, unsigned *k,
+			unsigned *prefix)
+{
+	visited_clear();
+	*k = 0;
+	*prefix = 0;
+	res->bound_reached = 0;
+	d->bound = 0;
+	d->len = 0;
+}
+
 /*
  * The bounded search.  With the reduction, a fair switch (sched.c's
  * starved()) breaks what the trace's name assumes, that a state's future
  * depends on the trace alone (it depends on steps counted since each
- * context ran): the search then starts again without it.
+ * context ran): the search then starts again without it.  Symmetry too
+ * starts again without itself when a default of the scheduler told the
+ * producers apart.
  */
 static int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_result *res,
 			 struct outcome *o, char *err, size_t errlen)
@@ -680,6 +697,7 @@ static int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_resul
 	bool reduce = cfg->reduce;
 	int rc = 0;
 
+	told_apart = false;
 	res->reduced = reduce;
 	res->symmetric = producers_alike(cfg) && cfg->producers >= 2 &&
 			 cfg->producers <= TRACE_SYM_MAX;
@@ -705,11 +723,16 @@ static int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_resul
 			if (reduce && sched_fair_switches()) {
 				reduce = res->reduced = res->symmetric = false;
 				res->reduce_dropped = true;
-				visited_clear();
-				k = 0;
-				prefix = 0;
-				res->bound_reached = 0;
-				d.len = 0;
+				dfs_restart(&d, res, &k, &prefix);
+				continue;
+			}
+			/* The scheduler's default chose between producers by
+			 * their ids: a state and its mirror image may have
+			 * futures unlike each other. */
+			if (res->symmetric && sched_told_apart()) {
+				told_apart = true;
+				res->symmetric = false;
+				dfs_restart(&d, res, &k, &prefix);
 				continue;
 			}
 			rc = dfs_record(&d, prefix, reduce, res);

@@ -82,6 +82,7 @@ static struct {
 	bool armed, stopped, freerun;
 	bool tracing;		/* the plan's trace: steps recorded (trace.h) */
 	unsigned fair;		/* fair switches made */
+	unsigned told_apart;	/* defaults that told symmetric contexts apart */
 	unsigned cut;		/* the branch found explored (sched_cut()) */
 	unsigned pending;	/* the branch to ask about, UINT_MAX: none */
 	enum sched_mm mm;
@@ -867,6 +868,8 @@ static void reschedule(void)
 		}
 		if (!enabled) {
 			if (flushable) {
+				if (S.tracing && trace_default_tells_apart(flushable))
+					S.told_apart++;
 				flush_step(&S.ctx[lowest(flushable)], 0);
 				continue;
 			}
@@ -1394,7 +1397,7 @@ void sched_begin(const struct sched_plan *plan, enum sched_mm mm, unsigned max_s
 	S.armed = true;
 	S.stopped = S.freerun = false;
 	S.tracing = plan->trace;
-	S.fair = 0;
+	S.fair = S.told_apart = 0;
 	S.cut = S.pending = S.want_fp = UINT_MAX;
 	trace_reset();
 	S.mm = mm;
@@ -1476,6 +1479,11 @@ unsigned sched_steps(void)
 unsigned sched_fair_switches(void)
 {
 	return S.fair;
+}
+
+unsigned sched_told_apart(void)
+{
+	return S.told_apart;
 }
 
 unsigned sched_cut(void)

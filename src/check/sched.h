@@ -158,6 +158,10 @@ unsigned sched_steps(void);
 unsigned sched_preemptions(void);
 /* Fair switches (a starved context run unchosen) in the last execution. */
 unsigned sched_fair_switches(void);
+/* In the last execution, unbranched choices by context id that told the
+ * trace's symmetric contexts apart (trace_default_tells_apart()): where
+ * nobody could run, the lowest id's stores landed first. */
+unsigned sched_told_apart(void);
 /* The branch at which plan->explored() said yes, or the branch count. */
 unsigned sched_cut(void);
 /* With the trace: the footprint of the step chosen at branch i, from the

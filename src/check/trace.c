@@ -146,6 +146,20 @@ void trace_symmetric(const int *ctx, unsigned n)
 	T.perms = Y.perms;
 }
 
+bool trace_default_tells_apart(unsigned mask)
+{
+	unsigned sym = 0, other;
+
+	if (T.perms == 1 || !(mask & (mask - 1)))
+		return false;
+	for (unsigned i = 0; i < Y.n; i++)
+		sym |= 1u << Y.ctx[i];
+	other = mask & ~sym;
+	/* Another context below every symmetric one is chosen in every
+	 * image; so is the whole choice when none is symmetric. */
+	return (mask & sym) && !(other && __builtin_ctz(other) < __builtin_ctz(sym));
+}
+
 static void join(struct vc *to, const struct vc *from)
 {
 	for (int i = 0; i < T.hi; i++)

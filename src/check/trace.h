@@ -62,6 +62,10 @@ struct trace_key trace_key(int cur);
  */
 #define TRACE_SYM_MAX 4
 void trace_symmetric(const int *ctx, unsigned n);
+/* Would choosing the lowest id of the contexts in mask tell symmetric
+ * ones apart (its image under a permutation would choose another role)?
+ * False when no contexts are symmetric in this execution. */
+bool trace_default_tells_apart(unsigned mask);
 
 /*
  * Expected steps.  A context's step is its code from one scheduling point

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "../unit/testutil.h"
+#include "check/trace.h"
 #include "checkutil.h"
 #include "txpath/explore.h"
 
@@ -376,6 +377,26 @@ static void test_symmetry_when(void **state)
 	txp_check_result_free(&res);
 }
 
+/* The scheduler's unbranched choice of the lowest id (landings where
+ * nobody can run) keeps symmetry only when it cannot pick a role by id:
+ * a context below every symmetric one is picked in every image. */
+static void test_default_tells_apart(void **state)
+{
+	static const int producers[] = { 1, 2 };
+
+	(void)state;
+	trace_reset();
+	assert_false(trace_default_tells_apart(0x3));
+	trace_symmetric(producers, 2);
+	assert_false(trace_default_tells_apart(0x1 | 0x2));	/* context 0 first, always */
+	assert_false(trace_default_tells_apart(0x1 | 0x4));
+	assert_false(trace_default_tells_apart(0x2));		/* no choice */
+	assert_true(trace_default_tells_apart(0x2 | 0x4));	/* producer 1 or 2 by id */
+	assert_true(trace_default_tells_apart(0x2 | 0x8));	/* so far as it knows */
+	trace_reset();
+	assert_false(trace_default_tells_apart(0x2 | 0x4));
+}
+
 /* Where it does not apply, said so. */
 static void test_refused(void **state)
 {
@@ -406,6 +427,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_same_ends),
 		cmocka_unit_test(test_parts),
 		cmocka_unit_test(test_symmetry_when),
+		cmocka_unit_test(test_default_tells_apart),
 		cmocka_unit_test(test_refused),
 	};
 

@@ -688,7 +688,7 @@ int cmd_check(int argc, char **argv)
 		print_json(&cfg, &res);
 	else
 		print_text(&cfg, &res, argc, argv);
-	rc = signals_status(res.found ? 1 : 0);
+	rc = res.interrupted ? 128 + signals_caught() : res.found ? 1 : 0;
 	txp_check_result_free(&res);
 	return rc;
 }
