@@ -178,6 +178,8 @@ static void scenario_free(struct scenario *sc)
 	txp_sim_destroy(sc->sim);
 }
 
+static bool told_apart;	/* this search found the producers not alike (explore_bound()) */
+
 /*
  * Do the producers differ in nothing but their ids?  They send as many
  * packets, with one fragment count, on one queue (else producer i sends
@@ -186,8 +188,6 @@ static void scenario_free(struct scenario *sc)
  * a state and its images under a permutation of them alike
  * (trace_symmetric()).
  */
-static bool told_apart;	/* this search found them not alike (explore_bound()) */
-
 static bool producers_alike(const struct txp_check_cfg *cfg)
 {
 	return cfg->reduce && !(cfg->reduce_without & TXP_CHECK_REDUCE_NO_SYMMETRY) &&
