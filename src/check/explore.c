@@ -184,15 +184,16 @@ static bool told_apart;	/* this search found the producers not alike (explore_bo
  * Do the producers differ in nothing but their ids?  They send as many
  * packets, with one fragment count, on one queue (else producer i sends
  * on queue i), to the simulated NIC (a plugin may tell packets of one
- * producer from another's; cfg->ops must not).  The reduction then names
+ * producer from another's; cfg->ops must not); 2 to TRACE_SYM_MAX of
+ * them.  The reduction then names
  * a state and its images under a permutation of them alike
  * (trace_symmetric()).
  */
 static bool producers_alike(const struct txp_check_cfg *cfg)
 {
 	return cfg->reduce && !(cfg->reduce_without & TXP_CHECK_REDUCE_NO_SYMMETRY) &&
-	       cfg->queues <= 1 && cfg->frags_min == cfg->frags_max && !cfg->driver &&
-	       !told_apart;
+	       cfg->producers >= 2 && cfg->producers <= TRACE_SYM_MAX && cfg->queues <= 1 &&
+	       cfg->frags_min == cfg->frags_max && !cfg->driver && !told_apart;
 }
 
 static int scenario_setup(struct scenario *sc, const struct txp_check_cfg *cfg,
@@ -699,8 +700,7 @@ static int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_resul
 
 	told_apart = false;
 	res->reduced = reduce;
-	res->symmetric = producers_alike(cfg) && cfg->producers >= 2 &&
-			 cfg->producers <= TRACE_SYM_MAX;
+	res->symmetric = producers_alike(cfg);
 	visited_clear();
 	for (unsigned k = 0; k <= cfg->bound && rc == 0; k++) {
 		unsigned prefix = 0;
