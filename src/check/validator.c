@@ -162,6 +162,14 @@ static void report(enum txp_hazard kind, const char *fmt, ...)
 			return;
 	if (v_nreport == V_REPORTS)
 		return;
+	/* The last slot says the table is full, rather than a report
+	 * that would stand for the others left out. */
+	if (v_nreport == V_REPORTS - 1) {
+		r.kind = TXP_HAZARD_LIMIT;
+		snprintf(r.msg, sizeof(r.msg),
+			 "lock validator full: more than %d distinct reports; this one and every later one are not kept",
+			 V_REPORTS - 1);
+	}
 	v_report[v_nreport++] = r;
 	if (v_hook)
 		v_hook(kind, r.msg, v_hook_arg);

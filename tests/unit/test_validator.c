@@ -213,6 +213,38 @@ static void test_class_limit(void **state)
 	assert_int_equal(txp_validator_count(), 1);
 }
 
+/* More distinct reports than the validator keeps: the last one kept
+ * says so, and nothing after it is kept. */
+static void test_report_limit(void **state)
+{
+	static char names[80][24];
+	static struct txp_spinlock locks[80];
+	unsigned n;
+	enum txp_hazard kind;
+	const char *msg;
+	(void)state;
+
+	for (unsigned i = 0; i < 80; i++) {
+		snprintf(names[i], sizeof(names[i]), "report %u", i);
+		txp_spin_init(&locks[i], names[i]);
+		txp_spin_lock(&locks[i]);
+		txp_spin_lock(&locks[i]);	/* a recursion: one report each */
+		txp_spin_unlock(&locks[i]);
+		txp_spin_unlock(&locks[i]);
+	}
+	n = txp_validator_count();
+	assert_true(n > 1 && n < 80);
+	for (unsigned i = 0; i + 1 < n; i++) {
+		txp_validator_report(i, &kind);
+		assert_int_equal(kind, TXP_HAZARD_RECURSION);
+	}
+	msg = txp_validator_report(n - 1, &kind);
+	assert_int_equal(kind, TXP_HAZARD_LIMIT);
+	assert_non_null(strstr(msg, "lock validator full"));
+	assert_non_null(strstr(msg, "not kept"));
+	assert_null(txp_validator_report(n, NULL));
+}
+
 /* More locks held at once than the validator tracks: said once. */
 static void test_held_limit(void **state)
 {
@@ -378,6 +410,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_lock_order_cycle4, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock_order_dag_many, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_class_limit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_report_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_held_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_irq_inconsistent, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_irq_consistent, setup, teardown),
