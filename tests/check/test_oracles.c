@@ -7,7 +7,7 @@
  * scenario that breaks it.  Each is named as what it is, with its
  * schedule, where before it was a stall, a crash, or nothing.  (The core
  * counting start_xmit on a stopped queue wrongly is a mutant of the core:
- * tests/mutants/stop-gen-first.)
+ * tests/mutants/core-stop-gen-first.mut.)
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -12,7 +12,8 @@ trap 'rm -rf "$dir"' EXIT
 "$TXPATH" bench --quick --threads 2 --json --svg "$dir/b.svg" >"$dir/out" 2>"$dir/err"
 rc=$?
 check "bench --quick exits 0 (got $rc: $(cat "$dir/err"))" '[ "$rc" -eq 0 ]'
-for config in mutex mutex-burst core/concurrent lltx/concurrent core/exclusive lltx/exclusive; do
+for config in mutex mutex-burst core/concurrent lltx/concurrent core/exclusive lltx/exclusive \
+	core/excl/mq 6.x core/excl/defer core/nolock; do
 	for t in 1 2; do
 		check "a null row for $config at $t threads" \
 			"grep -q '\"config\":\"$config\",\"driver\":\"null\",\"threads\":$t,' '$dir/out'"
