@@ -194,9 +194,10 @@ extern const struct option run_knob_options[];
 "  --stall-seconds S       nothing moved for S seconds: report the stuck queue,\n" \
 "                          drop the rest as dev-down, exit 1 (default 5)\n" \
 FAULT_HELP \
-"Each option at most once: a repeat is an error, not an override (but --lock,\n" \
-"--runner and --personality override --era, before or after it).  A knob\n" \
-"marked for some drivers is an error with any other.\n"
+"Each option at most once: a repeat is an error, not an override (but what\n" \
+"an era sets, --lock, --runner, --personality, --qdisc, --queues, --bql,\n" \
+"--bulk and --watchdog-ms, given on its own overrides --era, before or\n" \
+"after it).  A knob marked for some drivers is an error with any other.\n"
 
 /* A one-line judgement of a run, in the words of the seeds. */
 const char *run_verdict(const struct txp_run_cfg *cfg, const struct txp_run_result *r,

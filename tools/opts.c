@@ -185,6 +185,14 @@ static void parse_era(const struct cmdline *cl, const char *arg, struct txp_run_
 		cfg->personality = keep.personality;
 	if (cmdline_given(cl, OPT_QDISC))
 		cfg->qdisc = keep.qdisc;
+	if (cmdline_given(cl, OPT_QUEUES))
+		cfg->queues = keep.queues;
+	if (cmdline_given(cl, OPT_BQL))
+		cfg->bql = keep.bql;
+	if (cmdline_given(cl, OPT_BULK))
+		cfg->bulk = keep.bulk;
+	if (cmdline_given(cl, OPT_WATCHDOG_MS))
+		cfg->watchdog_ms = keep.watchdog_ms;
 }
 
 static void parse_personality(const char *cmd, const char *arg, struct txp_run_cfg *cfg)
@@ -296,7 +304,8 @@ static void parse_xps(const char *cmd, const char *arg, struct txp_run_cfg *cfg)
 	for (const char *s = arg; !cfg->xps_off && *s;) {
 		size_t n = strcspn(s, ",");
 
-		if (n == 0 || n >= sizeof(item) || cfg->xps_len == TXP_MAX_CTX)
+		if (n == 0 || n >= sizeof(item) || strspn(s, "0123456789") < n ||
+		    cfg->xps_len == TXP_MAX_CTX)
 			usage_error(cmd, "--xps is off or a list of queue numbers like 0,1,0,1, got '%s'",
 				    arg);
 		memcpy(item, s, n);

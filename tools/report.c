@@ -103,13 +103,33 @@ static void stall_json(struct json *j, const struct txp_run_result *r)
 	json_obj_end(j);
 }
 
+/* A device's or a queue's counters, every one, under the same names. */
+static void dev_stats_json(struct json *j, const struct txp_dev_stats *st)
+{
+	json_u64(j, "submitted", st->submitted);
+	json_u64(j, "transmitted", st->transmitted);
+	json_obj_begin(j, "dropped");
+	for (int i = 0; i < TXP_DROP_NR; i++)
+		json_u64(j, txp_drop_reason_name(i), st->dropped[i]);
+	json_obj_end(j);
+	json_u64(j, "xmit_calls", st->xmit_calls);
+	json_u64(j, "xmit_on_stopped", st->xmit_on_stopped);
+	json_u64(j, "bug_logs", st->bug_logs);
+	json_u64(j, "tx_busy", st->tx_busy);
+	json_u64(j, "tx_locked", st->tx_locked);
+	json_u64(j, "collisions", st->collisions);
+	json_u64(j, "requeues", st->requeues);
+	json_u64(j, "stops", st->stops);
+	json_u64(j, "wakes", st->wakes);
+	json_u64(j, "tx_timeouts", st->tx_timeouts);
+}
+
 /* Queues, BQL and the watchdog, as JSON: per queue and in all. */
 static void queues_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp_run_result *r)
 {
 	json_u64(j, "queues", r->queues);
 	json_bool(j, "bql", cfg->bql);
 	json_u64(j, "watchdog_ms", cfg->watchdog_ms);
-	json_u64(j, "tx_timeouts", r->dev.tx_timeouts);
 	json_obj_begin(j, "ring_in_flight");
 	json_u64(j, "min", r->inflight_min);
 	json_u64(j, "median", r->inflight_median);
@@ -118,22 +138,11 @@ static void queues_json(struct json *j, const struct txp_run_cfg *cfg, const str
 	json_obj_end(j);
 	json_arr_begin(j, "per_queue");
 	for (unsigned q = 0; q < r->queues; q++) {
-		const struct txp_dev_stats *qs = &r->queue_stats[q];
-		uint64_t dropped = 0;
-
-		for (int i = 0; i < TXP_DROP_NR; i++)
-			dropped += qs->dropped[i];
 		json_obj_begin(j, NULL);
 		json_u64(j, "queue", q);
-		json_u64(j, "submitted", qs->submitted);
-		json_u64(j, "transmitted", qs->transmitted);
-		json_u64(j, "dropped", dropped);
-		json_u64(j, "xmit_calls", qs->xmit_calls);
-		json_u64(j, "collisions", qs->collisions);
-		json_u64(j, "stops", qs->stops);
-		json_u64(j, "wakes", qs->wakes);
-		json_u64(j, "tx_timeouts", qs->tx_timeouts);
+		dev_stats_json(j, &r->queue_stats[q]);
 		json_u64(j, "bql_limit", r->queue_bql[q].limit);
+		json_u64(j, "bql_inflight", r->queue_bql[q].inflight);
 		json_obj_end(j);
 	}
 	json_arr_end(j);
@@ -165,7 +174,6 @@ static void queues_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp
 
 void report_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp_run_result *r)
 {
-	const struct txp_dev_stats *st = &r->dev;
 	char verdict[128];
 
 	json_obj_begin(j, NULL);
@@ -180,23 +188,11 @@ void report_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp
 	json_u64(j, "ring", cfg->ring);
 	json_u64(j, "frags_min", cfg->frags_min);
 	json_u64(j, "frags_max", cfg->frags_max);
-	json_u64(j, "submitted", st->submitted);
-	json_u64(j, "transmitted", st->transmitted);
-	json_obj_begin(j, "dropped");
-	for (int i = 0; i < TXP_DROP_NR; i++)
-		json_u64(j, txp_drop_reason_name(i), st->dropped[i]);
-	json_obj_end(j);
+	json_u64(j, "burst", cfg->burst);
+	json_u64(j, "bulk", cfg->bulk);
+	dev_stats_json(j, &r->dev);
 	json_u64(j, "lost", r->lost);
 	json_u64(j, "duplicated", r->duplicated);
-	json_u64(j, "xmit_calls", st->xmit_calls);
-	json_u64(j, "xmit_on_stopped", st->xmit_on_stopped);
-	json_u64(j, "bug_logs", st->bug_logs);
-	json_u64(j, "tx_busy", st->tx_busy);
-	json_u64(j, "tx_locked", st->tx_locked);
-	json_u64(j, "collisions", st->collisions);
-	json_u64(j, "requeues", st->requeues);
-	json_u64(j, "stops", st->stops);
-	json_u64(j, "wakes", st->wakes);
 	json_u64(j, "ring_full_awake", r->drv.ring_full_awake);
 	json_u64(j, "ring_full_stopped", r->drv.ring_full_stopped);
 	json_u64(j, "ring_errors", r->drv.ring_errors);

@@ -177,8 +177,8 @@ bool txp_run_cfg_check(const struct txp_run_cfg *cfg, char *err, size_t errlen)
 	}
 	for (unsigned i = 0; i < cfg->xps_len; i++) {
 		if (cfg->xps[i] < 0 || (unsigned)cfg->xps[i] >= cfg->queues) {
-			snprintf(err, errlen, "XPS maps a producer to queue %d, but there are %u queues",
-				 cfg->xps[i], cfg->queues);
+			snprintf(err, errlen, "XPS maps a producer to queue %d, but the device has %u queue%s",
+				 cfg->xps[i], cfg->queues, cfg->queues == 1 ? "" : "s");
 			return false;
 		}
 	}

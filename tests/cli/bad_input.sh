@@ -128,6 +128,17 @@ expect_ok '"submitted":3001,"transmitted":3001,' run --packets 3001 --threads 2 
 expect_ok '"xmit_on_stopped":' run --packets 2000 --threads 2 --json
 expect_ok '"submitted":2000,' run --packets 2000 --threads 2 --json
 expect_ok "verdict" run --packets 2000 --era 2.6.8
+# The modern device's knobs (issue 9).
+expect_usage "--queues must be 1..64, got 0" run --queues 0 --packets 10
+expect_usage "--queues must be 1..64, got 65" run --queues 65 --packets 10
+expect_usage "--xps is off or a list of queue numbers" run --xps garbage --packets 10
+expect_usage "--xps is off or a list of queue numbers" run --xps 0,x --packets 10
+expect_usage "but the device has 1 queue (" run --xps 0,5 --packets 10
+expect_usage "--bql is on or off, got 'maybe'" run --bql maybe --packets 10
+expect_usage "--defer is on or off" run --defer maybe --packets 10
+expect_usage "--watchdog-ms wants a whole number, got '-1'" run --watchdog-ms -1 --packets 10
+expect_usage "--watchdog-ms is for drivers sim afpacket afxdp tap pcap, not null" \
+	run --driver null --watchdog-ms 100 --packets 10
 # An era, then knobs that override it, in either order.
 expect_ok '"lock":"core","runner":"concurrent","driver":"sim","personality":"tg3-2004"' \
 	run --lock core --era 2.6.9 --packets 1000 --json
