@@ -134,6 +134,7 @@ static void queues_json(struct json *j, const struct txp_run_cfg *cfg, const str
 	json_u64(j, "min", r->inflight_min);
 	json_u64(j, "median", r->inflight_median);
 	json_u64(j, "max", r->inflight_max);
+	json_dbl(j, "mean", r->inflight_mean);
 	json_dbl(j, "wait_us", r->ring_wait_us);
 	json_obj_end(j);
 	json_arr_begin(j, "per_queue");
@@ -158,9 +159,10 @@ static void queues_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp
 		fputc('\n', f);
 	}
 	if (r->inflight_max)
-		fprintf(f, "  in the rings: min/median/max %llu/%llu/%llu descriptors, a packet waited ~%.1f us\n",
+		fprintf(f, "  in the rings: min/median/max %llu/%llu/%llu descriptors (mean %.1f), "
+			   "a packet waited ~%.1f us (Little's law: mean / rate)\n",
 			(unsigned long long)r->inflight_min, (unsigned long long)r->inflight_median,
-			(unsigned long long)r->inflight_max, r->ring_wait_us);
+			(unsigned long long)r->inflight_max, r->inflight_mean, r->ring_wait_us);
 	if (cfg->bql) {
 		fprintf(f, "  BQL: final limit per queue (bytes):");
 		for (unsigned q = 0; q < r->queues; q++)

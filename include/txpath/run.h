@@ -219,12 +219,14 @@ struct txp_run_result {
 	uint64_t faults[TXP_FAULT_NR];	/* injected, per kind (link-flap: times down) */
 	/* Per queue (queues of them); the descriptors in the driver's rings
 	 * (all queues), sampled every millisecond while the run lasted, and
-	 * how long a packet waited there (the median by Little's law:
-	 * in flight / throughput). */
+	 * how long a packet waited there (by Little's law: the mean in
+	 * flight over time / throughput; exact for the mean wait when a
+	 * packet is one descriptor, no fragments). */
 	unsigned queues;
 	struct txp_dev_stats queue_stats[TXP_DEV_MAX_QUEUES];
 	struct txp_bql_info queue_bql[TXP_DEV_MAX_QUEUES];	/* at the end */
 	uint64_t inflight_min, inflight_median, inflight_max;	/* descriptors */
+	double inflight_mean;
 	double ring_wait_us;
 	int interrupted;	/* cfg->stop's why if it stopped the run (what did not drain
 				 * was dropped as interrupted), else 0 */

@@ -89,6 +89,11 @@ static void samples_summary(struct inflight_samples *s, struct txp_run_result *r
 {
 	if (!s->n)
 		return;
+	double sum = 0;
+
+	for (unsigned i = 0; i < s->n; i++)
+		sum += (double)s->v[i];
+	res->inflight_mean = sum / s->n;
 	qsort(s->v, s->n, sizeof(s->v[0]), u64_cmp);
 	res->inflight_min = s->v[0];
 	res->inflight_median = s->v[s->n / 2];
@@ -603,7 +608,7 @@ static void run_report(struct run *run, struct txp_run_result *res, uint64_t clo
 	memcpy(res->faults, res->drv.faults, sizeof(res->faults));
 	res->faults[TXP_FAULT_ALLOC_FAIL] = txp_load_relaxed(&run->alloc_failed);
 	res->mpps = res->seconds > 0 ? (double)st->transmitted / res->seconds / 1e6 : 0;
-	res->ring_wait_us = res->mpps > 0 ? (double)res->inflight_median / res->mpps : 0;
+	res->ring_wait_us = res->mpps > 0 ? res->inflight_mean / res->mpps : 0;
 }
 
 int txp_run(const struct txp_run_cfg *cfg, struct txp_run_result *res, char *err, size_t errlen)
