@@ -172,7 +172,7 @@ static void report(enum txp_hazard kind, const char *fmt, ...)
 	}
 	v_report[v_nreport++] = r;
 	if (v_hook)
-		v_hook(kind, r.msg, v_hook_arg);
+		v_hook(r.kind, r.msg, v_hook_arg);
 }
 
 /* Out of memory for a table: said once, and what it would have held is

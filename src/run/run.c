@@ -87,10 +87,10 @@ static int u64_cmp(const void *a, const void *b)
 
 static void samples_summary(struct inflight_samples *s, struct txp_run_result *res)
 {
-	if (!s->n)
-		return;
 	double sum = 0;
 
+	if (!s->n)
+		return;
 	for (unsigned i = 0; i < s->n; i++)
 		sum += (double)s->v[i];
 	res->inflight_mean = sum / s->n;
