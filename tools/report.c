@@ -124,6 +124,17 @@ static void dev_stats_json(struct json *j, const struct txp_dev_stats *st)
 	json_u64(j, "tx_timeouts", st->tx_timeouts);
 }
 
+/* A sampled quantity: {"min", "median", "max", "mean"}. */
+static void sampled_json(struct json *j, const char *name, const struct txp_run_sampled *v)
+{
+	json_obj_begin(j, name);
+	json_u64(j, "min", v->min);
+	json_u64(j, "median", v->median);
+	json_u64(j, "max", v->max);
+	json_dbl(j, "mean", v->mean);
+	json_obj_end(j);
+}
+
 /* Queues, BQL and the watchdog, as JSON: per queue and in all. */
 static void queues_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp_run_result *r)
 {
@@ -131,10 +142,8 @@ static void queues_json(struct json *j, const struct txp_run_cfg *cfg, const str
 	json_bool(j, "bql", cfg->bql);
 	json_u64(j, "watchdog_ms", cfg->watchdog_ms);
 	json_obj_begin(j, "ring_in_flight");
-	json_u64(j, "min", r->inflight_min);
-	json_u64(j, "median", r->inflight_median);
-	json_u64(j, "max", r->inflight_max);
-	json_dbl(j, "mean", r->inflight_mean);
+	sampled_json(j, "descriptors", &r->ring_descs);
+	sampled_json(j, "bytes", &r->ring_bytes);
 	json_dbl(j, "wait_us", r->ring_wait_us);
 	json_obj_end(j);
 	json_arr_begin(j, "per_queue");
@@ -158,11 +167,13 @@ static void queues_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp
 			fprintf(f, " %llu", (unsigned long long)r->queue_stats[q].transmitted);
 		fputc('\n', f);
 	}
-	if (r->inflight_max)
-		fprintf(f, "  in the rings: min/median/max %llu/%llu/%llu descriptors (mean %.1f), "
-			   "a packet waited ~%.1f us (Little's law: mean / rate)\n",
-			(unsigned long long)r->inflight_min, (unsigned long long)r->inflight_median,
-			(unsigned long long)r->inflight_max, r->inflight_mean, r->ring_wait_us);
+	if (r->ring_descs.max)
+		fprintf(f, "  in the rings: min/median/max %llu/%llu/%llu bytes (mean %.0f; descriptors "
+			   "%llu/%llu/%llu), a byte waited ~%.1f us (Little's law: mean / rate out)\n",
+			(unsigned long long)r->ring_bytes.min, (unsigned long long)r->ring_bytes.median,
+			(unsigned long long)r->ring_bytes.max, r->ring_bytes.mean,
+			(unsigned long long)r->ring_descs.min, (unsigned long long)r->ring_descs.median,
+			(unsigned long long)r->ring_descs.max, r->ring_wait_us);
 	if (cfg->bql) {
 		fprintf(f, "  BQL: final limit per queue (bytes):");
 		for (unsigned q = 0; q < r->queues; q++)

@@ -52,6 +52,13 @@ const struct txp_era *txp_era_lookup(const char *name);
 
 struct txp_run_cfg;
 
+/* A quantity sampled over a run: its least, median, greatest and mean
+ * sample (all 0: never sampled). */
+struct txp_run_sampled {
+	uint64_t min, median, max;
+	double mean;
+};
+
 /* What a driver saw, for the report; each driver fills what it can. */
 struct txp_run_drv_stats {
 	bool wire_measured;		/* the wire_* counts are real */
@@ -68,6 +75,8 @@ struct txp_run_drv_stats {
 	enum txp_drop_reason died_drop;	/* ... what it left dropped as (dev-down, tx-error) */
 	uint64_t faults[TXP_FAULT_NR];	/* faults the driver injected, per kind */
 	unsigned in_flight;		/* descriptors posted, not yet retired (sim) */
+	uint64_t in_flight_bytes;	/* ... their packets' bytes (sim) */
+	uint64_t bytes_retired;		/* bytes that left the rings, ever (sim) */
 };
 
 /* How the workload makes a driver of a kind ("sim", "null", ...). */
@@ -217,16 +226,15 @@ struct txp_run_result {
 	bool stalled;		/* nothing moved for stall_seconds; the rest was dropped as dev-down */
 	struct txp_run_stall stall;	/* if stalled: where */
 	uint64_t faults[TXP_FAULT_NR];	/* injected, per kind (link-flap: times down) */
-	/* Per queue (queues of them); the descriptors in the driver's rings
-	 * (all queues), sampled every millisecond while the run lasted, and
-	 * how long a packet waited there (by Little's law: the mean in
-	 * flight over time / throughput; exact for the mean wait when a
-	 * packet is one descriptor, no fragments). */
+	/* Per queue (queues of them); what the driver's rings held (all
+	 * queues, the sim's), sampled every millisecond while the run
+	 * lasted, in descriptors and in bytes; and how long a byte waited
+	 * there, by Little's law: the mean bytes held over the rate at which
+	 * bytes left the rings. */
 	unsigned queues;
 	struct txp_dev_stats queue_stats[TXP_DEV_MAX_QUEUES];
 	struct txp_bql_info queue_bql[TXP_DEV_MAX_QUEUES];	/* at the end */
-	uint64_t inflight_min, inflight_median, inflight_max;	/* descriptors */
-	double inflight_mean;
+	struct txp_run_sampled ring_descs, ring_bytes;
 	double ring_wait_us;
 	int interrupted;	/* cfg->stop's why if it stopped the run (what did not drain
 				 * was dropped as interrupted), else 0 */

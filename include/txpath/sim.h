@@ -182,6 +182,8 @@ struct txp_sim_stats {
 	uint64_t ring_full_stopped;	/* ... queue already stopped: the race */
 	uint64_t ring_errors;		/* descriptors found in an impossible state */
 	unsigned in_flight;		/* descriptors posted, not yet retired */
+	uint64_t in_flight_bytes;	/* bytes of the packets posted, not yet retired */
+	uint64_t bytes_retired;		/* bytes that left the rings, ever (sent, failed, flushed) */
 	uint64_t faults[TXP_FAULT_NR];	/* injected, per kind (link-flap: times down) */
 	uint64_t ring_resets;		/* rings reset by tx_timeout */
 };

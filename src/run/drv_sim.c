@@ -75,6 +75,8 @@ static void sim_stats(void *priv, struct txp_run_drv_stats *st)
 		.ring_full_stopped = s.ring_full_stopped,
 		.ring_errors = s.ring_errors,
 		.in_flight = s.in_flight,
+		.in_flight_bytes = s.in_flight_bytes,
+		.bytes_retired = s.bytes_retired,
 	};
 	memcpy(st->faults, s.faults, sizeof(st->faults));
 }

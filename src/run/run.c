@@ -50,7 +50,7 @@ struct run {
 	 * give up. */
 	atomic_bool abort;
 	_Atomic uint64_t alloc_failed;	/* allocations failed by the alloc-fail fault */
-	struct inflight_samples *inflight;	/* descriptors in the driver's rings */
+	struct inflight_samples *inflight;	/* [RING_DESCS], [RING_BYTES] */
 };
 
 /*
@@ -59,6 +59,8 @@ struct run {
  * spread over the whole run.
  */
 #define RUN_SAMPLES 4096
+
+enum { RING_DESCS, RING_BYTES, RING_SAMPLED };
 
 struct inflight_samples {
 	uint64_t v[RUN_SAMPLES];
@@ -85,7 +87,7 @@ static int u64_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void samples_summary(struct inflight_samples *s, struct txp_run_result *res)
+static void samples_summary(struct inflight_samples *s, struct txp_run_sampled *out)
 {
 	double sum = 0;
 
@@ -93,20 +95,21 @@ static void samples_summary(struct inflight_samples *s, struct txp_run_result *r
 		return;
 	for (unsigned i = 0; i < s->n; i++)
 		sum += (double)s->v[i];
-	res->inflight_mean = sum / s->n;
+	out->mean = sum / s->n;
 	qsort(s->v, s->n, sizeof(s->v[0]), u64_cmp);
-	res->inflight_min = s->v[0];
-	res->inflight_median = s->v[s->n / 2];
-	res->inflight_max = s->v[s->n - 1];
+	out->min = s->v[0];
+	out->median = s->v[s->n / 2];
+	out->max = s->v[s->n - 1];
 }
 
-/* Descriptors in the driver's rings now. */
-static uint64_t run_inflight(struct run *run)
+/* What the driver's rings hold now: descriptors, then bytes. */
+static void run_sample_rings(struct run *run)
 {
 	struct txp_run_drv_stats ds;
 
 	run->cfg->driver->stats(run->drv, &ds);
-	return ds.in_flight;
+	samples_add(&run->inflight[RING_DESCS], ds.in_flight);
+	samples_add(&run->inflight[RING_BYTES], ds.in_flight_bytes);
 }
 
 void txp_run_cfg_init(struct txp_run_cfg *cfg)
@@ -408,9 +411,9 @@ static int run_setup(struct run *run, const struct txp_run_cfg *cfg, char *err, 
 		cfg->driver->frame_addr(run->drv, cfg, &run->addr);
 	}
 	run->prod = calloc(cfg->threads, sizeof(*run->prod));
-	run->inflight = calloc(1, sizeof(*run->inflight));
-	if (run->inflight)
-		run->inflight->stride = 1;
+	run->inflight = calloc(RING_SAMPLED, sizeof(*run->inflight));
+	for (int i = 0; run->inflight && i < RING_SAMPLED; i++)
+		run->inflight[i].stride = 1;
 	if (!run->prod || !run->inflight) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -506,7 +509,7 @@ static bool run_wait(struct run *run, unsigned started, uint64_t t0, uint64_t *t
 		now = txp_now_ns();
 		run_watch_device(run);
 		txp_dev_watchdog(run->dev);
-		samples_add(run->inflight, run_inflight(run));
+		run_sample_rings(run);
 		txp_dev_get_stats(run->dev, &st);
 		done = st.transmitted + dropped_total(&st);
 		if (txp_load_acquire(&run->producers_done) == started && done == st.submitted) {
@@ -591,7 +594,8 @@ static void run_report(struct run *run, struct txp_run_result *res, uint64_t clo
 		txp_txq_get_stats(txp_dev_txq(run->dev, i), &res->queue_stats[i]);
 		txp_txq_get_bql(txp_dev_txq(run->dev, i), &res->queue_bql[i]);
 	}
-	samples_summary(run->inflight, res);
+	samples_summary(&run->inflight[RING_DESCS], &res->ring_descs);
+	samples_summary(&run->inflight[RING_BYTES], &res->ring_bytes);
 	run->cfg->driver->stats(run->drv, &res->drv);
 	/* The device does not know why it was closed; the run does.  What an
 	 * interrupted run's close dropped (the device neither stalled nor lost
@@ -608,7 +612,8 @@ static void run_report(struct run *run, struct txp_run_result *res, uint64_t clo
 	memcpy(res->faults, res->drv.faults, sizeof(res->faults));
 	res->faults[TXP_FAULT_ALLOC_FAIL] = txp_load_relaxed(&run->alloc_failed);
 	res->mpps = res->seconds > 0 ? (double)st->transmitted / res->seconds / 1e6 : 0;
-	res->ring_wait_us = res->mpps > 0 ? res->inflight_mean / res->mpps : 0;
+	res->ring_wait_us = res->drv.bytes_retired ?
+		res->ring_bytes.mean * res->seconds / (double)res->drv.bytes_retired * 1e6 : 0;
 }
 
 int txp_run(const struct txp_run_cfg *cfg, struct txp_run_result *res, char *err, size_t errlen)

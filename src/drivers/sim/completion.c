@@ -169,6 +169,7 @@ unsigned txp__sim_reap(struct txp_sim *sim, unsigned budget, uint64_t limit,
 		cons++;
 	}
 	txp_trace("reclaim descriptors");
+	txp_counter_add_shared(&sim->bytes_retired, bytes);
 	/* Release: clean slots before the index; pairs with the acquire of
 	 * cons in sim_start_xmit(). */
 	txp_store_release(&sim->cons, cons);

@@ -267,6 +267,8 @@ void txp_sim_destroy(struct txp_sim *sim)
 
 static void sim_stats_add(struct txp_sim *sim, struct txp_sim_stats *st)
 {
+	uint64_t retired, posted;
+
 	st->wire_frames += txp_load_relaxed(&sim->wire.frames);
 	st->wire_unique += txp_load_relaxed(&sim->wire.unique);
 	st->wire_duplicates += txp_load_relaxed(&sim->wire.duplicates);
@@ -276,6 +278,11 @@ static void sim_stats_add(struct txp_sim *sim, struct txp_sim_stats *st)
 	st->ring_errors += txp_load_relaxed(&sim->ring_errors);
 	st->ring_resets += txp_load_relaxed(&sim->ring_resets);
 	st->in_flight += (unsigned)(txp_load_acquire(&sim->prod) - txp_load_acquire(&sim->cons));
+	/* Retired first: a snapshot never counts more out than in. */
+	retired = txp_counter_read(&sim->bytes_retired);
+	posted = txp_counter_read(&sim->bytes_posted);
+	st->in_flight_bytes += posted > retired ? posted - retired : 0;
+	st->bytes_retired += retired;
 }
 
 /* Faults are counted for the NIC, on queue 0's counters. */
@@ -351,6 +358,7 @@ static void sim_ring_flush(struct txp_sim *sim, uint64_t done, enum txp_drop_rea
 		sim->ring[i].pkt = NULL;
 		if (!pkt || pkt == SIM_FRAG)
 			continue;
+		txp_counter_add_shared(&sim->bytes_retired, pkt->len);
 		if (cons < done && sim->fault.status[i] == SIM_DESC_SENT) {
 			txp__wire_record(&sim->wire, pkt->flow, pkt->seq);
 			txp_pkt_complete(sim->dev, pkt);
@@ -472,6 +480,7 @@ static void sim_post(struct txp_sim *sim, struct txp_pkt *pkt, uint64_t prod, un
 			txp_counter_add_shared(&sim->ring_errors, 1);
 		d->pkt = i + 1 == need ? pkt : SIM_FRAG;
 	}
+	txp_counter_add_shared(&sim->bytes_posted, pkt->len);
 	/* BQL counts the bytes before the NIC can see them (a driver calls
 	 * netdev_tx_sent_queue before its doorbell): else the completion
 	 * could report them first, and BQL would stop the queue for bytes

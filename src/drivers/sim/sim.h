@@ -39,9 +39,13 @@ struct txp_sim {
 	txp_cacheline_aligned _Atomic uint64_t prod;	/* descriptors posted, ever */
 	struct txp_spinlock tx_lock;		/* the driver's own (tp->tx_lock) */
 	_Atomic uint64_t ring_full_awake, ring_full_stopped;
+	/* Bytes posted, ever: shared adds, as a racing personality may post
+	 * from two contexts at once (counted as ring_errors). */
+	_Atomic uint64_t bytes_posted;
 
 	/* Completion side. */
 	txp_cacheline_aligned _Atomic uint64_t cons;	/* descriptors retired, ever */
+	_Atomic uint64_t bytes_retired;	/* bytes of the packets retired or flushed, ever */
 	atomic_bool running;
 	struct txp_thread thread;
 	_Atomic uint64_t ring_errors;
