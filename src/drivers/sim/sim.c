@@ -278,7 +278,8 @@ static void sim_stats_add(struct txp_sim *sim, struct txp_sim_stats *st)
 	st->ring_errors += txp_load_relaxed(&sim->ring_errors);
 	st->ring_resets += txp_load_relaxed(&sim->ring_resets);
 	st->in_flight += (unsigned)(txp_load_acquire(&sim->prod) - txp_load_acquire(&sim->cons));
-	/* Retired first: a snapshot never counts more out than in. */
+	/* A snapshot: retired read first (on x86 then never more out than
+	 * in), and clamped where loads may pass each other. */
 	retired = txp_counter_read(&sim->bytes_retired);
 	posted = txp_counter_read(&sim->bytes_posted);
 	st->in_flight_bytes += posted > retired ? posted - retired : 0;
