@@ -51,6 +51,9 @@ struct run {
 	atomic_bool abort;
 	_Atomic uint64_t alloc_failed;	/* allocations failed by the alloc-fail fault */
 	struct inflight_samples *inflight;	/* [RING_DESCS], [RING_BYTES] */
+	/* The first and the last sample's time and bytes retired, ever: the
+	 * rate bytes left the rings while they were sampled. */
+	uint64_t ring_t0, ring_t1, ring_out0, ring_out1;
 };
 
 /*
@@ -102,14 +105,20 @@ static void samples_summary(struct inflight_samples *s, struct txp_run_sampled *
 	out->max = s->v[s->n - 1];
 }
 
-/* What the driver's rings hold now: descriptors, then bytes. */
-static void run_sample_rings(struct run *run)
+/* What the driver's rings hold at now: descriptors, then bytes. */
+static void run_sample_rings(struct run *run, uint64_t now)
 {
 	struct txp_run_drv_stats ds;
 
 	run->cfg->driver->stats(run->drv, &ds);
 	samples_add(&run->inflight[RING_DESCS], ds.in_flight);
 	samples_add(&run->inflight[RING_BYTES], ds.in_flight_bytes);
+	if (!run->ring_t0) {
+		run->ring_t0 = now;
+		run->ring_out0 = ds.bytes_retired;
+	}
+	run->ring_t1 = now;
+	run->ring_out1 = ds.bytes_retired;
 }
 
 void txp_run_cfg_init(struct txp_run_cfg *cfg)
@@ -509,7 +518,7 @@ static bool run_wait(struct run *run, unsigned started, uint64_t t0, uint64_t *t
 		now = txp_now_ns();
 		run_watch_device(run);
 		txp_dev_watchdog(run->dev);
-		run_sample_rings(run);
+		run_sample_rings(run, now);
 		txp_dev_get_stats(run->dev, &st);
 		done = st.transmitted + dropped_total(&st);
 		if (txp_load_acquire(&run->producers_done) == started && done == st.submitted) {
@@ -569,21 +578,33 @@ static void run_note_stall(struct run *run, struct txp_run_stall *stall)
 }
 
 /* Bring the device down: the driver drops what it still holds and the
- * core what is queued, both as dev-down.  Returns how many that was. */
-static uint64_t run_close(struct run *run)
+ * core what is queued, both as dev-down.  closed[q]: how many that was on
+ * queue q. */
+static void run_close(struct run *run, uint64_t *closed)
 {
+	unsigned n = run->cfg->queues;
 	struct txp_dev_stats st;
-	uint64_t before;
 
-	txp_dev_get_stats(run->dev, &st);
-	before = st.dropped[TXP_DROP_DEV_DOWN];
+	for (unsigned q = 0; q < n; q++) {
+		txp_txq_get_stats(txp_dev_txq(run->dev, q), &st);
+		closed[q] = st.dropped[TXP_DROP_DEV_DOWN];
+	}
 	txp_dev_close(run->dev);
-	txp_dev_get_stats(run->dev, &st);
-	return st.dropped[TXP_DROP_DEV_DOWN] - before;
+	for (unsigned q = 0; q < n; q++) {
+		txp_txq_get_stats(txp_dev_txq(run->dev, q), &st);
+		closed[q] = st.dropped[TXP_DROP_DEV_DOWN] - closed[q];
+	}
 }
 
-/* closed: what the close dropped. */
-static void run_report(struct run *run, struct txp_run_result *res, uint64_t closed)
+/* What the close dropped (closed[q]), moved from dev-down to interrupted. */
+static void closed_as_interrupted(struct txp_dev_stats *st, uint64_t closed)
+{
+	st->dropped[TXP_DROP_DEV_DOWN] -= closed;
+	st->dropped[TXP_DROP_INTERRUPTED] += closed;
+}
+
+/* closed[q]: what the close dropped on queue q. */
+static void run_report(struct run *run, struct txp_run_result *res, const uint64_t *closed)
 {
 	struct txp_dev_stats *st = &res->dev;
 	uint64_t gone;
@@ -600,10 +621,11 @@ static void run_report(struct run *run, struct txp_run_result *res, uint64_t clo
 	/* The device does not know why it was closed; the run does.  What an
 	 * interrupted run's close dropped (the device neither stalled nor lost
 	 * its link) was queued or in flight when the drain time ran out. */
-	if (res->interrupted && !res->stalled && !res->drv.link_down) {
-		st->dropped[TXP_DROP_DEV_DOWN] -= closed;
-		st->dropped[TXP_DROP_INTERRUPTED] += closed;
-	}
+	if (res->interrupted && !res->stalled && !res->drv.link_down)
+		for (unsigned q = 0; q < res->queues; q++) {
+			closed_as_interrupted(&res->queue_stats[q], closed[q]);
+			closed_as_interrupted(st, closed[q]);
+		}
 	res->dropped = dropped_total(st);
 	res->accounted = st->submitted == st->transmitted + res->dropped;
 	gone = (res->drv.wire_measured ? res->drv.wire_unique : st->transmitted) + res->dropped;
@@ -612,8 +634,11 @@ static void run_report(struct run *run, struct txp_run_result *res, uint64_t clo
 	memcpy(res->faults, res->drv.faults, sizeof(res->faults));
 	res->faults[TXP_FAULT_ALLOC_FAIL] = txp_load_relaxed(&run->alloc_failed);
 	res->mpps = res->seconds > 0 ? (double)st->transmitted / res->seconds / 1e6 : 0;
-	res->ring_wait_us = res->drv.bytes_retired ?
-		res->ring_bytes.mean * res->seconds / (double)res->drv.bytes_retired * 1e6 : 0;
+	/* Little's law over the samples' window: what the close flushed
+	 * left after it. */
+	res->ring_wait_us = run->ring_out1 > run->ring_out0 ?
+		res->ring_bytes.mean * (double)(run->ring_t1 - run->ring_t0) / 1e3 /
+			(double)(run->ring_out1 - run->ring_out0) : 0;
 }
 
 int txp_run(const struct txp_run_cfg *cfg, struct txp_run_result *res, char *err, size_t errlen)
@@ -622,6 +647,7 @@ int txp_run(const struct txp_run_cfg *cfg, struct txp_run_result *res, char *err
 	unsigned started;
 	uint64_t t0, t_end;
 	const char *perr = NULL;
+	uint64_t closed[TXP_DEV_MAX_QUEUES];
 
 	memset(res, 0, sizeof(*res));
 	if (!txp_run_cfg_check(cfg, err, errlen))
@@ -648,7 +674,8 @@ int txp_run(const struct txp_run_cfg *cfg, struct txp_run_result *res, char *err
 	res->seconds = (double)(t_end - t0) / 1e9;
 	if (res->stalled)
 		run_note_stall(&run, &res->stall);
-	run_report(&run, res, run_close(&run));
+	run_close(&run, closed);
+	run_report(&run, res, closed);
 	run_teardown(&run);
 	if (cfg->validate) {
 		res->validated = true;

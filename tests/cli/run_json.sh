@@ -10,7 +10,7 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 . "$(dirname "$0")/lib.sh"
 
-# keys FILE EXPR: EXPR, a Python expression over the run object d, holds.
+# holds FILE EXPR: EXPR, a Python expression over the run object d, holds.
 holds() {
 	python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
@@ -20,8 +20,9 @@ sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" "$2"
 # The era's device (6.x: 2 queues, BQL, bulk 32, a watchdog of 5000 ms),
 # then the same knobs set before --era and after it.
 "$TXPATH" run --era 6.x --packets 2000 --json >"$dir/era" 2>"$dir/err"
-check "--era 6.x runs (exit $?: $(head -1 "$dir/err"))" \
-	"holds '$dir/era' 'd[\"queues\"] == 2 and d[\"bql\"] and d[\"bulk\"] == 32 and d[\"watchdog_ms\"] == 5000'"
+rc=$?
+check "--era 6.x runs (exit $rc: $(head -1 "$dir/err"))" \
+	"[ $rc -eq 0 ] && holds '$dir/era' 'd[\"queues\"] == 2 and d[\"bql\"] and d[\"bulk\"] == 32 and d[\"watchdog_ms\"] == 5000'"
 for order in before after; do
 	knobs="--bql off --queues 1 --bulk 1 --watchdog-ms 100"
 	if [ "$order" = before ]; then
@@ -30,21 +31,24 @@ for order in before after; do
 		set -- --era 6.x $knobs
 	fi
 	"$TXPATH" run "$@" --packets 2000 --json >"$dir/$order" 2>"$dir/err"
-	check "knobs $order --era override it ($(head -1 "$dir/err"))" \
-		"holds '$dir/$order' 'd[\"queues\"] == 1 and not d[\"bql\"] and d[\"bulk\"] == 1 and d[\"watchdog_ms\"] == 100'"
+	rc=$?
+	check "knobs $order --era override it (exit $rc: $(head -1 "$dir/err"))" \
+		"[ $rc -eq 0 ] && holds '$dir/$order' 'd[\"queues\"] == 1 and not d[\"bql\"] and d[\"bulk\"] == 1 and d[\"watchdog_ms\"] == 100'"
 done
 # A knob the era's driver cannot take is refused in either order.
 for args in "--bql on --era 2.6.18" "--era 2.6.18 --bql on"; do
 	# shellcheck disable=SC2086
 	"$TXPATH" run $args --packets 100 >"$dir/out" 2>"$dir/err"
-	check "run $args: usage error (exit $?)" \
-		"[ $? -eq 2 ] && grep -q 'predates byte queue limits' '$dir/err'"
+	rc=$?
+	check "run $args: usage error (exit $rc)" \
+		"[ $rc -eq 2 ] && grep -q 'predates byte queue limits' '$dir/err'"
 done
 
 # Two queues, two producers, a ring small enough to stop and requeue:
 # each counter per queue, and their sums the device's.
 "$TXPATH" run --era 6.x --threads 2 --ring 16 --packets 40000 --json >"$dir/mq" 2>"$dir/err"
-check "a 2-queue run ($(head -1 "$dir/err"))" "holds '$dir/mq' 'len(d[\"per_queue\"]) == 2'"
+rc=$?
+check "a 2-queue run (exit $rc: $(head -1 "$dir/err"))" "[ $rc -eq 0 ] && holds '$dir/mq' 'len(d[\"per_queue\"]) == 2'"
 check "every counter of the device is in each queue's object" \
 	"holds '$dir/mq' 'all(k in q for q in d[\"per_queue\"] for k in (\"submitted\", \"transmitted\", \"dropped\", \"xmit_calls\", \"xmit_on_stopped\", \"bug_logs\", \"tx_busy\", \"tx_locked\", \"collisions\", \"requeues\", \"stops\", \"wakes\", \"tx_timeouts\", \"bql_limit\", \"bql_inflight\"))'"
 check "the queues' counters sum to the device's" \
@@ -54,9 +58,11 @@ check "the queues' drops sum to the device's, reason by reason" \
 check "both queues carried packets" "holds '$dir/mq' 'all(q[\"transmitted\"] > 0 for q in d[\"per_queue\"])'"
 check "the small ring stopped a queue (the counters are not all zero)" "holds '$dir/mq' 'd[\"stops\"] > 0'"
 
-# The demo's rows include the modern eras.
+# The demo's rows include the modern eras.  (Its exit status is not
+# asked: 5.1-nolock, the lockless qdisc as merged, may strand a packet.)
 "$TXPATH" demo --packets 20000 >"$dir/demo" 2>"$dir/err"
-check "demo exits 0 ($(head -1 "$dir/err"))" '[ $? -eq 0 ]'
+rc=$?
+check "demo ran (exit $rc: $(head -1 "$dir/err"))" "[ $rc -le 1 ]"
 for era in 2.6.38 3.3 3.18 6.x 5.1-nolock 5.13-missed 5.19-barrier 6.18-draining; do
 	check "a demo row for $era" "grep -q '^$era ' '$dir/demo'"
 done

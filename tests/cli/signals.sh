@@ -84,6 +84,8 @@ check "slow run SIGINT: exit 130 (got $rc)" '[ "$rc" = 130 ]'
 check "slow run SIGINT: the rest dropped as interrupted, none as dev-down" \
 	'[ "$(json run_slow "d[\"dropped\"][\"interrupted\"] > 0 and d[\"dropped\"][\"dev-down\"] == 0")" = True ]'
 check "slow run SIGINT: submitted = transmitted + dropped" '[ "$(json run_slow "$accounted")" = True ]'
+check "slow run SIGINT: each queue's drops, reason by reason, sum to the device's" \
+	'[ "$(json run_slow "all(sum(q[\"dropped\"][r] for q in d[\"per_queue\"]) == n for r, n in d[\"dropped\"].items())")" = True ]'
 
 # Two signals: the second ends it at once, before the drain, no report.
 start run_twice run --seconds 30 --line-rate 200 --threads 2

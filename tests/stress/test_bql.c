@@ -51,7 +51,9 @@ static void bql_run(bool bql, unsigned queues, struct txp_run_result *res)
  * BQL, not for room.  The bytes in flight stay under the limit but for
  * one batch: a batch's packets all but the last are queued without the
  * stop test (xmit_more), and the limit only grows within a run shorter
- * than BQL's hold time, so the final limit is the largest it was.
+ * than BQL's hold time, so the final limit is the largest it was.  (The
+ * median, not the max: a sample is two reads, and a sampler preempted
+ * between them may count a packet posted and retired meanwhile.)
  */
 static void test_bql_keeps_the_ring_short(void **state)
 {
@@ -71,7 +73,7 @@ static void test_bql_keeps_the_ring_short(void **state)
 	assert_true(on.queue_bql[0].enabled);
 	assert_true(on.queue_bql[0].limit > 0);
 	assert_true(on.queue_bql[0].limit < RING * 64);
-	assert_true(on.ring_bytes.max <= on.queue_bql[0].limit + (cfg.bulk + 1) * cfg.size);
+	assert_true(on.ring_bytes.median <= on.queue_bql[0].limit + cfg.bulk * cfg.size);
 	assert_true(on.ring_wait_us * 2 <= off.ring_wait_us);
 	assert_int_equal(on.dev.stops, on.dev.wakes);
 }

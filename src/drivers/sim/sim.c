@@ -267,7 +267,7 @@ void txp_sim_destroy(struct txp_sim *sim)
 
 static void sim_stats_add(struct txp_sim *sim, struct txp_sim_stats *st)
 {
-	uint64_t retired, posted;
+	uint64_t cons, prod, retired, posted;
 
 	st->wire_frames += txp_load_relaxed(&sim->wire.frames);
 	st->wire_unique += txp_load_relaxed(&sim->wire.unique);
@@ -277,9 +277,11 @@ static void sim_stats_add(struct txp_sim *sim, struct txp_sim_stats *st)
 	st->ring_full_stopped += txp_load_relaxed(&sim->ring_full_stopped);
 	st->ring_errors += txp_load_relaxed(&sim->ring_errors);
 	st->ring_resets += txp_load_relaxed(&sim->ring_resets);
-	st->in_flight += (unsigned)(txp_load_acquire(&sim->prod) - txp_load_acquire(&sim->cons));
-	/* A snapshot: retired read first (on x86 then never more out than
+	/* Snapshots: what left read first (on x86 then never more out than
 	 * in), and clamped where loads may pass each other. */
+	cons = txp_load_acquire(&sim->cons);
+	prod = txp_load_acquire(&sim->prod);
+	st->in_flight += prod > cons ? (unsigned)(prod - cons) : 0;
 	retired = txp_counter_read(&sim->bytes_retired);
 	posted = txp_counter_read(&sim->bytes_posted);
 	st->in_flight_bytes += posted > retired ? posted - retired : 0;
@@ -474,6 +476,11 @@ static enum txp_tx sim_xmit_ring_full(struct txp_sim *sim, unsigned long flags)
  * A slot still in use means two producers raced: counted, never hidden. */
 static void sim_post(struct txp_sim *sim, struct txp_pkt *pkt, uint64_t prod, unsigned need)
 {
+	/* Read before the slots are written: a producer racing this one
+	 * could publish them, and the completion free the packet. */
+	unsigned len = pkt->len;
+	bool more = pkt->xmit_more;
+
 	for (unsigned i = 0; i < need; i++) {
 		struct sim_desc *d = &sim->ring[(prod + i) % sim->size];
 
@@ -481,13 +488,13 @@ static void sim_post(struct txp_sim *sim, struct txp_pkt *pkt, uint64_t prod, un
 			txp_counter_add_shared(&sim->ring_errors, 1);
 		d->pkt = i + 1 == need ? pkt : SIM_FRAG;
 	}
-	txp_counter_add_shared(&sim->bytes_posted, pkt->len);
+	txp_counter_add_shared(&sim->bytes_posted, len);
 	/* BQL counts the bytes before the NIC can see them (a driver calls
 	 * netdev_tx_sent_queue before its doorbell): else the completion
 	 * could report them first, and BQL would stop the queue for bytes
 	 * already gone. */
 	if (sim->p->bql)
-		txp__netdev_tx_sent_queue(sim->txq, pkt->len, pkt->xmit_more);
+		txp__netdev_tx_sent_queue(sim->txq, len, more);
 	txp_trace("queue packet to HW");
 	/* Release: the descriptors before the index; pairs with the acquire
 	 * of prod in sim_reap(). */
