@@ -204,6 +204,11 @@ const char *run_verdict(const struct txp_run_cfg *cfg, const struct txp_run_resu
 			char *buf, size_t len);
 /* False if the run broke the accounting: stalled, lost, duplicated. */
 bool run_ok(const struct txp_run_result *r);
+/* Did the run stall only as its qdisc's history lets it (5.1's stuck
+ * packet; 5.13's missing barrier, which x86's store buffer reaches too),
+ * every packet accounted for?  The demo shows that as the era, not as a
+ * failure; txpath run still exits 1 on it. */
+bool run_stall_is_the_era(const struct txp_run_cfg *cfg, const struct txp_run_result *r);
 
 /* --driver-so PATH and --driver-arg NAME=VALUE[,NAME=VALUE...], as given
  * to run, check and bench: the plugin driver (txpath/plugin.h). */

@@ -19,6 +19,14 @@ bool run_ok(const struct txp_run_result *r)
 	       r->drv.ring_errors == 0;
 }
 
+bool run_stall_is_the_era(const struct txp_run_cfg *cfg, const struct txp_run_result *r)
+{
+	enum txp_nolock_rev rev = cfg->qdisc->nolock;
+
+	return r->stalled && (rev == TXP_NOLOCK_TRYLOCK || rev == TXP_NOLOCK_MISSED) &&
+	       r->accounted && r->lost == 0 && r->duplicated == 0 && r->drv.ring_errors == 0;
+}
+
 /*
  * Can the LLTX race happen at all under these knobs?  In LLTX mode only
  * the driver's own lock serialises start_xmit, so two contexts can be
@@ -54,7 +62,10 @@ const char *run_verdict(const struct txp_run_cfg *cfg, const struct txp_run_resu
 {
 	unsigned long long races = r->dev.xmit_on_stopped, bugs = r->dev.bug_logs;
 
-	if (!run_ok(r))
+	if (run_stall_is_the_era(cfg, r))
+		snprintf(buf, len, "stalled: %s stranded a packet, as it did in Linux",
+			 cfg->qdisc->id);
+	else if (!run_ok(r))
 		snprintf(buf, len, "BROKEN: %s%llu lost, %llu duplicated",
 			 r->stalled ? "stalled, " : "", (unsigned long long)r->lost,
 			 (unsigned long long)r->duplicated);
