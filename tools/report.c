@@ -13,10 +13,15 @@ static const char *personality_name(const struct txp_run_cfg *cfg)
 	return strcmp(cfg->driver->name, "sim") ? NULL : cfg->personality->name;
 }
 
+/* Every packet accounted for, none lost or duplicated, the ring sane. */
+static bool run_accounted(const struct txp_run_result *r)
+{
+	return r->accounted && r->lost == 0 && r->duplicated == 0 && r->drv.ring_errors == 0;
+}
+
 bool run_ok(const struct txp_run_result *r)
 {
-	return !r->stalled && r->accounted && r->lost == 0 && r->duplicated == 0 &&
-	       r->drv.ring_errors == 0;
+	return !r->stalled && run_accounted(r);
 }
 
 bool run_stall_is_the_era(const struct txp_run_cfg *cfg, const struct txp_run_result *r)
@@ -24,7 +29,7 @@ bool run_stall_is_the_era(const struct txp_run_cfg *cfg, const struct txp_run_re
 	enum txp_nolock_rev rev = cfg->qdisc->nolock;
 
 	return r->stalled && (rev == TXP_NOLOCK_TRYLOCK || rev == TXP_NOLOCK_MISSED) &&
-	       r->accounted && r->lost == 0 && r->duplicated == 0 && r->drv.ring_errors == 0;
+	       run_accounted(r);
 }
 
 /*
