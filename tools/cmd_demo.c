@@ -10,7 +10,7 @@
 
 #include "cli.h"
 #include "signals.h"
-#include "txpath/check.h"
+#include "txpath/validator.h"
 
 static const char demo_help[] =
 "usage: txpath demo [options]\n"

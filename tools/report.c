@@ -5,7 +5,7 @@
 
 #include "cli.h"
 #include "signals.h"
-#include "txpath/check.h"
+#include "txpath/validator.h"
 
 /* The personality belongs to the simulated NIC; a real driver has none. */
 static const char *personality_name(const struct txp_run_cfg *cfg)

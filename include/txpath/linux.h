@@ -60,7 +60,7 @@ typedef int netdev_tx_t;
 /* -- flow control ---------------------------------------------------------------- */
 
 #define netif_tx_stop_queue(txq) \
-	(txp_trace_at("netif_stop_queue()", __func__), txp_netif_stop_queue(txq))
+	(txp_event_at("netif_stop_queue()", __func__), txp_netif_stop_queue(txq))
 #define netif_tx_wake_queue(txq)    txp_netif_wake_queue(txq)
 #define netif_tx_queue_stopped(txq) txp_netif_queue_stopped(txq)
 #define netif_stop_queue(dev)       netif_tx_stop_queue(txp_dev_txq((dev), 0))
@@ -121,9 +121,9 @@ typedef struct txp_spinlock spinlock_t;
 
 /* The barriers are drawn, with their caller: where they are, or are
  * not, is what a memory-model counterexample is about. */
-#define smp_mb()               (txp_trace_at("smp_mb()", __func__), txp_mb())
-#define smp_rmb()              (txp_trace_at("smp_rmb()", __func__), txp_rmb())
-#define smp_wmb()              (txp_trace_at("smp_wmb()", __func__), txp_wmb())
+#define smp_mb()               (txp_event_at("smp_mb()", __func__), txp_mb())
+#define smp_rmb()              (txp_event_at("smp_rmb()", __func__), txp_rmb())
+#define smp_wmb()              (txp_event_at("smp_wmb()", __func__), txp_wmb())
 #define mb()                   smp_mb()
 #define rmb()                  smp_rmb()
 #define wmb()                  smp_wmb()

@@ -196,7 +196,7 @@ struct txp_run_cfg {
 	unsigned xps_len;
 	int xps[TXP_MAX_CTX];
 	double stall_seconds;	/* no progress this long: give up */
-	bool validate;		/* the lock validator on (txpath/check.h) */
+	bool validate;		/* the lock validator on (txpath/validator.h) */
 	struct txp_fault_cfg faults;	/* what to inject (txpath/sim.h); none by default */
 	FILE *log;		/* kernel log lines, NULL for none */
 	struct txp_net_cfg net;	/* real drivers: interface, file, frame addresses */

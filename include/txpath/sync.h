@@ -145,10 +145,10 @@ void txp_mb_after_atomic(void);
  * waits until something it read changes. */
 void txp_relax(void);
 
-/* -- diagrams ------------------------------------------------------------------- */
+/* -- events -------------------------------------------------------------------- */
 
 /* An event of the caller's own for the explorer's diagram, drawn as
  * "site: event" (both kept, not copied); nothing in the normal library. */
-void txp_trace_at(const char *event, const char *site);
+void txp_event_at(const char *event, const char *site);
 
 #endif

@@ -12,7 +12,7 @@
 #ifndef TXPATH_TXPATH_H
 #define TXPATH_TXPATH_H
 
-#include "txpath/check.h"
+#include "txpath/validator.h"
 #include "txpath/ctx.h"
 #include "txpath/dev.h"
 #include "txpath/driver.h"

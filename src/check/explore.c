@@ -26,7 +26,7 @@
 #include "check/timer.h"
 #include "check/trace.h"
 #include "check/visited.h"
-#include "txpath/check.h"
+#include "txpath/validator.h"
 #include "txpath/ctx.h"
 #include "txpath/explore.h"
 #include "txpath/run.h"

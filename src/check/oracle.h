@@ -20,20 +20,14 @@
 #define ORACLE_PKTS (6 * 64)
 
 /* A new scenario whose driver is ops, `packets` per producer: forget the
- * last one.  Returns the ops to create the device with (ops, their
+ * last one, and keep its packets past their free (core.h's
+ * txp__pkt_keep).  Returns the ops to create the device with (ops, their
  * start_xmit watched). */
 const struct txp_driver_ops *oracle_begin(const struct txp_driver_ops *ops, unsigned packets);
 /* The device exists: count its packets, watch its queue's stopped flag. */
 void oracle_watch(struct txp_dev *dev);
 /* Packet k of flow (a producer), zeroed: the oracle's own memory. */
 struct txp_pkt *oracle_pkt(unsigned flow, unsigned k);
-/*
- * The pkt.c hook: a heap packet is being freed (its destructor has run).
- * True if it is one of the oracle's, whose free is then noted (by whom,
- * whether the core counted it transmitted or dropped first) and whose
- * memory stays the oracle's, so that a second free is told, not a crash.
- */
-bool txp_check_pkt_keep(struct txp_pkt *pkt);
 
 struct oracle_verdict {
 	const char *kind;	/* NULL: the packets are all accounted for */

@@ -629,7 +629,7 @@ static uint32_t max32(uint32_t a, uint32_t b)
 }
 
 /* What operation op of c orders, under arm, as it is about to run. */
-static void arm_order(struct sctx *c, enum txp_check_op op, const volatile void *addr, size_t size)
+static void arm_order(struct sctx *c, enum txp_rt_op op, const volatile void *addr, size_t size)
 {
 	switch (op) {
 	case TXP_OP_RMW:
@@ -925,7 +925,7 @@ static void reschedule(void)
 
 /* -- the seam's hooks ------------------------------------------------------ */
 
-void txp_check_point(enum txp_check_op op, const volatile void *addr, size_t size)
+void txp_rt_point(enum txp_rt_op op, const volatile void *addr, size_t size)
 {
 	if (txp_unlikely(W.probing) && W.n < SCHED_WATCH_MAX) {
 		W.w[W.n].addr = addr;
@@ -965,7 +965,7 @@ void txp_check_point(enum txp_check_op op, const volatile void *addr, size_t siz
 	}
 }
 
-void txp_check_wrote(const volatile void *addr)
+void txp_rt_wrote(const volatile void *addr)
 {
 	if (tracing())
 		trace_write(addr);
@@ -973,17 +973,17 @@ void txp_check_wrote(const volatile void *addr)
 	wake_readers(addr, me);
 }
 
-bool txp_check_load(const volatile void *addr, size_t size, bool acquire, const char *what,
+bool txp_rt_load(const volatile void *addr, size_t size, bool acquire, const char *what,
 		    uint64_t *v)
 {
-	if (txp_check_forward(addr, size, v))
+	if (txp_rt_forward(addr, size, v))
 		return true;
 	if (!me || S.freerun || S.mm != SCHED_ARM)
 		return false;
 	return arm_load(me, addr, size, acquire, what, v);
 }
 
-bool txp_check_cas_fails(const volatile void *addr, bool would_succeed, const char *what)
+bool txp_rt_cas_fails(const volatile void *addr, bool would_succeed, const char *what)
 {
 	if (!me || S.freerun || S.mm != SCHED_ARM || !would_succeed)
 		return false;
@@ -993,7 +993,7 @@ bool txp_check_cas_fails(const volatile void *addr, bool would_succeed, const ch
 	return true;
 }
 
-bool txp_check_forward(const volatile void *addr, size_t size, uint64_t *v)
+bool txp_rt_forward(const volatile void *addr, size_t size, uint64_t *v)
 {
 	(void)size;
 	if (!me)
@@ -1006,7 +1006,7 @@ bool txp_check_forward(const volatile void *addr, size_t size, uint64_t *v)
 	return false;
 }
 
-bool txp_check_buffer(volatile void *addr, size_t size, uint64_t v, bool release,
+bool txp_rt_buffer(volatile void *addr, size_t size, uint64_t v, bool release,
 		      const char *what)
 {
 	if (!me || S.mm == SCHED_SC || S.freerun)
@@ -1051,12 +1051,12 @@ static void wait_for_change(enum sctx_state why)
 		forget(&me->iter);
 }
 
-void txp_check_spin(void)
+void txp_rt_spin(void)
 {
 	wait_for_change(SC_SPIN);
 }
 
-void txp_check_idle(void)
+void txp_rt_idle(void)
 {
 	wait_for_change(SC_IDLE);
 }
@@ -1067,12 +1067,8 @@ static void trace(const char *what, const char *arg, const char *site)
 		event(me->id, what, arg, site);
 }
 
-void txp_trace(const char *what)
-{
-	trace(what, NULL, NULL);
-}
-
-void txp_trace_site(const char *what, const char *site)
+/* An event of the seam's (txp_event_at()): drawn in the diagram. */
+static void trace_event(const char *what, const char *site)
 {
 	trace(what, NULL, site);
 }
@@ -1104,9 +1100,11 @@ static void trace_released(const struct txp_spinlock *l, const char *site)
 		trace(l->name && !strcmp(l->name, "queue lock") ? "drop" : "release", l->name, NULL);
 }
 
-static const struct txp_sync_observer trace_observer = {
+static struct txp_sync_observer trace_observer = {
+	.order = TXP_OBSERVE_DIAGRAM,
 	.lock_acquired = trace_acquired,
 	.lock_released = trace_released,
+	.event = trace_event,
 };
 
 /* -- the watched word ------------------------------------------------------ */
@@ -1207,7 +1205,7 @@ static struct counter_rec *counter_slot(const volatile void *addr)
 	return NULL;
 }
 
-void txp_check_counter(const volatile void *addr, const char *what)
+void txp_rt_counter(const volatile void *addr, const char *what)
 {
 	struct counter_rec *c;
 	int self;
@@ -1306,7 +1304,7 @@ static int spawn(const char *name, void *(*fn)(void *), void *arg)
  * has no threads, since its per-context state (TXP_LOCAL) is switched by
  * the explorer, not kept per thread.
  */
-int txp_check_thread_start(struct txp_thread *t, const char *name, void *(*fn)(void *), void *arg)
+int txp_rt_thread_start(struct txp_thread *t, const char *name, void *(*fn)(void *), void *arg)
 {
 	int id;
 
@@ -1323,7 +1321,7 @@ int txp_check_thread_start(struct txp_thread *t, const char *name, void *(*fn)(v
 	return 0;
 }
 
-void txp_check_thread_join(struct txp_thread *t)
+void txp_rt_thread_join(struct txp_thread *t)
 {
 	struct sctx *c = t->ctx >= 0 && t->ctx < S.n ? &S.ctx[t->ctx] : NULL;
 
@@ -1391,7 +1389,7 @@ void sched_begin(const struct sched_plan *plan, enum sched_mm mm, unsigned max_s
 			locals_bytes += l->size;
 		fiber_init_thread(&controller);
 		controller_locals = locals_alloc();
-		txp_sync_observe(TXP_WATCH_TRACE, &trace_observer);
+		txp_sync_observe(&trace_observer);
 	}
 	signals_hold();
 	S.armed = true;

@@ -30,6 +30,14 @@ enum txp__stat {
 	TXP__ST_NR,
 };
 
+#ifdef TXP_CHECK
+/* The check build: set by whoever must keep the heap packets it made past
+ * their free (the explorer's oracle follows its packets, so that a second
+ * free is told, not a crash); true: pkt was noted and is kept.  NULL:
+ * every heap packet is freed. */
+extern bool (*txp__pkt_keep)(struct txp_pkt *pkt);
+#endif
+
 /* Written only by its context (txp_counter_add), summed by readers. */
 struct txp__pcpu_stats {
 	txp_cacheline_aligned _Atomic uint64_t c[TXP__ST_NR];

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/validator.h"
 #include "core.h"
 
 #define TXP_DEFAULT_TXQUEUELEN 1000
@@ -291,23 +290,16 @@ void txp__drop_list(struct txp_txq *txq, int self, struct txp_pkt *list, enum tx
 	txp_pkt_free_list(list);
 }
 
-/* A driver freeing with interrupts off: a hazard of the rc2 design. */
-static inline void validate_free(const char *site)
-{
-	if (txp_unlikely(txp__validating))
-		txp_validate_free(site);
-}
-
 void txp__pkt_drop(struct txp_dev *dev, struct txp_pkt *pkt, enum txp_drop_reason reason,
 		   const char *site)
 {
-	validate_free(site);
+	txp_might_free(site);
 	txp__drop(txp__pkt_txq(dev, pkt), txp_ctx_self(), pkt, reason);
 }
 
 void txp__pkt_complete(struct txp_dev *dev, struct txp_pkt *pkt, const char *site)
 {
-	validate_free(site);
+	txp_might_free(site);
 	txp__stat_add(txp__pkt_txq(dev, pkt), txp_ctx_self(), TXP__ST_TRANSMITTED, 1);
 	txp_pkt_free(pkt);
 }
@@ -315,7 +307,7 @@ void txp__pkt_complete(struct txp_dev *dev, struct txp_pkt *pkt, const char *sit
 void txp__pkt_complete_list(struct txp_dev *dev, struct txp_pkt *list, unsigned n,
 			    const char *site)
 {
-	validate_free(site);
+	txp_might_free(site);
 	if (txp_likely(list != NULL))
 		txp__stat_add(txp__pkt_txq(dev, list), txp_ctx_self(), TXP__ST_TRANSMITTED, n);
 	txp_pkt_free_list(list);
@@ -365,7 +357,7 @@ void txp__dev_log(struct txp_dev *dev, const char *fmt, ...)
 void txp_dev_log_bug(struct txp_dev *dev, const char *what)
 {
 	txp__stat_add(&dev->txqs[0], txp_ctx_self(), TXP__ST_BUG_LOGS, 1);
-	txp_trace("BUG! Tx Ring full when queue awake!");
+	txp_event("BUG! Tx Ring full when queue awake!");
 	txp__dev_log(dev, "%s: %s: BUG! %s", dev->ops->name, dev->name, what);
 }
 

@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core.h"
 #include "sync/sync.h"
 #include "txpath/pkt.h"
 #ifdef TXP_CHECK
-#include "check/oracle.h"
 #endif
 
 #define POOL_CHUNK 256u		/* packets added when an unbounded pool grows */
@@ -150,12 +150,16 @@ uint32_t txp_pkt_gather(const struct txp_pkt *pkt, void *dst, uint32_t cap)
 	return pkt->len;
 }
 
+#ifdef TXP_CHECK
+bool (*txp__pkt_keep)(struct txp_pkt *pkt);
+#endif
+
 /* A heap packet's memory goes back.  In the check build the explorer's
  * own packets stay its (it notes the free: a second is a finding). */
 static inline void heap_free(struct txp_pkt *pkt)
 {
 #ifdef TXP_CHECK
-	if (txp_check_pkt_keep(pkt))
+	if (txp__pkt_keep && txp__pkt_keep(pkt))
 		return;
 #endif
 	free(pkt);

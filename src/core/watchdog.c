@@ -57,20 +57,20 @@ static uint64_t stopped_for(struct txp_txq *txq, uint64_t now)
 
 	if (txq->dev->trans_after_xmit) {
 		since = txp_load_relaxed(&txq->trans_start);
-		txp_trace("dev_watchdog: trans_start read");
+		txp_event("dev_watchdog: trans_start read");
 		if (!txp_netif_xmit_stopped(txq))
 			return 0;
-		txp_trace("dev_watchdog: queue stopped");
+		txp_event("dev_watchdog: queue stopped");
 	} else {
 		if (!txp_netif_xmit_stopped(txq))
 			return 0;
-		txp_trace("dev_watchdog: queue stopped");
+		txp_event("dev_watchdog: queue stopped");
 		/* Pairs with the release of the XOFF bit after trans_start is
 		 * written (trans_update() in xmit.c): seeing the bit, we see
 		 * the time of that stop, not an older one. */
 		txp_smp_mb();
 		since = txp_load_relaxed(&txq->trans_start);
-		txp_trace("dev_watchdog: trans_start read");
+		txp_event("dev_watchdog: trans_start read");
 	}
 	return now > since ? now - since : 0;
 }
@@ -96,7 +96,7 @@ int txp_dev_watchdog(struct txp_dev *dev)
 	if (i == dev->num_tx_queues)
 		return -1;
 	txp__stat_add(&dev->txqs[i], txp_ctx_self(), TXP__ST_TX_TIMEOUTS, 1);
-	txp_trace("NETDEV WATCHDOG");
+	txp_event("NETDEV WATCHDOG");
 	txp__dev_log(dev, "NETDEV WATCHDOG: %s (%s): transmit queue %u timed out %llu ms",
 		     dev->name, dev->ops->name, i, (unsigned long long)(late / 1000000));
 	freeze_queues(dev);

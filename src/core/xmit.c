@@ -8,7 +8,6 @@
  * the root lock around start_xmit; in LLTX mode it takes no xmit lock at
  * all, which is the window of the race (DESIGN.md §3).
  */
-#include "check/validator.h"
 #include "core.h"
 
 /* -- flow control ------------------------------------------------------ */
@@ -35,7 +34,7 @@ static inline void trans_update(struct txp_txq *txq)
 {
 	if (txq->dev->watchdog_timeo_ns && !txq->dev->trans_after_xmit) {
 		txp_store_relaxed(&txq->trans_start, txp__dev_clock(txq->dev));
-		txp_trace("trans_start = jiffies");
+		txp_event("trans_start = jiffies");
 	}
 }
 
@@ -45,7 +44,7 @@ static inline void trans_update_after_xmit(struct txp_txq *txq, enum txp_tx rc)
 {
 	if (txp_unlikely(txq->dev->trans_after_xmit) && rc == TXP_TX_OK && txq->dev->watchdog_timeo_ns) {
 		txp_store_relaxed(&txq->trans_start, txp__dev_clock(txq->dev));
-		txp_trace("txq_trans_update(): trans_start = jiffies");
+		txp_event("txq_trans_update(): trans_start = jiffies");
 	}
 }
 
@@ -85,7 +84,7 @@ void txp_netif_wake_queue(struct txp_txq *txq)
 	if (!txp_xchg(&txq->stopped, 0))
 		return;
 	txp__stat_add(txq, txp_ctx_self(), TXP__ST_WAKES, 1);
-	txp_trace("netif_wake_queue()");
+	txp_event("netif_wake_queue()");
 	netif_schedule(txq);
 }
 
@@ -109,7 +108,7 @@ static inline void bql_sent(struct txp_txq *txq, unsigned bytes)
 	/* Release: trans_start before the bit, for the watchdog (pairs with
 	 * its barrier in stopped_for()). */
 	txp_store_release(&txq->stack_xoff, 1);
-	txp_trace("BQL limit: STACK_XOFF set");
+	txp_event("BQL limit: STACK_XOFF set");
 	/* smp_mb__after_atomic(): the stop is visible before the recheck
 	 * below reads the completion side.  Pairs with the barrier in
 	 * bql_completed(): one of the two sees the other,
@@ -260,7 +259,7 @@ call_start_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self, struct xmit_
 
 	enum txp_tx rc;
 
-	txp_trace("call hard_start_xmit");
+	txp_event("call hard_start_xmit");
 	rc = dev->ops->start_xmit(pkt, txq);
 	trans_update_after_xmit(txq, rc);
 	xmit_watch(txq, self, w);
@@ -356,7 +355,7 @@ static inline void requeue_batch(struct txp_txq *txq, struct txp_pkt **pkts, uns
 
 	for (unsigned i = n; i-- > 0;)
 		q->ops->requeue(q, pkts[i]);
-	txp_trace("requeue");
+	txp_event("requeue");
 	txp__stat_add(txq, self, TXP__ST_REQUEUES, n);
 }
 
@@ -421,7 +420,7 @@ static int __txp_qdisc_restart(struct txp_txq *txq, int self)
 	pkts[0] = q->ops->dequeue(q);
 	if (!pkts[0])
 		return (int)q->qlen;
-	txp_trace("qdisc_restart");
+	txp_event("qdisc_restart");
 
 	if (dev->lock == TXP_LOCK_CORE && !xmit_lock_try(txq, self)) {
 		/* Someone holds the driver.  If it is us, start_xmit
@@ -497,7 +496,7 @@ try_bypass(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 			return false;
 	if (dev->lock == TXP_LOCK_CORE && !xmit_lock_try(txq, self))
 		return false;	/* the usual path counts the collision */
-	txp_trace("qdisc_restart");
+	txp_event("qdisc_restart");
 	return true;
 }
 
@@ -829,9 +828,8 @@ void txp_net_tx_action(struct txp_dev *dev)
 void txp_dev_xmit_lock_irqsafe(struct txp_dev *dev)
 {
 	dev->xmit_irqsafe = true;
-	if (txp__validating)
-		for (unsigned i = 0; i < dev->num_tx_queues; i++)
-			txp_validate_irqsafe(&dev->txqs[i].xmit_lock);
+	for (unsigned i = 0; i < dev->num_tx_queues; i++)
+		txp_lock_irqsafe(&dev->txqs[i].xmit_lock);
 }
 
 /* -- for the layer's other entry paths (xmit_nolock.c, xmit_defer.c) ----- */

@@ -61,7 +61,7 @@ static bool nolock_run_begin(struct txp_txq *txq, struct txp_qdisc_nolock *nl)
 {
 	if (txp_spin_trylock(&nl->seqlock))
 		return true;
-	txp_trace("qdisc_run_begin: seqlock busy");
+	txp_event("qdisc_run_begin: seqlock busy");
 	switch (rev_of(txq)) {
 	case TXP_NOLOCK_NONE:
 	case TXP_NOLOCK_TRYLOCK:
@@ -84,7 +84,7 @@ static bool nolock_run_begin(struct txp_txq *txq, struct txp_qdisc_nolock *nl)
 			return false;
 		break;
 	}
-	txp_trace("qdisc_run_begin: MISSED, trylock again");
+	txp_event("qdisc_run_begin: MISSED, trylock again");
 	return txp_spin_trylock(&nl->seqlock);
 }
 
@@ -106,7 +106,7 @@ static void nolock_run_end(struct txp_txq *txq, struct txp_qdisc_nolock *nl)
 	if (rev >= TXP_NOLOCK_BARRIER)
 		txp_smp_mb();
 	if (missed(nl)) {
-		txp_trace("qdisc_run_end: MISSED, reschedule");
+		txp_event("qdisc_run_end: MISSED, reschedule");
 		txp__netif_schedule(txq);
 	}
 }
@@ -187,10 +187,10 @@ static unsigned nolock_restart(struct txp_txq *txq, struct txp_qdisc_nolock *nl,
 	while (n < txq->dev->bulk && (pkts[n] = q->ops->dequeue(q)) != NULL)
 		n++;
 	if (!n) {
-		txp_trace("qdisc_restart: qdisc empty");	/* the 2021 race's window */
+		txp_event("qdisc_restart: qdisc empty");	/* the 2021 race's window */
 		return 0;
 	}
-	txp_trace("qdisc_restart");
+	txp_event("qdisc_restart");
 	return nolock_xmit(txq, nl, pkts, n, self) ? n : 0;
 }
 
@@ -276,7 +276,7 @@ unsigned txp__xmit_nolock(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n
 		if (nolock_is_empty(txq, nl)) {
 			if (keep)
 				txp__stat_add(txq, self, TXP__ST_SUBMITTED, n);
-			txp_trace("qdisc bypass");
+			txp_event("qdisc bypass");
 			if (nolock_xmit(txq, nl, pkts, n, self) && !nolock_is_empty(txq, nl))
 				__nolock_run(txq, nl, self);
 			nolock_run_end(txq, nl);

@@ -71,7 +71,7 @@ static enum txp_drop_reason drop_reason(const struct plugin_dev *pd)
 
 void txp__plugin_free(struct txp_pkt *skb, const char *site)
 {
-	txp_trace_at("dev_kfree_skb()", site);
+	txp_event_at("dev_kfree_skb()", site);
 	if (in_poll)
 		sent(up, skb, site);
 	else
@@ -82,7 +82,7 @@ void txp__plugin_free_deferred(struct txp_pkt *skb, const char *site)
 {
 	struct txp_pkt *head;
 
-	txp_trace_at("dev_kfree_skb_irq()", site);
+	txp_event_at("dev_kfree_skb_irq()", site);
 	if (in_poll) {
 		/* Completion context only: no lock. */
 		skb->next = up->sent_later;

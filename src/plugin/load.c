@@ -22,7 +22,7 @@ static void (*const seam_exports[])(void) __attribute__((used)) = {
 	(void (*)(void))txp_clear_bit, (void (*)(void))txp_test_bit,
 	(void (*)(void))txp_test_and_set_bit, (void (*)(void))txp_test_and_clear_bit,
 	txp_mb, txp_rmb, txp_wmb, txp_mb_after_atomic, txp_relax,
-	(void (*)(void))txp_trace_at,
+	(void (*)(void))txp_event_at,
 };
 
 /* Every plugin loaded, newest first. */

@@ -9,7 +9,7 @@
 
 #include "drivers/common/frame.h"
 #include "sync/sync.h"
-#include "txpath/check.h"
+#include "txpath/validator.h"
 #include "txpath/ctx.h"
 #include "txpath/run.h"
 

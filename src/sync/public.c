@@ -4,7 +4,7 @@
  *
  * Written once over the library's own inline operations (sync.h), so
  * that this file compiled into libtxpath gives plain C11 atomics and
- * compiled into libtxpath_check gives the explorer's scheduling points,
+ * compiled into libtxpath_check gives the check runtime's scheduling points,
  * under the same symbols.
  */
 #include <stdio.h>
@@ -51,11 +51,7 @@ uint64_t txp_atomic_load(const volatile void *p, size_t size, enum txp_order o)
 #ifdef TXP_CHECK
 /* As txp_store_relaxed/_release, with the target named as the caller
  * wrote it. */
-#define store_as(a, v, mo, what) do {					\
-		txp_check_point(TXP_OP_STORE, (a), sizeof(*(a)));	\
-		if (txp__check_write(a, v, mo, what))			\
-			txp_check_wrote(a);				\
-	} while (0)
+#define store_as(a, v, mo, what) txp__check_store_as(a, v, mo, what)
 #else
 #define store_as(a, v, mo, what) atomic_store_explicit((a), (v), (mo))
 #endif
@@ -158,8 +154,8 @@ void txp_mb(void)
 #ifdef TXP_CHECK
 /* Under sc and tso loads are not reordered with loads, nor stores with
  * stores: a scheduling point that drains nothing; under arm smp_rmb and
- * smp_wmb order what they name (src/check/sched.c). */
-#define order_point(op) txp_check_point((op), NULL, 0)
+ * smp_wmb order what they name (port.h). */
+#define order_point(op) txp_rt_point((op), NULL, 0)
 #else
 #define order_point(op) ((void)0)
 #endif
@@ -185,14 +181,4 @@ void txp_mb_after_atomic(void)
 void txp_relax(void)
 {
 	txp_cpu_relax();
-}
-
-void txp_trace_at(const char *event, const char *site)
-{
-#ifdef TXP_CHECK
-	txp_trace_site(event, site);
-#else
-	(void)event;
-	(void)site;
-#endif
 }

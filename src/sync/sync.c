@@ -25,7 +25,7 @@ _Atomic unsigned txp__mb_word;
 void txp_spin_wait(unsigned *spins)
 {
 	(void)spins;
-	txp_check_spin();
+	txp_rt_spin();
 }
 #else
 void txp_spin_wait(unsigned *spins)
@@ -50,58 +50,112 @@ void txp_spin_init(struct txp_spinlock *l, const char *name)
 
 /* -- observers ----------------------------------------------------------- */
 
-static const struct txp_sync_observer *watchers[TXP_WATCH_NR];
-/* Any watcher at all: the one test on the lock's fast path (sync.h). */
+/* The observers, by increasing order (txp_sync_observe()). */
+static const struct txp_sync_observer *observers;
+/* Any observer at all: the one test on the lock's fast path (sync.h). */
 bool txp__sync_watched;
 
-void txp_sync_observe(enum txp_sync_watcher w, const struct txp_sync_observer *o)
+void txp_sync_observe(struct txp_sync_observer *o)
 {
-	watchers[w] = o;
-	txp__sync_watched = false;
-	for (int i = 0; i < TXP_WATCH_NR; i++)
-		txp__sync_watched |= watchers[i] != NULL;
+	const struct txp_sync_observer **at = &observers;
+
+	for (const struct txp_sync_observer *p = observers; p; p = p->next)
+		if (p == o)
+			return;
+	while (*at && (*at)->order <= o->order)
+		at = (const struct txp_sync_observer **)&(*at)->next;
+	o->next = *at;
+	*at = o;
+	txp__sync_watched = true;
 }
 
-/* A watcher that lets a taking of l pass as nested, if any does. */
+void txp_sync_unobserve(struct txp_sync_observer *o)
+{
+	for (const struct txp_sync_observer **at = &observers; *at;
+	     at = (const struct txp_sync_observer **)&(*at)->next)
+		if (*at == o) {
+			*at = o->next;
+			o->next = NULL;
+			break;
+		}
+	txp__sync_watched = observers != NULL;
+}
+
+/* Each observer o in order that has member m: STMT. */
+#define each_observer(o, m) \
+	for (const struct txp_sync_observer *o = observers; o; o = o->next) if (o->m)
+
+/* An observer that lets a taking of l pass as nested, if any does. */
 static bool observe_recursion(const struct txp_spinlock *l, const char *site)
 {
-	for (int i = 0; i < TXP_WATCH_NR; i++)
-		if (watchers[i] && watchers[i]->lock_recursion && watchers[i]->lock_recursion(l, site))
+	each_observer(o, lock_recursion)
+		if (o->lock_recursion(l, site))
 			return true;
 	return false;
 }
 
-static void observe_acquired(const struct txp_spinlock *l, const char *site)
+/* In decreasing order (struct txp_sync_observer): the list backwards. */
+static void acquired_from(const struct txp_sync_observer *o, const struct txp_spinlock *l,
+			  const char *site)
 {
-	for (int i = TXP_WATCH_NR; i-- > 0;)
-		if (watchers[i] && watchers[i]->lock_acquired)
-			watchers[i]->lock_acquired(l, site);
+	if (!o)
+		return;
+	acquired_from(o->next, l, site);
+	if (o->lock_acquired)
+		o->lock_acquired(l, site);
 }
 
-/* True if a watcher says this release undoes a nested hold. */
+static void observe_acquired(const struct txp_spinlock *l, const char *site)
+{
+	acquired_from(observers, l, site);
+}
+
+/* True if an observer says this release undoes a nested hold. */
 static bool observe_release(const struct txp_spinlock *l, const char *site)
 {
-	bool nested = false;
-
-	for (int i = 0; i < TXP_WATCH_NR && !nested; i++)
-		if (watchers[i] && watchers[i]->lock_release)
-			nested = watchers[i]->lock_release(l, site);
-	return nested;
+	each_observer(o, lock_release)
+		if (o->lock_release(l, site))
+			return true;
+	return false;
 }
 
 static void observe_released(const struct txp_spinlock *l, const char *site)
 {
-	for (int i = 0; i < TXP_WATCH_NR; i++)
-		if (watchers[i] && watchers[i]->lock_released)
-			watchers[i]->lock_released(l, site);
+	each_observer(o, lock_released)
+		o->lock_released(l, site);
 }
 
 static void observe_irqs_on(const char *site)
 {
-	for (int i = 0; i < TXP_WATCH_NR; i++)
-		if (watchers[i] && watchers[i]->irqs_on)
-			watchers[i]->irqs_on(site);
+	each_observer(o, irqs_on)
+		o->irqs_on(site);
 }
+
+void txp__sync_might_free(const char *site)
+{
+	each_observer(o, might_free)
+		o->might_free(site);
+}
+
+void txp__sync_lock_irqsafe(const struct txp_spinlock *l)
+{
+	each_observer(o, lock_irqsafe)
+		o->lock_irqsafe(l);
+}
+
+#ifdef TXP_CHECK
+void txp_event_at(const char *event, const char *site)
+{
+	each_observer(o, event)
+		o->event(event, site);
+}
+#else
+void txp_event_at(const char *event, const char *site)
+{
+	(void)event;
+	(void)site;
+}
+#endif
 
 bool txp__spin_trylock(struct txp_spinlock *l, const char *site)
 {
@@ -343,17 +397,17 @@ _Static_assert(sizeof(pthread_t) <= sizeof(unsigned long), "pthread_t fits");
 int txp_thread_start_named(struct txp_thread *t, const char *name,
 			   void *(*fn)(void *), void *arg)
 {
-	return txp_check_thread_start(t, name, fn, arg);
+	return txp_rt_thread_start(t, name, fn, arg);
 }
 
 void txp_thread_join(struct txp_thread *t)
 {
-	txp_check_thread_join(t);
+	txp_rt_thread_join(t);
 }
 
 void txp_thread_yield(void)
 {
-	txp_check_idle();
+	txp_rt_idle();
 }
 #else
 int txp_thread_start_named(struct txp_thread *t, const char *name,

@@ -7,12 +7,13 @@
  * too), atomics with named orderings inline for the hot paths, threads.
  * Nothing else in src/ uses <stdatomic.h> or <pthread.h> for
  * synchronisation, so the check build (-DTXP_CHECK) turns each operation
- * below into a scheduling point of the schedule explorer (src/check/,
- * DESIGN.md §6).  In the normal build they are plain C11 atomics and cost
- * nothing more.
+ * below into a scheduling point of a check runtime, through the calls of
+ * port.h (DESIGN.md §6).  In the normal build they are plain C11 atomics
+ * and cost nothing more.
  *
- * The seam knows neither the explorer nor the lock validator: they observe
- * it through the hooks at the end of this file.
+ * The seam depends on nothing above it: who runs the check build's
+ * contexts provides port.h; the lock validator (validator.c) and diagrams
+ * observe it through the observers at the end of this file.
  */
 #ifndef TXP_SYNC_H
 #define TXP_SYNC_H
@@ -22,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "port.h"
 #include "txpath/ctx.h"
 #include "txpath/sync.h"
 
@@ -45,9 +47,9 @@
  * What a CPU keeps per CPU (which context it is, "interrupts off"):
  * declared txp_local, and registered with TXP_LOCAL(var) after its
  * definition.  Thread-local in the normal build.  In the check build the
- * explorer runs its contexts as fibers of one thread: each such variable
- * is listed in the section txp_locals, and the explorer switches them all
- * with the context (src/check/sched.c).
+ * runtime runs its contexts as fibers of one thread: each such variable
+ * is listed in the section txp_locals, and the runtime switches them all
+ * with the context.
  */
 #ifdef TXP_CHECK
 struct txp_local_var {
@@ -104,46 +106,6 @@ static inline void txp_cpu_relax(void)
 
 #else /* TXP_CHECK: every operation is a scheduling point */
 
-enum txp_check_op {
-	TXP_OP_LOAD,		/* reads addr */
-	TXP_OP_STORE,		/* writes addr; may sit in a store buffer (tso, arm) */
-	TXP_OP_RMW,		/* reads and writes addr; drains the store buffer
-				 * and orders later loads (a full barrier) */
-	TXP_OP_FENCE,		/* drains the store buffer, orders later loads */
-	TXP_OP_ORDER,		/* neither reads, writes nor drains (smp_mb__after_atomic:
-				 * the seam's acq_rel read-modify-writes are full
-				 * barriers already) */
-	TXP_OP_RMW_RELAXED,	/* reads and writes addr, as TXP_OP_RMW; drains under
-				 * tso (a locked instruction), orders nothing else
-				 * under arm */
-	TXP_OP_RMB,		/* smp_rmb: footprint as TXP_OP_ORDER; under arm,
-				 * later loads after earlier ones */
-	TXP_OP_WMB,		/* smp_wmb: footprint as TXP_OP_ORDER; under arm,
-				 * later stores land after earlier ones */
-};
-
-/* Before an operation on size bytes at addr: maybe let another context
- * run first. */
-void txp_check_point(enum txp_check_op op, const volatile void *addr, size_t size);
-/* After a write reached memory: wake contexts that spin reading addr. */
-void txp_check_wrote(const volatile void *addr);
-/* Memory model tso: the calling context's newest buffered store to addr. */
-bool txp_check_forward(const volatile void *addr, size_t size, uint64_t *v);
-/* The value a load of addr reads, if not memory's: the calling context's
- * newest buffered store to it (tso, arm), or (arm) an older write of addr
- * the plan chose.  acquire: the load is one.  what: addr as written. */
-bool txp_check_load(const volatile void *addr, size_t size, bool acquire, const char *what,
-		    uint64_t *v);
-/* Buffer a store (tso, arm); false when it must go to memory now.
- * release: the store is one. */
-bool txp_check_buffer(volatile void *addr, size_t size, uint64_t v, bool release,
-		      const char *what);
-/* Memory model arm: does this weak compare-exchange of addr, which would
- * succeed (would_succeed), fail spuriously?  The plan decides. */
-bool txp_check_cas_fails(const volatile void *addr, bool would_succeed, const char *what);
-/* A spinning context with nothing to do: run others until it may. */
-void txp_check_idle(void);
-
 /* The plain type of the atomic object at p (for pointers too). */
 #define txp__plain_type(p) __typeof__(atomic_load_explicit((p), memory_order_relaxed))
 /* p as the calling context sees it: its newest buffered store (tso),
@@ -151,7 +113,7 @@ void txp_check_idle(void);
 #define txp__check_read(p, order) __extension__ ({			\
 	txp__plain_type(p) v_;						\
 	uint64_t b_;							\
-	if (txp_check_forward((p), sizeof(*(p)), &b_))			\
+	if (txp_rt_forward((p), sizeof(*(p)), &b_))			\
 		v_ = (txp__plain_type(p))(uintptr_t)b_;			\
 	else								\
 		v_ = atomic_load_explicit((p), (order));		\
@@ -160,7 +122,7 @@ void txp_check_idle(void);
  * context's store buffer (tso, arm); true if it went to memory at once.
  * No scheduling point.  what: p as written, for the diagrams. */
 #define txp__check_write(p, s, order, what) __extension__ ({		\
-	bool m_ = !txp_check_buffer((p), sizeof(*(p)), (uint64_t)(uintptr_t)(s), \
+	bool m_ = !txp_rt_buffer((p), sizeof(*(p)), (uint64_t)(uintptr_t)(s), \
 				    (order) != memory_order_relaxed, (what)); \
 	if (m_)								\
 		atomic_store_explicit((p), (s), (order));		\
@@ -169,39 +131,45 @@ void txp_check_idle(void);
 #define txp__check_load(p, order) __extension__ ({			\
 	txp__plain_type(p) v_;						\
 	uint64_t b_;							\
-	txp_check_point(TXP_OP_LOAD, (p), sizeof(*(p)));		\
-	if (txp_check_load((p), sizeof(*(p)), (order) != memory_order_relaxed, #p, &b_)) \
+	txp_rt_point(TXP_OP_LOAD, (p), sizeof(*(p)));		\
+	if (txp_rt_load((p), sizeof(*(p)), (order) != memory_order_relaxed, #p, &b_)) \
 		v_ = (txp__plain_type(p))(uintptr_t)b_;			\
 	else								\
 		v_ = atomic_load_explicit((p), (order));		\
 	v_; })
+/* The store protocol: a scheduling point, then the value s (evaluated
+ * already) through the store buffer or to memory, waking whoever waits on
+ * it.  what: p as written. */
+#define txp__check_store_as(p, s, order, what) do {			\
+	txp_rt_point(TXP_OP_STORE, (p), sizeof(*(p)));			\
+	if (txp__check_write(p, s, order, what))			\
+		txp_rt_wrote(p);					\
+} while (0)
 /* The value first: a load in it is a scheduling point of its own, before
  * the store's. */
 #define txp__check_store(p, v, order) __extension__ ({			\
 	txp__plain_type(p) s_ = (v);					\
-	txp_check_point(TXP_OP_STORE, (p), sizeof(*(p)));		\
-	if (txp__check_write(p, s_, order, #p))				\
-		txp_check_wrote(p);					\
+	txp__check_store_as(p, s_, order, #p);				\
 	(void)0; })
 #define txp__check_rmw_as(op, p, expr) __extension__ ({		\
-	txp_check_point((op), (p), sizeof(*(p)));			\
+	txp_rt_point((op), (p), sizeof(*(p)));			\
 	__typeof__(expr) r_ = (expr);					\
-	txp_check_wrote(p);						\
+	txp_rt_wrote(p);						\
 	r_; })
 #define txp__check_rmw(p, expr) txp__check_rmw_as(TXP_OP_RMW, p, expr)
 /* Weak, as in the shipped build: under arm it may fail spuriously (the
  * plan's choice), leaving *expp the value it found, which it then equals. */
 #define txp__check_cas(p, expp, v) __extension__ ({			\
 	bool ok_;							\
-	txp_check_point(TXP_OP_RMW, (p), sizeof(*(p)));			\
-	if (txp_check_cas_fails((p), atomic_load_explicit((p), memory_order_relaxed) == *(expp), #p)) { \
+	txp_rt_point(TXP_OP_RMW, (p), sizeof(*(p)));			\
+	if (txp_rt_cas_fails((p), atomic_load_explicit((p), memory_order_relaxed) == *(expp), #p)) { \
 		*(expp) = atomic_load_explicit((p), memory_order_relaxed); \
 		ok_ = false;						\
 	} else {							\
 		ok_ = atomic_compare_exchange_strong_explicit((p), (expp), (v), \
 				memory_order_acq_rel, memory_order_relaxed); \
 	}								\
-	txp_check_wrote(p);						\
+	txp_rt_wrote(p);						\
 	ok_; })
 
 #define txp_load_relaxed(p)      txp__check_load(p, memory_order_relaxed)
@@ -218,13 +186,13 @@ void txp_check_idle(void);
 #define txp_cas(p, expp, v)      txp__check_cas(p, expp, v)
 #ifdef TXP_TSAN
 extern _Atomic unsigned txp__mb_word;
-#define txp_smp_mb() (txp_check_point(TXP_OP_FENCE, NULL, 0), \
+#define txp_smp_mb() (txp_rt_point(TXP_OP_FENCE, NULL, 0), \
 	(void)atomic_fetch_add_explicit(&txp__mb_word, 0, memory_order_seq_cst))
 #else
 #define txp_smp_mb() \
-	(txp_check_point(TXP_OP_FENCE, NULL, 0), atomic_thread_fence(memory_order_seq_cst))
+	(txp_rt_point(TXP_OP_FENCE, NULL, 0), atomic_thread_fence(memory_order_seq_cst))
 #endif
-#define txp_cpu_relax() txp_check_idle()
+#define txp_cpu_relax() txp_rt_idle()
 
 #endif /* TXP_CHECK */
 
@@ -256,8 +224,8 @@ extern _Atomic unsigned txp__mb_word;
  * pair, not a locked read-modify-write, so free on the hot path and still
  * data-race-free for readers; but two writers lose increments.  In the
  * check build each such counter's writer is recorded, and a second
- * context writing it is a violation the explorer reports with its
- * schedule (txp_check_counter()).
+ * context writing it is a violation the runtime reports with its
+ * schedule (txp_rt_counter()).
  *
  * txp_counter_add_shared and txp_counter_inc_shared are for a counter
  * several contexts may bump (producers and the completion context, or
@@ -266,10 +234,7 @@ extern _Atomic unsigned txp__mb_word;
  */
 #define txp_counter_read(p) atomic_load_explicit((p), memory_order_relaxed)
 #ifdef TXP_CHECK
-/* The single-writer counter at addr (what: as written) is written by the
- * calling context. */
-void txp_check_counter(const volatile void *addr, const char *what);
-#define txp_counter_add(p, v) (txp_check_counter((p), #p),		\
+#define txp_counter_add(p, v) (txp_rt_counter((p), #p),		\
 	atomic_store_explicit((p), txp_counter_read(p) + (v), memory_order_relaxed))
 #else
 #define txp_counter_add(p, v) \
@@ -353,7 +318,7 @@ static inline int txp__spin_owner_raw(const struct txp_spinlock *l)
 	return atomic_load_explicit(&((struct txp_spinlock *)l)->owner, memory_order_relaxed);
 }
 
-/* Does a watcher observe the seam (txp_sync_observe)?  Set and cleared
+/* Does an observer watch the seam (txp_sync_observe())?  Set and cleared
  * while no context runs: read without ordering. */
 extern bool txp__sync_watched;
 
@@ -437,28 +402,28 @@ const char *txp_irqs_off_site(void);
 void txp_irq_enter(void);
 void txp_irq_exit(void);
 
-/* -- trace ---------------------------------------------------------- */
+/* -- events --------------------------------------------------------- */
 
 /*
  * A high-level event in the words of the seeds ("qdisc_restart", "queue
- * packet to HW"), for the schedule explorer's diagrams.  Nothing at all
- * outside the check build.
+ * packet to HW"), told to the seam's observers (a check runtime's
+ * diagrams draw it).  Nothing at all outside the check build.
  */
 #ifdef TXP_CHECK
-void txp_trace(const char *event);
+#define txp_event(event) txp_event_at((event), NULL)
 #else
-#define txp_trace(event) ((void)0)
+#define txp_event(event) ((void)0)
 #endif
 
 /* -- threads ---------------------------------------------------------- */
 
 struct txp_thread {
 	unsigned long handle;	/* pthread_t */
-	int ctx;		/* check build: the explorer's context, or -1 */
+	int ctx;		/* check build: the runtime's context, or -1 */
 };
 
-/* Start fn(arg) in a new context (in the check build, one the explorer
- * schedules).  The name is for the explorer's diagrams: "IRQ". */
+/* Start fn(arg) in a new context (in the check build, one the runtime
+ * schedules).  The name is for the diagrams: "IRQ". */
 int txp_thread_start_named(struct txp_thread *t, const char *name,
 			   void *(*fn)(void *), void *arg);
 #define txp_thread_start(t, fn, arg) txp_thread_start_named((t), NULL, (fn), (arg))
@@ -470,44 +435,67 @@ void txp_thread_yield(void);
 uint64_t txp_now_ns(void);
 void txp_sleep_ns(uint64_t ns);
 
-/* -- hooks: how the validator and the explorer observe the seam ---------- */
+/* -- observers: who watches the seam ------------------------------------ */
 
 /*
- * An observer of lock and interrupt events, called by the context that
- * makes them.  lock_recursion: taking l, which this context may hold
- * already; true to treat it as a nested hold (no spinning).  lock_release:
- * before the unlock, true if this undoes a nested hold (no real unlock).
- * lock_released: after a real unlock's store, before any other context can
- * run (what a diagram shows).  Any member may be NULL.
+ * An observer of lock, interrupt and packet events, and of the annotations
+ * below, called by the context that makes them.  lock_recursion: taking
+ * l, which this context may hold already; true to treat it as a nested
+ * hold (no spinning).  lock_release: before the unlock, true if this
+ * undoes a nested hold (no real unlock).  lock_released: after a real
+ * unlock's store, before any other context can run (what a diagram
+ * shows).  might_free, lock_irqsafe: the annotations txp_might_free(),
+ * txp_lock_irqsafe().  event: txp_event_at() (check build only).  Any
+ * member may be NULL.
+ *
+ * Observers are asked in increasing order: the first to claim a
+ * recursion or a nested release decides; lock_acquired goes in
+ * decreasing order, so that an observer early in the order sees a lock
+ * taken after the later ones and released before them (the validator,
+ * first, judges a lock as the diagrams draw it).
  */
 struct txp_sync_observer {
+	int order;		/* TXP_OBSERVE_* */
 	bool (*lock_recursion)(const struct txp_spinlock *l, const char *site);
 	void (*lock_acquired)(const struct txp_spinlock *l, const char *site);
 	bool (*lock_release)(const struct txp_spinlock *l, const char *site);
 	void (*lock_released)(const struct txp_spinlock *l, const char *site);
 	void (*irqs_on)(const char *site);
+	void (*might_free)(const char *site);
+	void (*lock_irqsafe)(const struct txp_spinlock *l);
+	void (*event)(const char *what, const char *site);
+	const struct txp_sync_observer *next;	/* the seam's: in order */
 };
 
-enum txp_sync_watcher {
-	TXP_WATCH_VALIDATOR,	/* the lock validator (check/validator.c) */
-	TXP_WATCH_TRACE,	/* the explorer's diagrams (check/sched.c) */
-	TXP_WATCH_NR,
-};
+/* The orders of the library's own observers; others fit between. */
+#define TXP_OBSERVE_VALIDATOR 100	/* the lock validator (validator.c) */
+#define TXP_OBSERVE_DIAGRAM   200	/* a check runtime's diagrams */
 
-/* Install o as watcher w (NULL: none).  Only while no context runs. */
-void txp_sync_observe(enum txp_sync_watcher w, const struct txp_sync_observer *o);
+/* Add o (by its order; among equals, after them) or remove it.  Only
+ * while no context runs; o lives until removed.  Adding one twice, or
+ * removing one not added, does nothing. */
+void txp_sync_observe(struct txp_sync_observer *o);
+void txp_sync_unobserve(struct txp_sync_observer *o);
 
-#ifdef TXP_CHECK
-/*
- * The explorer's scheduler provides these (check/sched.c), besides the
- * scheduling points above: the check build's threads are its contexts.
- */
-int txp_check_thread_start(struct txp_thread *t, const char *name, void *(*fn)(void *), void *arg);
-void txp_check_thread_join(struct txp_thread *t);
-/* A context waiting for a lock: run others until what it read changes. */
-void txp_check_spin(void);
-/* A diagram event "site: what" (site may be NULL: "what"). */
-void txp_trace_site(const char *what, const char *site);
-#endif
+void txp__sync_might_free(const char *site);
+void txp__sync_lock_irqsafe(const struct txp_spinlock *l);
+
+/* -- annotations ----------------------------------------------------------- */
+
+/* A packet may be freed here (at site): the validator reports it with
+ * interrupts off.  Free while nobody observes. */
+static inline void txp_might_free(const char *site)
+{
+	if (txp_unlikely(txp__sync_watched))
+		txp__sync_might_free(site);
+}
+
+/* l will also be taken in interrupt context: an observer treats its class
+ * as irq-safe from now on. */
+static inline void txp_lock_irqsafe(const struct txp_spinlock *l)
+{
+	if (txp_unlikely(txp__sync_watched))
+		txp__sync_lock_irqsafe(l);
+}
 
 #endif /* TXP_SYNC_H */

@@ -13,10 +13,9 @@
 
 #include <cmocka.h>
 
-#include "check/validator.h"
 #include "sync/sync.h"
 #include "testutil.h"
-#include "txpath/check.h"
+#include "txpath/validator.h"
 #include "txpath/run.h"
 
 static struct txp_spinlock lock_a, lock_b, lock_c, lock_d;
@@ -301,7 +300,7 @@ static void test_irqs_on_held(void **state)
 	static const char *const words[] = { "lock A", "test_irqs_on_held", NULL };
 	(void)state;
 
-	txp_validate_irqsafe(&lock_a);
+	txp_lock_irqsafe(&lock_a);
 	txp_local_irq_disable();
 	txp_spin_lock(&lock_a);
 	txp_local_irq_enable();

@@ -9,7 +9,7 @@
 
 #include "../cli.h"
 #include "../signals.h"
-#include "txpath/check.h"
+#include "txpath/validator.h"
 #include "txpath/explore.h"
 #include "txpath/plugin.h"
 

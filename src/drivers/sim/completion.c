@@ -81,7 +81,7 @@ static void sim_wake_softirq(struct txp_sim *sim, uint64_t cons)
 {
 	txp_smp_mb();
 	if (!txp_netif_queue_stopped(sim->txq)) {
-		txp_trace("queue awake: nothing to wake");
+		txp_event("queue awake: nothing to wake");
 		return;
 	}
 	if (sim_avail(sim, txp_load_acquire(&sim->prod), cons) <= sim->wake_thresh)
@@ -168,7 +168,7 @@ unsigned txp__sim_reap(struct txp_sim *sim, unsigned budget, uint64_t limit,
 		d->pkt = NULL;
 		cons++;
 	}
-	txp_trace("reclaim descriptors");
+	txp_event("reclaim descriptors");
 	txp_counter_add_shared(&sim->bytes_retired, bytes);
 	/* Release: clean slots before the index; pairs with the acquire of
 	 * cons in sim_start_xmit(). */

@@ -449,7 +449,7 @@ static enum txp_tx sim_xmit_ring_full(struct txp_sim *sim, unsigned long flags)
 	bool stopped = txp_netif_queue_stopped(sim->txq);
 	bool log = false;
 
-	txp_trace(stopped ? "queue is already full! (stopped)" : "queue is already full!");
+	txp_event(stopped ? "queue is already full! (stopped)" : "queue is already full!");
 	txp_counter_add_shared(stopped ? &sim->ring_full_stopped : &sim->ring_full_awake, 1);
 	switch (sim->p->ring_full) {
 	case TXP_SIM_FULL_LOG_BUG:
@@ -495,7 +495,7 @@ static void sim_post(struct txp_sim *sim, struct txp_pkt *pkt, uint64_t prod, un
 	 * already gone. */
 	if (sim->p->bql)
 		txp__netdev_tx_sent_queue(sim->txq, len, more);
-	txp_trace("queue packet to HW");
+	txp_event("queue packet to HW");
 	/* Release: the descriptors before the index; pairs with the acquire
 	 * of prod in sim_reap(). */
 	txp_store_release(&sim->prod, prod + need);
@@ -532,7 +532,7 @@ static void sim_maybe_stop(struct txp_sim *sim, uint64_t prod, unsigned avail)
 		return;
 	}
 	txp_netif_stop_queue(sim->txq);
-	txp_trace("queue full, netif_stop_queue()");	/* drawn once it is done */
+	txp_event("queue full, netif_stop_queue()");	/* drawn once it is done */
 	if (sim->p->stop == TXP_SIM_STOP_PLAIN)
 		return;
 	/* Stop, then recheck: the completion context may have retired
@@ -541,10 +541,10 @@ static void sim_maybe_stop(struct txp_sim *sim, uint64_t prod, unsigned avail)
 	if (sim->p->stop == TXP_SIM_STOP_RECHECK)
 		txp_smp_mb();
 	if (sim_avail(sim, prod, txp_load_acquire(&sim->cons)) > sim->wake_thresh) {
-		txp_trace("recheck: room again");
+		txp_event("recheck: room again");
 		txp_netif_wake_queue(sim->txq);
 	} else {
-		txp_trace("recheck: still full");
+		txp_event("recheck: still full");
 	}
 }
 
@@ -602,7 +602,7 @@ static enum txp_tx sim_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 	if (sim->p->rc2_naive)
 		return rc2_naive_start_xmit(sim, pkt);
 	if (!sim_tx_trylock(sim, &flags)) {
-		txp_trace("TX lock busy");
+		txp_event("TX lock busy");
 		return TXP_TX_LOCKED;
 	}
 	prod = txp_load_relaxed(&sim->prod);

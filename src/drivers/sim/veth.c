@@ -44,13 +44,13 @@ void txp__sim_veth_kick(struct txp_sim *sim)
 	if (txp_load_relaxed(&sim->napi))
 		return;
 	txp_store_relaxed(&sim->napi, 1);
-	txp_trace("napi_schedule()");
+	txp_event("napi_schedule()");
 }
 
 enum txp_tx txp__sim_veth_full(struct txp_sim *sim, uint64_t prod)
 {
 	txp_netif_stop_queue(sim->txq);
-	txp_trace("ring full, netif_tx_stop_queue()");
+	txp_event("ring full, netif_tx_stop_queue()");
 	if (sim->p->veth == TXP_SIM_VETH_FIXED) {
 		/* The consumer alone wakes the queue: make sure it runs. */
 		txp__sim_veth_kick(sim);
@@ -59,7 +59,7 @@ enum txp_tx txp__sim_veth_full(struct txp_sim *sim, uint64_t prod)
 	/* smp_mb__after_atomic() after set_bit(): a full barrier on ARM64. */
 	txp_smp_mb();
 	if (veth_ring_empty(sim, prod)) {
-		txp_trace("ring empty: netif_tx_wake_queue()");
+		txp_event("ring empty: netif_tx_wake_queue()");
 		txp_netif_wake_queue(sim->txq);
 	}
 	return TXP_TX_BUSY;

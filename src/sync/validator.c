@@ -3,8 +3,10 @@
  *
  * What it learns is per lock class (the name a lock was given), so one
  * report covers every device; what a context holds is per thread.  Its
- * own tables are guarded by a pthread mutex: it observes the seam and is
- * not part of it, so it is never a scheduling point of the explorer.
+ * own tables are guarded by a pthread mutex: it observes the seam (an
+ * observer of txp_sync_observe(), first in order) and is not part of it,
+ * so it is never a scheduling point of the explorer.  It sits beside the
+ * locks it watches, as lockdep sits in kernel/locking/.
  */
 #include <pthread.h>
 #include <stdarg.h>
@@ -12,9 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/validator.h"
 #include "sync/sync.h"
-#include "txpath/check.h"
+#include "txpath/validator.h"
 
 /* Lock classes at most (as lockdep's MAX_LOCKDEP_KEYS): past it, the
  * validator says so and checks no further class instead of merging. */
@@ -23,7 +24,8 @@
 #define V_REPORTS 64
 #define V_MSG 1024
 
-bool txp__validating;
+/* On (txp_validator_enable()): set while no context runs. */
+static bool v_on;
 
 /* A lock order seen: its class held (at outer_site), then to taken. */
 struct v_edge {
@@ -75,11 +77,21 @@ TXP_LOCAL(v_held);
 static txp_local int v_nheld;
 TXP_LOCAL(v_nheld);
 
-static const struct txp_sync_observer validator_observer = {
-	.lock_recursion = txp_validate_recursion,
-	.lock_acquired = txp_validate_acquired,
-	.lock_release = txp_validate_release,
-	.irqs_on = txp_validate_irqs_on,
+static bool validate_recursion(const struct txp_spinlock *l, const char *site);
+static void validate_acquired(const struct txp_spinlock *l, const char *site);
+static bool validate_release(const struct txp_spinlock *l, const char *site);
+static void validate_irqs_on(const char *site);
+static void validate_free(const char *site);
+static void validate_irqsafe(const struct txp_spinlock *l);
+
+static struct txp_sync_observer validator_observer = {
+	.order = TXP_OBSERVE_VALIDATOR,
+	.lock_recursion = validate_recursion,
+	.lock_acquired = validate_acquired,
+	.lock_release = validate_release,
+	.irqs_on = validate_irqs_on,
+	.might_free = validate_free,
+	.lock_irqsafe = validate_irqsafe,
 };
 
 void txp_validator_enable(bool on)
@@ -91,15 +103,18 @@ void txp_validator_enable(bool on)
 		v_nreport = 0;
 		v_full_classes = v_full_held = v_full_memory = false;
 	}
-	txp__validating = on;
-	txp_sync_observe(TXP_WATCH_VALIDATOR, on ? &validator_observer : NULL);
+	v_on = on;
+	if (on)
+		txp_sync_observe(&validator_observer);
+	else
+		txp_sync_unobserve(&validator_observer);
 	pthread_mutex_unlock(&v_mu);
 	v_nheld = 0;
 }
 
 bool txp_validator_enabled(void)
 {
-	return txp__validating;
+	return v_on;
 }
 
 void txp_validator_on_report(void (*fn)(enum txp_hazard, const char *, void *), void *arg)
@@ -268,7 +283,7 @@ static const char *lock_name(const struct txp_spinlock *l)
 	return l->name ? l->name : "(unnamed lock)";
 }
 
-bool txp_validate_recursion(const struct txp_spinlock *l, const char *site)
+static bool validate_recursion(const struct txp_spinlock *l, const char *site)
 {
 	const struct v_held *h = find_held(l);
 
@@ -431,7 +446,7 @@ static void check_order(int c, const char *site)
 	}
 }
 
-void txp_validate_acquired(const struct txp_spinlock *l, const char *site)
+static void validate_acquired(const struct txp_spinlock *l, const char *site)
 {
 	int c;
 
@@ -445,7 +460,7 @@ void txp_validate_acquired(const struct txp_spinlock *l, const char *site)
 	push_held(l, c, site, false);
 }
 
-bool txp_validate_release(const struct txp_spinlock *l, const char *site)
+static bool validate_release(const struct txp_spinlock *l, const char *site)
 {
 	(void)site;
 	for (int i = v_nheld - 1; i >= 0; i--) {
@@ -461,18 +476,18 @@ bool txp_validate_release(const struct txp_spinlock *l, const char *site)
 	return false;
 }
 
-void txp_validate_irqsafe(const struct txp_spinlock *l)
+static void validate_irqsafe(const struct txp_spinlock *l)
 {
 	int c;
 
 	pthread_mutex_lock(&v_mu);
-	c = class_of(l, "txp_validate_irqsafe");
+	c = class_of(l, "txp_lock_irqsafe");
 	if (c >= 0)
 		v_class[c].irqsafe = true;
 	pthread_mutex_unlock(&v_mu);
 }
 
-void txp_validate_irqs_on(const char *site)
+static void validate_irqs_on(const char *site)
 {
 	pthread_mutex_lock(&v_mu);
 	for (int i = 0; i < v_nheld; i++) {
@@ -487,7 +502,7 @@ void txp_validate_irqs_on(const char *site)
 	pthread_mutex_unlock(&v_mu);
 }
 
-void txp_validate_free(const char *site)
+static void validate_free(const char *site)
 {
 	const char *off = txp_irqs_off_site();
 

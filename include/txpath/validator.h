@@ -1,5 +1,5 @@
 /*
- * txpath/check.h - the lock validator, in the spirit of lockdep.
+ * txpath/validator.h - the lock validator, in the spirit of lockdep.
  *
  * Per lock class (the name a lock was given) it reports: taking a lock the
  * context already holds (and lets it pass as nested instead of hanging);
@@ -11,8 +11,8 @@
  * locks held at once by one context) it says so, and checks no further
  * than it can: it never merges classes.
  */
-#ifndef TXPATH_CHECK_H
-#define TXPATH_CHECK_H
+#ifndef TXPATH_VALIDATOR_H
+#define TXPATH_VALIDATOR_H
 
 #include <stdbool.h>
 
