@@ -22,10 +22,12 @@
 #include <unistd.h>
 
 #include "check/oracle.h"
-#include "check/sched.h"
+#include "check/runtime/runtime.h"
 #include "check/timer.h"
-#include "check/trace.h"
-#include "check/visited.h"
+#include "check/runtime/trace.h"
+#include "check/search/policy.h"
+#include "check/search/rng.h"
+#include "check/search/visited.h"
 #include "txpath/validator.h"
 #include "txpath/ctx.h"
 #include "txpath/explore.h"
@@ -709,7 +711,7 @@ static int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_resul
 		d.len = 0;
 		d.bound = k;
 		for (;;) {
-			struct sched_plan plan = { .kind = PLAN_DEFAULT, .prefix = d.path, .nprefix = prefix,
+			struct sched_plan plan = { .prefix = d.path, .nprefix = prefix,
 						   .trace = reduce,
 						   .explored = reduce ? plan_explored : NULL,
 						   .named = plan_named,
@@ -759,15 +761,6 @@ static int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_resul
 	return rc < 0 ? rc : 0;
 }
 
-static uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 static int cmp_unsigned(const void *a, const void *b)
 {
 	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
@@ -784,24 +777,29 @@ static int explore_sampled(const struct txp_check_cfg *cfg, struct txp_check_res
 
 	if (cfg->strategy == TXP_CHECK_PCT) {
 		/* One default run to learn how many steps a schedule takes. */
-		struct sched_plan plan = { .kind = PLAN_DEFAULT };
+		struct sched_plan plan = { 0 };
 
 		if (exec_one(cfg, &plan, o, err, errlen) != 0)
 			return -EPROTO;
 		steps = sched_steps() ? sched_steps() : 1;
 	}
 	for (uint64_t run = 0; run < cfg->runs && rc == 0; run++) {
-		struct sched_plan plan = { .kind = cfg->strategy == TXP_CHECK_PCT ? PLAN_PCT : PLAN_RANDOM };
+		struct policy_pct pct;
+		struct policy_random random;
+		struct sched_plan plan = { 0 };
 		unsigned depth = cfg->depth < 64 ? cfg->depth : 64;
+		uint64_t draws = rng_split(&seed) | 1;
 
-		plan.rng = splitmix(&seed) | 1;
-		if (plan.kind == PLAN_PCT) {
+		if (cfg->strategy == TXP_CHECK_PCT) {
 			/* Depth D: D change points, so D preemptions. */
 			for (unsigned i = 0; i < depth; i++)
-				change[i] = 1 + (unsigned)(splitmix(&seed) % steps);
+				change[i] = 1 + (unsigned)(rng_split(&seed) % steps);
 			qsort(change, depth, sizeof(change[0]), cmp_unsigned);
-			plan.change = change;
-			plan.nchange = depth;
+			policy_pct_init(&pct, draws, change, depth);
+			plan.policy = &pct.p;
+		} else {
+			policy_random_init(&random, draws);
+			plan.policy = &random.p;
 		}
 		rc = run_schedule(cfg, &plan, res, o, err, errlen);
 		if (rc)
@@ -830,11 +828,12 @@ static const char *able_list(const struct sched_branch *b, bool flush, char *buf
 
 /* Did the replayed execution take every choice, where it was given?
  * -EINVAL and a message naming the first pair that did not fit. */
-static int replay_fit(const struct txp_check_choice *c, unsigned n, char *err, size_t errlen)
+static int replay_fit(const struct policy_replay *r, const struct txp_check_choice *c, unsigned n,
+		      char *err, size_t errlen)
 {
-	unsigned nbr, reached = sched_replay_reached();
+	unsigned nbr, reached = policy_replay_reached(r);
 	const struct sched_branch *b = sched_branches(&nbr);
-	int bad = sched_replay_refused();
+	int bad = policy_replay_refused(r);
 	char able[160];
 
 	if (bad >= 0) {
@@ -869,9 +868,12 @@ static int explore_replay(const struct txp_check_cfg *cfg, struct txp_check_resu
 	if (rc)
 		return rc;
 	{
-		struct sched_plan plan = { .kind = PLAN_REPLAY, .choices = c, .nchoices = n };
+		struct policy_replay replay;
+		struct sched_plan plan = { .policy = &replay.p };
 
-		rc = exec_one(cfg, &plan, o, err, errlen) != 0 ? -EPROTO : replay_fit(c, n, err, errlen);
+		policy_replay_init(&replay, c, n);
+		rc = exec_one(cfg, &plan, o, err, errlen) != 0 ? -EPROTO
+							       : replay_fit(&replay, c, n, err, errlen);
 	}
 	free(c);
 	if (rc)

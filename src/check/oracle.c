@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "check/oracle.h"
-#include "check/sched.h"
+#include "check/runtime/runtime.h"
 #include "core/core.h"
 
 struct pkt_track {

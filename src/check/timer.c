@@ -23,7 +23,7 @@
 #include "check/timer.h"
 
 #include "check/oracle.h"
-#include "check/sched.h"
+#include "check/runtime/runtime.h"
 #include "txpath/ctx.h"
 
 static uint64_t clock_now;

@@ -19,7 +19,8 @@
 #include <cmocka.h>
 
 #include "../unit/testutil.h"
-#include "check/sched.h"
+#include "check/runtime/runtime.h"
+#include "check/search/policy.h"
 #include "drivers/common/ring.h"
 #include "sync/sync.h"
 #include "txpath/driver.h"
@@ -66,7 +67,7 @@ static void *add_shared(void *arg)
  * the conflict message into msg, or false. */
 static bool run_contexts(void *(*fn)(void *), int n, char *msg, size_t len)
 {
-	struct sched_plan plan = { .kind = PLAN_DEFAULT };
+	struct sched_plan plan = { 0 };
 	bool conflict;
 
 	atomic_store(&counter, 0);
@@ -212,7 +213,8 @@ static struct txp__ring_stats ring_stat(struct ring *r)
  * dropped as dev-down and counted by the ring. */
 static void ring_dead_once(uint64_t seed)
 {
-	struct sched_plan plan = { .kind = PLAN_RANDOM, .rng = seed };
+	struct policy_random random;
+	struct sched_plan plan = { .policy = &random.p };
 	struct ring_cfg rc = { .ops = &dead_ops, .slots = 4, .slot_size = 64, .max_len = 64 };
 	struct txp_dev_cfg dcfg = { .name = "dead0", .lock = TXP_LOCK_LLTX, .ops = &dead_driver_ops };
 	struct txp_dev_stats st;
@@ -220,6 +222,7 @@ static void ring_dead_once(uint64_t seed)
 	struct ring *r;
 	bool conflict;
 
+	policy_random_init(&random, seed);
 	sched_begin(&plan, SCHED_SC, MAX_STEPS);
 	r = txp__ring_create(&rc, err, sizeof(err));
 	assert_non_null(r);

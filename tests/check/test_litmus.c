@@ -18,8 +18,8 @@
 #include <cmocka.h>
 
 #include "../unit/testutil.h"
-#include "check/sched.h"
-#include "check/visited.h"
+#include "check/runtime/runtime.h"
+#include "check/search/visited.h"
 #include "sync/sync.h"
 
 #define MAX_STEPS 10000
@@ -310,7 +310,7 @@ static bool reachable(const struct litmus *l, enum sched_mm mm, bool reduce, uns
 
 	visited_clear();
 	for (;;) {
-		struct sched_plan plan = { .kind = PLAN_DEFAULT, .prefix = path, .nprefix = prefix,
+		struct sched_plan plan = { .prefix = path, .nprefix = prefix,
 					   .trace = reduce };
 		const struct sched_branch *b;
 		bool skip = false;

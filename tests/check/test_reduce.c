@@ -21,7 +21,7 @@
 #include <cmocka.h>
 
 #include "../unit/testutil.h"
-#include "check/trace.h"
+#include "check/runtime/trace.h"
 #include "checkutil.h"
 #include "txpath/explore.h"
 

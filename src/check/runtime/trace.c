@@ -14,11 +14,11 @@
  * each permutation of them, each step's actor and clock entries permuted,
  * and its name is the least of the sums.
  */
-#include "check/trace.h"
+#include "check/runtime/trace.h"
 
 #include <string.h>
 
-#include "check/sched.h"
+#include "check/runtime/runtime.h"
 
 #define ACTORS (2 * SCHED_MAX_CTX)
 #define LOCS 1024		/* a power of two; half may be used */

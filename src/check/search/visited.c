@@ -14,7 +14,7 @@
  * machine's memory, at most 2^30), fills to three quarters there; past that a new state is not kept (the search explores
  * it again: slower, as sound).
  */
-#include "check/visited.h"
+#include "check/search/visited.h"
 
 #include <stddef.h>
 #include <sys/mman.h>

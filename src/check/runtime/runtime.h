@@ -1,31 +1,33 @@
 /*
- * sched.h - the explorer's deterministic scheduler (check build only).
+ * runtime.h - the explorer's runtime: what runs under the seam in the
+ * check build, as the search above it sees it (check build only).
  *
  * Each context is a fiber of the calling thread, so only one runs at a
- * time: at every operation of the seam (src/sync/sync.h) it asks the
- * scheduler whether to go on or to let another run.  A context that spins (on
- * a lock, or idling for work) waits until another context writes what it
- * read.  What is chosen at each branch point (a point with more than one
- * possible next action) is decided by a plan, and recorded, so that any
- * execution can be replayed exactly.
+ * time: at every operation of the seam (src/sync/port.h) it asks the
+ * runtime whether to go on or to let another run.  A context that spins
+ * (on a lock, or idling for work) waits until another context writes what
+ * it read.  What is chosen at each branch point (a point with more than
+ * one possible next action) is decided by a plan: a prefix of fixed
+ * choices, then its policy (src/check/search/), else the default; and
+ * recorded, so that any execution can be replayed exactly.
  *
  * With the tso memory model each context's stores wait in a FIFO store
  * buffer until a fence or read-modify-write (or thread exit) drains it, or
  * the plan chooses to flush one store: a missing barrier becomes visible.
- * With arm (an approximation of ARMv8, defined in `txpath check --help`
- *) any store of the buffer that no release,
- * write barrier or earlier store to its location holds back may land
- * first, and a load may read an older write of its location, back to
- * what coherence and the context's last acquire or barrier allow.
+ * With arm (an approximation of ARMv8, defined in `txpath check --help`)
+ * any store of the buffer that no release, write barrier or earlier store
+ * to its location holds back may land first, and a load may read an older
+ * write of its location, back to what coherence and the context's last
+ * acquire or barrier allow.
  */
-#ifndef TXP_CHECK_SCHED_H
-#define TXP_CHECK_SCHED_H
+#ifndef TXP_CHECK_RUNTIME_H
+#define TXP_CHECK_RUNTIME_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "check/trace.h"
+#include "check/runtime/trace.h"
 
 #include "sync/sync.h"
 #include "txpath/explore.h"
@@ -93,24 +95,32 @@ struct sched_branch {
 	uint16_t asleep;
 };
 
-enum sched_plan_kind {
-	PLAN_DEFAULT,		/* after the prefix: go on if possible, else the lowest id */
-	PLAN_RANDOM,		/* uniformly among the actions */
-	PLAN_PCT,		/* preemptions at random steps (see pct_choice) */
-	PLAN_REPLAY,		/* the choices at their branch points, else the default */
+/*
+ * A policy: how a plan chooses past its prefix (src/check/search/ has
+ * one file each).  begin: an execution of the plan begins (sched_begin());
+ * the policy starts its state afresh, so that the plan run again is the
+ * same execution.  choose: the action at branch b, number index (an
+ * action of b, sched_branch_action()), or -1 for the default: the running
+ * context if it can go on, else the lowest id.  step: a scheduling point
+ * was reached, steps so far (NULL: not asked).  The policy's own state
+ * follows it in the struct that embeds it.
+ */
+struct sched_policy {
+	void (*begin)(struct sched_policy *p);
+	int (*choose)(struct sched_policy *p, const struct sched_branch *b, unsigned index);
+	void (*step)(struct sched_policy *p, unsigned steps);
 };
 
+/* Branch b's actions: does it offer a, how many it offers, and its k-th
+ * (runs first, then flushes; past the last, the lowest it may run). */
+bool sched_branch_legal(const struct sched_branch *b, int a);
+unsigned sched_branch_nactions(const struct sched_branch *b);
+int sched_branch_action(const struct sched_branch *b, unsigned k);
+
 struct sched_plan {
-	enum sched_plan_kind kind;
 	const int8_t *prefix;	/* actions for the first nprefix branches */
 	unsigned nprefix;
-	uint64_t rng;
-	/* PCT: the steps at which the running context is preempted. */
-	const unsigned *change;
-	unsigned nchange;
-	/* PLAN_REPLAY: by increasing index. */
-	const struct txp_check_choice *choices;
-	unsigned nchoices;
+	struct sched_policy *policy;	/* past the prefix; NULL: the default */
 	/* Record the trace (sc, tso): each branch point's key. */
 	bool trace;
 	/* With the trace: was the state at b, a branch past the prefix,
@@ -174,11 +184,6 @@ int sched_stuck_ctx(void);
 /* Did two contexts write one single-writer counter (txp_counter_add) in
  * the last execution?  If so, which and who, into buf. */
 bool sched_counter_conflict(char *buf, size_t len);
-/* PLAN_REPLAY: the choices whose branch point came, and the first of
- * them that named an action not possible there (-1: none). */
-unsigned sched_replay_reached(void);
-int sched_replay_refused(void);
-
 /*
  * The watched words, for the explorer's own ground truth (one per queue,
  * at most SCHED_WATCH_MAX): read(arg), run by the controller, makes one
@@ -200,4 +205,4 @@ bool sched_watch_rose_since(int word, struct sched_mark m);
 /* The context exploring now, -1 for the controller or a free run. */
 int sched_current(void);
 
-#endif
+#endif /* TXP_CHECK_RUNTIME_H */

@@ -12,7 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "check/fiber.h"
+#include "check/runtime/fiber.h"
 #include "sync/sync.h"
 
 #if defined(__SANITIZE_ADDRESS__)

@@ -1,0 +1,51 @@
+/*
+ * port.c - the seam's scheduling points (src/sync/port.h), served by the
+ * runtime (check build only).
+ */
+#include "check/runtime/rt.h"
+
+void txp_rt_point(enum txp_rt_op op, const volatile void *addr, size_t size)
+{
+	rt_watch_point(addr, size);
+	if (!rt.me || rt.freerun)
+		return;
+	if (op == TXP_OP_LOAD || op == TXP_OP_RMW)
+		rt_note_read(rt.me, addr, size);
+	/* TXP_OP_ORDER: a point, nothing more. */
+	rt.me->ran_at = rt.steps;
+	if (++rt.steps > rt.max_steps) {
+		rt_stop(SCHED_STEP_LIMIT);
+		rt_run_on(-1);	/* never resumed: the context is abandoned */
+	}
+	if (rt.plan->policy && rt.plan->policy->step)
+		rt.plan->policy->step(rt.plan->policy, rt.steps);
+	rt_reschedule();
+	/* The operation begins the context's next step. */
+	if (rt_tracing() && (op == TXP_OP_LOAD || op == TXP_OP_RMW || op == TXP_OP_RMW_RELAXED))
+		trace_read(addr);
+	if (rt.mm == SCHED_ARM)
+		rt_arm_order(rt.me, op, addr, size);
+	else if (op == TXP_OP_RMW || op == TXP_OP_FENCE || op == TXP_OP_RMW_RELAXED)
+		rt_drain(rt.me);
+	/* The load follows at once: what it sees of the word is now. */
+	if (op == TXP_OP_LOAD)
+		rt_watch_load(addr);
+}
+
+void txp_rt_wrote(const volatile void *addr)
+{
+	if (rt_tracing())
+		trace_write(addr);
+	rt_arm_landed(rt.me, addr);
+	rt_wake_readers(addr, rt.me);
+}
+
+bool txp_rt_load(const volatile void *addr, size_t size, bool acquire, const char *what,
+		 uint64_t *v)
+{
+	if (txp_rt_forward(addr, size, v))
+		return true;
+	if (!rt.me || rt.freerun || rt.mm != SCHED_ARM)
+		return false;
+	return rt_arm_load(rt.me, addr, size, acquire, what, v);
+}

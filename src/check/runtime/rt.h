@@ -1,0 +1,215 @@
+/*
+ * rt.h - the runtime's own parts, shared by its files (check build only;
+ * nothing outside src/check/runtime/ includes it).
+ *
+ *   ctx.c       contexts as fibers, switching them, the controller's side
+ *   choose.c    branch points: who runs next, the plan's choice, the
+ *               reduction's naming of states
+ *   port.c      the seam's scheduling points (port.h)
+ *   memory.c    memory and the store buffers (sc, tso)
+ *   arm.c       the arm memory model: landings out of order, older reads
+ *   wait.c      read sets: a spinning context waits for a write
+ *   watch.c     the watched words (the oracle's ground truth)
+ *   counters.c  single-writer counters
+ *   events.c    what the diagrams draw
+ */
+#ifndef TXP_CHECK_RT_H
+#define TXP_CHECK_RT_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "check/runtime/runtime.h"
+
+#define SCHED_READS 32
+#define SCHED_BUF 16
+
+enum sctx_state {
+	SC_RUNNABLE,
+	SC_SPIN,	/* waiting for a lock or a condition */
+	SC_IDLE,	/* a polling loop with nothing to do */
+	SC_DONE,
+};
+
+struct store {
+	volatile void *addr;
+	size_t size;
+	uint64_t v;
+	const char *what;	/* the store's target as written: "&txq->stopped" */
+	bool release;		/* arm: lands only once every older store has */
+	unsigned epoch;		/* arm: its context's write barriers before it */
+};
+
+struct readrec {
+	const volatile void *addr;
+	size_t size;
+	uint64_t value;		/* as first read in this spin iteration */
+};
+
+/* What a context read since it last waited: if none of it changes, its
+ * next attempt would do the same, so it waits for a write instead. */
+struct readset {
+	struct readrec r[SCHED_READS];
+	int n;
+	bool all;		/* overflowed: any write counts */
+	bool dirty;		/* something in it was written since */
+};
+
+/*
+ * Two read sets, because waits nest: a polling loop's iteration (idle
+ * waits) may spin on a lock inside it (spin waits).  A spin wait judges
+ * and forgets only what was read since the last wait of either kind; an
+ * idle wait judges the whole iteration, reads before any spin included,
+ * or a loop that spun halfway would forget the work it saw at its start.
+ */
+struct sctx {
+	int id;
+	char name[24];
+	enum sctx_state state;
+	struct readset iter, spin;
+	struct store buf[SCHED_BUF];
+	int nbuf;
+	/* arm: write barriers so far; the time before which no later load
+	 * may read (its last acquire, barrier or read-modify-write); the
+	 * latest time an earlier load read at (for smp_rmb). */
+	unsigned wepoch;
+	uint32_t floor, lastread;
+	void *(*fn)(void *);
+	void *arg;
+	bool abandoned;		/* stuck at a deadlock or livelock: never resumed */
+	unsigned ran_at;	/* the step it last ran at, or was woken or started at */
+	unsigned char *locals;	/* its TXP_LOCAL variables while switched out */
+};
+
+struct rt {
+	bool armed, stopped, freerun;
+	bool tracing;		/* the plan's trace: steps recorded (trace.h) */
+	unsigned fair;		/* fair switches made */
+	unsigned told_apart;	/* defaults that told symmetric contexts apart */
+	unsigned cut;		/* the branch found explored (sched_cut()) */
+	unsigned pending;	/* the branch to ask about, UINT_MAX: none */
+	enum sched_mm mm;
+	int current;		/* the context to run next, -1: none */
+	int n;
+	struct sctx ctx[SCHED_MAX_CTX];
+	enum sched_end end;
+	int stuck;
+	unsigned steps, max_steps, preemptions;
+	const struct sched_plan *plan;
+	struct sched_branch *br;
+	unsigned nbr, brcap;
+	struct trace_fp *fp;	/* per branch (sched_branch_fp()) */
+	unsigned fpcap;
+	unsigned want_fp;	/* the branch whose step runs, UINT_MAX: none */
+	struct sctx *me;	/* the context running now, NULL: the controller */
+};
+
+/* The runtime: one per process, run by the thread that called
+ * sched_begin() and by the fibers it switches to (ctx.c). */
+extern struct rt rt;
+
+/* Is the running context's step recorded for the trace? */
+static inline bool rt_tracing(void)
+{
+	return rt.tracing && rt.me && !rt.freerun;
+}
+
+/* p (an array of *cap elements of elem bytes) grown to hold more. */
+static inline void *rt_grow(void *p, unsigned *cap, size_t elem)
+{
+	unsigned n = *cap ? *cap * 2 : 256;
+	void *q = realloc(p, n * elem);
+
+	if (!q) {
+		fprintf(stderr, "txpath check: out of memory\n");
+		exit(1);
+	}
+	*cap = n;
+	return q;
+}
+
+/* -- ctx.c ---------------------------------------------------------------- */
+
+/* Switch the thread to context id (-1: the controller), its per-context
+ * state with it.  Returns when somebody switches back. */
+void rt_run_on(int id);
+/* Freerun: give every context that has not ended a turn, until it waits
+ * or ends.  The controller only. */
+void rt_run_round(void);
+
+/* -- choose.c ------------------------------------------------------------- */
+
+/* Choose who runs next (the running context too, if it can go on),
+ * flushing buffered stores where the plan says so; switch if it is not
+ * the running one. */
+void rt_reschedule(void);
+/* The execution ends (why). */
+void rt_stop(enum sched_end end);
+/* Was the state at the pending branch explored already?  Then cut. */
+void rt_check_pending(void);
+/* A branch point of a memory model's own for context ctx: alternative 0
+ * (the default) or 1..nalt, by the plan. */
+unsigned rt_model_branch(enum sched_branch_kind kind, unsigned nalt, int ctx,
+			 const volatile void *addr);
+
+/* -- memory.c ------------------------------------------------------------- */
+
+uint64_t rt_raw_load(const volatile void *addr, size_t size);
+void rt_raw_store(volatile void *addr, size_t size, uint64_t v);
+/* What c would read at addr now: its own newest buffered store, or memory. */
+uint64_t rt_seen_value(const struct sctx *c, const volatile void *addr, size_t size);
+/* Store k of c's buffer reaches memory; its oldest; all of them. */
+void rt_flush_at(struct sctx *c, int k);
+void rt_flush_one(struct sctx *c);
+void rt_drain(struct sctx *c);
+
+/* -- arm.c ---------------------------------------------------------------- */
+
+void rt_arm_reset(void);
+/* The arm model's clock: it ticks at every write landing. */
+uint32_t rt_arm_clock(void);
+/* Before a write of addr lands: its history keeps what it overwrites. */
+void rt_arm_before_write(const volatile void *addr, size_t size);
+/* A write of c (NULL: the controller) reached addr. */
+void rt_arm_landed(const struct sctx *c, const volatile void *addr);
+/* Which of c's stores lands, by the plan: its index. */
+int rt_arm_pick_store(struct sctx *c);
+/* What operation op of c orders, as it is about to run. */
+void rt_arm_order(struct sctx *c, enum txp_rt_op op, const volatile void *addr, size_t size);
+/* c's load of addr: true and *v when it reads an older write. */
+bool rt_arm_load(struct sctx *c, const volatile void *addr, size_t size, bool acquire,
+		 const char *what, uint64_t *v);
+
+/* -- wait.c --------------------------------------------------------------- */
+
+/* A write by writer reached addr: whoever else read it looks again. */
+void rt_wake_readers(const volatile void *addr, const struct sctx *writer);
+void rt_forget(struct readset *rs);
+/* c read size bytes at addr. */
+void rt_note_read(struct sctx *c, const volatile void *addr, size_t size);
+/* Nothing to do until something read changes: let the others run. */
+void rt_wait(enum sctx_state why);
+
+/* -- watch.c -------------------------------------------------------------- */
+
+/* The scheduling point of an operation on addr: the probe takes it. */
+void rt_watch_point(const volatile void *addr, size_t size);
+/* The running context is about to load addr: what it sees is now. */
+void rt_watch_load(const volatile void *addr);
+/* A write by writer (NULL: the controller) landed on addr. */
+void rt_watch_landed(const volatile void *addr, const struct sctx *writer);
+
+/* -- counters.c ----------------------------------------------------------- */
+
+void rt_counters_reset(void);
+
+/* -- events.c ------------------------------------------------------------- */
+
+/* Context ctx's event: "what", "what arg", "site: what(arg)". */
+void rt_event(int ctx, const char *what, const char *arg, const char *site);
+/* A target as written, without its '&'. */
+const char *rt_target(const char *what);
+/* A new execution: no events yet; the diagram observer installed. */
+void rt_events_begin(void);
+
+#endif

@@ -1,0 +1,27 @@
+/*
+ * random.c - the random policy (check build only): at every branch, an
+ * action drawn uniformly among those it offers.
+ */
+#include "check/search/policy.h"
+#include "check/search/rng.h"
+
+static int random_choose(struct sched_policy *p, const struct sched_branch *b, unsigned index)
+{
+	struct policy_random *r = (struct policy_random *)p;
+
+	(void)index;
+	return sched_branch_action(b, (unsigned)(rng_next(&r->rng) % sched_branch_nactions(b)));
+}
+
+static void random_begin(struct sched_policy *p)
+{
+	struct policy_random *r = (struct policy_random *)p;
+
+	r->rng = r->seed;
+}
+
+void policy_random_init(struct policy_random *r, uint64_t seed)
+{
+	*r = (struct policy_random){ .p = { .begin = random_begin, .choose = random_choose },
+				     .seed = seed };
+}

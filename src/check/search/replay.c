@@ -1,0 +1,47 @@
+/*
+ * replay.c - the replay policy (check build only): the choices of a
+ * schedule string (txp_check_schedule_parse()), each at its branch point;
+ * the default everywhere else.  A choice the branch does not offer is
+ * noted (policy_replay_refused()) and the default taken.
+ */
+#include "check/search/policy.h"
+
+static int replay_choose(struct sched_policy *p, const struct sched_branch *b, unsigned index)
+{
+	struct policy_replay *r = (struct policy_replay *)p;
+	const struct txp_check_choice *c;
+	int a;
+
+	if (r->next == r->n || r->choices[r->next].index != index)
+		return -1;
+	c = &r->choices[r->next++];
+	a = c->flush ? SCHED_FLUSH + c->ctx : c->ctx;
+	if (!sched_branch_legal(b, a) && r->refused < 0)
+		r->refused = (int)(r->next - 1);
+	return a;
+}
+
+static void replay_begin(struct sched_policy *p)
+{
+	struct policy_replay *r = (struct policy_replay *)p;
+
+	r->next = 0;
+	r->refused = -1;
+}
+
+void policy_replay_init(struct policy_replay *r, const struct txp_check_choice *choices,
+			unsigned n)
+{
+	*r = (struct policy_replay){ .p = { .begin = replay_begin, .choose = replay_choose },
+				     .choices = choices, .n = n };
+}
+
+unsigned policy_replay_reached(const struct policy_replay *r)
+{
+	return r->next;
+}
+
+int policy_replay_refused(const struct policy_replay *r)
+{
+	return r->refused;
+}
