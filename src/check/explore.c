@@ -49,7 +49,7 @@ struct wire_seen {
 };
 
 struct outcome {
-	enum sched_end end;
+	enum rt_end end;
 	const char *kind;	/* NULL: no violation */
 	char detail[400];
 	bool xmit_on_stopped;
@@ -61,7 +61,7 @@ struct producer_arg {
 	uint32_t flow;
 };
 
-static struct producer_arg producer_args[SCHED_MAX_CTX];
+static struct producer_arg producer_args[RT_MAX_CTX];
 static char validator_msg[400];
 static unsigned validator_reports;
 
@@ -201,7 +201,7 @@ static bool producers_alike(const struct txp_check_cfg *cfg)
 static int scenario_setup(struct scenario *sc, const struct txp_check_cfg *cfg,
 			  char *err, size_t errlen)
 {
-	int ids[SCHED_MAX_CTX];
+	int ids[RT_MAX_CTX];
 	struct txp_dev_cfg dcfg = {
 		.name = cfg->driver ? "eth0" : "sim0",
 		.lock = cfg->lock,
@@ -232,7 +232,7 @@ static int scenario_setup(struct scenario *sc, const struct txp_check_cfg *cfg,
 
 		producer_args[i] = (struct producer_arg){ sc, i };
 		snprintf(name, sizeof(name), "CPU %u", i + 1);
-		ids[i] = sched_spawn(name, producer_main, &producer_args[i]);
+		ids[i] = rt_spawn(name, producer_main, &producer_args[i]);
 		if (ids[i] < 0) {
 			snprintf(err, errlen, "cannot start producer contexts");
 			return -1;
@@ -267,9 +267,9 @@ static uint64_t dropped_total(const struct txp_dev_stats *st)
 }
 
 /* The memory model cfg asks for. */
-static enum sched_mm memory_model(const struct txp_check_cfg *cfg)
+static enum rt_mm memory_model(const struct txp_check_cfg *cfg)
 {
-	return cfg->arm ? SCHED_ARM : cfg->tso ? SCHED_TSO : SCHED_SC;
+	return cfg->arm ? RT_ARM : cfg->tso ? RT_TSO : RT_SC;
 }
 
 /* The core's count of start_xmit on a stopped queue against the
@@ -281,7 +281,7 @@ static bool judge_xmit_on_stopped(const struct txp_check_cfg *cfg, uint64_t coun
 {
 	unsigned seen = oracle_xmit_on_stopped();
 
-	if (memory_model(cfg) == SCHED_SC && seen > counted) {
+	if (memory_model(cfg) == RT_SC && seen > counted) {
 		o->kind = "xmit-on-stopped";
 		snprintf(o->detail, sizeof(o->detail),
 			 "start_xmit ran %u times while another context stopped the queue under it, "
@@ -296,14 +296,14 @@ static bool judge_xmit_on_stopped(const struct txp_check_cfg *cfg, uint64_t coun
 	return o->kind != NULL;
 }
 
-/* Was the execution cut at a state explored in full (sched_cut())?  Its
+/* Was the execution cut at a state explored in full (rt_cut())?  Its
  * end is one that state's search judged already, and passed. */
 static bool execution_cut(void)
 {
 	unsigned n;
 
-	(void)sched_branches(&n);
-	return sched_cut() < n;
+	(void)rt_branches(&n);
+	return rt_cut() < n;
 }
 
 /* Properties at the end of a quiescent execution, then tear down. */
@@ -316,7 +316,7 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 	uint64_t done, backlog;
 
 	if (execution_cut()) {
-		sched_release();
+		rt_release();
 		txp_dev_close(sc->dev);
 		return;
 	}
@@ -324,14 +324,14 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 	done = st.transmitted + dropped_total(&st);
 	backlog = txp_dev_backlog(sc->dev);
 	o->xmit_on_stopped = st.xmit_on_stopped > 0 || oracle_xmit_on_stopped() > 0;
-	sched_release();
+	rt_release();
 	txp_dev_close(sc->dev);
 	scenario_wire(sc, &ss);
 	oracle_judge_packets(cfg->producers, cfg->packets, ss.duplicates, &pv);
 	if (validator_reports) {
 		o->kind = "validator";
 		snprintf(o->detail, sizeof(o->detail), "%s", validator_msg);
-	} else if (sched_counter_conflict(o->detail, sizeof(o->detail))) {
+	} else if (rt_counter_conflict(o->detail, sizeof(o->detail))) {
 		o->kind = "counter";
 	} else if (st.bug_logs) {
 		o->kind = "bug-log";
@@ -357,12 +357,12 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 	}
 }
 
-static int exec_plan(const struct txp_check_cfg *cfg, const struct sched_plan *plan,
+static int exec_plan(const struct txp_check_cfg *cfg, const struct rt_plan *plan,
 		     struct outcome *o, char *err, size_t errlen);
 
 /* One execution under plan; once more, the same (a plan decides it all),
  * when the packet oracle must be precise to name what it found. */
-static int exec_one(const struct txp_check_cfg *cfg, const struct sched_plan *plan,
+static int exec_one(const struct txp_check_cfg *cfg, const struct rt_plan *plan,
 		    struct outcome *o, char *err, size_t errlen)
 {
 	int rc = exec_plan(cfg, plan, o, err, errlen);
@@ -375,7 +375,7 @@ static int exec_one(const struct txp_check_cfg *cfg, const struct sched_plan *pl
 	return rc;
 }
 
-static int exec_plan(const struct txp_check_cfg *cfg, const struct sched_plan *plan,
+static int exec_plan(const struct txp_check_cfg *cfg, const struct rt_plan *plan,
 		     struct outcome *o, char *err, size_t errlen)
 {
 	struct scenario sc;
@@ -385,51 +385,51 @@ static int exec_plan(const struct txp_check_cfg *cfg, const struct sched_plan *p
 	validator_reports = 0;
 	txp_validator_enable(true);
 	txp_validator_on_report(on_report, NULL);
-	sched_begin(plan, memory_model(cfg), cfg->max_steps ? cfg->max_steps : DEFAULT_MAX_STEPS);
+	rt_begin(plan, memory_model(cfg), cfg->max_steps ? cfg->max_steps : DEFAULT_MAX_STEPS);
 	rc = scenario_setup(&sc, cfg, err, errlen);
 	if (rc == 0) {
-		o->end = sched_run();
-		if (o->end == SCHED_QUIESCENT) {
+		o->end = rt_run();
+		if (o->end == RT_QUIESCENT) {
 			judge_quiescent(&sc, o);
 		} else {
-			int stuck = sched_stuck_ctx();
+			int stuck = rt_stuck_ctx();
 
-			o->kind = o->end == SCHED_DEADLOCK ? "deadlock" : "livelock";
-			if (o->end == SCHED_DEADLOCK)
+			o->kind = o->end == RT_DEADLOCK ? "deadlock" : "livelock";
+			if (o->end == RT_DEADLOCK)
 				snprintf(o->detail, sizeof(o->detail), "%s waits for a lock nobody will release",
-					 sched_ctx_name(stuck));
+					 rt_ctx_name(stuck));
 			else
-				snprintf(o->detail, sizeof(o->detail), "no end after %u steps", sched_steps());
+				snprintf(o->detail, sizeof(o->detail), "no end after %u steps", rt_steps());
 			if (validator_reports) {
 				size_t len = strlen(o->detail);
 
 				snprintf(o->detail + len, sizeof(o->detail) - len, "; %s", validator_msg);
 			}
-			sched_release();
+			rt_release();
 		}
 		/* The first thing to go wrong: what followed was its aftermath. */
 		if (oracle_false_timeout(o->detail, sizeof(o->detail)))
 			o->kind = "false-timeout";
 	}
-	sched_finish();
+	rt_finish();
 	txp_validator_on_report(NULL, NULL);
 	txp_validator_enable(false);
 	/* After a deadlock the stuck contexts hold locks: the device cannot
 	 * be closed, and is left behind (the search stops there anyway). */
-	if (rc != 0 || o->end == SCHED_QUIESCENT)
+	if (rc != 0 || o->end == RT_QUIESCENT)
 		scenario_free(&sc);
 	return rc;
 }
 
 /* -- schedules as strings ------------------------------------------------ */
 
-static int default_action(const struct sched_branch *b)
+static int default_action(const struct rt_branch *b)
 {
 	return b->cur >= 0 ? b->cur : __builtin_ctz(b->enabled);
 }
 
 /* The schedule string of an execution: the branches that left the default. */
-static char *schedule_string(const struct sched_branch *b, unsigned n)
+static char *schedule_string(const struct rt_branch *b, unsigned n)
 {
 	struct txp_check_choice *c = malloc((n ? n : 1) * sizeof(*c));
 	unsigned k = 0;
@@ -441,8 +441,8 @@ static char *schedule_string(const struct sched_branch *b, unsigned n)
 		if (b[i].chosen == default_action(&b[i]))
 			continue;
 		c[k].index = i;
-		c[k].flush = b[i].chosen >= SCHED_FLUSH;
-		c[k].ctx = (uint8_t)(c[k].flush ? b[i].chosen - SCHED_FLUSH : b[i].chosen);
+		c[k].flush = b[i].chosen >= RT_FLUSH;
+		c[k].ctx = (uint8_t)(c[k].flush ? b[i].chosen - RT_FLUSH : b[i].chosen);
 		k++;
 	}
 	s = txp_check_schedule_format(c, k);
@@ -455,23 +455,23 @@ static char *schedule_string(const struct sched_branch *b, unsigned n)
 static void fill_violation(struct txp_check_result *res, const struct outcome *o)
 {
 	unsigned nbr, nev;
-	const struct sched_branch *b = sched_branches(&nbr);
-	const struct sched_event *ev = sched_events(&nev);
-	int col[SCHED_MAX_CTX], ncol = 0, irq = -1;
+	const struct rt_branch *b = rt_branches(&nbr);
+	const struct rt_event *ev = rt_events(&nev);
+	int col[RT_MAX_CTX], ncol = 0, irq = -1;
 
 	res->found = true;
 	res->kind = o->kind;
 	snprintf(res->detail, sizeof(res->detail), "%s", o->detail);
-	res->preemptions = sched_preemptions();
+	res->preemptions = rt_preemptions();
 	res->schedule = schedule_string(b, nbr);
 	/* Columns: the producers in order, the completion context last. */
-	for (int i = 0; i < sched_nctx(); i++) {
-		if (!strcmp(sched_ctx_name(i), "IRQ")) {
+	for (int i = 0; i < rt_nctx(); i++) {
+		if (!strcmp(rt_ctx_name(i), "IRQ")) {
 			irq = i;
 			continue;
 		}
 		col[i] = ncol;
-		snprintf(res->columns[ncol++], sizeof(res->columns[0]), "%s", sched_ctx_name(i));
+		snprintf(res->columns[ncol++], sizeof(res->columns[0]), "%s", rt_ctx_name(i));
 	}
 	if (irq >= 0) {
 		col[irq] = ncol;
@@ -509,7 +509,7 @@ struct dfs {
 	uint16_t *enabled;	/* per branch, to catch nondeterminism */
 	/* With the reduction, per branch: the step each context tried there
 	 * took (n TRACE_FP_UNKNOWN: not known). */
-	struct trace_fp (*fp)[SCHED_MAX_CTX];
+	struct trace_fp (*fp)[RT_MAX_CTX];
 	unsigned len, cap;
 	unsigned cut;		/* the last execution's first explored state */
 	unsigned bound;		/* this round's */
@@ -530,29 +530,29 @@ static int dfs_reserve(struct dfs *d, unsigned n)
 
 static unsigned action_bit(int a)
 {
-	return a >= SCHED_FLUSH ? 1u << (a - SCHED_FLUSH + SCHED_MAX_CTX) : 1u << a;
+	return a >= RT_FLUSH ? 1u << (a - RT_FLUSH + RT_MAX_CTX) : 1u << a;
 }
 
 /* A branch's actions, as bits of action_bit(). */
-static uint32_t actions(const struct sched_branch *b)
+static uint32_t actions(const struct rt_branch *b)
 {
-	return b->enabled | (uint32_t)b->flushable << SCHED_MAX_CTX;
+	return b->enabled | (uint32_t)b->flushable << RT_MAX_CTX;
 }
 
 /* Was the state at b explored in full already, with as much left to spend? */
-static bool explored(const struct sched_branch *b, unsigned bound)
+static bool explored(const struct rt_branch *b, unsigned bound)
 {
-	return b->kind == SCHED_BR_RUN && b->preempt <= bound &&
+	return b->kind == RT_BR_RUN && b->preempt <= bound &&
 	       visited_covers(b->key_a, b->key_b, b->key_cur, bound - b->preempt);
 }
 
 /* The plan's explored(): arg is the search. */
-static bool plan_explored(const struct sched_branch *b, void *arg)
+static bool plan_explored(const struct rt_branch *b, void *arg)
 {
 	return explored(b, ((const struct dfs *)arg)->bound);
 }
 
-static void plan_named(const struct sched_branch *b, void *arg)
+static void plan_named(const struct rt_branch *b, void *arg)
 {
 	(void)arg;
 	visited_prefetch(b->key_a);
@@ -564,21 +564,21 @@ static void plan_expect(unsigned i, void *arg)
 {
 	const struct dfs *d = arg;
 
-	for (int c = 0; c < SCHED_MAX_CTX; c++)
+	for (int c = 0; c < RT_MAX_CTX; c++)
 		if ((d->tried[i] & action_bit(c)) && c != d->path[i])
 			trace_expect(c, &d->fp[i][c]);
 }
 
 /* The footprints of the last execution's steps, from the branch the prefix
  * ended at (whose other tries are kept) to the cut. */
-static void dfs_record_fp(struct dfs *d, const struct sched_branch *b, unsigned forced)
+static void dfs_record_fp(struct dfs *d, const struct rt_branch *b, unsigned forced)
 {
 	for (unsigned i = forced ? forced - 1 : 0; i < d->cut; i++) {
 		if (i >= forced)
-			for (int c = 0; c < SCHED_MAX_CTX; c++)
+			for (int c = 0; c < RT_MAX_CTX; c++)
 				d->fp[i][c].n = TRACE_FP_UNKNOWN;
-		if (b[i].chosen < SCHED_FLUSH)
-			d->fp[i][b[i].chosen] = *sched_branch_fp(i);
+		if (b[i].chosen < RT_FLUSH)
+			d->fp[i][b[i].chosen] = *rt_branch_fp(i);
 	}
 }
 
@@ -589,11 +589,11 @@ static void dfs_record_fp(struct dfs *d, const struct sched_branch *b, unsigned 
 static int dfs_record(struct dfs *d, unsigned forced, bool reduce, struct txp_check_result *res)
 {
 	unsigned n;
-	const struct sched_branch *b = sched_branches(&n);
+	const struct rt_branch *b = rt_branches(&n);
 
 	if (dfs_reserve(d, n) != 0)
 		return -1;
-	d->cut = sched_cut();
+	d->cut = rt_cut();
 	if (d->cut < n)
 		res->pruned++;
 	for (unsigned i = 0; i < n; i++) {
@@ -620,7 +620,7 @@ static int dfs_record(struct dfs *d, unsigned forced, bool reduce, struct txp_ch
 static bool dfs_next(struct dfs *d, unsigned bound, bool reduce, unsigned *prefix_len)
 {
 	unsigned n;
-	const struct sched_branch *b = sched_branches(&n);
+	const struct rt_branch *b = rt_branches(&n);
 
 	(void)n;
 	for (unsigned i = d->len; i-- > 0;) {
@@ -634,12 +634,12 @@ static bool dfs_next(struct dfs *d, unsigned bound, bool reduce, unsigned *prefi
 		if (!left) {
 			/* Below it all is explored: so is its state (past
 			 * the cut, untraced, known already). */
-			if (reduce && b[i].kind == SCHED_BR_RUN && i < d->cut)
+			if (reduce && b[i].kind == RT_BR_RUN && i < d->cut)
 				visited_add(b[i].key_a, b[i].key_b, b[i].key_cur, bound - b[i].preempt);
 			continue;
 		}
 		bit = __builtin_ctz(left);
-		a = bit < SCHED_MAX_CTX ? bit : SCHED_FLUSH + bit - SCHED_MAX_CTX;
+		a = bit < RT_MAX_CTX ? bit : RT_FLUSH + bit - RT_MAX_CTX;
 		d->tried[i] |= 1u << bit;
 		d->path[i] = (int8_t)a;
 		*prefix_len = i + 1;
@@ -658,7 +658,7 @@ static bool stop_asked(const struct txp_check_cfg *cfg, struct txp_check_result 
 
 /* One schedule, counted and judged: a negative errno on error, 1 on a
  * violation (res filled), 2 when asked to stop before it, 0 to go on. */
-static int run_schedule(const struct txp_check_cfg *cfg, const struct sched_plan *plan,
+static int run_schedule(const struct txp_check_cfg *cfg, const struct rt_plan *plan,
 			struct txp_check_result *res, struct outcome *o, char *err, size_t errlen)
 {
 	if (stop_asked(cfg, res))
@@ -711,7 +711,7 @@ static int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_resul
 		d.len = 0;
 		d.bound = k;
 		for (;;) {
-			struct sched_plan plan = { .prefix = d.path, .nprefix = prefix,
+			struct rt_plan plan = { .prefix = d.path, .nprefix = prefix,
 						   .trace = reduce,
 						   .explored = reduce ? plan_explored : NULL,
 						   .named = plan_named,
@@ -722,7 +722,7 @@ static int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_resul
 			rc = run_schedule(cfg, &plan, res, o, err, errlen);
 			if (rc)
 				break;
-			if (reduce && sched_fair_switches()) {
+			if (reduce && rt_fair_switches()) {
 				reduce = res->reduced = res->symmetric = false;
 				res->reduce_dropped = true;
 				dfs_restart(&d, res, &k, &prefix);
@@ -731,7 +731,7 @@ static int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_resul
 			/* The scheduler's default chose between producers by
 			 * their ids: a state and its mirror image may have
 			 * futures unlike each other. */
-			if (res->symmetric && sched_told_apart()) {
+			if (res->symmetric && rt_told_apart()) {
 				told_apart = true;
 				res->symmetric = false;
 				dfs_restart(&d, res, &k, &prefix);
@@ -777,16 +777,16 @@ static int explore_sampled(const struct txp_check_cfg *cfg, struct txp_check_res
 
 	if (cfg->strategy == TXP_CHECK_PCT) {
 		/* One default run to learn how many steps a schedule takes. */
-		struct sched_plan plan = { 0 };
+		struct rt_plan plan = { 0 };
 
 		if (exec_one(cfg, &plan, o, err, errlen) != 0)
 			return -EPROTO;
-		steps = sched_steps() ? sched_steps() : 1;
+		steps = rt_steps() ? rt_steps() : 1;
 	}
 	for (uint64_t run = 0; run < cfg->runs && rc == 0; run++) {
 		struct policy_pct pct;
 		struct policy_random random;
-		struct sched_plan plan = { 0 };
+		struct rt_plan plan = { 0 };
 		unsigned depth = cfg->depth < 64 ? cfg->depth : 64;
 		uint64_t draws = rng_split(&seed) | 1;
 
@@ -813,16 +813,16 @@ static int explore_sampled(const struct txp_check_cfg *cfg, struct txp_check_res
 
 /* The contexts that could run (or flush a store) at branch b, for a
  * message: "1 (CPU 1), 2 (CPU 2)". */
-static const char *able_list(const struct sched_branch *b, bool flush, char *buf, size_t len)
+static const char *able_list(const struct rt_branch *b, bool flush, char *buf, size_t len)
 {
 	unsigned mask = flush ? b->flushable : b->enabled;
 	size_t used = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < SCHED_MAX_CTX && used < len; i++)
+	for (int i = 0; i < RT_MAX_CTX && used < len; i++)
 		if (mask & (1u << i))
 			used += (size_t)snprintf(buf + used, len - used, "%s%s%d (%s)", used ? ", " : "",
-						 flush ? "f" : "", i, sched_ctx_name(i));
+						 flush ? "f" : "", i, rt_ctx_name(i));
 	return used ? buf : "none";
 }
 
@@ -832,7 +832,7 @@ static int replay_fit(const struct policy_replay *r, const struct txp_check_choi
 		      char *err, size_t errlen)
 {
 	unsigned nbr, reached = policy_replay_reached(r);
-	const struct sched_branch *b = sched_branches(&nbr);
+	const struct rt_branch *b = rt_branches(&nbr);
 	int bad = policy_replay_refused(r);
 	char able[160];
 
@@ -869,7 +869,7 @@ static int explore_replay(const struct txp_check_cfg *cfg, struct txp_check_resu
 		return rc;
 	{
 		struct policy_replay replay;
-		struct sched_plan plan = { .policy = &replay.p };
+		struct rt_plan plan = { .policy = &replay.p };
 
 		policy_replay_init(&replay, c, n);
 		rc = exec_one(cfg, &plan, o, err, errlen) != 0 ? -EPROTO
@@ -913,8 +913,8 @@ void txp_check_cfg_init(struct txp_check_cfg *cfg)
 
 bool txp_check_cfg_valid(const struct txp_check_cfg *cfg, char *err, size_t errlen)
 {
-	if (cfg->producers < 1 || cfg->producers > SCHED_MAX_CTX - 2) {
-		snprintf(err, errlen, "producers must be 1..%d", SCHED_MAX_CTX - 2);
+	if (cfg->producers < 1 || cfg->producers > RT_MAX_CTX - 2) {
+		snprintf(err, errlen, "producers must be 1..%d", RT_MAX_CTX - 2);
 		return false;
 	}
 	if (cfg->packets < 1 || cfg->packets > 64) {

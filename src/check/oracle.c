@@ -30,7 +30,7 @@ static struct {
 	const struct txp_driver_ops *base;
 	struct txp_driver_ops ops;
 	struct txp_dev *dev;
-	int word[SCHED_WATCH_MAX];	/* the watched stopped flag of each queue */
+	int word[RT_WATCH_MAX];	/* the watched stopped flag of each queue */
 	unsigned packets;	/* per flow, for the slots' layout */
 	/* Every free is counted; only when precise (the same execution
 	 * again, when the totals disagree) is each matched with a count of
@@ -44,7 +44,7 @@ static struct {
 		bool on;
 		uint64_t (*clock)(void);
 		uint64_t timeo;
-		uint64_t since[SCHED_WATCH_MAX];	/* each queue's stop began no earlier */
+		uint64_t since[RT_WATCH_MAX];	/* each queue's stop began no earlier */
 		int queue;	/* the first false reset's queue, -1: none */
 		uint64_t lasted;	/* how long that queue had been stopped, at most */
 	} wd;
@@ -56,11 +56,11 @@ static struct {
 static enum txp_tx watched_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 {
 	unsigned q = txp_txq_index(txq);
-	int word = q < SCHED_WATCH_MAX ? O.word[q] : -1;
-	struct sched_mark m = word >= 0 ? sched_watch_seen(word) : (struct sched_mark){ 0, 0 };
+	int word = q < RT_WATCH_MAX ? O.word[q] : -1;
+	struct rt_mark m = word >= 0 ? rt_watch_seen(word) : (struct rt_mark){ 0, 0 };
 	enum txp_tx rc = O.base->start_xmit(pkt, txq);
 
-	if (word >= 0 && sched_current() >= 0 && sched_watch_rose_since(word, m))
+	if (word >= 0 && rt_current() >= 0 && rt_watch_rose_since(word, m))
 		O.on_stopped++;
 	return rc;
 }
@@ -68,7 +68,7 @@ static enum txp_tx watched_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 /* The driver's tx_timeout, watched: did the queue time out at all? */
 static void watched_tx_timeout(struct txp_dev *dev, unsigned queue)
 {
-	if (O.wd.on && O.wd.queue < 0 && queue < SCHED_WATCH_MAX) {
+	if (O.wd.on && O.wd.queue < 0 && queue < RT_WATCH_MAX) {
 		uint64_t lasted = O.wd.clock() - O.wd.since[queue];
 
 		if (lasted <= O.wd.timeo) {
@@ -113,9 +113,9 @@ void oracle_watch(struct txp_dev *dev)
 	struct txp_txq *txq;
 
 	O.dev = dev;
-	sched_watch_reset();
-	for (unsigned i = 0; i < SCHED_WATCH_MAX; i++)
-		O.word[i] = (txq = txp_dev_txq(dev, i)) ? sched_watch_probe(read_stopped, txq) : -1;
+	rt_watch_reset();
+	for (unsigned i = 0; i < RT_WATCH_MAX; i++)
+		O.word[i] = (txq = txp_dev_txq(dev, i)) ? rt_watch_probe(read_stopped, txq) : -1;
 }
 
 void oracle_watchdog_start(struct txp_dev *dev, uint64_t start, uint64_t timeo,
@@ -127,7 +127,7 @@ void oracle_watchdog_start(struct txp_dev *dev, uint64_t start, uint64_t timeo,
 	O.wd.clock = clock;
 	O.wd.timeo = timeo;
 	/* Read by the controller: no scheduling point. */
-	for (unsigned i = 0; i < SCHED_WATCH_MAX; i++)
+	for (unsigned i = 0; i < RT_WATCH_MAX; i++)
 		O.wd.since[i] = (txq = txp_dev_txq(dev, i)) && !txp_netif_xmit_stopped(txq) ? start : 0;
 }
 
@@ -180,7 +180,7 @@ static bool oracle_keep(struct txp_pkt *pkt)
 	if (pkt < O.pkt || pkt >= O.pkt + ORACLE_PKTS)
 		return false;
 	t = &O.track[pkt - O.pkt];
-	who = sched_current();
+	who = rt_current();
 	if (who >= 0) {
 		if (t->frees < 2)
 			t->by[t->frees] = who;
@@ -204,7 +204,7 @@ static bool oracle_keep(struct txp_pkt *pkt)
 
 static const char *who_name(int ctx)
 {
-	return ctx >= 0 ? sched_ctx_name(ctx) : "the tear-down";
+	return ctx >= 0 ? rt_ctx_name(ctx) : "the tear-down";
 }
 
 /* "packet 2 of CPU 1 (flow 0, seq 1)": by its slot, whatever became of it. */

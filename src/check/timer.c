@@ -54,5 +54,5 @@ int timer_start(struct txp_dev *dev)
 {
 	clock_now = (uint64_t)TIMER_IDLE_TIMEOUTS * TIMER_TIMEO_MS * 1000000u;
 	oracle_watchdog_start(dev, clock_now, (uint64_t)TIMER_TIMEO_MS * 1000000u, timer_clock);
-	return sched_spawn("watchdog", timer_main, dev) < 0 ? -1 : 0;
+	return rt_spawn("watchdog", timer_main, dev) < 0 ? -1 : 0;
 }

@@ -67,23 +67,23 @@ static void *add_shared(void *arg)
  * the conflict message into msg, or false. */
 static bool run_contexts(void *(*fn)(void *), int n, char *msg, size_t len)
 {
-	struct sched_plan plan = { 0 };
+	struct rt_plan plan = { 0 };
 	bool conflict;
 
 	atomic_store(&counter, 0);
 	atomic_store(&arrived, 0);
 	atomic_store(&expected, n);
-	sched_begin(&plan, SCHED_SC, MAX_STEPS);
+	rt_begin(&plan, RT_SC, MAX_STEPS);
 	for (int i = 0; i < n; i++) {
 		char name[16];
 
 		snprintf(name, sizeof(name), "CPU %d", i + 1);
-		assert_true(sched_spawn(name, fn, NULL) >= 0);
+		assert_true(rt_spawn(name, fn, NULL) >= 0);
 	}
-	assert_int_equal(sched_run(), SCHED_QUIESCENT);
-	conflict = sched_counter_conflict(msg, len);
-	sched_release();
-	sched_finish();
+	assert_int_equal(rt_run(), RT_QUIESCENT);
+	conflict = rt_counter_conflict(msg, len);
+	rt_release();
+	rt_finish();
 	assert_int_equal(atomic_load(&counter), 2u * (unsigned)n);
 	return conflict;
 }
@@ -214,7 +214,7 @@ static struct txp__ring_stats ring_stat(struct ring *r)
 static void ring_dead_once(uint64_t seed)
 {
 	struct policy_random random;
-	struct sched_plan plan = { .policy = &random.p };
+	struct rt_plan plan = { .policy = &random.p };
 	struct ring_cfg rc = { .ops = &dead_ops, .slots = 4, .slot_size = 64, .max_len = 64 };
 	struct txp_dev_cfg dcfg = { .name = "dead0", .lock = TXP_LOCK_LLTX, .ops = &dead_driver_ops };
 	struct txp_dev_stats st;
@@ -223,7 +223,7 @@ static void ring_dead_once(uint64_t seed)
 	bool conflict;
 
 	policy_random_init(&random, seed);
-	sched_begin(&plan, SCHED_SC, MAX_STEPS);
+	rt_begin(&plan, RT_SC, MAX_STEPS);
 	r = txp__ring_create(&rc, err, sizeof(err));
 	assert_non_null(r);
 	txp__ring_die(r, TXP_DROP_DEV_DOWN, "link down (test)");
@@ -231,13 +231,13 @@ static void ring_dead_once(uint64_t seed)
 	dead_dev = txp_dev_create(&dcfg, err, sizeof(err));
 	assert_non_null(dead_dev);
 	assert_int_equal(txp_dev_open(dead_dev), 0);
-	assert_true(sched_spawn("CPU 1", send_two, NULL) >= 0);
-	assert_true(sched_spawn("CPU 2", send_two, NULL) >= 0);
-	assert_int_equal(sched_run(), SCHED_QUIESCENT);
-	conflict = sched_counter_conflict(msg, sizeof(msg));
-	sched_release();
+	assert_true(rt_spawn("CPU 1", send_two, NULL) >= 0);
+	assert_true(rt_spawn("CPU 2", send_two, NULL) >= 0);
+	assert_int_equal(rt_run(), RT_QUIESCENT);
+	conflict = rt_counter_conflict(msg, sizeof(msg));
+	rt_release();
 	txp_dev_close(dead_dev);
-	sched_finish();
+	rt_finish();
 	txp_dev_get_stats(dead_dev, &st);
 	if (conflict)
 		fail_msg("seed %llu: %s", (unsigned long long)seed, msg);

@@ -262,7 +262,7 @@ struct litmus {
 };
 
 /* One execution of l under plan; its outcome. */
-static bool run_once(const struct litmus *l, enum sched_mm mm, const struct sched_plan *plan)
+static bool run_once(const struct litmus *l, enum rt_mm mm, const struct rt_plan *plan)
 {
 	bool got;
 
@@ -271,28 +271,28 @@ static bool run_once(const struct litmus *l, enum sched_mm mm, const struct sche
 	r0 = r1 = 99;
 	side[0] = l->o0;
 	side[1] = l->o1;
-	sched_begin(plan, mm, MAX_STEPS);
-	assert_true(sched_spawn("CPU 1", l->t0, NULL) >= 0);
-	assert_true(sched_spawn("CPU 2", l->t1, NULL) >= 0);
+	rt_begin(plan, mm, MAX_STEPS);
+	assert_true(rt_spawn("CPU 1", l->t0, NULL) >= 0);
+	assert_true(rt_spawn("CPU 2", l->t1, NULL) >= 0);
 	if (l->t2)
-		assert_true(sched_spawn("CPU 3", l->t2, NULL) >= 0);
+		assert_true(rt_spawn("CPU 3", l->t2, NULL) >= 0);
 	if (l->t3)
-		assert_true(sched_spawn("CPU 4", l->t3, NULL) >= 0);
-	assert_int_equal(sched_run(), SCHED_QUIESCENT);
-	sched_release();
-	sched_finish();
+		assert_true(rt_spawn("CPU 4", l->t3, NULL) >= 0);
+	assert_int_equal(rt_run(), RT_QUIESCENT);
+	rt_release();
+	rt_finish();
 	got = l->outcome();
 	return got;
 }
 
 static uint32_t bit_of(int a)
 {
-	return a >= SCHED_FLUSH ? 1u << (a - SCHED_FLUSH + SCHED_MAX_CTX) : 1u << a;
+	return a >= RT_FLUSH ? 1u << (a - RT_FLUSH + RT_MAX_CTX) : 1u << a;
 }
 
-static uint32_t actions_of(const struct sched_branch *b)
+static uint32_t actions_of(const struct rt_branch *b)
 {
-	return (uint32_t)b->enabled | (uint32_t)b->flushable << SCHED_MAX_CTX;
+	return (uint32_t)b->enabled | (uint32_t)b->flushable << RT_MAX_CTX;
 }
 
 /* Every schedule of l under mm, depth first over the branch points (each
@@ -301,7 +301,7 @@ static uint32_t actions_of(const struct sched_branch *b)
  * trace so far) was explored in full is not again, and the answers must
  * not change.  Unbounded, nothing is priced: every state as if nobody ran
  * (cur -1), with nothing left to spend. */
-static bool reachable(const struct litmus *l, enum sched_mm mm, bool reduce, unsigned *schedules)
+static bool reachable(const struct litmus *l, enum rt_mm mm, bool reduce, unsigned *schedules)
 {
 	int8_t path[MAX_BRANCHES];
 	uint32_t tried[MAX_BRANCHES];
@@ -310,15 +310,15 @@ static bool reachable(const struct litmus *l, enum sched_mm mm, bool reduce, uns
 
 	visited_clear();
 	for (;;) {
-		struct sched_plan plan = { .prefix = path, .nprefix = prefix,
+		struct rt_plan plan = { .prefix = path, .nprefix = prefix,
 					   .trace = reduce };
-		const struct sched_branch *b;
+		const struct rt_branch *b;
 		bool skip = false;
 		int i;
 
 		seen |= run_once(l, mm, &plan);
 		(*schedules)++;
-		b = sched_branches(&n);
+		b = rt_branches(&n);
 		assert_true(n <= MAX_BRANCHES);
 		for (unsigned k = 0; k < n; k++) {
 			skip |= reduce && k >= prefix && visited_covers(b[k].key_a, b[k].key_b, -1, 0);
@@ -337,7 +337,7 @@ static bool reachable(const struct litmus *l, enum sched_mm mm, bool reduce, uns
 			}
 			bit = __builtin_ctz(left);
 			tried[i] |= 1u << bit;
-			path[i] = (int8_t)(bit < SCHED_MAX_CTX ? bit : SCHED_FLUSH + bit - SCHED_MAX_CTX);
+			path[i] = (int8_t)(bit < RT_MAX_CTX ? bit : RT_FLUSH + bit - RT_MAX_CTX);
 			prefix = (unsigned)i + 1;
 			break;
 		}
@@ -364,17 +364,17 @@ static void check_litmus(const struct litmus *cases, size_t ncases)
 
 		unsigned reduced[2] = { 0, 0 };
 
-		for (int mm = SCHED_SC; mm <= SCHED_ARM; mm++)
-			got[mm] = reachable(l, (enum sched_mm)mm, false, &schedules[mm]);
-		for (int mm = SCHED_SC; mm <= SCHED_TSO; mm++)
-			if (reachable(l, (enum sched_mm)mm, true, &reduced[mm]) != got[mm])
+		for (int mm = RT_SC; mm <= RT_ARM; mm++)
+			got[mm] = reachable(l, (enum rt_mm)mm, false, &schedules[mm]);
+		for (int mm = RT_SC; mm <= RT_TSO; mm++)
+			if (reachable(l, (enum rt_mm)mm, true, &reduced[mm]) != got[mm])
 				fail_msg("%s under %s: outcome %s with the reduction, %s without", l->name,
 					 mm_names[mm], got[mm] ? "unreachable" : "reachable",
 					 got[mm] ? "reachable" : "unreachable");
 		printf("  %-28s sc %-3s tso %-3s arm %-3s (%u, %u, %u schedules; reduced %u, %u)\n",
 		       l->name, got[0] ? "yes" : "no", got[1] ? "yes" : "no", got[2] ? "yes" : "no",
 		       schedules[0], schedules[1], schedules[2], reduced[0], reduced[1]);
-		for (int mm = SCHED_SC; mm <= SCHED_ARM; mm++)
+		for (int mm = RT_SC; mm <= RT_ARM; mm++)
 			if (got[mm] != want[mm])
 				fail_msg("%s under %s: outcome %s, expected %s", l->name, mm_names[mm],
 					 got[mm] ? "reachable" : "unreachable",

@@ -28,7 +28,7 @@ struct arm_loc {
 	unsigned n;			/* writes kept, oldest first */
 	uint64_t val[ARM_HIST];
 	uint32_t ts[ARM_HIST];
-	uint32_t seen[SCHED_MAX_CTX];
+	uint32_t seen[RT_MAX_CTX];
 };
 
 static struct {
@@ -91,17 +91,17 @@ static struct arm_loc *arm_loc(const volatile void *addr, size_t size)
 /* Before a write of addr lands: its history keeps what it overwrites. */
 void rt_arm_before_write(const volatile void *addr, size_t size)
 {
-	if (rt.mm == SCHED_ARM && !rt.freerun)
+	if (rt.mm == RT_ARM && !rt.freerun)
 		arm_loc(addr, size);
 }
 
 /* A write of c (NULL: the controller) reached addr: the newest write,
  * which its writer has seen. */
-void rt_arm_landed(const struct sctx *c, const volatile void *addr)
+void rt_arm_landed(const struct rt_ctx *c, const volatile void *addr)
 {
 	struct arm_loc *l;
 
-	if (rt.mm != SCHED_ARM || rt.freerun)
+	if (rt.mm != RT_ARM || rt.freerun)
 		return;
 	l = arm_loc(addr, 0);
 	if (l && c)
@@ -111,7 +111,7 @@ void rt_arm_landed(const struct sctx *c, const volatile void *addr)
 /* May store k of c land now?  Not past an older store to its location
  * (coherence), nor past an older store before a write barrier, nor, a
  * release, past any older store. */
-static bool arm_landable(const struct sctx *c, int k)
+static bool arm_landable(const struct rt_ctx *c, int k)
 {
 	if (k == 0)
 		return true;
@@ -123,19 +123,19 @@ static bool arm_landable(const struct sctx *c, int k)
 	return true;
 }
 
-/* Which of c's stores lands, by the plan (SCHED_BR_STORE): its index. */
-int rt_arm_pick_store(struct sctx *c)
+/* Which of c's stores lands, by the plan (RT_BR_STORE): its index. */
+int rt_arm_pick_store(struct rt_ctx *c)
 {
-	int idx[SCHED_BUF], n = 0;
+	int idx[RT_BUF], n = 0;
 
 	for (int k = 0; k < c->nbuf; k++)
 		if (arm_landable(c, k))
 			idx[n++] = k;
-	return n > 1 ? idx[rt_model_branch(SCHED_BR_STORE, (unsigned)n - 1, c->id, NULL)] : 0;
+	return n > 1 ? idx[rt_model_branch(RT_BR_STORE, (unsigned)n - 1, c->id, NULL)] : 0;
 }
 
 /* c's stores land up to and including its last one to addr. */
-static void arm_flush_to(struct sctx *c, const volatile void *addr)
+static void arm_flush_to(struct rt_ctx *c, const volatile void *addr)
 {
 	int last = -1;
 
@@ -152,7 +152,7 @@ static uint32_t max32(uint32_t a, uint32_t b)
 }
 
 /* What operation op of c orders, under arm, as it is about to run. */
-void rt_arm_order(struct sctx *c, enum txp_rt_op op, const volatile void *addr, size_t size)
+void rt_arm_order(struct rt_ctx *c, enum txp_rt_op op, const volatile void *addr, size_t size)
 {
 	switch (op) {
 	case TXP_OP_RMW:
@@ -181,7 +181,7 @@ void rt_arm_order(struct sctx *c, enum txp_rt_op op, const volatile void *addr, 
 
 /* c's load of addr (not its own buffered store): which write it reads,
  * by the plan; true and *v when an older one than memory's. */
-bool rt_arm_load(struct sctx *c, const volatile void *addr, size_t size, bool acquire,
+bool rt_arm_load(struct rt_ctx *c, const volatile void *addr, size_t size, bool acquire,
 		 const char *what, uint64_t *v)
 {
 	struct arm_loc *l = arm_loc(addr, size);
@@ -195,7 +195,7 @@ bool rt_arm_load(struct sctx *c, const volatile void *addr, size_t size, bool ac
 			break;
 		idx[n++] = i;
 	}
-	alt = n > 1 ? rt_model_branch(SCHED_BR_VALUE, (unsigned)n - 1, c->id, addr) : 0;
+	alt = n > 1 ? rt_model_branch(RT_BR_VALUE, (unsigned)n - 1, c->id, addr) : 0;
 	i = idx[alt];
 	l->seen[c->id] = l->ts[i];
 	/* Read as of the earliest time it could have been: later loads
@@ -214,9 +214,9 @@ bool rt_arm_load(struct sctx *c, const volatile void *addr, size_t size, bool ac
 
 bool txp_rt_cas_fails(const volatile void *addr, bool would_succeed, const char *what)
 {
-	if (!rt.me || rt.freerun || rt.mm != SCHED_ARM || !would_succeed)
+	if (!rt.me || rt.freerun || rt.mm != RT_ARM || !would_succeed)
 		return false;
-	if (!rt_model_branch(SCHED_BR_VALUE, 1, rt.me->id, addr))
+	if (!rt_model_branch(RT_BR_VALUE, 1, rt.me->id, addr))
 		return false;
 	rt_event(rt.me->id, "compare-exchange fails spuriously:", rt_target(what), NULL);
 	return true;

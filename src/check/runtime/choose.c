@@ -7,7 +7,7 @@
 
 #include "check/runtime/rt.h"
 
-static void push_branch(const struct sched_branch *b)
+static void push_branch(const struct rt_branch *b)
 {
 	if (rt.nbr == rt.brcap)
 		rt.br = rt_grow(rt.br, &rt.brcap, sizeof(*rt.br));
@@ -18,7 +18,7 @@ static void push_branch(const struct sched_branch *b)
  * step chosen at the branch just pushed is kept as it ends (rt_reschedule()). */
 static void want_fp(void)
 {
-	const struct sched_plan *p = rt.plan;
+	const struct rt_plan *p = rt.plan;
 	unsigned i = rt.nbr - 1;
 
 	if (!rt.tracing || !p->explored || i + 1 < p->nprefix)
@@ -26,7 +26,7 @@ static void want_fp(void)
 	if (rt.nbr > rt.fpcap)
 		rt.fp = rt_grow(rt.fp, &rt.fpcap, sizeof(*rt.fp));
 	rt.fp[i].n = TRACE_FP_UNKNOWN;
-	if (rt.br[i].chosen < SCHED_FLUSH)
+	if (rt.br[i].chosen < RT_FLUSH)
 		rt.want_fp = i;
 }
 
@@ -37,46 +37,46 @@ static int lowest(unsigned mask)
 	return __builtin_ctz(mask);
 }
 
-bool sched_branch_legal(const struct sched_branch *b, int a)
+bool rt_branch_legal(const struct rt_branch *b, int a)
 {
-	if (a >= SCHED_FLUSH && a < SCHED_FLUSH + SCHED_MAX_CTX)
-		return b->flushable & (1u << (a - SCHED_FLUSH));
-	return a >= 0 && a < SCHED_MAX_CTX && (b->enabled & (1u << a));
+	if (a >= RT_FLUSH && a < RT_FLUSH + RT_MAX_CTX)
+		return b->flushable & (1u << (a - RT_FLUSH));
+	return a >= 0 && a < RT_MAX_CTX && (b->enabled & (1u << a));
 }
 
-unsigned sched_branch_nactions(const struct sched_branch *b)
+unsigned rt_branch_nactions(const struct rt_branch *b)
 {
 	return (unsigned)(__builtin_popcount(b->enabled) + __builtin_popcount(b->flushable));
 }
 
-int sched_branch_action(const struct sched_branch *b, unsigned k)
+int rt_branch_action(const struct rt_branch *b, unsigned k)
 {
-	for (int i = 0; i < SCHED_MAX_CTX; i++)
+	for (int i = 0; i < RT_MAX_CTX; i++)
 		if ((b->enabled & (1u << i)) && k-- == 0)
 			return i;
-	for (int i = 0; i < SCHED_MAX_CTX; i++)
+	for (int i = 0; i < RT_MAX_CTX; i++)
 		if ((b->flushable & (1u << i)) && k-- == 0)
-			return SCHED_FLUSH + i;
+			return RT_FLUSH + i;
 	return lowest(b->enabled);
 }
 
 /* The plan's action at branch number index: its prefix, then its policy,
  * else (or where that is not an action of b) the default. */
-static int choose(const struct sched_branch *b, unsigned index)
+static int choose(const struct rt_branch *b, unsigned index)
 {
-	const struct sched_plan *p = rt.plan;
+	const struct rt_plan *p = rt.plan;
 	int a = -1;
 
 	if (index < p->nprefix)
 		a = p->prefix[index];
 	else if (p->policy)
 		a = p->policy->choose(p->policy, b, index);
-	if (a < 0 || !sched_branch_legal(b, a))
+	if (a < 0 || !rt_branch_legal(b, a))
 		a = b->cur >= 0 ? b->cur : lowest(b->enabled);
 	return a;
 }
 
-void rt_stop(enum sched_end end)
+void rt_stop(enum rt_end end)
 {
 	rt.stopped = true;
 	rt.end = end;
@@ -84,38 +84,38 @@ void rt_stop(enum sched_end end)
 }
 
 /* Why nobody can run. */
-static enum sched_end why_stuck(void)
+static enum rt_end why_stuck(void)
 {
 	for (int i = 0; i < rt.n; i++)
 		if (rt.ctx[i].state == SC_SPIN) {
 			rt.stuck = i;
-			return SCHED_DEADLOCK;
+			return RT_DEADLOCK;
 		}
-	return SCHED_QUIESCENT;
+	return RT_QUIESCENT;
 }
 
 /* A branch point of the arm model for the running context: alternative
  * 0 (the default) or 1..nalt.  Value branches cost a preemption; store
  * picks belong to the flush before them. */
-unsigned rt_model_branch(enum sched_branch_kind kind, unsigned nalt, int ctx,
+unsigned rt_model_branch(enum rt_branch_kind kind, unsigned nalt, int ctx,
 			 const volatile void *addr)
 {
-	struct sched_branch b = {
+	struct rt_branch b = {
 		.enabled = (uint16_t)(1u << ctx),
-		.flushable = (uint16_t)((1u << (nalt < SCHED_MAX_CTX ? nalt : SCHED_MAX_CTX)) - 1),
+		.flushable = (uint16_t)((1u << (nalt < RT_MAX_CTX ? nalt : RT_MAX_CTX)) - 1),
 		.cur = (int8_t)ctx,
-		.preempt = (uint16_t)(kind == SCHED_BR_STORE ? rt.preemptions - 1 : rt.preemptions),
+		.preempt = (uint16_t)(kind == RT_BR_STORE ? rt.preemptions - 1 : rt.preemptions),
 		.kind = (uint8_t)kind,
 		.addr = addr,
 	};
 
 	b.chosen = (int8_t)choose(&b, rt.nbr);
 	push_branch(&b);
-	if (b.chosen < SCHED_FLUSH)
+	if (b.chosen < RT_FLUSH)
 		return 0;
-	if (kind == SCHED_BR_VALUE)
+	if (kind == RT_BR_VALUE)
 		rt.preemptions++;
-	return (unsigned)(b.chosen - SCHED_FLUSH) + 1;
+	return (unsigned)(b.chosen - RT_FLUSH) + 1;
 }
 
 /*
@@ -141,16 +141,16 @@ static int starved(unsigned enabled)
 }
 
 /* A landing that is a step of its own (tso): the store-buffer actor's. */
-static void flush_step(struct sctx *c, int k)
+static void flush_step(struct rt_ctx *c, int k)
 {
 	rt_flush_at(c, k);
 	if (rt.tracing && !rt.freerun)
-		trace_step_end(SCHED_FLUSH + c->id);
+		trace_step_end(RT_FLUSH + c->id);
 }
 
 /* The branch point's name for the search's reduction: the trace so far
  * (who is running, b->cur, prices the choices from it). */
-static void branch_key(struct sched_branch *b)
+static void branch_key(struct rt_branch *b)
 {
 	struct trace_key k = trace_key(b->cur);
 
@@ -164,7 +164,7 @@ static void branch_key(struct sched_branch *b)
  * of a state explored in full. */
 void rt_check_pending(void)
 {
-	const struct sched_plan *p = rt.plan;
+	const struct rt_plan *p = rt.plan;
 
 	if (rt.pending == UINT_MAX)
 		return;
@@ -178,13 +178,13 @@ void rt_check_pending(void)
 /* The contexts b may run whose expected step leads to a state explored
  * already: b->asleep.  Running another costs a preemption if the running
  * one could go on; who runs there is not known: priced as if any could. */
-static void predict(struct sched_branch *b)
+static void predict(struct rt_branch *b)
 {
-	const struct sched_plan *p = rt.plan;
+	const struct rt_plan *p = rt.plan;
 
 	for (unsigned m = b->enabled; m; m &= m - 1) {
 		int c = __builtin_ctz(m);
-		struct sched_branch to = { .kind = SCHED_BR_RUN, .cur = -1, .key_cur = -1,
+		struct rt_branch to = { .kind = RT_BR_RUN, .cur = -1, .key_cur = -1,
 					   .preempt = (uint16_t)(b->preempt + (b->cur >= 0)) };
 		struct trace_key k;
 
@@ -200,9 +200,9 @@ static void predict(struct sched_branch *b)
 /* Name the branch point b (to be pushed); the last one's state is asked
  * about now, one branch late, so that the plan's look-up (begun by
  * plan->named()) had its memory fetched meanwhile. */
-static void name_branch(struct sched_branch *b)
+static void name_branch(struct rt_branch *b)
 {
-	const struct sched_plan *p = rt.plan;
+	const struct rt_plan *p = rt.plan;
 
 	branch_key(b);
 	rt_check_pending();
@@ -232,7 +232,7 @@ void rt_reschedule(void)
 	}
 	for (;;) {
 		unsigned enabled = 0, flushable = 0;
-		struct sched_branch b;
+		struct rt_branch b;
 
 		for (int i = 0; i < rt.n; i++) {
 			if (rt.ctx[i].state == SC_RUNNABLE)
@@ -250,7 +250,7 @@ void rt_reschedule(void)
 			rt_stop(why_stuck());
 			break;
 		}
-		b = (struct sched_branch){
+		b = (struct rt_branch){
 			.enabled = (uint16_t)enabled,
 			.flushable = (uint16_t)flushable,
 			.cur = (int8_t)(rt.me && rt.me->state == SC_RUNNABLE ? rt.me->id : -1),
@@ -279,11 +279,11 @@ void rt_reschedule(void)
 		if (rt.tracing && rt.nbr <= rt.plan->nprefix && rt.plan->expect)
 			rt.plan->expect(rt.nbr - 1, rt.plan->explored_arg);
 		want_fp();
-		if (b.chosen >= SCHED_FLUSH || (b.cur >= 0 && b.chosen != b.cur))
+		if (b.chosen >= RT_FLUSH || (b.cur >= 0 && b.chosen != b.cur))
 			rt.preemptions++;
-		if (b.chosen >= SCHED_FLUSH) {
-			struct sctx *c = &rt.ctx[b.chosen - SCHED_FLUSH];
-			int k = rt.mm == SCHED_ARM ? rt_arm_pick_store(c) : 0;
+		if (b.chosen >= RT_FLUSH) {
+			struct rt_ctx *c = &rt.ctx[b.chosen - RT_FLUSH];
+			int k = rt.mm == RT_ARM ? rt_arm_pick_store(c) : 0;
 
 			/* A choice of the plan: drawn, as the store it was. */
 			rt_event(c->id, "store reaches memory:", rt_target(c->buf[k].what), NULL);
@@ -297,37 +297,37 @@ void rt_reschedule(void)
 		rt_run_on(-1);
 }
 
-const struct sched_branch *sched_branches(unsigned *n)
+const struct rt_branch *rt_branches(unsigned *n)
 {
 	*n = rt.nbr;
 	return rt.br;
 }
 
-unsigned sched_fair_switches(void)
+unsigned rt_fair_switches(void)
 {
 	return rt.fair;
 }
 
-unsigned sched_told_apart(void)
+unsigned rt_told_apart(void)
 {
 	return rt.told_apart;
 }
 
-unsigned sched_cut(void)
+unsigned rt_cut(void)
 {
 	return rt.cut < rt.nbr ? rt.cut : rt.nbr;
 }
 
-const struct trace_fp *sched_branch_fp(unsigned i)
+const struct trace_fp *rt_branch_fp(unsigned i)
 {
 	static const struct trace_fp unknown = { .n = TRACE_FP_UNKNOWN };
-	const struct sched_plan *p = rt.plan;
+	const struct rt_plan *p = rt.plan;
 
-	return p && p->explored && i + 1 >= p->nprefix && i < sched_cut() && i < rt.fpcap ? &rt.fp[i]
+	return p && p->explored && i + 1 >= p->nprefix && i < rt_cut() && i < rt.fpcap ? &rt.fp[i]
 											  : &unknown;
 }
 
-unsigned sched_preemptions(void)
+unsigned rt_preemptions(void)
 {
 	return rt.preemptions;
 }

@@ -14,17 +14,17 @@
  * Entries of older executions are stale by their generation.  The first
  * second writer of an execution is kept for the explorer.
  */
-#define SCHED_COUNTERS 1024	/* a power of two */
+#define RT_COUNTERS 1024	/* a power of two */
 
 struct counter_rec {
 	const volatile void *addr;
 	unsigned gen;
 	int owner;		/* seam context id of the writer */
-	int sched_id;		/* its scheduler context, for the message */
+	int rt_id;		/* its scheduler context, for the message */
 };
 
 static struct {
-	struct counter_rec r[SCHED_COUNTERS];
+	struct counter_rec r[RT_COUNTERS];
 	unsigned gen, n;
 	bool conflict;
 	const char *what;
@@ -35,8 +35,8 @@ static struct counter_rec *counter_slot(const volatile void *addr)
 {
 	uint64_t h = (uint64_t)(uintptr_t)addr * 0x9e3779b97f4a7c15ull;
 
-	for (unsigned i = (unsigned)(h >> 54), k = 0; k < SCHED_COUNTERS; k++, i++) {
-		struct counter_rec *c = &K.r[i % SCHED_COUNTERS];
+	for (unsigned i = (unsigned)(h >> 54), k = 0; k < RT_COUNTERS; k++, i++) {
+		struct counter_rec *c = &K.r[i % RT_COUNTERS];
 
 		if (c->gen != K.gen || c->addr == addr)
 			return c;
@@ -51,7 +51,7 @@ void txp_rt_counter(const volatile void *addr, const char *what)
 
 	/* Only the explored part: set-up and tear-down run in the
 	 * controller, ordered with every context. */
-	if (!rt.me || rt.freerun || K.n >= SCHED_COUNTERS / 2)
+	if (!rt.me || rt.freerun || K.n >= RT_COUNTERS / 2)
 		return;
 	self = txp_ctx_self();
 	c = counter_slot(addr);
@@ -63,7 +63,7 @@ void txp_rt_counter(const volatile void *addr, const char *what)
 	} else if (c->owner != self && !K.conflict) {
 		K.conflict = true;
 		K.what = what;
-		K.first = c->sched_id;
+		K.first = c->rt_id;
 		K.second = rt.me->id;
 	}
 }
@@ -75,12 +75,12 @@ void rt_counters_reset(void)
 	K.conflict = false;
 }
 
-bool sched_counter_conflict(char *buf, size_t len)
+bool rt_counter_conflict(char *buf, size_t len)
 {
 	if (K.conflict)
 		snprintf(buf, len, "single-writer counter %s written by %s and by %s "
 			 "(txp_counter_add loses increments: use txp_counter_add_shared)",
-			 K.what[0] == '&' ? K.what + 1 : K.what, sched_ctx_name(K.first),
-			 sched_ctx_name(K.second));
+			 K.what[0] == '&' ? K.what + 1 : K.what, rt_ctx_name(K.first),
+			 rt_ctx_name(K.second));
 	return K.conflict;
 }

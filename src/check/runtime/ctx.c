@@ -6,7 +6,7 @@
  * Every context is a fiber of the calling thread (fiber.c), so only one
  * runs at a time and an execution is a pure function of the choices made
  * at its branch points.  Control goes from a context back to the
- * controller (the thread's own stack, running sched_run()), which runs
+ * controller (the thread's own stack, running rt_run()), which runs
  * the next.
  */
 #include <errno.h>
@@ -20,7 +20,7 @@
 struct rt rt = { .current = -1 };
 
 /* The fibers, their stacks kept from one execution to the next. */
-static struct fiber fibers[SCHED_MAX_CTX];
+static struct fiber fibers[RT_MAX_CTX];
 static struct fiber controller;
 static unsigned char *controller_locals;
 static size_t locals_bytes;	/* all the TXP_LOCAL variables together */
@@ -61,7 +61,7 @@ static unsigned char *locals_alloc(void)
  * state with it.  Returns when somebody switches back. */
 void rt_run_on(int id)
 {
-	struct sctx *from = rt.me;
+	struct rt_ctx *from = rt.me;
 
 	locals_save(from ? from->locals : controller_locals);
 	rt.me = id >= 0 ? &rt.ctx[id] : NULL;
@@ -106,9 +106,9 @@ static void ctx_main(void)
 
 static int spawn(const char *name, void *(*fn)(void *), void *arg)
 {
-	struct sctx *c;
+	struct rt_ctx *c;
 
-	if (rt.n == SCHED_MAX_CTX)
+	if (rt.n == RT_MAX_CTX)
 		return -1;
 	c = &rt.ctx[rt.n];
 	if (!c->locals)
@@ -156,7 +156,7 @@ int txp_rt_thread_start(struct txp_thread *t, const char *name, void *(*fn)(void
 
 void txp_rt_thread_join(struct txp_thread *t)
 {
-	struct sctx *c = t->ctx >= 0 && t->ctx < rt.n ? &rt.ctx[t->ctx] : NULL;
+	struct rt_ctx *c = t->ctx >= 0 && t->ctx < rt.n ? &rt.ctx[t->ctx] : NULL;
 
 	/* Waiting for a context to end is waiting as for a lock. */
 	for (;;) {
@@ -173,7 +173,7 @@ void txp_rt_thread_join(struct txp_thread *t)
 		rt.me->floor = rt_arm_clock();
 }
 
-int sched_spawn(const char *name, void *(*fn)(void *), void *arg)
+int rt_spawn(const char *name, void *(*fn)(void *), void *arg)
 {
 	return spawn(name, fn, arg);
 }
@@ -215,7 +215,7 @@ static void signals_release(void)
 }
 #endif
 
-void sched_begin(const struct sched_plan *plan, enum sched_mm mm, unsigned max_steps)
+void rt_begin(const struct rt_plan *plan, enum rt_mm mm, unsigned max_steps)
 {
 	if (!controller_locals) {
 		for (const struct txp_local_var *l = __start_txp_locals; l < __stop_txp_locals; l++)
@@ -241,12 +241,12 @@ void sched_begin(const struct sched_plan *plan, enum sched_mm mm, unsigned max_s
 		plan->policy->begin(plan->policy);
 	rt.nbr = 0;
 	rt_events_begin();
-	sched_watch_reset();
+	rt_watch_reset();
 	rt_counters_reset();
 	rt_arm_reset();
 }
 
-enum sched_end sched_run(void)
+enum rt_end rt_run(void)
 {
 	rt_reschedule();
 	while (!rt.stopped)
@@ -271,14 +271,14 @@ static void abandon_unfinished(void)
 	locals_load(controller_locals);
 }
 
-void sched_release(void)
+void rt_release(void)
 {
 	rt.freerun = true;
-	if (rt.end != SCHED_QUIESCENT)
+	if (rt.end != RT_QUIESCENT)
 		abandon_unfinished();
 }
 
-void sched_finish(void)
+void rt_finish(void)
 {
 	/* After a scenario that failed to set up, its contexts never ran:
 	 * joining them must not wait. */
@@ -287,27 +287,27 @@ void sched_finish(void)
 	signals_release();
 }
 
-unsigned sched_steps(void)
+unsigned rt_steps(void)
 {
 	return rt.steps;
 }
 
-int sched_nctx(void)
+int rt_nctx(void)
 {
 	return rt.n;
 }
 
-const char *sched_ctx_name(int id)
+const char *rt_ctx_name(int id)
 {
 	return id >= 0 && id < rt.n ? rt.ctx[id].name : "?";
 }
 
-int sched_stuck_ctx(void)
+int rt_stuck_ctx(void)
 {
 	return rt.stuck;
 }
 
-int sched_current(void)
+int rt_current(void)
 {
 	return rt.me && !rt.freerun ? rt.me->id : -1;
 }

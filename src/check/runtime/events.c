@@ -8,7 +8,7 @@
 
 /* The events of the execution, in order. */
 static struct {
-	struct sched_event *ev;
+	struct rt_event *ev;
 	unsigned nev, evcap;
 } E;
 
@@ -16,7 +16,7 @@ void rt_event(int ctx, const char *what, const char *arg, const char *site)
 {
 	if (E.nev == E.evcap)
 		E.ev = rt_grow(E.ev, &E.evcap, sizeof(*E.ev));
-	E.ev[E.nev++] = (struct sched_event){ ctx, what, arg, site };
+	E.ev[E.nev++] = (struct rt_event){ ctx, what, arg, site };
 }
 
 /* A target as written, without its '&', for the diagrams. */
@@ -79,7 +79,7 @@ void rt_events_begin(void)
 	E.nev = 0;
 }
 
-const struct sched_event *sched_events(unsigned *n)
+const struct rt_event *rt_events(unsigned *n)
 {
 	*n = E.nev;
 	return E.ev;

@@ -29,7 +29,7 @@ uint64_t rt_raw_load(const volatile void *addr, size_t size)
 }
 
 /* What c would read at addr now: its own newest buffered store, or memory. */
-uint64_t rt_seen_value(const struct sctx *c, const volatile void *addr, size_t size)
+uint64_t rt_seen_value(const struct rt_ctx *c, const volatile void *addr, size_t size)
 {
 	for (int i = c->nbuf - 1; i >= 0; i--)
 		if (c->buf[i].addr == addr)
@@ -38,7 +38,7 @@ uint64_t rt_seen_value(const struct sctx *c, const volatile void *addr, size_t s
 }
 
 /* Store k of c's buffer reaches memory. */
-void rt_flush_at(struct sctx *c, int k)
+void rt_flush_at(struct rt_ctx *c, int k)
 {
 	struct store s = c->buf[k];
 
@@ -54,12 +54,12 @@ void rt_flush_at(struct sctx *c, int k)
 	rt_wake_readers(s.addr, c);
 }
 
-void rt_flush_one(struct sctx *c)
+void rt_flush_one(struct rt_ctx *c)
 {
 	rt_flush_at(c, 0);
 }
 
-void rt_drain(struct sctx *c)
+void rt_drain(struct rt_ctx *c)
 {
 	while (c->nbuf)
 		rt_flush_one(c);
@@ -83,9 +83,9 @@ bool txp_rt_forward(const volatile void *addr, size_t size, uint64_t *v)
 bool txp_rt_buffer(volatile void *addr, size_t size, uint64_t v, bool release,
 		   const char *what)
 {
-	if (!rt.me || rt.mm == SCHED_SC || rt.freerun)
+	if (!rt.me || rt.mm == RT_SC || rt.freerun)
 		return false;
-	if (rt.me->nbuf == SCHED_BUF)
+	if (rt.me->nbuf == RT_BUF)
 		rt_flush_one(rt.me);
 	if (rt_tracing())
 		trace_write(rt.me->buf);

@@ -14,7 +14,7 @@ void txp_rt_point(enum txp_rt_op op, const volatile void *addr, size_t size)
 	/* TXP_OP_ORDER: a point, nothing more. */
 	rt.me->ran_at = rt.steps;
 	if (++rt.steps > rt.max_steps) {
-		rt_stop(SCHED_STEP_LIMIT);
+		rt_stop(RT_STEP_LIMIT);
 		rt_run_on(-1);	/* never resumed: the context is abandoned */
 	}
 	if (rt.plan->policy && rt.plan->policy->step)
@@ -23,7 +23,7 @@ void txp_rt_point(enum txp_rt_op op, const volatile void *addr, size_t size)
 	/* The operation begins the context's next step. */
 	if (rt_tracing() && (op == TXP_OP_LOAD || op == TXP_OP_RMW || op == TXP_OP_RMW_RELAXED))
 		trace_read(addr);
-	if (rt.mm == SCHED_ARM)
+	if (rt.mm == RT_ARM)
 		rt_arm_order(rt.me, op, addr, size);
 	else if (op == TXP_OP_RMW || op == TXP_OP_FENCE || op == TXP_OP_RMW_RELAXED)
 		rt_drain(rt.me);
@@ -45,7 +45,7 @@ bool txp_rt_load(const volatile void *addr, size_t size, bool acquire, const cha
 {
 	if (txp_rt_forward(addr, size, v))
 		return true;
-	if (!rt.me || rt.freerun || rt.mm != SCHED_ARM)
+	if (!rt.me || rt.freerun || rt.mm != RT_ARM)
 		return false;
 	return rt_arm_load(rt.me, addr, size, acquire, what, v);
 }

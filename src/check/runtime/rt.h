@@ -21,10 +21,10 @@
 
 #include "check/runtime/runtime.h"
 
-#define SCHED_READS 32
-#define SCHED_BUF 16
+#define RT_READS 32
+#define RT_BUF 16
 
-enum sctx_state {
+enum rt_ctx_state {
 	SC_RUNNABLE,
 	SC_SPIN,	/* waiting for a lock or a condition */
 	SC_IDLE,	/* a polling loop with nothing to do */
@@ -49,7 +49,7 @@ struct readrec {
 /* What a context read since it last waited: if none of it changes, its
  * next attempt would do the same, so it waits for a write instead. */
 struct readset {
-	struct readrec r[SCHED_READS];
+	struct readrec r[RT_READS];
 	int n;
 	bool all;		/* overflowed: any write counts */
 	bool dirty;		/* something in it was written since */
@@ -62,12 +62,12 @@ struct readset {
  * idle wait judges the whole iteration, reads before any spin included,
  * or a loop that spun halfway would forget the work it saw at its start.
  */
-struct sctx {
+struct rt_ctx {
 	int id;
 	char name[24];
-	enum sctx_state state;
+	enum rt_ctx_state state;
 	struct readset iter, spin;
-	struct store buf[SCHED_BUF];
+	struct store buf[RT_BUF];
 	int nbuf;
 	/* arm: write barriers so far; the time before which no later load
 	 * may read (its last acquire, barrier or read-modify-write); the
@@ -86,26 +86,26 @@ struct rt {
 	bool tracing;		/* the plan's trace: steps recorded (trace.h) */
 	unsigned fair;		/* fair switches made */
 	unsigned told_apart;	/* defaults that told symmetric contexts apart */
-	unsigned cut;		/* the branch found explored (sched_cut()) */
+	unsigned cut;		/* the branch found explored (rt_cut()) */
 	unsigned pending;	/* the branch to ask about, UINT_MAX: none */
-	enum sched_mm mm;
+	enum rt_mm mm;
 	int current;		/* the context to run next, -1: none */
 	int n;
-	struct sctx ctx[SCHED_MAX_CTX];
-	enum sched_end end;
+	struct rt_ctx ctx[RT_MAX_CTX];
+	enum rt_end end;
 	int stuck;
 	unsigned steps, max_steps, preemptions;
-	const struct sched_plan *plan;
-	struct sched_branch *br;
+	const struct rt_plan *plan;
+	struct rt_branch *br;
 	unsigned nbr, brcap;
-	struct trace_fp *fp;	/* per branch (sched_branch_fp()) */
+	struct trace_fp *fp;	/* per branch (rt_branch_fp()) */
 	unsigned fpcap;
 	unsigned want_fp;	/* the branch whose step runs, UINT_MAX: none */
-	struct sctx *me;	/* the context running now, NULL: the controller */
+	struct rt_ctx *me;	/* the context running now, NULL: the controller */
 };
 
 /* The runtime: one per process, run by the thread that called
- * sched_begin() and by the fibers it switches to (ctx.c). */
+ * rt_begin() and by the fibers it switches to (ctx.c). */
 extern struct rt rt;
 
 /* Is the running context's step recorded for the trace? */
@@ -144,12 +144,12 @@ void rt_run_round(void);
  * the running one. */
 void rt_reschedule(void);
 /* The execution ends (why). */
-void rt_stop(enum sched_end end);
+void rt_stop(enum rt_end end);
 /* Was the state at the pending branch explored already?  Then cut. */
 void rt_check_pending(void);
 /* A branch point of a memory model's own for context ctx: alternative 0
  * (the default) or 1..nalt, by the plan. */
-unsigned rt_model_branch(enum sched_branch_kind kind, unsigned nalt, int ctx,
+unsigned rt_model_branch(enum rt_branch_kind kind, unsigned nalt, int ctx,
 			 const volatile void *addr);
 
 /* -- memory.c ------------------------------------------------------------- */
@@ -157,11 +157,11 @@ unsigned rt_model_branch(enum sched_branch_kind kind, unsigned nalt, int ctx,
 uint64_t rt_raw_load(const volatile void *addr, size_t size);
 void rt_raw_store(volatile void *addr, size_t size, uint64_t v);
 /* What c would read at addr now: its own newest buffered store, or memory. */
-uint64_t rt_seen_value(const struct sctx *c, const volatile void *addr, size_t size);
+uint64_t rt_seen_value(const struct rt_ctx *c, const volatile void *addr, size_t size);
 /* Store k of c's buffer reaches memory; its oldest; all of them. */
-void rt_flush_at(struct sctx *c, int k);
-void rt_flush_one(struct sctx *c);
-void rt_drain(struct sctx *c);
+void rt_flush_at(struct rt_ctx *c, int k);
+void rt_flush_one(struct rt_ctx *c);
+void rt_drain(struct rt_ctx *c);
 
 /* -- arm.c ---------------------------------------------------------------- */
 
@@ -171,24 +171,24 @@ uint32_t rt_arm_clock(void);
 /* Before a write of addr lands: its history keeps what it overwrites. */
 void rt_arm_before_write(const volatile void *addr, size_t size);
 /* A write of c (NULL: the controller) reached addr. */
-void rt_arm_landed(const struct sctx *c, const volatile void *addr);
+void rt_arm_landed(const struct rt_ctx *c, const volatile void *addr);
 /* Which of c's stores lands, by the plan: its index. */
-int rt_arm_pick_store(struct sctx *c);
+int rt_arm_pick_store(struct rt_ctx *c);
 /* What operation op of c orders, as it is about to run. */
-void rt_arm_order(struct sctx *c, enum txp_rt_op op, const volatile void *addr, size_t size);
+void rt_arm_order(struct rt_ctx *c, enum txp_rt_op op, const volatile void *addr, size_t size);
 /* c's load of addr: true and *v when it reads an older write. */
-bool rt_arm_load(struct sctx *c, const volatile void *addr, size_t size, bool acquire,
+bool rt_arm_load(struct rt_ctx *c, const volatile void *addr, size_t size, bool acquire,
 		 const char *what, uint64_t *v);
 
 /* -- wait.c --------------------------------------------------------------- */
 
 /* A write by writer reached addr: whoever else read it looks again. */
-void rt_wake_readers(const volatile void *addr, const struct sctx *writer);
+void rt_wake_readers(const volatile void *addr, const struct rt_ctx *writer);
 void rt_forget(struct readset *rs);
 /* c read size bytes at addr. */
-void rt_note_read(struct sctx *c, const volatile void *addr, size_t size);
+void rt_note_read(struct rt_ctx *c, const volatile void *addr, size_t size);
 /* Nothing to do until something read changes: let the others run. */
-void rt_wait(enum sctx_state why);
+void rt_wait(enum rt_ctx_state why);
 
 /* -- watch.c -------------------------------------------------------------- */
 
@@ -197,7 +197,7 @@ void rt_watch_point(const volatile void *addr, size_t size);
 /* The running context is about to load addr: what it sees is now. */
 void rt_watch_load(const volatile void *addr);
 /* A write by writer (NULL: the controller) landed on addr. */
-void rt_watch_landed(const volatile void *addr, const struct sctx *writer);
+void rt_watch_landed(const volatile void *addr, const struct rt_ctx *writer);
 
 /* -- counters.c ----------------------------------------------------------- */
 

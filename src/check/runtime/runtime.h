@@ -32,59 +32,59 @@
 #include "sync/sync.h"
 #include "txpath/explore.h"
 
-#define SCHED_MAX_CTX TXP_CHECK_MAX_CTX
+#define RT_MAX_CTX TXP_CHECK_MAX_CTX
 
-/* An action: run context i (0..SCHED_MAX_CTX-1), or flush the oldest
- * buffered store of context i (SCHED_FLUSH + i).  At the arm model's own
- * branch points (SCHED_BR_STORE, SCHED_BR_VALUE) the same two forms name
- * alternatives instead: cur is the default (alternative 0), SCHED_FLUSH + j
+/* An action: run context i (0..RT_MAX_CTX-1), or flush the oldest
+ * buffered store of context i (RT_FLUSH + i).  At the arm model's own
+ * branch points (RT_BR_STORE, RT_BR_VALUE) the same two forms name
+ * alternatives instead: cur is the default (alternative 0), RT_FLUSH + j
  * alternative j + 1. */
-#define SCHED_FLUSH 16
+#define RT_FLUSH 16
 
 /* The memory models. */
-enum sched_mm {
-	SCHED_SC,		/* every store is seen at once */
-	SCHED_TSO,		/* FIFO store buffers */
-	SCHED_ARM,		/* unordered store buffers, loads of older writes */
+enum rt_mm {
+	RT_SC,		/* every store is seen at once */
+	RT_TSO,		/* FIFO store buffers */
+	RT_ARM,		/* unordered store buffers, loads of older writes */
 };
 
 /*
  * What a branch point chooses, and the footprint of its actions (what a
  * reduction of the search must treat as dependent):
- *  SCHED_BR_RUN    who runs next (enabled), or which context's store lands
+ *  RT_BR_RUN    who runs next (enabled), or which context's store lands
  *                  (flushable: under tso its oldest; under arm a
- *                  SCHED_BR_STORE branch follows): a run's footprint is the
+ *                  RT_BR_STORE branch follows): a run's footprint is the
  *                  operation that context makes next; a flush writes the
  *                  location of the store that lands (unknown under arm
- *                  until the SCHED_BR_STORE after it: dependent with all).
- *  SCHED_BR_STORE  arm: which of context cur's landable stores lands,
+ *                  until the RT_BR_STORE after it: dependent with all).
+ *  RT_BR_STORE  arm: which of context cur's landable stores lands,
  *                  oldest first (alternative 0: its oldest).  Part of the
  *                  flush before it, which paid the preemption: preempt is
  *                  that flush's.  Footprint: a write of one of cur's
  *                  buffered locations (treat as dependent with all).
- *  SCHED_BR_VALUE  arm: which write cur's load of addr reads (alternative
+ *  RT_BR_VALUE  arm: which write cur's load of addr reads (alternative
  *                  0: the newest, j: the j-th older one it may still
  *                  see), or whether its compare-exchange of addr fails
  *                  spuriously (alternative 1).  Footprint: a read of addr
  *                  by cur, as the load it belongs to.
  * An unknown kind is dependent with every action.
  */
-enum sched_branch_kind {
-	SCHED_BR_RUN,
-	SCHED_BR_STORE,
-	SCHED_BR_VALUE,
+enum rt_branch_kind {
+	RT_BR_RUN,
+	RT_BR_STORE,
+	RT_BR_VALUE,
 };
 
-struct sched_branch {
+struct rt_branch {
 	uint16_t enabled;	/* contexts that could run */
 	uint16_t flushable;	/* contexts with buffered stores (tso, arm);
-				 * alternatives 1.. (SCHED_BR_STORE, _VALUE) */
+				 * alternatives 1.. (RT_BR_STORE, _VALUE) */
 	int8_t cur;		/* the running context, -1 if it cannot go on */
 	int8_t chosen;		/* the action taken */
 	uint16_t preempt;	/* preemptions before this branch */
-	uint8_t kind;		/* enum sched_branch_kind */
-	const volatile void *addr;	/* SCHED_BR_VALUE: the location read */
-	/* SCHED_BR_RUN with the plan's trace: the state's name, the trace
+	uint8_t kind;		/* enum rt_branch_kind */
+	const volatile void *addr;	/* RT_BR_VALUE: the location read */
+	/* RT_BR_RUN with the plan's trace: the state's name, the trace
 	 * so far (trace.h); equal names, equal futures (cur prices them:
 	 * key_cur is its image in the trace named, trace_key()). */
 	uint64_t key_a, key_b;
@@ -97,112 +97,112 @@ struct sched_branch {
 
 /*
  * A policy: how a plan chooses past its prefix (src/check/search/ has
- * one file each).  begin: an execution of the plan begins (sched_begin());
+ * one file each).  begin: an execution of the plan begins (rt_begin());
  * the policy starts its state afresh, so that the plan run again is the
  * same execution.  choose: the action at branch b, number index (an
- * action of b, sched_branch_action()), or -1 for the default: the running
+ * action of b, rt_branch_action()), or -1 for the default: the running
  * context if it can go on, else the lowest id.  step: a scheduling point
  * was reached, steps so far (NULL: not asked).  The policy's own state
  * follows it in the struct that embeds it.
  */
-struct sched_policy {
-	void (*begin)(struct sched_policy *p);
-	int (*choose)(struct sched_policy *p, const struct sched_branch *b, unsigned index);
-	void (*step)(struct sched_policy *p, unsigned steps);
+struct rt_policy {
+	void (*begin)(struct rt_policy *p);
+	int (*choose)(struct rt_policy *p, const struct rt_branch *b, unsigned index);
+	void (*step)(struct rt_policy *p, unsigned steps);
 };
 
 /* Branch b's actions: does it offer a, how many it offers, and its k-th
  * (runs first, then flushes; past the last, the lowest it may run). */
-bool sched_branch_legal(const struct sched_branch *b, int a);
-unsigned sched_branch_nactions(const struct sched_branch *b);
-int sched_branch_action(const struct sched_branch *b, unsigned k);
+bool rt_branch_legal(const struct rt_branch *b, int a);
+unsigned rt_branch_nactions(const struct rt_branch *b);
+int rt_branch_action(const struct rt_branch *b, unsigned k);
 
-struct sched_plan {
+struct rt_plan {
 	const int8_t *prefix;	/* actions for the first nprefix branches */
 	unsigned nprefix;
-	struct sched_policy *policy;	/* past the prefix; NULL: the default */
+	struct rt_policy *policy;	/* past the prefix; NULL: the default */
 	/* Record the trace (sc, tso): each branch point's key. */
 	bool trace;
 	/* With the trace: was the state at b, a branch past the prefix,
 	 * explored already?  At the first that was the execution is cut
-	 * (sched_cut()): its tail runs untraced, its branches not kept,
+	 * (rt_cut()): its tail runs untraced, its branches not kept,
 	 * nothing left to learn; the explorer does not judge its end.
 	 * Asked one branch late (or at the end); named(), if set, is told
 	 * of b when it is named, to begin the look-up. */
-	bool (*explored)(const struct sched_branch *b, void *arg);
-	void (*named)(const struct sched_branch *b, void *arg);
+	bool (*explored)(const struct rt_branch *b, void *arg);
+	void (*named)(const struct rt_branch *b, void *arg);
 	/* With the trace, at each branch of the prefix, before its choice
 	 * runs: what else is known of the steps from there (trace_expect()). */
 	void (*expect)(unsigned branch, void *arg);
 	void *explored_arg;
 };
 
-enum sched_end {
-	SCHED_QUIESCENT,	/* nobody can run; whoever is left idles */
-	SCHED_DEADLOCK,		/* nobody can run; someone waits for a lock */
-	SCHED_STEP_LIMIT,	/* too many steps: a livelock, or a runaway */
+enum rt_end {
+	RT_QUIESCENT,	/* nobody can run; whoever is left idles */
+	RT_DEADLOCK,		/* nobody can run; someone waits for a lock */
+	RT_STEP_LIMIT,	/* too many steps: a livelock, or a runaway */
 };
 
-struct sched_event {
+struct rt_event {
 	int ctx;
 	const char *what, *arg;	/* printed "what" or "what arg" ... */
 	const char *site;	/* ... or, with a site, "site: what" or "site: what(arg)" */
 };
 
 /* Prepare an execution: contexts started from now on are scheduled. */
-void sched_begin(const struct sched_plan *plan, enum sched_mm mm, unsigned max_steps);
+void rt_begin(const struct rt_plan *plan, enum rt_mm mm, unsigned max_steps);
 /* Start a context of the scenario (a producer): its id, or -1 (too many). */
-int sched_spawn(const char *name, void *(*fn)(void *), void *arg);
+int rt_spawn(const char *name, void *(*fn)(void *), void *arg);
 /* Run until nobody can: returns why. */
-enum sched_end sched_run(void);
+enum rt_end rt_run(void);
 /* Let every context run freely to its end (the scenario then tears down);
  * contexts stuck on a lock are ended instead. */
-void sched_release(void);
+void rt_release(void);
 /* Forget the execution (all contexts have ended). */
-void sched_finish(void);
+void rt_finish(void);
 
 /* What the last execution did. */
-const struct sched_branch *sched_branches(unsigned *n);
-const struct sched_event *sched_events(unsigned *n);
-unsigned sched_steps(void);
-unsigned sched_preemptions(void);
+const struct rt_branch *rt_branches(unsigned *n);
+const struct rt_event *rt_events(unsigned *n);
+unsigned rt_steps(void);
+unsigned rt_preemptions(void);
 /* Fair switches (a starved context run unchosen) in the last execution. */
-unsigned sched_fair_switches(void);
+unsigned rt_fair_switches(void);
 /* In the last execution, unbranched choices by context id that told the
  * trace's symmetric contexts apart (trace_default_tells_apart()): where
  * nobody could run, the lowest id's stores landed first. */
-unsigned sched_told_apart(void);
+unsigned rt_told_apart(void);
 /* The branch at which plan->explored() said yes, or the branch count. */
-unsigned sched_cut(void);
+unsigned rt_cut(void);
 /* With the trace: the footprint of the step chosen at branch i, from the
  * prefix's last branch to the cut (else n is TRACE_FP_UNKNOWN). */
-const struct trace_fp *sched_branch_fp(unsigned i);
-int sched_nctx(void);
-const char *sched_ctx_name(int id);
+const struct trace_fp *rt_branch_fp(unsigned i);
+int rt_nctx(void);
+const char *rt_ctx_name(int id);
 /* Context that was waiting for a lock at a deadlock, -1 if none. */
-int sched_stuck_ctx(void);
+int rt_stuck_ctx(void);
 /* Did two contexts write one single-writer counter (txp_counter_add) in
  * the last execution?  If so, which and who, into buf. */
-bool sched_counter_conflict(char *buf, size_t len);
+bool rt_counter_conflict(char *buf, size_t len);
 /*
  * The watched words, for the explorer's own ground truth (one per queue,
- * at most SCHED_WATCH_MAX): read(arg), run by the controller, makes one
+ * at most RT_WATCH_MAX): read(arg), run by the controller, makes one
  * load of the seam; its word is watched from then on in this execution
- * (until sched_watch_reset), its rises (0 to nonzero) counted as they
+ * (until rt_watch_reset), its rises (0 to nonzero) counted as they
  * reach memory; returns the word's number, -1 if none or too many.
- * sched_watch_seen(): the rises the calling context had seen when it
- * last read word; sched_watch_rose_since(): did another context's rise
+ * rt_watch_seen(): the rises the calling context had seen when it
+ * last read word; rt_watch_rose_since(): did another context's rise
  * reach memory since that mark?
  */
-#define SCHED_WATCH_MAX 8
-struct sched_mark {
+#define RT_WATCH_MAX 8
+struct rt_mark {
 	unsigned rises, own;
 };
-void sched_watch_reset(void);
-int sched_watch_probe(void (*read)(void *), void *arg);
-struct sched_mark sched_watch_seen(int word);
-bool sched_watch_rose_since(int word, struct sched_mark m);
+void rt_watch_reset(void);
+int rt_watch_probe(void (*read)(void *), void *arg);
+struct rt_mark rt_watch_seen(int word);
+bool rt_watch_rose_since(int word, struct rt_mark m);
 /* The context exploring now, -1 for the controller or a free run. */
-int sched_current(void);
+int rt_current(void);
 
 #endif /* TXP_CHECK_RUNTIME_H */

@@ -20,7 +20,7 @@
 
 #include "check/runtime/runtime.h"
 
-#define ACTORS (2 * SCHED_MAX_CTX)
+#define ACTORS (2 * RT_MAX_CTX)
 #define LOCS 1024		/* a power of two; half may be used */
 #define ACCESSES 64		/* recorded per step; past it, dependent with all */
 #define PERMS 24		/* TRACE_SYM_MAX! */
@@ -52,7 +52,7 @@ static struct {
 	int hi;			/* clock entries in use: 0..hi-1 */
 	unsigned perms;		/* Y's permutations in use (trace_symmetric()) */
 	uint64_t sum_a[PERMS], sum_b[PERMS];	/* the trace's name under each of them */
-	struct trace_fp expect[SCHED_MAX_CTX];	/* each context's next step */
+	struct trace_fp expect[RT_MAX_CTX];	/* each context's next step */
 	unsigned expected;	/* bit c: expect[c] is known */
 } T;
 
@@ -63,14 +63,14 @@ static struct {
 static struct {
 	int ctx[TRACE_SYM_MAX];
 	unsigned n, perms;
-	uint8_t actor[PERMS][SCHED_FLUSH + SCHED_MAX_CTX], entry[PERMS][ACTORS];
+	uint8_t actor[PERMS][RT_FLUSH + RT_MAX_CTX], entry[PERMS][ACTORS];
 } Y;	/* perms 0: not yet built */
 
 /* Clock entry of an actor: a context and its landings side by side, so
  * that the entries in use are the first few. */
 static int entry(int actor)
 {
-	return actor < SCHED_FLUSH ? 2 * actor : 2 * (actor - SCHED_FLUSH) + 1;
+	return actor < RT_FLUSH ? 2 * actor : 2 * (actor - RT_FLUSH) + 1;
 }
 
 /* Perm k: the symmetric contexts' k-th permutation (in the order of
@@ -80,17 +80,17 @@ static void perm_set(unsigned k, const int *to)
 {
 	uint8_t *actor = Y.actor[k];
 
-	for (int c = 0; c < SCHED_MAX_CTX; c++) {
+	for (int c = 0; c < RT_MAX_CTX; c++) {
 		actor[c] = (uint8_t)c;
-		actor[SCHED_FLUSH + c] = (uint8_t)(SCHED_FLUSH + c);
+		actor[RT_FLUSH + c] = (uint8_t)(RT_FLUSH + c);
 	}
 	for (unsigned i = 0; i < Y.n; i++) {
 		actor[Y.ctx[i]] = (uint8_t)to[i];
-		actor[SCHED_FLUSH + Y.ctx[i]] = (uint8_t)(SCHED_FLUSH + to[i]);
+		actor[RT_FLUSH + Y.ctx[i]] = (uint8_t)(RT_FLUSH + to[i]);
 	}
-	for (int c = 0; c < SCHED_MAX_CTX; c++) {
+	for (int c = 0; c < RT_MAX_CTX; c++) {
 		Y.entry[k][entry(c)] = (uint8_t)entry(actor[c]);
-		Y.entry[k][entry(SCHED_FLUSH + c)] = (uint8_t)entry(actor[SCHED_FLUSH + c]);
+		Y.entry[k][entry(RT_FLUSH + c)] = (uint8_t)entry(actor[RT_FLUSH + c]);
 	}
 }
 
@@ -100,7 +100,7 @@ static bool sym_valid(const int *ctx, unsigned n)
 	if (n < 2 || n > TRACE_SYM_MAX)
 		return false;
 	for (unsigned i = 0; i < n; i++) {
-		if (ctx[i] < 0 || ctx[i] >= SCHED_MAX_CTX)
+		if (ctx[i] < 0 || ctx[i] >= RT_MAX_CTX)
 			return false;
 		for (unsigned j = 0; j < i; j++)
 			if (ctx[j] == ctx[i])
@@ -317,7 +317,7 @@ static struct trace_key name_of(int actor, const struct vc *v, int hi, int cur)
  * expected step of its context, and every one that touched what it wrote. */
 static void forget_expected(int actor)
 {
-	T.expected &= ~(1u << (actor < SCHED_FLUSH ? actor : actor - SCHED_FLUSH));
+	T.expected &= ~(1u << (actor < RT_FLUSH ? actor : actor - RT_FLUSH));
 	if (T.all)
 		T.expected = 0;
 	for (unsigned i = 0; i < T.nacc && T.expected; i++) {

@@ -4,7 +4,7 @@
  *
  * An execution is a sequence of steps, each one actor's: a context from one
  * scheduling point to its next, or (tso) one buffered store landing, the
- * actor of context i's landings being SCHED_FLUSH + i.  Two steps are
+ * actor of context i's landings being RT_FLUSH + i.  Two steps are
  * dependent when they are one actor's, or touch one location and one of
  * them writes it; sequences that order every dependent pair alike are one
  * trace, and (for code whose shared state goes through the seam) leave the
@@ -45,7 +45,7 @@ void trace_read(const volatile void *addr);
 void trace_write(const volatile void *addr);
 /* The running step is dependent with every step. */
 void trace_all(void);
-/* actor's step (0..2 * SCHED_MAX_CTX - 1) ends with what it recorded. */
+/* actor's step (0..2 * RT_MAX_CTX - 1) ends with what it recorded. */
 void trace_step_end(int actor);
 /* The fingerprint of the steps ended so far, with cur (-1: nobody) as
  * the running context. */
@@ -76,7 +76,7 @@ bool trace_default_tells_apart(unsigned mask);
  */
 /* The running step's footprint so far (before its trace_step_end()). */
 void trace_step_fp(struct trace_fp *fp);
-/* ctx's next step (0..SCHED_MAX_CTX - 1) is fp, unless a step before it
+/* ctx's next step (0..RT_MAX_CTX - 1) is fp, unless a step before it
  * says otherwise (trace_step_end() forgets it then). */
 void trace_expect(int ctx, const struct trace_fp *fp);
 /* The fingerprint after ctx's expected step, run now (nobody running);

@@ -17,11 +17,11 @@ static bool readset_hit(struct readset *rs, const volatile void *addr)
 /* A write by writer reached memory: whoever else read addr must look
  * again (a context's own writes never wake it: a spinning context waits
  * for somebody else). */
-void rt_wake_readers(const volatile void *addr, const struct sctx *writer)
+void rt_wake_readers(const volatile void *addr, const struct rt_ctx *writer)
 {
 	rt_watch_landed(addr, writer);
 	for (int i = 0; i < rt.n; i++) {
-		struct sctx *c = &rt.ctx[i];
+		struct rt_ctx *c = &rt.ctx[i];
 		bool in_iter, in_spin;
 
 		if (c->state == SC_DONE)
@@ -49,19 +49,19 @@ void rt_forget(struct readset *rs)
 	rs->dirty = false;
 }
 
-static void readset_add(struct readset *rs, const struct sctx *c,
+static void readset_add(struct readset *rs, const struct rt_ctx *c,
 			const volatile void *addr, size_t size)
 {
 	for (int r = 0; r < rs->n; r++)
 		if (rs->r[r].addr == addr)
 			return;
-	if (rs->n < SCHED_READS)
+	if (rs->n < RT_READS)
 		rs->r[rs->n++] = (struct readrec){ addr, size, rt_seen_value(c, addr, size) };
 	else
 		rs->all = true;
 }
 
-void rt_note_read(struct sctx *c, const volatile void *addr, size_t size)
+void rt_note_read(struct rt_ctx *c, const volatile void *addr, size_t size)
 {
 	readset_add(&c->iter, c, addr, size);
 	readset_add(&c->spin, c, addr, size);
@@ -69,7 +69,7 @@ void rt_note_read(struct sctx *c, const volatile void *addr, size_t size)
 
 /* Did anything in rs change since it was read, by c's own hand included?
  * Waiting would then be wrong: c's next attempt can do something new. */
-static bool reads_changed(const struct sctx *c, const struct readset *rs)
+static bool reads_changed(const struct rt_ctx *c, const struct readset *rs)
 {
 	if (rs->dirty || rs->all)
 		return rs->dirty;
@@ -89,7 +89,7 @@ static void trace_reads(const struct readset *rs)
 }
 
 /* Nothing to do until something read changes: let the others run. */
-void rt_wait(enum sctx_state why)
+void rt_wait(enum rt_ctx_state why)
 {
 	if (rt.freerun) {
 		if (rt.me)

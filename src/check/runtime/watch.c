@@ -7,7 +7,7 @@
 #include "check/runtime/rt.h"
 
 /*
- * The watched words (sched_watch_probe()): flags whose rises, 0 to
+ * The watched words (rt_watch_probe()): flags whose rises, 0 to
  * nonzero, are counted as they reach memory, by writer, and what each
  * context had seen of them when it last read the word.  One per queue.
  */
@@ -15,14 +15,14 @@ struct watched {
 	const volatile void *addr;
 	size_t size;
 	uint64_t val;		/* in memory now */
-	unsigned rises, own[SCHED_MAX_CTX];
-	struct sched_mark seen[SCHED_MAX_CTX];	/* at each context's last read */
+	unsigned rises, own[RT_MAX_CTX];
+	struct rt_mark seen[RT_MAX_CTX];	/* at each context's last read */
 };
 
 static struct {
 	bool probing;
 	unsigned n;
-	struct watched w[SCHED_WATCH_MAX];
+	struct watched w[RT_WATCH_MAX];
 } W;
 
 /* The watched word at addr, or NULL. */
@@ -36,7 +36,7 @@ static inline struct watched *watched_at(const volatile void *addr)
 
 void rt_watch_point(const volatile void *addr, size_t size)
 {
-	if (txp_unlikely(W.probing) && W.n < SCHED_WATCH_MAX) {
+	if (txp_unlikely(W.probing) && W.n < RT_WATCH_MAX) {
 		W.w[W.n].addr = addr;
 		W.w[W.n].size = size;
 		W.n++;
@@ -49,10 +49,10 @@ void rt_watch_load(const volatile void *addr)
 	struct watched *w = W.n ? watched_at(addr) : NULL;
 
 	if (w)
-		w->seen[rt.me->id] = (struct sched_mark){ w->rises, w->own[rt.me->id] };
+		w->seen[rt.me->id] = (struct rt_mark){ w->rises, w->own[rt.me->id] };
 }
 
-static void watch_landed(struct watched *w, const struct sctx *writer)
+static void watch_landed(struct watched *w, const struct rt_ctx *writer)
 {
 	uint64_t v = rt_raw_load(w->addr, w->size);
 
@@ -64,7 +64,7 @@ static void watch_landed(struct watched *w, const struct sctx *writer)
 	w->val = v;
 }
 
-void rt_watch_landed(const volatile void *addr, const struct sctx *writer)
+void rt_watch_landed(const volatile void *addr, const struct rt_ctx *writer)
 {
 	struct watched *w = watched_at(addr);
 
@@ -72,16 +72,16 @@ void rt_watch_landed(const volatile void *addr, const struct sctx *writer)
 		watch_landed(w, writer);
 }
 
-void sched_watch_reset(void)
+void rt_watch_reset(void)
 {
 	memset(&W, 0, sizeof(W));
 }
 
-int sched_watch_probe(void (*read)(void *), void *arg)
+int rt_watch_probe(void (*read)(void *), void *arg)
 {
 	unsigned i = W.n;
 
-	if (i == SCHED_WATCH_MAX)
+	if (i == RT_WATCH_MAX)
 		return -1;
 	W.probing = true;
 	read(arg);
@@ -92,14 +92,14 @@ int sched_watch_probe(void (*read)(void *), void *arg)
 	return (int)i;
 }
 
-struct sched_mark sched_watch_seen(int word)
+struct rt_mark rt_watch_seen(int word)
 {
 	const struct watched *w = &W.w[word];
 
-	return rt.me ? w->seen[rt.me->id] : (struct sched_mark){ w->rises, 0 };
+	return rt.me ? w->seen[rt.me->id] : (struct rt_mark){ w->rises, 0 };
 }
 
-bool sched_watch_rose_since(int word, struct sched_mark m)
+bool rt_watch_rose_since(int word, struct rt_mark m)
 {
 	const struct watched *w = &W.w[word];
 	unsigned own = rt.me ? w->own[rt.me->id] : 0;

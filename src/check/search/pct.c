@@ -17,13 +17,13 @@ static int random_ctx(struct policy_pct *pct, unsigned mask)
 {
 	unsigned k = (unsigned)(rng_next(&pct->rng) % (unsigned)__builtin_popcount(mask));
 
-	for (int i = 0; i < SCHED_MAX_CTX; i++)
+	for (int i = 0; i < RT_MAX_CTX; i++)
 		if ((mask & (1u << i)) && k-- == 0)
 			return i;
 	return __builtin_ctz(mask);
 }
 
-static int pct_choose(struct sched_policy *p, const struct sched_branch *b, unsigned index)
+static int pct_choose(struct rt_policy *p, const struct rt_branch *b, unsigned index)
 {
 	struct policy_pct *pct = (struct policy_pct *)p;
 	unsigned others = b->cur >= 0 ? b->enabled & ~(1u << b->cur) : b->enabled;
@@ -36,7 +36,7 @@ static int pct_choose(struct sched_policy *p, const struct sched_branch *b, unsi
 }
 
 /* A change point is a step: the next branch switches. */
-static void pct_step(struct sched_policy *p, unsigned steps)
+static void pct_step(struct rt_policy *p, unsigned steps)
 {
 	struct policy_pct *pct = (struct policy_pct *)p;
 
@@ -46,7 +46,7 @@ static void pct_step(struct sched_policy *p, unsigned steps)
 	}
 }
 
-static void pct_begin(struct sched_policy *p)
+static void pct_begin(struct rt_policy *p)
 {
 	struct policy_pct *pct = (struct policy_pct *)p;
 

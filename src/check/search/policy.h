@@ -1,6 +1,6 @@
 /*
  * policy.h - the search's policies: how a plan chooses past its prefix
- * (struct sched_policy, runtime.h), one file each (check build only).
+ * (struct rt_policy, runtime.h), one file each (check build only).
  *
  *   random.c   uniformly among a branch's actions
  *   pct.c      probabilistic concurrency testing, counted in preemptions
@@ -17,7 +17,7 @@
 #include "txpath/explore.h"
 
 struct policy_random {
-	struct sched_policy p;
+	struct rt_policy p;
 	uint64_t seed, rng;
 };
 
@@ -25,7 +25,7 @@ void policy_random_init(struct policy_random *r, uint64_t seed);
 
 /* PCT: the steps (increasing) at which the running context is preempted. */
 struct policy_pct {
-	struct sched_policy p;
+	struct rt_policy p;
 	uint64_t seed, rng;
 	const unsigned *change;
 	unsigned nchange, next;
@@ -37,7 +37,7 @@ void policy_pct_init(struct policy_pct *pct, uint64_t seed, const unsigned *chan
 
 /* Replay: the choices, by increasing branch index. */
 struct policy_replay {
-	struct sched_policy p;
+	struct rt_policy p;
 	const struct txp_check_choice *choices;
 	unsigned n, next;
 	int refused;

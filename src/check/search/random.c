@@ -5,15 +5,15 @@
 #include "check/search/policy.h"
 #include "check/search/rng.h"
 
-static int random_choose(struct sched_policy *p, const struct sched_branch *b, unsigned index)
+static int random_choose(struct rt_policy *p, const struct rt_branch *b, unsigned index)
 {
 	struct policy_random *r = (struct policy_random *)p;
 
 	(void)index;
-	return sched_branch_action(b, (unsigned)(rng_next(&r->rng) % sched_branch_nactions(b)));
+	return rt_branch_action(b, (unsigned)(rng_next(&r->rng) % rt_branch_nactions(b)));
 }
 
-static void random_begin(struct sched_policy *p)
+static void random_begin(struct rt_policy *p)
 {
 	struct policy_random *r = (struct policy_random *)p;
 

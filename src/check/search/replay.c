@@ -6,7 +6,7 @@
  */
 #include "check/search/policy.h"
 
-static int replay_choose(struct sched_policy *p, const struct sched_branch *b, unsigned index)
+static int replay_choose(struct rt_policy *p, const struct rt_branch *b, unsigned index)
 {
 	struct policy_replay *r = (struct policy_replay *)p;
 	const struct txp_check_choice *c;
@@ -15,13 +15,13 @@ static int replay_choose(struct sched_policy *p, const struct sched_branch *b, u
 	if (r->next == r->n || r->choices[r->next].index != index)
 		return -1;
 	c = &r->choices[r->next++];
-	a = c->flush ? SCHED_FLUSH + c->ctx : c->ctx;
-	if (!sched_branch_legal(b, a) && r->refused < 0)
+	a = c->flush ? RT_FLUSH + c->ctx : c->ctx;
+	if (!rt_branch_legal(b, a) && r->refused < 0)
 		r->refused = (int)(r->next - 1);
 	return a;
 }
 
-static void replay_begin(struct sched_policy *p)
+static void replay_begin(struct rt_policy *p)
 {
 	struct policy_replay *r = (struct policy_replay *)p;
 

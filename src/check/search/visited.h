@@ -1,6 +1,6 @@
 /*
  * visited.h - the states the bounded search has explored in full (check
- * build only): a branch point's trace (sched_branch.key_a/_b) with the
+ * build only): a branch point's trace (rt_branch.key_a/_b) with the
  * running context and the preemptions that were left to spend below it.
  * A state met again that they cover is skipped: its every future within
  * the bound was explored.
