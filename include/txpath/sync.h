@@ -43,24 +43,24 @@ struct txp_spinlock {
  * kernel's words, "spin_lock(&tp->tx_lock)", with the caller's function. */
 void txp_spin_init(struct txp_spinlock *l, const char *name);
 /* Acquire (pairs with the release in unlock); trylock: false if held. */
-bool txp__spin_trylock(struct txp_spinlock *l, const char *site);
-void txp__spin_lock(struct txp_spinlock *l, const char *site);
-void txp__spin_unlock(struct txp_spinlock *l, const char *site);
+bool txp_spin_trylock_at(struct txp_spinlock *l, const char *site);
+void txp_spin_lock_at(struct txp_spinlock *l, const char *site);
+void txp_spin_unlock_at(struct txp_spinlock *l, const char *site);
 /* The same with "interrupts" off: _irq turns them off then on again,
  * _irqsave saves and restores them (nesting). */
-void txp__spin_lock_irq(struct txp_spinlock *l, const char *site);
-void txp__spin_unlock_irq(struct txp_spinlock *l, const char *site);
-unsigned long txp__spin_lock_irqsave(struct txp_spinlock *l, const char *site);
-bool txp__spin_trylock_irqsave(struct txp_spinlock *l, unsigned long *flags, const char *site);
-void txp__spin_unlock_irqrestore(struct txp_spinlock *l, unsigned long flags, const char *site);
-#define txp_spin_trylock(l)              txp__spin_trylock((l), __func__)
-#define txp_spin_lock(l)                 txp__spin_lock((l), __func__)
-#define txp_spin_unlock(l)               txp__spin_unlock((l), __func__)
-#define txp_spin_lock_irq(l)             txp__spin_lock_irq((l), __func__)
-#define txp_spin_unlock_irq(l)           txp__spin_unlock_irq((l), __func__)
-#define txp_spin_lock_irqsave(l)         txp__spin_lock_irqsave((l), __func__)
-#define txp_spin_trylock_irqsave(l, fp)  txp__spin_trylock_irqsave((l), (fp), __func__)
-#define txp_spin_unlock_irqrestore(l, f) txp__spin_unlock_irqrestore((l), (f), __func__)
+void txp_spin_lock_irq_at(struct txp_spinlock *l, const char *site);
+void txp_spin_unlock_irq_at(struct txp_spinlock *l, const char *site);
+unsigned long txp_spin_lock_irqsave_at(struct txp_spinlock *l, const char *site);
+bool txp_spin_trylock_irqsave_at(struct txp_spinlock *l, unsigned long *flags, const char *site);
+void txp_spin_unlock_irqrestore_at(struct txp_spinlock *l, unsigned long flags, const char *site);
+#define txp_spin_trylock(l)              txp_spin_trylock_at((l), __func__)
+#define txp_spin_lock(l)                 txp_spin_lock_at((l), __func__)
+#define txp_spin_unlock(l)               txp_spin_unlock_at((l), __func__)
+#define txp_spin_lock_irq(l)             txp_spin_lock_irq_at((l), __func__)
+#define txp_spin_unlock_irq(l)           txp_spin_unlock_irq_at((l), __func__)
+#define txp_spin_lock_irqsave(l)         txp_spin_lock_irqsave_at((l), __func__)
+#define txp_spin_trylock_irqsave(l, fp)  txp_spin_trylock_irqsave_at((l), (fp), __func__)
+#define txp_spin_unlock_irqrestore(l, f) txp_spin_unlock_irqrestore_at((l), (f), __func__)
 /* Owner as last recorded; exact only for the holder asking about itself. */
 int txp_spin_owner(const struct txp_spinlock *l);
 bool txp_spin_is_locked(const struct txp_spinlock *l);
@@ -72,14 +72,14 @@ bool txp_spin_is_locked(const struct txp_spinlock *l);
  * and enable set and clear it, save and restore nest. */
 bool txp_irqs_disabled(void);
 bool txp_in_irq(void);
-void txp__local_irq_disable(const char *site);
-void txp__local_irq_enable(const char *site);
-unsigned long txp__local_irq_save(const char *site);
-void txp__local_irq_restore(unsigned long flags, const char *site);
-#define txp_local_irq_disable()     txp__local_irq_disable(__func__)
-#define txp_local_irq_enable()      txp__local_irq_enable(__func__)
-#define txp_local_irq_save()        txp__local_irq_save(__func__)
-#define txp_local_irq_restore(f)    txp__local_irq_restore((f), __func__)
+void txp_local_irq_disable_at(const char *site);
+void txp_local_irq_enable_at(const char *site);
+unsigned long txp_local_irq_save_at(const char *site);
+void txp_local_irq_restore_at(unsigned long flags, const char *site);
+#define txp_local_irq_disable()     txp_local_irq_disable_at(__func__)
+#define txp_local_irq_enable()      txp_local_irq_enable_at(__func__)
+#define txp_local_irq_save()        txp_local_irq_save_at(__func__)
+#define txp_local_irq_restore(f)    txp_local_irq_restore_at((f), __func__)
 
 /* -- atomics ------------------------------------------------------------------- */
 
@@ -101,9 +101,9 @@ enum txp_order {
 uint64_t txp_atomic_load(const volatile void *p, size_t size, enum txp_order o);
 /* what: the target as written ("&tp->tx_cons"), for the diagrams of the
  * memory model tso, which draw a store when it reaches memory. */
-void txp__atomic_store(volatile void *p, size_t size, uint64_t v, enum txp_order o,
+void txp_atomic_store_named(volatile void *p, size_t size, uint64_t v, enum txp_order o,
 		       const char *what);
-#define txp_atomic_store(p, size, v, o) txp__atomic_store((p), (size), (v), (o), #p)
+#define txp_atomic_store(p, size, v, o) txp_atomic_store_named((p), (size), (v), (o), #p)
 uint64_t txp_atomic_xchg(volatile void *p, size_t size, uint64_t v, enum txp_order o);
 bool txp_atomic_cmpxchg(volatile void *p, size_t size, uint64_t *expected, uint64_t desired,
 			enum txp_order o);
@@ -125,7 +125,7 @@ bool txp_test_and_clear_bit(unsigned nr, volatile unsigned long *addr);
 #define TXP_ATOMIC_LOAD(x, o) \
 	((__typeof__(x))(uintptr_t)txp_atomic_load(&(x), sizeof(x), (o)))
 #define TXP_ATOMIC_STORE(x, v, o) \
-	txp__atomic_store(&(x), sizeof(x), (uint64_t)(uintptr_t)(v), (o), #x)
+	txp_atomic_store_named(&(x), sizeof(x), (uint64_t)(uintptr_t)(v), (o), #x)
 #define TXP_READ_ONCE(x)         TXP_ATOMIC_LOAD(x, TXP_RELAXED)
 #define TXP_WRITE_ONCE(x, v)     TXP_ATOMIC_STORE(x, v, TXP_RELAXED)
 #define TXP_LOAD_ACQUIRE(x)      TXP_ATOMIC_LOAD(x, TXP_ACQUIRE)

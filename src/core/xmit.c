@@ -206,24 +206,24 @@ void txp__netdev_txq_completed_mb(struct txp_txq *txq, unsigned pkts, unsigned b
 
 void txp__netif_tx_lock_irq(struct txp_txq *txq, const char *site)
 {
-	txp__local_irq_disable(site);
-	txp__spin_lock(&txq->xmit_lock, site);
+	txp_local_irq_disable_at(site);
+	txp_spin_lock_at(&txq->xmit_lock, site);
 }
 
 void txp__netif_tx_unlock_irq(struct txp_txq *txq, const char *site)
 {
-	txp__spin_unlock(&txq->xmit_lock, site);
-	txp__local_irq_enable(site);
+	txp_spin_unlock_at(&txq->xmit_lock, site);
+	txp_local_irq_enable_at(site);
 }
 
 void txp__netif_tx_lock(struct txp_txq *txq, const char *site)
 {
-	txp__spin_lock(&txq->xmit_lock, site);
+	txp_spin_lock_at(&txq->xmit_lock, site);
 }
 
 void txp__netif_tx_unlock(struct txp_txq *txq, const char *site)
 {
-	txp__spin_unlock(&txq->xmit_lock, site);
+	txp_spin_unlock_at(&txq->xmit_lock, site);
 }
 
 /* -- calling the driver ------------------------------------------------ */

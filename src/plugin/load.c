@@ -15,7 +15,7 @@
  * calls itself: named here so that a program loading plugins links them,
  * and exports them to its plugins with the rest. */
 static void (*const seam_exports[])(void) __attribute__((used)) = {
-	(void (*)(void))txp_atomic_load, (void (*)(void))txp__atomic_store,
+	(void (*)(void))txp_atomic_load, (void (*)(void))txp_atomic_store_named,
 	(void (*)(void))txp_atomic_xchg, (void (*)(void))txp_atomic_cmpxchg,
 	(void (*)(void))txp_atomic_fetch_add, (void (*)(void))txp_atomic_fetch_or,
 	(void (*)(void))txp_atomic_fetch_and, (void (*)(void))txp_set_bit,

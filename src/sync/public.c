@@ -56,7 +56,7 @@ uint64_t txp_atomic_load(const volatile void *p, size_t size, enum txp_order o)
 #define store_as(a, v, mo, what) atomic_store_explicit((a), (v), (mo))
 #endif
 
-void txp__atomic_store(volatile void *p, size_t size, uint64_t v, enum txp_order o,
+void txp_atomic_store_named(volatile void *p, size_t size, uint64_t v, enum txp_order o,
 		       const char *what)
 {
 	(void)what;

@@ -157,7 +157,7 @@ void txp_event_at(const char *event, const char *site)
 }
 #endif
 
-bool txp__spin_trylock(struct txp_spinlock *l, const char *site)
+bool txp_spin_trylock_at(struct txp_spinlock *l, const char *site)
 {
 	if (!txp__spin_trylock_raw(l))
 		return false;
@@ -166,7 +166,7 @@ bool txp__spin_trylock(struct txp_spinlock *l, const char *site)
 	return true;
 }
 
-void txp__spin_lock(struct txp_spinlock *l, const char *site)
+void txp_spin_lock_at(struct txp_spinlock *l, const char *site)
 {
 	unsigned spins = 0;
 
@@ -180,7 +180,7 @@ void txp__spin_lock(struct txp_spinlock *l, const char *site)
 		observe_acquired(l, site);
 }
 
-void txp__spin_unlock(struct txp_spinlock *l, const char *site)
+void txp_spin_unlock_at(struct txp_spinlock *l, const char *site)
 {
 	if (txp_unlikely(txp__sync_watched) && observe_release(l, site))
 		return;
@@ -189,39 +189,39 @@ void txp__spin_unlock(struct txp_spinlock *l, const char *site)
 		observe_released(l, site);
 }
 
-void txp__spin_lock_irq(struct txp_spinlock *l, const char *site)
+void txp_spin_lock_irq_at(struct txp_spinlock *l, const char *site)
 {
-	txp__local_irq_disable(site);
-	txp__spin_lock(l, site);
+	txp_local_irq_disable_at(site);
+	txp_spin_lock_at(l, site);
 }
 
-void txp__spin_unlock_irq(struct txp_spinlock *l, const char *site)
+void txp_spin_unlock_irq_at(struct txp_spinlock *l, const char *site)
 {
-	txp__spin_unlock(l, site);
-	txp__local_irq_enable(site);
+	txp_spin_unlock_at(l, site);
+	txp_local_irq_enable_at(site);
 }
 
-unsigned long txp__spin_lock_irqsave(struct txp_spinlock *l, const char *site)
+unsigned long txp_spin_lock_irqsave_at(struct txp_spinlock *l, const char *site)
 {
-	unsigned long flags = txp__local_irq_save(site);
+	unsigned long flags = txp_local_irq_save_at(site);
 
-	txp__spin_lock(l, site);
+	txp_spin_lock_at(l, site);
 	return flags;
 }
 
-bool txp__spin_trylock_irqsave(struct txp_spinlock *l, unsigned long *flags, const char *site)
+bool txp_spin_trylock_irqsave_at(struct txp_spinlock *l, unsigned long *flags, const char *site)
 {
-	*flags = txp__local_irq_save(site);
-	if (txp__spin_trylock(l, site))
+	*flags = txp_local_irq_save_at(site);
+	if (txp_spin_trylock_at(l, site))
 		return true;
-	txp__local_irq_restore(*flags, site);
+	txp_local_irq_restore_at(*flags, site);
 	return false;
 }
 
-void txp__spin_unlock_irqrestore(struct txp_spinlock *l, unsigned long flags, const char *site)
+void txp_spin_unlock_irqrestore_at(struct txp_spinlock *l, unsigned long flags, const char *site)
 {
-	txp__spin_unlock(l, site);
-	txp__local_irq_restore(flags, site);
+	txp_spin_unlock_at(l, site);
+	txp_local_irq_restore_at(flags, site);
 }
 
 #ifdef TXP_ASSERT_LOCKS
@@ -350,17 +350,17 @@ static void irqs_off(const char *site)
 	}
 }
 
-void txp__local_irq_disable(const char *site)
+void txp_local_irq_disable_at(const char *site)
 {
 	irqs_off(site);
 }
 
-void txp__local_irq_enable(const char *site)
+void txp_local_irq_enable_at(const char *site)
 {
 	irqs_on(site);
 }
 
-unsigned long txp__local_irq_save(const char *site)
+unsigned long txp_local_irq_save_at(const char *site)
 {
 	unsigned long was_off = txp__irq_off;
 
@@ -368,7 +368,7 @@ unsigned long txp__local_irq_save(const char *site)
 	return was_off;
 }
 
-void txp__local_irq_restore(unsigned long flags, const char *site)
+void txp_local_irq_restore_at(unsigned long flags, const char *site)
 {
 	if (!flags)
 		irqs_on(site);

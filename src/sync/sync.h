@@ -327,7 +327,7 @@ static inline bool txp__spin_trylock_inline(struct txp_spinlock *l, const char *
 {
 	if (txp_likely(!txp__sync_watched))
 		return txp__spin_trylock_raw(l);
-	return txp__spin_trylock(l, site);
+	return txp_spin_trylock_at(l, site);
 }
 
 static inline bool txp__spin_trylock_inline_as(struct txp_spinlock *l, int self,
@@ -335,13 +335,13 @@ static inline bool txp__spin_trylock_inline_as(struct txp_spinlock *l, int self,
 {
 	if (txp_likely(!txp__sync_watched))
 		return txp__spin_trylock_raw_as(l, self);
-	return txp__spin_trylock(l, site);
+	return txp_spin_trylock_at(l, site);
 }
 
 static inline void txp__spin_lock_inline_as(struct txp_spinlock *l, int self, const char *site)
 {
 	if (txp_unlikely(txp__sync_watched) || !txp__spin_trylock_raw_as(l, self))
-		txp__spin_lock(l, site);
+		txp_spin_lock_at(l, site);
 }
 
 static inline void txp__spin_lock_inline(struct txp_spinlock *l, const char *site)
@@ -354,7 +354,7 @@ static inline void txp__spin_unlock_inline(struct txp_spinlock *l, const char *s
 	if (txp_likely(!txp__sync_watched))
 		txp__spin_unlock_raw(l);
 	else
-		txp__spin_unlock(l, site);
+		txp_spin_unlock_at(l, site);
 }
 
 #undef txp_spin_trylock
