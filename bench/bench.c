@@ -194,15 +194,6 @@ static uint64_t dev_transmitted(void *dev)
 	return st.transmitted;
 }
 
-static uint64_t dropped_total(const struct txp_dev_stats *st)
-{
-	uint64_t n = 0;
-
-	for (int r = 0; r < TXP_DROP_NR; r++)
-		n += st->dropped[r];
-	return n;
-}
-
 int bench_case_txpath(const struct bench_cfg *cfg, const struct bench_row *row,
 		      struct bench_result *res, char *err, size_t errlen)
 {
@@ -253,7 +244,7 @@ int bench_case_txpath(const struct bench_cfg *cfg, const struct bench_row *row,
 	rc = bench_window(w, row->threads, cfg, dev_transmitted, dev, res, err, errlen);
 	txp_dev_close(dev);
 	txp_dev_get_stats(dev, &st);
-	res->accounted = st.submitted == st.transmitted + dropped_total(&st);
+	res->accounted = txp_dev_stats_accounted(&st);
 	txp_dev_destroy(dev);
 	rcfg.driver->destroy(priv);
 	if (!bench_pools_destroy(w, row->threads))

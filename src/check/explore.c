@@ -255,15 +255,6 @@ static bool any_queue_stopped(struct txp_dev *dev)
 	return false;
 }
 
-static uint64_t dropped_total(const struct txp_dev_stats *st)
-{
-	uint64_t n = 0;
-
-	for (int r = 0; r < TXP_DROP_NR; r++)
-		n += st->dropped[r];
-	return n;
-}
-
 /* The memory model cfg asks for. */
 static enum sched_mm memory_model(const struct txp_check_cfg *cfg)
 {
@@ -319,7 +310,7 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 		return;
 	}
 	txp_dev_get_stats(sc->dev, &st);
-	done = st.transmitted + dropped_total(&st);
+	done = st.transmitted + txp_dev_stats_dropped(&st);
 	backlog = txp_dev_backlog(sc->dev);
 	o->xmit_on_stopped = st.xmit_on_stopped > 0 || oracle_xmit_on_stopped() > 0;
 	sched_release();
@@ -347,10 +338,10 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 			 (unsigned long long)backlog, any_queue_stopped(sc->dev) ? "stopped" : "awake");
 	} else if (judge_xmit_on_stopped(cfg, st.xmit_on_stopped, o)) {
 		return;
-	} else if (ss.unique + dropped_total(&st) < st.submitted || ss.ring_errors) {
+	} else if (ss.unique + txp_dev_stats_dropped(&st) < st.submitted || ss.ring_errors) {
 		o->kind = "lost";
 		snprintf(o->detail, sizeof(o->detail), "%llu packets never reached the wire, %llu ring errors",
-			 (unsigned long long)(st.submitted - ss.unique - dropped_total(&st)),
+			 (unsigned long long)(st.submitted - ss.unique - txp_dev_stats_dropped(&st)),
 			 (unsigned long long)ss.ring_errors);
 	}
 }

@@ -471,15 +471,6 @@ static unsigned start_producers(struct run *run)
 
 /* -- waiting for the end ------------------------------------------------------ */
 
-static uint64_t dropped_total(const struct txp_dev_stats *st)
-{
-	uint64_t n = 0;
-
-	for (int r = 0; r < TXP_DROP_NR; r++)
-		n += st->dropped[r];
-	return n;
-}
-
 /* The device died (its driver says so): the producers stop submitting, as
  * a --seconds run's do at its deadline; what was submitted ends as the
  * driver drops it.  Once. */
@@ -520,8 +511,9 @@ static bool run_wait(struct run *run, unsigned started, uint64_t t0, uint64_t *t
 		txp_dev_watchdog(run->dev);
 		run_sample_rings(run, now);
 		txp_dev_get_stats(run->dev, &st);
-		done = st.transmitted + dropped_total(&st);
-		if (txp_load_acquire(&run->producers_done) == started && done == st.submitted) {
+		done = st.transmitted + txp_dev_stats_dropped(&st);
+		if (txp_load_acquire(&run->producers_done) == started &&
+		    txp_dev_stats_accounted(&st)) {
 			*t_end = now;
 			return false;
 		}
@@ -546,7 +538,7 @@ static bool run_wait(struct run *run, unsigned started, uint64_t t0, uint64_t *t
 				.target = cfg->packets,
 				.submitted = st.submitted,
 				.transmitted = st.transmitted,
-				.dropped = dropped_total(&st),
+				.dropped = txp_dev_stats_dropped(&st),
 			};
 
 			last_report = now;
@@ -573,7 +565,7 @@ static void run_note_stall(struct run *run, struct txp_run_stall *stall)
 	stall->stopped = txq != NULL;
 	stall->in_qdisc = txp_dev_backlog(run->dev);
 	txp_dev_get_stats(run->dev, &st);
-	held = st.submitted - st.transmitted - dropped_total(&st);
+	held = st.submitted - st.transmitted - txp_dev_stats_dropped(&st);
 	stall->in_ring = held > stall->in_qdisc ? held - stall->in_qdisc : 0;
 }
 
@@ -626,8 +618,8 @@ static void run_report(struct run *run, struct txp_run_result *res, const uint64
 			closed_as_interrupted(&res->queue_stats[q], closed[q]);
 			closed_as_interrupted(st, closed[q]);
 		}
-	res->dropped = dropped_total(st);
-	res->accounted = st->submitted == st->transmitted + res->dropped;
+	res->dropped = txp_dev_stats_dropped(st);
+	res->accounted = txp_dev_stats_accounted(st);
 	gone = (res->drv.wire_measured ? res->drv.wire_unique : st->transmitted) + res->dropped;
 	res->lost = st->submitted > gone ? st->submitted - gone : 0;
 	res->duplicated = res->drv.wire_duplicates;
