@@ -380,41 +380,10 @@ static void *producer_main(void *arg)
 
 static int run_setup(struct run *run, const struct txp_run_cfg *cfg, char *err, size_t errlen)
 {
-	struct txp_dev_cfg dcfg = {
-		.name = cfg->driver->name,
-		.lock = cfg->lock,
-		.runner = cfg->runner,
-		.qdisc = cfg->qdisc,
-		.txqueuelen = cfg->txqueuelen,
-		.bulk = cfg->bulk,
-		.log = cfg->log,
-		.num_tx_queues = cfg->queues,
-		.bql = cfg->bql,
-		.watchdog_timeo_ms = cfg->watchdog_ms,
-		.defer = cfg->defer,
-	};
-	int rc;
-
 	memset(run, 0, sizeof(*run));
 	run->cfg = cfg;
-	if (cfg->driver->create_dev) {
-		run->dev = cfg->driver->create_dev(cfg, &dcfg, &run->drv, err, errlen);
-		if (!run->dev)
-			return -1;
-	} else {
-		if (cfg->driver->create(cfg, &dcfg.ops, &run->drv, err, errlen) != 0)
-			return -1;
-		dcfg.priv = run->drv;
-		run->dev = txp_dev_create(&dcfg, err, errlen);
-		if (!run->dev)
-			return -1;
-		rc = txp_dev_open(run->dev);
-		if (rc != 0) {
-			snprintf(err, errlen, "cannot bring %s up: %s", cfg->driver->name,
-				 strerror(-rc));
-			return -1;
-		}
-	}
+	if (txp_run_dev_create(cfg, NULL, NULL, &run->dev, &run->drv, err, errlen) != 0)
+		return -1;
 	if (cfg->driver->frame_addr) {
 		run->bytes = true;
 		cfg->driver->frame_addr(run->drv, cfg, &run->addr);
@@ -432,10 +401,7 @@ static int run_setup(struct run *run, const struct txp_run_cfg *cfg, char *err, 
 
 static void run_teardown(struct run *run)
 {
-	if (!run->cfg->driver->create_dev)
-		txp_dev_destroy(run->dev);
-	if (run->drv)
-		run->cfg->driver->destroy(run->drv);
+	txp_run_dev_destroy(run->cfg->driver, run->dev, run->drv);
 	/* Every packet is home once the device is down; a pool that is not
 	 * (a bug) is left alone rather than freed under its packets. */
 	for (unsigned i = 0; run->prod && i < run->cfg->threads; i++) {
