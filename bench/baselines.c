@@ -303,20 +303,29 @@ static void rte_destroy(struct base *b)
 
 static void base_destroy(struct base *b)
 {
-	txp_dev_destroy(b->dev);
-	b->drv->destroy(b->priv);
+	txp_run_dev_destroy(b->drv, b->dev, b->priv);
 	pthread_mutex_destroy(&b->lock);
 	free(b->slots);
 	rte_destroy(b);
 	free(b);
 }
 
+/* The driver's ops, kept for base_send(): the device is made with them
+ * as they are. */
+static const struct txp_driver_ops *base_keep_ops(const struct txp_driver_ops *ops, void *arg)
+{
+	struct base *b = arg;
+
+	return b->ops = ops;
+}
+
 static struct base *base_create(const struct bench_cfg *cfg, const struct bench_row *row,
 				char *err, size_t errlen)
 {
 	struct base *b = aligned_alloc(TXP_CACHELINE, sizeof(*b));
+	const struct txp_dev_cfg dcfg = { .name = "base" };
+	struct txp_run_dev_watch watch = { .ops = base_keep_ops, .arg = b };
 	struct txp_run_cfg rcfg;
-	struct txp_dev_cfg dcfg;
 
 	if (!b) {
 		snprintf(err, errlen, "out of memory");
@@ -326,18 +335,10 @@ static struct base *base_create(const struct bench_cfg *cfg, const struct bench_
 	b->bulk = cfg->bulk;
 	txp_run_cfg_init(&rcfg);
 	rcfg.threads = row->threads;
-	b->drv = txp_run_driver(row->driver);
-	if (!b->drv || b->drv->create(&rcfg, &b->ops, &b->priv, err, errlen) != 0) {
+	rcfg.driver = b->drv = txp_run_driver(row->driver);
+	if (!b->drv ||
+	    txp_run_dev_create(&rcfg, &dcfg, &watch, &b->dev, &b->priv, err, errlen) != 0) {
 		free(b);
-		return NULL;
-	}
-	dcfg = (struct txp_dev_cfg){ .name = "base", .ops = b->ops, .priv = b->priv };
-	b->dev = txp_dev_create(&dcfg, err, errlen);
-	if (!b->dev || txp_dev_open(b->dev) != 0) {
-		txp_dev_destroy(b->dev);
-		b->drv->destroy(b->priv);
-		free(b);
-		snprintf(err, errlen, "cannot make the baseline's device");
 		return NULL;
 	}
 	b->txq = txp_dev_txq(b->dev, 0);

@@ -194,28 +194,17 @@ static uint64_t dev_transmitted(void *dev)
 	return st.transmitted;
 }
 
-static uint64_t dropped_total(const struct txp_dev_stats *st)
-{
-	uint64_t n = 0;
-
-	for (int r = 0; r < TXP_DROP_NR; r++)
-		n += st->dropped[r];
-	return n;
-}
-
 int bench_case_txpath(const struct bench_cfg *cfg, const struct bench_row *row,
 		      struct bench_result *res, char *err, size_t errlen)
 {
 	struct bench_worker w[TXP_MAX_CTX];
-	const struct txp_driver_ops *ops;
-	struct txp_dev_cfg dcfg;
 	struct txp_run_cfg rcfg;
 	struct txp_dev_stats st;
 	struct txp_dev *dev;
 	void *priv;
 	int rc;
 
-	/* The driver, made as `txpath run` makes it: tg3-2005 on the sim,
+	/* The device, made as `txpath run` makes it: tg3-2005 on the sim,
 	 * which takes its own lock in either mode (2.6.8's tg3 did too);
 	 * with BQL, 6.x's modern, which reports its bytes. */
 	txp_run_cfg_init(&rcfg);
@@ -226,24 +215,15 @@ int bench_case_txpath(const struct bench_cfg *cfg, const struct bench_row *row,
 	rcfg.threads = row->threads;
 	rcfg.queues = row->queues ? row->queues : 1;
 	rcfg.bql = row->bql;
+	rcfg.bulk = cfg->bulk;
+	rcfg.defer = row->defer;
+	if (row->qdisc)
+		rcfg.qdisc = row->qdisc;
 	rcfg.line_rate = 0;
 	if (!rcfg.driver || !txp_run_cfg_check(&rcfg, err, errlen))
 		return -1;
-	if (rcfg.driver->create(&rcfg, &ops, &priv, err, errlen) != 0)
+	if (txp_run_dev_create(&rcfg, NULL, NULL, &dev, &priv, err, errlen) != 0)
 		return -1;
-	dcfg = (struct txp_dev_cfg){
-		.name = row->driver, .lock = rcfg.lock, .runner = rcfg.runner,
-		.txqueuelen = rcfg.txqueuelen, .bulk = cfg->bulk, .ops = ops, .priv = priv,
-		.num_tx_queues = row->queues, .bql = row->bql, .qdisc = row->qdisc, .defer = row->defer,
-	};
-	dev = txp_dev_create(&dcfg, err, errlen);
-	if (!dev || txp_dev_open(dev) != 0) {
-		if (dev)
-			snprintf(err, errlen, "cannot bring %s up", row->driver);
-		txp_dev_destroy(dev);
-		rcfg.driver->destroy(priv);
-		return -1;
-	}
 	memset(w, 0, sizeof(w));
 	for (unsigned i = 0; i < row->threads; i++) {
 		w[i].loop = txpath_loop;
@@ -253,9 +233,8 @@ int bench_case_txpath(const struct bench_cfg *cfg, const struct bench_row *row,
 	rc = bench_window(w, row->threads, cfg, dev_transmitted, dev, res, err, errlen);
 	txp_dev_close(dev);
 	txp_dev_get_stats(dev, &st);
-	res->accounted = st.submitted == st.transmitted + dropped_total(&st);
-	txp_dev_destroy(dev);
-	rcfg.driver->destroy(priv);
+	res->accounted = txp_dev_stats_accounted(&st);
+	txp_run_dev_destroy(rcfg.driver, dev, priv);
 	if (!bench_pools_destroy(w, row->threads))
 		res->accounted = false;
 	return rc;

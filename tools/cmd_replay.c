@@ -366,12 +366,8 @@ static void replay_drain(struct replay *rp)
 	struct txp_dev_stats st;
 
 	for (;;) {
-		uint64_t dropped = 0;
-
 		txp_dev_get_stats(rp->dev, &st);
-		for (int r = 0; r < TXP_DROP_NR; r++)
-			dropped += st.dropped[r];
-		if (st.transmitted + dropped == st.submitted || now_ns() >= until)
+		if (txp_dev_stats_accounted(&st) || now_ns() >= until)
 			return;
 		sleep_ns(1000000);
 	}
@@ -461,8 +457,7 @@ static int replay_send(struct replay *rp, struct replay_result *r, char *err, si
 		txp_pkt_pool_destroy(rp->prod[i].pool);
 		r->bytes += rp->prod[i].bytes;
 	}
-	for (int d = 0; d < TXP_DROP_NR; d++)
-		r->dropped += r->st.dropped[d];
+	r->dropped = txp_dev_stats_dropped(&r->st);
 	r->frames = r->st.submitted;
 	r->expected = rp->cap.n * rp->cfg->loops;
 	if (started < rp->cfg->threads || (started && rp->prod[0].error)) {

@@ -217,6 +217,12 @@ unsigned txp_txq_backlog(struct txp_txq *txq);
 /* The counters of every queue, summed; of one queue. */
 void txp_dev_get_stats(const struct txp_dev *dev, struct txp_dev_stats *st);
 void txp_txq_get_stats(const struct txp_txq *txq, struct txp_dev_stats *st);
+/* Packets dropped, over every reason. */
+uint64_t txp_dev_stats_dropped(const struct txp_dev_stats *st);
+/* Every packet submitted ended transmitted or dropped with a reason:
+ * submitted == transmitted + dropped.  False while one is still queued or
+ * in flight (read the counters once the device is closed). */
+bool txp_dev_stats_accounted(const struct txp_dev_stats *st);
 void txp_txq_get_bql(const struct txp_txq *txq, struct txp_bql_info *bi);
 
 /*

@@ -116,6 +116,37 @@ struct txp_run_driver {
 extern const struct txp_run_driver *const txp_run_drivers[];
 const struct txp_run_driver *txp_run_driver(const char *name);
 
+/* A look at the device txp_run_dev_create() makes, for a driver with
+ * create (the explorer's oracle watches through it); each may be NULL. */
+struct txp_run_dev_watch {
+	/* The ops the device is made with, given the driver's. */
+	const struct txp_driver_ops *(*ops)(const struct txp_driver_ops *ops, void *arg);
+	/* The device, made and not yet open. */
+	void (*made)(struct txp_dev *dev, void *arg);
+	void *arg;
+};
+
+/* The device's knobs of cfg (lock, runner, qdisc, queues, ...), the
+ * device named after cfg->driver; its ops and priv left to the driver. */
+struct txp_dev_cfg txp_run_dev_cfg(const struct txp_run_cfg *cfg);
+
+/*
+ * The device of cfg->driver, opened: what `txpath run`, the explorer and
+ * the bench run on.  cfg is checked against the driver first (its check
+ * op).  dcfg: the device's knobs, its ops and priv left to the driver;
+ * NULL: txp_run_dev_cfg(cfg).  watch: NULL, or see above.  0: *dev, and *priv the driver's state (for its stats, dead,
+ * frame_addr, pool_create); else *dev and *priv NULL, and a negative errno
+ * with a message: -EINVAL, cfg does not fit the driver (the message says
+ * what); -ENODEV, the driver or its device could not be made; the open
+ * op's, it did not come up.
+ */
+int txp_run_dev_create(const struct txp_run_cfg *cfg, const struct txp_dev_cfg *dcfg,
+		       const struct txp_run_dev_watch *watch, struct txp_dev **dev, void **priv,
+		       char *err, size_t errlen);
+/* Undo txp_run_dev_create() of driver: the device, then the driver's
+ * state.  Both NULL: nothing. */
+void txp_run_dev_destroy(const struct txp_run_driver *driver, struct txp_dev *dev, void *priv);
+
 /*
  * A driver of one's own (txpath/plugin.h): load the shared object at
  * path, set its knobs from args ("NAME=VALUE" each), and make it a

@@ -37,8 +37,8 @@
 
 struct scenario {
 	const struct txp_check_cfg *cfg;
-	struct txp_sim *sim;	/* the simulated NIC, or ... */
-	void *drv_priv;		/* ... cfg->driver's device */
+	const struct txp_run_driver *driver;	/* the simulated NIC, or cfg->driver */
+	void *drv_priv;		/* its state */
 	struct txp_dev *dev;
 	unsigned next_flow;
 };
@@ -114,70 +114,65 @@ static unsigned ring_size(const struct txp_check_cfg *cfg)
 	return cfg->ring ? cfg->ring : txp_sim_min_ring(cfg->frags_max);
 }
 
-/* The workload's knobs for cfg->driver. */
+/* The workload's knobs for the scenario's driver: cfg->driver, or the
+ * simulated NIC with cfg's personality.  The validator is always on. */
 static struct txp_run_cfg driver_cfg(const struct txp_check_cfg *cfg)
 {
 	return (struct txp_run_cfg){
-		.driver = cfg->driver,
+		.driver = cfg->driver ? cfg->driver : txp_run_driver("sim"),
+		.personality = cfg->personality,
 		.lock = cfg->lock,
 		.runner = cfg->runner,
 		.qdisc = cfg->qdisc,
 		.threads = cfg->producers,
-		.ring = cfg->ring,
+		.ring = cfg->driver ? cfg->ring : ring_size(cfg),
 		.frags_min = cfg->frags_min,
 		.frags_max = cfg->frags_max,
 		.batch = cfg->batch,
+		.bulk = cfg->bulk,
+		.queues = cfg->queues,
+		.bql = cfg->bql,
+		.defer = cfg->defer,
+		.validate = true,
 	};
 }
 
-/* The device's driver and its state: the simulated NIC, or cfg->driver. */
-static int scenario_driver(struct scenario *sc, struct txp_dev_cfg *dcfg, char *err, size_t errlen)
+/* Does cfg fit the scenario's driver (its check, as txpath run's)?  False
+ * and a message if not. */
+static bool driver_fits(const struct txp_check_cfg *cfg, char *err, size_t errlen)
 {
-	const struct txp_check_cfg *cfg = sc->cfg;
-	struct txp_sim_cfg scfg = {
-		.personality = cfg->personality,
-		.ring = ring_size(cfg),
-		.max_frags = cfg->frags_max,
-		.batch = cfg->batch,
-		.max_flows = cfg->producers,
-		.queues = cfg->queues,
-	};
+	struct txp_run_cfg rcfg = driver_cfg(cfg);
 
-	if (cfg->driver) {
-		struct txp_run_cfg rcfg = driver_cfg(cfg);
+	return rcfg.driver->check(&rcfg, err, errlen);
+}
 
-		if (cfg->driver->create(&rcfg, &dcfg->ops, &sc->drv_priv, err, errlen) != 0)
-			return -1;
-		dcfg->priv = sc->drv_priv;
-		return 0;
-	}
-	sc->sim = txp_sim_create(&scfg, err, errlen);
-	dcfg->ops = cfg->ops ? cfg->ops : &txp_sim_ops;
-	dcfg->priv = sc->sim;
-	return sc->sim ? 0 : -1;
+/* The oracle's watch on the device: the driver's ops (cfg->ops in place
+ * of the simulated NIC's) wrapped, ... */
+static const struct txp_driver_ops *scenario_watch_ops(const struct txp_driver_ops *ops, void *arg)
+{
+	const struct txp_check_cfg *cfg = ((const struct scenario *)arg)->cfg;
+
+	return oracle_begin(!cfg->driver && cfg->ops ? cfg->ops : ops, cfg->packets);
+}
+
+/* ... and its queues' stopped flags, before it opens. */
+static void scenario_watch_dev(struct txp_dev *dev, void *arg)
+{
+	(void)arg;
+	oracle_watch(dev);
 }
 
 static void scenario_wire(const struct scenario *sc, struct wire_seen *w)
 {
-	if (sc->cfg->driver) {
-		struct txp_run_drv_stats ds;
+	struct txp_run_drv_stats ds;
 
-		sc->cfg->driver->stats(sc->drv_priv, &ds);
-		*w = (struct wire_seen){ ds.wire_unique, ds.wire_duplicates, ds.ring_errors };
-	} else {
-		struct txp_sim_stats ss;
-
-		txp_sim_get_stats(sc->sim, &ss);
-		*w = (struct wire_seen){ ss.wire_unique, ss.wire_duplicates, ss.ring_errors };
-	}
+	sc->driver->stats(sc->drv_priv, &ds);
+	*w = (struct wire_seen){ ds.wire_unique, ds.wire_duplicates, ds.ring_errors };
 }
 
 static void scenario_free(struct scenario *sc)
 {
-	txp_dev_destroy(sc->dev);
-	if (sc->drv_priv)
-		sc->cfg->driver->destroy(sc->drv_priv);
-	txp_sim_destroy(sc->sim);
+	txp_run_dev_destroy(sc->driver, sc->dev, sc->drv_priv);
 }
 
 static bool told_apart;	/* this search found the producers not alike (explore_bound()) */
@@ -202,31 +197,19 @@ static int scenario_setup(struct scenario *sc, const struct txp_check_cfg *cfg,
 			  char *err, size_t errlen)
 {
 	int ids[RT_MAX_CTX];
-	struct txp_dev_cfg dcfg = {
-		.name = cfg->driver ? "eth0" : "sim0",
-		.lock = cfg->lock,
-		.runner = cfg->runner,
-		.qdisc = cfg->qdisc,
-		.bulk = cfg->bulk,
-		.num_tx_queues = cfg->queues,
-		.bql = cfg->bql,
-		.defer = cfg->defer,
+	struct txp_run_cfg rcfg = driver_cfg(cfg);
+	struct txp_dev_cfg dcfg = txp_run_dev_cfg(&rcfg);
+	const struct txp_run_dev_watch watch = {
+		.ops = scenario_watch_ops, .made = scenario_watch_dev, .arg = sc,
 	};
 
 	memset(sc, 0, sizeof(*sc));
 	sc->cfg = cfg;
+	sc->driver = rcfg.driver;
+	dcfg.name = cfg->driver ? "eth0" : "sim0";
 	timer_dev_cfg(&dcfg, cfg->watchdog);
-	if (scenario_driver(sc, &dcfg, err, errlen) != 0)
+	if (txp_run_dev_create(&rcfg, &dcfg, &watch, &sc->dev, &sc->drv_priv, err, errlen) != 0)
 		return -1;
-	dcfg.ops = oracle_begin(dcfg.ops, cfg->packets);
-	sc->dev = txp_dev_create(&dcfg, err, errlen);
-	if (sc->dev)
-		oracle_watch(sc->dev);
-	if (!sc->dev || txp_dev_open(sc->dev) != 0) {
-		if (sc->dev)
-			snprintf(err, errlen, "cannot open the %s", cfg->driver ? "driver" : "simulated NIC");
-		return -1;
-	}
 	for (unsigned i = 0; i < cfg->producers; i++) {
 		char name[16];
 
@@ -255,15 +238,6 @@ static bool any_queue_stopped(struct txp_dev *dev)
 		if (txp_netif_xmit_stopped(txq))
 			return true;
 	return false;
-}
-
-static uint64_t dropped_total(const struct txp_dev_stats *st)
-{
-	uint64_t n = 0;
-
-	for (int r = 0; r < TXP_DROP_NR; r++)
-		n += st->dropped[r];
-	return n;
 }
 
 /* The memory model cfg asks for. */
@@ -321,7 +295,7 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 		return;
 	}
 	txp_dev_get_stats(sc->dev, &st);
-	done = st.transmitted + dropped_total(&st);
+	done = st.transmitted + txp_dev_stats_dropped(&st);
 	backlog = txp_dev_backlog(sc->dev);
 	o->xmit_on_stopped = st.xmit_on_stopped > 0 || oracle_xmit_on_stopped() > 0;
 	rt_release();
@@ -349,10 +323,10 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 			 (unsigned long long)backlog, any_queue_stopped(sc->dev) ? "stopped" : "awake");
 	} else if (judge_xmit_on_stopped(cfg, st.xmit_on_stopped, o)) {
 		return;
-	} else if (ss.unique + dropped_total(&st) < st.submitted || ss.ring_errors) {
+	} else if (ss.unique + txp_dev_stats_dropped(&st) < st.submitted || ss.ring_errors) {
 		o->kind = "lost";
 		snprintf(o->detail, sizeof(o->detail), "%llu packets never reached the wire, %llu ring errors",
-			 (unsigned long long)(st.submitted - ss.unique - dropped_total(&st)),
+			 (unsigned long long)(st.submitted - ss.unique - txp_dev_stats_dropped(&st)),
 			 (unsigned long long)ss.ring_errors);
 	}
 }
@@ -948,31 +922,13 @@ bool txp_check_cfg_valid(const struct txp_check_cfg *cfg, char *err, size_t errl
 		snprintf(err, errlen, "PCT depth must be 1..64");
 		return false;
 	}
-	if (cfg->driver) {
-		struct txp_run_cfg rcfg = driver_cfg(cfg);
-
-		return cfg->driver->check(&rcfg, err, errlen);
-	}
-	if (cfg->ring && cfg->ring < txp_sim_min_ring(cfg->frags_max)) {
-		snprintf(err, errlen,
-			 "ring of %u descriptors too small: packets of up to %u fragments need at least %u",
-			 cfg->ring, cfg->frags_max, txp_sim_min_ring(cfg->frags_max));
-		return false;
-	}
+	if (cfg->driver)
+		return driver_fits(cfg, err, errlen);
 	if (cfg->bulk > TXP_DEV_BULK_MAX) {
 		snprintf(err, errlen, "bulk must be 1..%d packets", TXP_DEV_BULK_MAX);
 		return false;
 	}
-	if (!cfg->personality) {
-		snprintf(err, errlen, "no driver personality");
-		return false;
-	}
-	if (cfg->lock == TXP_LOCK_LLTX && !cfg->personality->own_lock) {
-		snprintf(err, errlen, "personality '%s' has no lock of its own: it needs --lock core",
-			 cfg->personality->name);
-		return false;
-	}
-	return true;
+	return driver_fits(cfg, err, errlen);
 }
 
 /* -- a driver that crashes ------------------------------------------------------ */

@@ -159,13 +159,9 @@ struct txp_pkt *oracle_pkt(unsigned flow, unsigned k)
 static uint64_t accounted(void)
 {
 	struct txp_dev_stats st;
-	uint64_t n;
 
 	txp_dev_get_stats(O.dev, &st);
-	n = st.transmitted;
-	for (int r = 0; r < TXP_DROP_NR; r++)
-		n += st.dropped[r];
-	return n;
+	return st.transmitted + txp_dev_stats_dropped(&st);
 }
 
 /* txp__pkt_keep: a heap packet is being freed (its destructor has run).

@@ -259,6 +259,20 @@ void txp_dev_get_stats(const struct txp_dev *dev, struct txp_dev_stats *st)
 		txq_stats_add(&dev->txqs[i], st);
 }
 
+uint64_t txp_dev_stats_dropped(const struct txp_dev_stats *st)
+{
+	uint64_t n = 0;
+
+	for (int r = 0; r < TXP_DROP_NR; r++)
+		n += st->dropped[r];
+	return n;
+}
+
+bool txp_dev_stats_accounted(const struct txp_dev_stats *st)
+{
+	return st->submitted == st->transmitted + txp_dev_stats_dropped(st);
+}
+
 void txp_txq_get_bql(const struct txp_txq *txq, struct txp_bql_info *bi)
 {
 	const struct txp_dql *dql = &txq->dql;

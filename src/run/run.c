@@ -380,41 +380,10 @@ static void *producer_main(void *arg)
 
 static int run_setup(struct run *run, const struct txp_run_cfg *cfg, char *err, size_t errlen)
 {
-	struct txp_dev_cfg dcfg = {
-		.name = cfg->driver->name,
-		.lock = cfg->lock,
-		.runner = cfg->runner,
-		.qdisc = cfg->qdisc,
-		.txqueuelen = cfg->txqueuelen,
-		.bulk = cfg->bulk,
-		.log = cfg->log,
-		.num_tx_queues = cfg->queues,
-		.bql = cfg->bql,
-		.watchdog_timeo_ms = cfg->watchdog_ms,
-		.defer = cfg->defer,
-	};
-	int rc;
-
 	memset(run, 0, sizeof(*run));
 	run->cfg = cfg;
-	if (cfg->driver->create_dev) {
-		run->dev = cfg->driver->create_dev(cfg, &dcfg, &run->drv, err, errlen);
-		if (!run->dev)
-			return -1;
-	} else {
-		if (cfg->driver->create(cfg, &dcfg.ops, &run->drv, err, errlen) != 0)
-			return -1;
-		dcfg.priv = run->drv;
-		run->dev = txp_dev_create(&dcfg, err, errlen);
-		if (!run->dev)
-			return -1;
-		rc = txp_dev_open(run->dev);
-		if (rc != 0) {
-			snprintf(err, errlen, "cannot bring %s up: %s", cfg->driver->name,
-				 strerror(-rc));
-			return -1;
-		}
-	}
+	if (txp_run_dev_create(cfg, NULL, NULL, &run->dev, &run->drv, err, errlen) != 0)
+		return -1;
 	if (cfg->driver->frame_addr) {
 		run->bytes = true;
 		cfg->driver->frame_addr(run->drv, cfg, &run->addr);
@@ -432,10 +401,7 @@ static int run_setup(struct run *run, const struct txp_run_cfg *cfg, char *err, 
 
 static void run_teardown(struct run *run)
 {
-	if (!run->cfg->driver->create_dev)
-		txp_dev_destroy(run->dev);
-	if (run->drv)
-		run->cfg->driver->destroy(run->drv);
+	txp_run_dev_destroy(run->cfg->driver, run->dev, run->drv);
 	/* Every packet is home once the device is down; a pool that is not
 	 * (a bug) is left alone rather than freed under its packets. */
 	for (unsigned i = 0; run->prod && i < run->cfg->threads; i++) {
@@ -470,15 +436,6 @@ static unsigned start_producers(struct run *run)
 }
 
 /* -- waiting for the end ------------------------------------------------------ */
-
-static uint64_t dropped_total(const struct txp_dev_stats *st)
-{
-	uint64_t n = 0;
-
-	for (int r = 0; r < TXP_DROP_NR; r++)
-		n += st->dropped[r];
-	return n;
-}
 
 /* The device died (its driver says so): the producers stop submitting, as
  * a --seconds run's do at its deadline; what was submitted ends as the
@@ -520,8 +477,9 @@ static bool run_wait(struct run *run, unsigned started, uint64_t t0, uint64_t *t
 		txp_dev_watchdog(run->dev);
 		run_sample_rings(run, now);
 		txp_dev_get_stats(run->dev, &st);
-		done = st.transmitted + dropped_total(&st);
-		if (txp_load_acquire(&run->producers_done) == started && done == st.submitted) {
+		done = st.transmitted + txp_dev_stats_dropped(&st);
+		if (txp_load_acquire(&run->producers_done) == started &&
+		    txp_dev_stats_accounted(&st)) {
 			*t_end = now;
 			return false;
 		}
@@ -546,7 +504,7 @@ static bool run_wait(struct run *run, unsigned started, uint64_t t0, uint64_t *t
 				.target = cfg->packets,
 				.submitted = st.submitted,
 				.transmitted = st.transmitted,
-				.dropped = dropped_total(&st),
+				.dropped = txp_dev_stats_dropped(&st),
 			};
 
 			last_report = now;
@@ -573,7 +531,7 @@ static void run_note_stall(struct run *run, struct txp_run_stall *stall)
 	stall->stopped = txq != NULL;
 	stall->in_qdisc = txp_dev_backlog(run->dev);
 	txp_dev_get_stats(run->dev, &st);
-	held = st.submitted - st.transmitted - dropped_total(&st);
+	held = st.submitted - st.transmitted - txp_dev_stats_dropped(&st);
 	stall->in_ring = held > stall->in_qdisc ? held - stall->in_qdisc : 0;
 }
 
@@ -626,8 +584,8 @@ static void run_report(struct run *run, struct txp_run_result *res, const uint64
 			closed_as_interrupted(&res->queue_stats[q], closed[q]);
 			closed_as_interrupted(st, closed[q]);
 		}
-	res->dropped = dropped_total(st);
-	res->accounted = st->submitted == st->transmitted + res->dropped;
+	res->dropped = txp_dev_stats_dropped(st);
+	res->accounted = txp_dev_stats_accounted(st);
 	gone = (res->drv.wire_measured ? res->drv.wire_unique : st->transmitted) + res->dropped;
 	res->lost = st->submitted > gone ? st->submitted - gone : 0;
 	res->duplicated = res->drv.wire_duplicates;

@@ -78,6 +78,7 @@ expect_usage "sc, tso or arm" check --memory-model power
 expect_usage "choose one of" check --bound 2 --pct 3
 expect_usage "--producers" check --producers 9
 expect_usage "needs --lock core" check --era 2.6.9 --personality rc2
+expect_usage "predates byte queue limits" check --personality tg3-2004 --bql on
 expect_usage "unexpected argument" check extra
 expect_usage "takes asleep and symmetry" check --reduce --reduce-without asleep,sleep
 expect_usage "takes asleep and symmetry" check --reduce --reduce-without asleep,
@@ -135,6 +136,7 @@ expect_usage "--xps is off or a list of queue numbers" run --xps garbage --packe
 expect_usage "--xps is off or a list of queue numbers" run --xps 0,x --packets 10
 expect_usage "but the device has 1 queue (" run --xps 0,5 --packets 10
 expect_usage "--bql is on or off, got 'maybe'" run --bql maybe --packets 10
+expect_usage "predates byte queue limits" run --personality tg3-2004 --bql on --packets 10
 expect_usage "--defer is on or off" run --defer maybe --packets 10
 expect_usage "--watchdog-ms wants a whole number, got '-1'" run --watchdog-ms -1 --packets 10
 expect_usage "--watchdog-ms is for drivers sim afpacket afxdp tap pcap, not null" \

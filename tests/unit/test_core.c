@@ -428,6 +428,24 @@ static void test_open_failure_keeps_device_down(void **state)
 	txp_test_assert_accounted(d->dev);
 }
 
+/* The dropped total is over every reason; accounted is submitted ==
+ * transmitted + dropped, not more and not less. */
+static void test_stats_accounted(void **state)
+{
+	struct txp_dev_stats st = { .submitted = 10, .transmitted = 6 };
+
+	(void)state;
+	st.dropped[TXP_DROP_QDISC_LIMIT] = 1;
+	st.dropped[TXP_DROP_NR - 1] = 2;
+	assert_int_equal(txp_dev_stats_dropped(&st), 3);
+	assert_false(txp_dev_stats_accounted(&st));
+	st.dropped[TXP_DROP_DEV_DOWN] = 1;
+	assert_int_equal(txp_dev_stats_dropped(&st), 4);
+	assert_true(txp_dev_stats_accounted(&st));
+	st.transmitted++;
+	assert_false(txp_dev_stats_accounted(&st));
+}
+
 static void test_names_and_accessors(void **state)
 {
 	struct tdrv *d = *state;
@@ -1041,6 +1059,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_create_errors),
 		T(test_open_failure_keeps_device_down),
+		cmocka_unit_test(test_stats_accounted),
 		T(test_names_and_accessors),
 		T(test_tx_ok),
 		T(test_tx_busy_requeues),
