@@ -1,0 +1,191 @@
+/*
+ * judge.c - one execution, judged (check build only): the scenario made,
+ * run by the runtime under a plan until nobody can go on, and its
+ * properties checked: the validator's reports, single-writer counters,
+ * BUG lines, the oracle's packets, stalls, start_xmit on a stopped queue
+ * against the core's count and the era's claim, and what reached the
+ * wire; a deadlock or a livelock as the runtime ended it.
+ */
+#include <string.h>
+
+#include "check/judge.h"
+#include "check/oracle.h"
+#include "check/scenario.h"
+#include "txpath/validator.h"
+
+#define DEFAULT_MAX_STEPS 200000
+
+static char validator_msg[400];
+static unsigned validator_reports;
+
+static void on_report(enum txp_hazard h, const char *msg, void *arg)
+{
+	(void)arg;
+	if (!validator_reports++)
+		snprintf(validator_msg, sizeof(validator_msg), "%s: %s", txp_hazard_name(h), msg);
+}
+
+/* Is a queue of dev stopped, by its driver or by BQL? */
+static bool any_queue_stopped(struct txp_dev *dev)
+{
+	struct txp_txq *txq;
+
+	for (unsigned i = 0; (txq = txp_dev_txq(dev, i)) != NULL; i++)
+		if (txp_netif_xmit_stopped(txq))
+			return true;
+	return false;
+}
+
+
+/* The memory model cfg asks for. */
+enum rt_mm judge_memory_model(const struct txp_check_cfg *cfg)
+{
+	return cfg->arm ? RT_ARM : cfg->tso ? RT_TSO : RT_SC;
+}
+
+/* The core's count of start_xmit on a stopped queue against the
+ * oracle's, and against what the era claims.  Under tso and arm the count
+ * may lag the flag (the stop generation still in a store buffer when the
+ * flag has landed): compared under sc only. */
+static bool judge_xmit_on_stopped(const struct txp_check_cfg *cfg, uint64_t counted,
+				  struct outcome *o)
+{
+	unsigned seen = oracle_xmit_on_stopped();
+
+	if (judge_memory_model(cfg) == RT_SC && seen > counted) {
+		o->kind = "xmit-on-stopped";
+		snprintf(o->detail, sizeof(o->detail),
+			 "start_xmit ran %u times while another context stopped the queue under it, "
+			 "the core counted %llu (xmit_on_stopped)", seen, (unsigned long long)counted);
+	} else if (cfg->race_impossible && (seen || counted)) {
+		o->kind = "claim";
+		snprintf(o->detail, sizeof(o->detail),
+			 "start_xmit ran on a stopped queue (%llu times by the core's count, %u by the "
+			 "explorer's), which era %s claims impossible",
+			 (unsigned long long)counted, seen, cfg->era ? cfg->era : "(custom)");
+	}
+	return o->kind != NULL;
+}
+
+/* Was the execution cut at a state explored in full (rt_cut())?  Its
+ * end is one that state's search judged already, and passed. */
+static bool execution_cut(void)
+{
+	unsigned n;
+
+	(void)rt_branches(&n);
+	return rt_cut() < n;
+}
+
+/* Properties at the end of a quiescent execution, then tear down. */
+static void judge_quiescent(struct scenario *sc, struct outcome *o)
+{
+	const struct txp_check_cfg *cfg = sc->cfg;
+	struct txp_dev_stats st;
+	struct wire_seen ss;
+	struct oracle_verdict pv;
+	uint64_t done, backlog;
+
+	if (execution_cut()) {
+		rt_release();
+		txp_dev_close(sc->dev);
+		return;
+	}
+	txp_dev_get_stats(sc->dev, &st);
+	done = st.transmitted + txp_dev_stats_dropped(&st);
+	backlog = txp_dev_backlog(sc->dev);
+	o->xmit_on_stopped = st.xmit_on_stopped > 0 || oracle_xmit_on_stopped() > 0;
+	rt_release();
+	txp_dev_close(sc->dev);
+	scenario_wire(sc, &ss);
+	oracle_judge_packets(cfg->producers, cfg->packets, ss.duplicates, &pv);
+	if (validator_reports) {
+		o->kind = "validator";
+		snprintf(o->detail, sizeof(o->detail), "%s", validator_msg);
+	} else if (rt_counter_conflict(o->detail, sizeof(o->detail))) {
+		o->kind = "counter";
+	} else if (st.bug_logs) {
+		o->kind = "bug-log";
+		snprintf(o->detail, sizeof(o->detail), "BUG! Tx Ring full when queue awake! (%llu times)",
+			 (unsigned long long)st.bug_logs);
+	} else if (pv.recheck) {
+		o->recheck = true;
+	} else if (pv.kind) {
+		o->kind = pv.kind;
+		snprintf(o->detail, sizeof(o->detail), "%s", pv.detail);
+	} else if (done < st.submitted) {
+		o->kind = "stall";
+		snprintf(o->detail, sizeof(o->detail),
+			 "%llu packets queued, queue %s, nothing in flight: nothing will ever wake it",
+			 (unsigned long long)backlog, any_queue_stopped(sc->dev) ? "stopped" : "awake");
+	} else if (judge_xmit_on_stopped(cfg, st.xmit_on_stopped, o)) {
+		return;
+	} else if (ss.unique + txp_dev_stats_dropped(&st) < st.submitted || ss.ring_errors) {
+		o->kind = "lost";
+		snprintf(o->detail, sizeof(o->detail), "%llu packets never reached the wire, %llu ring errors",
+			 (unsigned long long)(st.submitted - ss.unique - txp_dev_stats_dropped(&st)),
+			 (unsigned long long)ss.ring_errors);
+	}
+}
+
+
+static int exec_plan(const struct txp_check_cfg *cfg, const struct rt_plan *plan,
+		     struct outcome *o, char *err, size_t errlen)
+{
+	struct scenario sc;
+	int rc;
+
+	memset(o, 0, sizeof(*o));
+	validator_reports = 0;
+	txp_validator_enable(true);
+	txp_validator_on_report(on_report, NULL);
+	rt_begin(plan, judge_memory_model(cfg), cfg->max_steps ? cfg->max_steps : DEFAULT_MAX_STEPS);
+	rc = scenario_setup(&sc, cfg, err, errlen);
+	if (rc == 0) {
+		o->end = rt_run();
+		if (o->end == RT_QUIESCENT) {
+			judge_quiescent(&sc, o);
+		} else {
+			int stuck = rt_stuck_ctx();
+
+			o->kind = o->end == RT_DEADLOCK ? "deadlock" : "livelock";
+			if (o->end == RT_DEADLOCK)
+				snprintf(o->detail, sizeof(o->detail), "%s waits for a lock nobody will release",
+					 rt_ctx_name(stuck));
+			else
+				snprintf(o->detail, sizeof(o->detail), "no end after %u steps", rt_steps());
+			if (validator_reports) {
+				size_t len = strlen(o->detail);
+
+				snprintf(o->detail + len, sizeof(o->detail) - len, "; %s", validator_msg);
+			}
+			rt_release();
+		}
+		/* The first thing to go wrong: what followed was its aftermath. */
+		if (oracle_false_timeout(o->detail, sizeof(o->detail)))
+			o->kind = "false-timeout";
+	}
+	rt_finish();
+	txp_validator_on_report(NULL, NULL);
+	txp_validator_enable(false);
+	/* After a deadlock the stuck contexts hold locks: the device cannot
+	 * be closed, and is left behind (the search stops there anyway). */
+	if (rc != 0 || o->end == RT_QUIESCENT)
+		scenario_free(&sc);
+	return rc;
+}
+
+/* One execution under plan; once more, the same (a plan decides it all),
+ * when the packet oracle must be precise to name what it found. */
+int judge_exec(const struct txp_check_cfg *cfg, const struct rt_plan *plan,
+		    struct outcome *o, char *err, size_t errlen)
+{
+	int rc = exec_plan(cfg, plan, o, err, errlen);
+
+	if (rc || !o->recheck)
+		return rc;
+	oracle_precise(true);
+	rc = exec_plan(cfg, plan, o, err, errlen);
+	oracle_precise(false);
+	return rc;
+}

@@ -1,0 +1,40 @@
+/*
+ * dfs.h - the bounded search's tree (check build only; dfs.c).
+ */
+#ifndef TXP_CHECK_DFS_H
+#define TXP_CHECK_DFS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "check/runtime/runtime.h"
+#include "txpath/explore.h"
+
+struct dfs {
+	int8_t *path;		/* actions along the current path */
+	uint32_t *tried;	/* per branch: actions tried (bit per action) */
+	uint16_t *enabled;	/* per branch, to catch nondeterminism */
+	/* With the reduction, per branch: the step each context tried there
+	 * took (n TRACE_FP_UNKNOWN: not known). */
+	struct trace_fp (*fp)[RT_MAX_CTX];
+	unsigned len, cap;
+	unsigned cut;		/* the last execution's first explored state */
+	unsigned bound;		/* this round's */
+};
+
+/* A round of the search at this bound, from the empty prefix. */
+void dfs_round(struct dfs *d, unsigned bound);
+/* The plan of the next execution: the path's first prefix choices, then
+ * the default; with the reduction, traced and cut where d knows the state
+ * explored (expect: with what it knows of the steps from the prefix). */
+struct rt_plan dfs_plan(struct dfs *d, unsigned prefix, bool reduce, bool expect);
+/* Record the last execution (forced: its prefix's length) into d; its
+ * pruned and asleep counts into res.  -1: out of memory; -2: the same
+ * choices led elsewhere (the execution did not repeat). */
+int dfs_record(struct dfs *d, unsigned forced, bool reduce, struct txp_check_result *res);
+/* The next prefix (its length in *prefix_len) within bound; false when
+ * this round is complete. */
+bool dfs_next(struct dfs *d, unsigned bound, bool reduce, unsigned *prefix_len);
+void dfs_free(struct dfs *d);
+
+#endif

@@ -1,0 +1,254 @@
+/*
+ * strategy.c - the explorer's strategies (check build only): the loops
+ * that run a search's plans one schedule at a time, each judged, until a
+ * violation, the end of the search, or a stop: the bounded search (the
+ * tree of search/dfs.c, with the reduction's restarts), the sampled ones
+ * (search/pct.c, search/random.c), and a replay (search/replay.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/judge.h"
+#include "check/scenario.h"
+#include "check/search/dfs.h"
+#include "check/search/policy.h"
+#include "check/search/rng.h"
+#include "check/search/visited.h"
+#include "check/strategy.h"
+
+/* Asked to stop?  Polled between schedules; remembered in res. */
+static bool stop_asked(const struct txp_check_cfg *cfg, struct txp_check_result *res)
+{
+	if (cfg->stop && txp_run_interrupted(cfg->stop))
+		res->interrupted = true;
+	return res->interrupted;
+}
+
+/* One schedule, counted and judged: a negative errno on error, 1 on a
+ * violation (res filled), 2 when asked to stop before it, 0 to go on. */
+static int run_schedule(const struct txp_check_cfg *cfg, const struct rt_plan *plan,
+			struct txp_check_result *res, struct outcome *o, char *err, size_t errlen)
+{
+	if (stop_asked(cfg, res))
+		return 2;
+	if (judge_exec(cfg, plan, o, err, errlen) != 0)
+		return -EPROTO;
+	res->schedules++;
+	res->xmit_on_stopped_reachable |= o->xmit_on_stopped;
+	if (!o->kind)
+		return 0;
+	result_violation(res, o);
+	return 1;
+}
+
+
+/* The search from bound 0 again, nothing known explored. */
+static void dfs_restart(struct dfs *d, struct txp_check_result *res, unsigned *k,
+			unsigned *prefix)
+{
+	visited_clear();
+	*k = 0;
+	*prefix = 0;
+	res->bound_reached = 0;
+	dfs_round(d, 0);
+}
+
+/*
+ * The bounded search (search/dfs.c).  With the reduction, a fair switch
+ * (the runtime's starved()) breaks what the trace's name assumes, that a state's future
+ * depends on the trace alone (it depends on steps counted since each
+ * context ran): the search then starts again without it.  Symmetry too
+ * starts again without itself when a default of the scheduler told the
+ * producers apart.
+ */
+int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_result *res,
+		  struct outcome *o, char *err, size_t errlen)
+{
+	struct dfs d = { 0 };
+	bool reduce = cfg->reduce, expect = !(cfg->reduce_without & TXP_CHECK_REDUCE_NO_ASLEEP);
+	int rc = 0;
+
+	scenario_tell_apart(false);
+	res->reduced = reduce;
+	res->symmetric = scenario_producers_alike(cfg);
+	visited_clear();
+	for (unsigned k = 0; k <= cfg->bound && rc == 0; k++) {
+		unsigned prefix = 0;
+
+		res->bound_reached = k;
+		dfs_round(&d, k);
+		for (;;) {
+			struct rt_plan plan = dfs_plan(&d, prefix, reduce, expect);
+
+			rc = run_schedule(cfg, &plan, res, o, err, errlen);
+			if (rc)
+				break;
+			if (reduce && rt_fair_switches()) {
+				reduce = res->reduced = res->symmetric = false;
+				res->reduce_dropped = true;
+				dfs_restart(&d, res, &k, &prefix);
+				continue;
+			}
+			/* The scheduler's default chose between producers by
+			 * their ids: a state and its mirror image may have
+			 * futures unlike each other. */
+			if (res->symmetric && rt_told_apart()) {
+				scenario_tell_apart(true);
+				res->symmetric = false;
+				dfs_restart(&d, res, &k, &prefix);
+				continue;
+			}
+			rc = dfs_record(&d, prefix, reduce, res);
+			if (rc) {
+				snprintf(err, errlen, rc == -2 ? "internal error: an execution did not repeat"
+							       : "out of memory");
+				rc = rc == -2 ? -EPROTO : -ENOMEM;
+				break;
+			}
+			if (cfg->progress && res->schedules % 256 == 0)
+				cfg->progress(res->schedules, k, cfg->progress_arg);
+			if (!dfs_next(&d, k, reduce, &prefix))
+				break;
+		}
+	}
+	res->complete = rc == 0;
+	res->states = visited_count();
+	res->states_full = visited_full();
+	visited_clear();
+	dfs_free(&d);
+	return rc < 0 ? rc : 0;
+}
+
+static int cmp_unsigned(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return (x > y) - (x < y);
+}
+
+int explore_sampled(const struct txp_check_cfg *cfg, struct txp_check_result *res,
+		    struct outcome *o, char *err, size_t errlen)
+{
+	uint64_t seed = cfg->seed;
+	unsigned steps = 0, change[64];
+	int rc = 0;
+
+	if (cfg->strategy == TXP_CHECK_PCT) {
+		/* One default run to learn how many steps a schedule takes. */
+		struct rt_plan plan = { 0 };
+
+		if (judge_exec(cfg, &plan, o, err, errlen) != 0)
+			return -EPROTO;
+		steps = rt_steps() ? rt_steps() : 1;
+	}
+	for (uint64_t run = 0; run < cfg->runs && rc == 0; run++) {
+		struct policy_pct pct;
+		struct policy_random random;
+		struct rt_plan plan = { 0 };
+		unsigned depth = cfg->depth < 64 ? cfg->depth : 64;
+		uint64_t draws = rng_split(&seed) | 1;
+
+		if (cfg->strategy == TXP_CHECK_PCT) {
+			/* Depth D: D change points, so D preemptions. */
+			for (unsigned i = 0; i < depth; i++)
+				change[i] = 1 + (unsigned)(rng_split(&seed) % steps);
+			qsort(change, depth, sizeof(change[0]), cmp_unsigned);
+			policy_pct_init(&pct, draws, change, depth);
+			plan.policy = &pct.p;
+		} else {
+			policy_random_init(&random, draws);
+			plan.policy = &random.p;
+		}
+		rc = run_schedule(cfg, &plan, res, o, err, errlen);
+		if (rc)
+			break;
+		if (cfg->progress && res->schedules % 256 == 0)
+			cfg->progress(res->schedules, 0, cfg->progress_arg);
+	}
+	res->complete = false;
+	return rc < 0 ? rc : 0;
+}
+
+/* The contexts that could run (or flush a store) at branch b, for a
+ * message: "1 (CPU 1), 2 (CPU 2)". */
+static const char *able_list(const struct rt_branch *b, bool flush, char *buf, size_t len)
+{
+	unsigned mask = flush ? b->flushable : b->enabled;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < RT_MAX_CTX && used < len; i++)
+		if (mask & (1u << i))
+			used += (size_t)snprintf(buf + used, len - used, "%s%s%d (%s)", used ? ", " : "",
+						 flush ? "f" : "", i, rt_ctx_name(i));
+	return used ? buf : "none";
+}
+
+/* Did the replayed execution take every choice, where it was given?
+ * -EINVAL and a message naming the first pair that did not fit. */
+static int replay_fit(const struct policy_replay *r, const struct txp_check_choice *c, unsigned n,
+		      char *err, size_t errlen)
+{
+	unsigned nbr, reached = policy_replay_reached(r);
+	const struct rt_branch *b = rt_branches(&nbr);
+	int bad = policy_replay_refused(r);
+	char able[160];
+
+	if (bad >= 0) {
+		const struct txp_check_choice *x = &c[bad];
+
+		snprintf(err, errlen, "schedule pair %d '%u:%s%u': context %u %s at branch point %u (%s: %s)",
+			 bad + 1, x->index, x->flush ? "f" : "", x->ctx, x->ctx,
+			 x->flush ? "has no store waiting" : "cannot run", x->index,
+			 x->flush ? "stores waiting" : "can run",
+			 able_list(&b[x->index], x->flush, able, sizeof(able)));
+		return -EINVAL;
+	}
+	if (reached < n) {
+		const struct txp_check_choice *x = &c[reached];
+
+		snprintf(err, errlen,
+			 "schedule pair %u '%u:%s%u': no branch point %u, this schedule has %u (0..%u)",
+			 reached + 1, x->index, x->flush ? "f" : "", x->ctx, x->index, nbr,
+			 nbr ? nbr - 1 : 0);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int explore_replay(const struct txp_check_cfg *cfg, struct txp_check_result *res,
+		   struct outcome *o, char *err, size_t errlen)
+{
+	struct txp_check_choice *c;
+	unsigned n;
+	int rc = txp_check_schedule_parse(cfg->replay, &c, &n, err, errlen);
+
+	if (rc)
+		return rc;
+	{
+		struct policy_replay replay;
+		struct rt_plan plan = { .policy = &replay.p };
+
+		policy_replay_init(&replay, c, n);
+		rc = judge_exec(cfg, &plan, o, err, errlen) != 0 ? -EPROTO
+							       : replay_fit(&replay, c, n, err, errlen);
+	}
+	free(c);
+	if (rc)
+		return rc;
+	res->schedules = 1;
+	res->xmit_on_stopped_reachable = o->xmit_on_stopped;
+	stop_asked(cfg, res);
+	if (o->kind) {
+		result_violation(res, o);
+	} else {
+		/* No violation: the diagram of the schedule all the same. */
+		struct outcome none = { .kind = "none" };
+
+		result_violation(res, &none);
+		res->found = false;
+	}
+	return 0;
+}
+

@@ -1,0 +1,24 @@
+/*
+ * strategy.h - the explorer's strategies (check build only; strategy.c):
+ * each fills res, and o with the violation found; 0, or a negative errno
+ * and a message.
+ */
+#ifndef TXP_CHECK_STRATEGY_H
+#define TXP_CHECK_STRATEGY_H
+
+#include <stddef.h>
+
+#include "check/judge.h"
+#include "txpath/explore.h"
+
+/* Every schedule within cfg->bound preemptions (cfg->reduce: reduced). */
+int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_result *res,
+		  struct outcome *o, char *err, size_t errlen);
+/* cfg->runs schedules drawn by PCT or at random. */
+int explore_sampled(const struct txp_check_cfg *cfg, struct txp_check_result *res,
+		    struct outcome *o, char *err, size_t errlen);
+/* The schedule string cfg->replay, exactly; refused where it does not fit. */
+int explore_replay(const struct txp_check_cfg *cfg, struct txp_check_result *res,
+		   struct outcome *o, char *err, size_t errlen);
+
+#endif
