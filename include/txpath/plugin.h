@@ -108,12 +108,12 @@ unsigned txp_plugin_ring(const struct txp_dev *dev);
  * dev-down).  _deferred (dev_kfree_skb_irq, _any): freed by the
  * completion context after poll returns, so legal with interrupts off.
  */
-void txp__plugin_free(struct txp_pkt *skb, const char *site);
-void txp__plugin_free_deferred(struct txp_pkt *skb, const char *site);
+void txp_plugin_free_at(struct txp_pkt *skb, const char *site);
+void txp_plugin_free_deferred_at(struct txp_pkt *skb, const char *site);
 /* The kernel log (printk, netdev_err): a line with "BUG" in it counts as
  * the device's bug log (txp_dev_log_bug()); fmt may start with a
  * KERN_ level ("\001" "3"). */
-void txp__plugin_printk(const char *site, const char *fmt, ...)
+void txp_plugin_printk_at(const char *site, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* net_ratelimit(): the first 10 lines of each second (always, under
  * check, which must be deterministic). */

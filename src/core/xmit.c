@@ -125,7 +125,7 @@ void txp_netdev_tx_sent_queue(struct txp_txq *txq, unsigned bytes)
 		bql_sent(txq, bytes);
 }
 
-bool txp__netdev_tx_sent_queue(struct txp_txq *txq, unsigned bytes, bool xmit_more)
+bool txp_netdev_tx_sent_queue_more(struct txp_txq *txq, unsigned bytes, bool xmit_more)
 {
 	if (xmit_more) {
 		if (txq->dev->bql)
@@ -184,7 +184,7 @@ void txp_netdev_tx_reset_queue(struct txp_txq *txq)
 	txp_dql_reset(&txq->dql);
 }
 
-void txp__netif_txq_stop_mb(struct txp_txq *txq)
+void txp_netif_txq_stop_mb(struct txp_txq *txq)
 {
 	txp_netif_stop_queue(txq);
 	/* smp_mb__after_atomic(): the stop before the recheck of the ring.
@@ -194,7 +194,7 @@ void txp__netif_txq_stop_mb(struct txp_txq *txq)
 
 /* netdev_txq_completed_mb(): BQL's completion and its barrier, or without
  * BQL the barrier alone. */
-void txp__netdev_txq_completed_mb(struct txp_txq *txq, unsigned pkts, unsigned bytes)
+void txp_netdev_txq_completed_mb(struct txp_txq *txq, unsigned pkts, unsigned bytes)
 {
 	(void)pkts;
 	if (!bytes)
@@ -205,24 +205,24 @@ void txp__netdev_txq_completed_mb(struct txp_txq *txq, unsigned pkts, unsigned b
 		txp_smp_mb();
 }
 
-void txp__netif_tx_lock_irq(struct txp_txq *txq, const char *site)
+void txp_netif_tx_lock_irq_at(struct txp_txq *txq, const char *site)
 {
 	txp__local_irq_disable(site);
 	txp__spin_lock(&txq->xmit_lock, site);
 }
 
-void txp__netif_tx_unlock_irq(struct txp_txq *txq, const char *site)
+void txp_netif_tx_unlock_irq_at(struct txp_txq *txq, const char *site)
 {
 	txp__spin_unlock(&txq->xmit_lock, site);
 	txp__local_irq_enable(site);
 }
 
-void txp__netif_tx_lock(struct txp_txq *txq, const char *site)
+void txp_netif_tx_lock_at(struct txp_txq *txq, const char *site)
 {
 	txp__spin_lock(&txq->xmit_lock, site);
 }
 
-void txp__netif_tx_unlock(struct txp_txq *txq, const char *site)
+void txp_netif_tx_unlock_at(struct txp_txq *txq, const char *site)
 {
 	txp__spin_unlock(&txq->xmit_lock, site);
 }
