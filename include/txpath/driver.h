@@ -121,9 +121,10 @@ struct txp_dev *txp_txq_dev(const struct txp_txq *txq);
  */
 void txp_netdev_tx_sent_queue(struct txp_txq *txq, unsigned bytes);
 /*
- * The same for a packet with xmit_more set (__netdev_tx_sent_queue): the
- * bytes are only counted.  Returns whether the driver must ring its
- * doorbell now: always when !xmit_more, else only if the queue stopped.
+ * The same for a driver that batches its doorbell by xmit_more
+ * (__netdev_tx_sent_queue): with xmit_more the bytes are only counted.
+ * Returns whether the driver must ring its doorbell now: always when
+ * !xmit_more, else only if the queue stopped.
  */
 bool txp_netdev_tx_sent_queue_more(struct txp_txq *txq, unsigned bytes, bool xmit_more);
 /*
@@ -171,14 +172,18 @@ void txp_netdev_tx_reset_queue(struct txp_txq *txq);
 #define txp_netif_txq_completed_wake(txq, pkts, bytes, get_desc, start_thrs)	\
 	txp_netif_txq_completed_wake_unless(txq, pkts, bytes, get_desc, start_thrs, 0)
 
-/* The same, leaving the queue stopped while down_cond holds (the link is
- * down, the device closing): then 1 (__netif_txq_completed_wake). */
+/* The same, but no wake while down_cond holds (the link is down, the
+ * device closing): then 1 (__netif_txq_completed_wake). */
 #define txp_netif_txq_completed_wake_unless(txq, pkts, bytes, get_desc, start_thrs, down_cond) \
 	(txp_netdev_txq_completed_mb((txq), (pkts), (bytes)),			\
 	 !(pkts) || !((get_desc) >= (start_thrs)) ? -1 :			\
 	 !txp_netif_queue_stopped(txq) || (down_cond) ? 1 : (txp_netif_wake_queue(txq), 0))
 
+/* Stop txq, then a full barrier: txp_netif_txq_try_stop()'s first half. */
 void txp_netif_txq_stop_mb(struct txp_txq *txq);
+/* Report pkts of bytes to BQL, then a full barrier (without BQL the barrier
+ * alone; neither if bytes is 0): the completed_wake helpers' first half
+ * (netdev_txq_completed_mb). */
 void txp_netdev_txq_completed_mb(struct txp_txq *txq, unsigned pkts, unsigned bytes);
 
 /* -- the xmit lock, for completion paths (netif_tx_lock) -------------- */
@@ -193,6 +198,8 @@ void txp_netdev_txq_completed_mb(struct txp_txq *txq, unsigned pkts, unsigned by
  * "interrupt" (NAPI poll, softirq: netif_tx_lock).  Spins. */
 #define txp_netif_tx_lock(txq)       txp_netif_tx_lock_at((txq), __func__)
 #define txp_netif_tx_unlock(txq)     txp_netif_tx_unlock_at((txq), __func__)
+/* The same four naming the site themselves: for a wrapper (linux.h's
+ * netif_tx_lock) that passes on its own caller's function. */
 void txp_netif_tx_lock_irq_at(struct txp_txq *txq, const char *site);
 void txp_netif_tx_unlock_irq_at(struct txp_txq *txq, const char *site);
 void txp_netif_tx_lock_at(struct txp_txq *txq, const char *site);
@@ -223,9 +230,11 @@ void txp_dev_trans_start_after_xmit(struct txp_dev *dev);
 #define txp_pkt_complete(dev, pkt) txp_pkt_complete_at((dev), (pkt), __func__)
 /* The driver gives up on pkt: counted as dropped with reason, freed. */
 #define txp_pkt_drop(dev, pkt, reason) txp_pkt_drop_at((dev), (pkt), (reason), __func__)
+/* The same two naming the site themselves (the plugin host's
+ * dev_kfree_skb passes on its caller's function). */
 void txp_pkt_complete_at(struct txp_dev *dev, struct txp_pkt *pkt, const char *site);
 void txp_pkt_drop_at(struct txp_dev *dev, struct txp_pkt *pkt, enum txp_drop_reason reason,
-		   const char *site);
+		     const char *site);
 
 /* -- the kernel log ---------------------------------------------------- */
 

@@ -299,7 +299,7 @@ static inline void validate_free(const char *site)
 }
 
 void txp_pkt_drop_at(struct txp_dev *dev, struct txp_pkt *pkt, enum txp_drop_reason reason,
-		   const char *site)
+		     const char *site)
 {
 	validate_free(site);
 	txp__drop(txp__pkt_txq(dev, pkt), txp_ctx_self(), pkt, reason);
@@ -313,7 +313,7 @@ void txp_pkt_complete_at(struct txp_dev *dev, struct txp_pkt *pkt, const char *s
 }
 
 void txp_pkt_complete_list_at(struct txp_dev *dev, struct txp_pkt *list, unsigned n,
-			    const char *site)
+			      const char *site)
 {
 	validate_free(site);
 	if (txp_likely(list != NULL))

@@ -120,9 +120,9 @@ static void sim_wake_after_unlock(struct txp_sim *sim, uint64_t cons, unsigned p
 			txp_netdev_tx_completed_queue(sim->txq, pkts, bytes);
 		sim_wake_softirq(sim, cons);
 	} else if (sim->p->completion == TXP_SIM_COMP_HELPER)
-		txp_netif_txq_completed_wake_unless(sim->txq, pkts, bytes,
-					      sim_avail(sim, txp_load_acquire(&sim->prod), cons),
-					      sim->wake_thresh + 1, sim->fault.link_down);
+		txp_netif_txq_completed_wake_unless(
+			sim->txq, pkts, bytes, sim_avail(sim, txp_load_acquire(&sim->prod), cons),
+			sim->wake_thresh + 1, sim->fault.link_down);
 }
 
 /*
