@@ -60,7 +60,7 @@ unsigned txp_plugin_ring(const struct txp_dev *dev)
 /* Sent: on the wire, then completed.  The completion context only. */
 static void sent(struct plugin_dev *pd, struct txp_pkt *skb, const char *site)
 {
-	txp__wire_record(&pd->wire, skb->flow, skb->seq);
+	txp_wire_record(&pd->wire, skb->flow, skb->seq);
 	txp_pkt_complete_at(pd->dev, skb, site);
 }
 

@@ -20,9 +20,9 @@
 
 /* Write the template of a len-byte frame (flow and seq zero, UDP checksum
  * not yet set); returns the unfolded UDP checksum sum of it. */
-uint32_t txp__frame_template(void *buf, unsigned len, const struct txp_frame_addr *a);
+uint32_t txp_frame_template(void *buf, unsigned len, const struct txp_frame_addr *a);
 
 /* Stamp flow and seq into a copy of the template and set its UDP checksum. */
-void txp__frame_stamp(void *buf, uint32_t csum_base, uint32_t flow, uint64_t seq);
+void txp_frame_stamp(void *buf, uint32_t csum_base, uint32_t flow, uint64_t seq);
 
 #endif

@@ -195,7 +195,7 @@ static void sim_deliver(struct txp_sim *sim, struct sim_retired *r)
 
 	for (pkt = r->list[SIM_DESC_SENT]; pkt; pkt = next) {
 		next = pkt->next;
-		txp__wire_record(&sim->wire, pkt->flow, pkt->seq);
+		txp_wire_record(&sim->wire, pkt->flow, pkt->seq);
 		txp_pkt_complete(sim->dev, pkt);
 	}
 	for (int s = SIM_DESC_SENT + 1; s < SIM_DESC_NR; s++) {

@@ -363,7 +363,7 @@ static void sim_ring_flush(struct txp_sim *sim, uint64_t done, enum txp_drop_rea
 			continue;
 		txp_counter_add_shared(&sim->bytes_retired, pkt->len);
 		if (cons < done && sim->fault.status[i] == SIM_DESC_SENT) {
-			txp__wire_record(&sim->wire, pkt->flow, pkt->seq);
+			txp_wire_record(&sim->wire, pkt->flow, pkt->seq);
 			txp_pkt_complete(sim->dev, pkt);
 		} else {
 			txp_pkt_drop(sim->dev, pkt, cons < done ? TXP_DROP_TX_ERROR : why);

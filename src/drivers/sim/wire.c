@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int txp__wire_init(struct wire *w, unsigned nflows)
+int txp__wire_init(struct txp_wire *w, unsigned nflows)
 {
 	memset(w, 0, sizeof(*w));
 	w->flows = calloc(nflows ? nflows : 1, sizeof(*w->flows));
@@ -16,7 +16,7 @@ int txp__wire_init(struct wire *w, unsigned nflows)
 	return 0;
 }
 
-void txp__wire_fini(struct wire *w)
+void txp__wire_fini(struct txp_wire *w)
 {
 	for (unsigned i = 0; i < w->nflows; i++)
 		free(w->flows[i].seen);
@@ -44,7 +44,7 @@ static int flow_reserve(struct wire_flow *f, uint64_t seq)
 	return 0;
 }
 
-void txp__wire_record(struct wire *w, uint32_t flow, uint64_t seq)
+void txp_wire_record(struct txp_wire *w, uint32_t flow, uint64_t seq)
 {
 	struct wire_flow *f;
 	uint64_t bit;

@@ -17,15 +17,15 @@ struct wire_flow {
 	uint64_t words;		/* allocated length of seen */
 };
 
-struct wire {
+struct txp_wire {
 	unsigned nflows;
 	struct wire_flow *flows;
 	_Atomic uint64_t frames, unique, duplicates, alien;
 };
 
-int txp__wire_init(struct wire *w, unsigned nflows);
-void txp__wire_fini(struct wire *w);
+int txp__wire_init(struct txp_wire *w, unsigned nflows);
+void txp__wire_fini(struct txp_wire *w);
 /* Record one frame.  Completion context only. */
-void txp__wire_record(struct wire *w, uint32_t flow, uint64_t seq);
+void txp_wire_record(struct txp_wire *w, uint32_t flow, uint64_t seq);
 
 #endif
