@@ -1,7 +1,8 @@
 /*
  * txpath/net.h - what the real drivers (afxdp, afpacket, tap, pcap) need
  * to know: the interface or file, the driver's own knobs, and the
- * Ethernet/IPv4/UDP frame they build for every packet.
+ * Ethernet/IPv4/UDP frame they build for every packet.  The devices
+ * themselves are txpath/netdrv.h's.
  *
  * Every packet becomes one valid frame: Ethernet, IPv4 (checksummed), UDP
  * (checksummed), and a payload that starts with a magic word, the flow id

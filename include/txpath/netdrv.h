@@ -1,7 +1,8 @@
 /*
  * txpath/netdrv.h - the real devices: an AF_XDP socket, a PACKET_TX_RING,
  * a TAP device, a pcap file, each as a struct txp_dev that sends exactly
- * the bytes of the packets it is given (txpath/pkt.h).
+ * the bytes of the packets it is given (txpath/pkt.h); netdrv is their
+ * family's name (txp_netdrv_*).  Their frames and addresses: txpath/net.h.
  *
  * Each constructor makes the device and brings it up: from its return on,
  * txp_dev_queue_xmit() and txp_xmit_burst() drive it from any number of
@@ -109,8 +110,9 @@ struct txp_pkt_pool *txp_afxdp_pool_create(struct txp_dev *dev, unsigned capacit
 					   uint32_t headroom, char *err, size_t errlen);
 
 /*
- * Bring the device down and free it: packets it still holds or has queued
- * are dropped as dev-down.  NULL: nothing.
+ * Bring the device down and free it, its rings and sockets with it:
+ * packets it still holds or has queued are dropped as dev-down.  dev: made
+ * by a constructor above (any other is txp_dev_destroy()'s).  NULL: nothing.
  * Synchronization: no thread may transmit on it any more (joined).
  * Context: any thread; not a completion thread.
  */

@@ -365,7 +365,8 @@ static void xdp_error(char *err, size_t errlen, const struct netdrv_queue_cfg *c
 
 /* Queue 0's: the UMEM for every queue's ring and the pools, registered
  * with x's fill and completion rings.  0 or -1 and a message. */
-static int xdp_umem_setup(struct afxdp *x, const struct netdrv_queue_cfg *c, char *err, size_t errlen)
+static int xdp_umem_setup(struct afxdp *x, const struct netdrv_queue_cfg *c, char *err,
+			  size_t errlen)
 {
 	struct xsk_umem_config ucfg = {
 		.fill_size = 64,
@@ -428,7 +429,8 @@ static bool xdp_queues_ok(const struct afxdp *x, const struct netdrv_queue_cfg *
 /* Queue c->queue's socket, on the interface's queue c->net->queue + that,
  * over queue 0's UMEM, with its own fill and completion rings (queue 0's
  * are the UMEM's).  0 or -1 and a message. */
-static int xdp_socket_setup(struct afxdp *x, const struct netdrv_queue_cfg *c, char *err, size_t errlen)
+static int xdp_socket_setup(struct afxdp *x, const struct netdrv_queue_cfg *c, char *err,
+			    size_t errlen)
 {
 	struct xsk_socket_config scfg = {
 		.rx_size = 0,

@@ -1,7 +1,7 @@
 /*
- * netdrv.c - what makes a real driver a device: its ring's config, the
- * ring over the driver's state, and the public constructors' common part
- * (txpath/netdrv.h).
+ * device.c - a real device's lifecycle (txpath/netdrv.h): made (its
+ * rings' config, the ring over the driver's state, the public
+ * constructors' common part), counted, destroyed.
  */
 #include <stdio.h>
 #include <string.h>
@@ -39,8 +39,8 @@ struct ring *txp__netdrv_make_ring(struct ring_cfg *rc, void *drv, const uint8_t
 
 /* netdrv's rings for c->queues queues, queue 0's holding the others; NULL
  * and a message. */
-static struct ring *netdrv_rings(const struct txp__netdrv *netdrv, struct netdrv_queue_cfg *c, char *err,
-				 size_t errlen)
+static struct ring *netdrv_rings(const struct txp__netdrv *netdrv, struct netdrv_queue_cfg *c,
+				 char *err, size_t errlen)
 {
 	struct ring *first = NULL, *r;
 
@@ -66,9 +66,9 @@ static struct ring *netdrv_rings(const struct txp__netdrv *netdrv, struct netdrv
 	return first;
 }
 
-struct txp_dev *txp__netdrv_create(const struct txp__netdrv *netdrv, const struct txp_netdrv_cfg *base,
-				   const struct txp_net_cfg *net, unsigned pool_frames, char *err,
-				   size_t errlen)
+struct txp_dev *txp__netdrv_create(const struct txp__netdrv *netdrv,
+				   const struct txp_netdrv_cfg *base, const struct txp_net_cfg *net,
+				   unsigned pool_frames, char *err, size_t errlen)
 {
 	struct netdrv_queue_cfg c = {
 		.net = net,
@@ -102,7 +102,8 @@ struct txp_dev *txp__netdrv_create(const struct txp__netdrv *netdrv, const struc
 	}
 	rc = txp_dev_open(dev);
 	if (rc != 0) {
-		snprintf(err, errlen, "%s: cannot bring the device up: %s", netdrv->name, strerror(-rc));
+		snprintf(err, errlen, "%s: cannot bring the device up: %s", netdrv->name,
+			 strerror(-rc));
 		txp_netdrv_destroy(dev);
 		return NULL;
 	}

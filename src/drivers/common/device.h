@@ -1,5 +1,6 @@
 /*
- * netdrv.h - the real drivers' entry points: afpacket, afxdp, tap, pcap.
+ * device.h - what a real driver (afpacket, afxdp, tap, pcap) is made of
+ * to become a device of txpath/netdrv.h, and made with (device.c).
  *
  * Each makes a struct ring per transmit queue (queue 0's is the device's
  * priv) bound to its device, and has driver ops whose open, stop,
@@ -15,6 +16,7 @@
 #include "txpath/net.h"
 #include "txpath/netdrv.h"
 
+/* What a driver's create is given: one queue's ring in the making. */
 struct netdrv_queue_cfg {
 	const struct txp_net_cfg *net;
 	unsigned slots;		/* ring slots */
@@ -26,6 +28,7 @@ struct netdrv_queue_cfg {
 	struct ring *first;	/* queue 0's ring (NULL while making it) */
 };
 
+/* A real driver: its name, its ops, how it makes a queue's ring. */
 struct txp__netdrv {
 	const char *name;
 	const struct txp_driver_ops *ops;
@@ -46,11 +49,11 @@ struct ring *txp__netdrv_make_ring(struct ring_cfg *rc, void *drv, const uint8_t
 				   size_t errlen);
 
 /* A public constructor's work: netdrv's ring for net with base's sizes (and
- * pool_frames, afxdp's), the
- * device over it with base's knobs, opened.  NULL and a message. */
-struct txp_dev *txp__netdrv_create(const struct txp__netdrv *netdrv, const struct txp_netdrv_cfg *base,
-				   const struct txp_net_cfg *net, unsigned pool_frames, char *err,
-				   size_t errlen);
+ * pool_frames, afxdp's), the device over it with base's knobs, opened.
+ * NULL and a message. */
+struct txp_dev *txp__netdrv_create(const struct txp__netdrv *netdrv,
+				   const struct txp_netdrv_cfg *base, const struct txp_net_cfg *net,
+				   unsigned pool_frames, char *err, size_t errlen);
 
 /* The driver ops of a real driver are the ring's. */
 #define NETDRV_DEFINE(drv, create_fn)						\

@@ -1,5 +1,5 @@
 /*
- * netdev.c - interface look-ups and the real drivers' error messages.
+ * iface.c - interface look-ups and the real drivers' error messages.
  */
 #include <errno.h>
 #include <linux/ethtool.h>

@@ -1,5 +1,5 @@
 /*
- * netdev.h - looking at a network interface: does it exist, is it up,
+ * iface.h - looking at a network interface: does it exist, is it up,
  * its MAC and MTU; and the one-line errors every real driver gives.
  */
 #ifndef TXP_DRIVERS_IFACE_H
