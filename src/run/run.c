@@ -7,10 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "drivers/common/frame.h"
 #include "sync/sync.h"
 #include "txpath/check.h"
 #include "txpath/ctx.h"
+#include "txpath/net.h"
 #include "txpath/run.h"
 
 #define RUN_POLL_NS 1000000u		/* main thread checks every 1 ms */
