@@ -60,7 +60,7 @@ unsigned txp_plugin_ring(const struct txp_dev *dev)
 /* Sent: on the wire, then completed.  The completion context only. */
 static void sent(struct plugin_dev *pd, struct txp_pkt *skb, const char *site)
 {
-	txp_wire_record(&pd->wire, skb->flow, skb->seq);
+	txp_wire_record(pd->wire, skb->flow, skb->seq);
 	txp_pkt_complete_at(pd->dev, skb, site);
 }
 
@@ -250,7 +250,7 @@ struct plugin_dev *plugin_dev_create(const struct plugin_host *h, unsigned ring,
 	/* Aligned as the driver's own struct may ask (a cache line). */
 	pd->drv = aligned_alloc(TXP_CACHELINE, (h->p->priv_size + TXP_CACHELINE) &
 				~(size_t)(TXP_CACHELINE - 1));
-	if (!pd->drv || txp__wire_init(&pd->wire, flows) != 0) {
+	if (!pd->drv || !(pd->wire = txp_wire_create(flows))) {
 		free(pd->drv);
 		free(pd);
 		return NULL;
@@ -269,7 +269,7 @@ void plugin_dev_destroy(struct plugin_dev *pd)
 		return;
 	if (up == pd)
 		up = NULL;
-	txp__wire_fini(&pd->wire);
+	txp_wire_destroy(pd->wire);
 	free(pd->drv);
 	free(pd);
 }

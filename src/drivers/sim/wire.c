@@ -24,6 +24,25 @@ void txp__wire_fini(struct txp_wire *w)
 	w->flows = NULL;
 }
 
+struct txp_wire *txp_wire_create(unsigned nflows)
+{
+	struct txp_wire *w = malloc(sizeof(*w));
+
+	if (w && txp__wire_init(w, nflows) != 0) {
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+void txp_wire_destroy(struct txp_wire *w)
+{
+	if (!w)
+		return;
+	txp__wire_fini(w);
+	free(w);
+}
+
 /* Grow a flow's bitmap to hold bit seq; false when out of memory. */
 static int flow_reserve(struct wire_flow *f, uint64_t seq)
 {
@@ -62,4 +81,14 @@ void txp_wire_record(struct txp_wire *w, uint32_t flow, uint64_t seq)
 	}
 	f->seen[seq / 64] |= bit;
 	txp_counter_add(&w->unique, 1);
+}
+
+void txp_wire_get_stats(const struct txp_wire *w, struct txp_wire_stats *st)
+{
+	*st = (struct txp_wire_stats){
+		.frames = txp_counter_read(&w->frames),
+		.unique = txp_counter_read(&w->unique),
+		.duplicates = txp_counter_read(&w->duplicates),
+		.alien = txp_counter_read(&w->alien),
+	};
 }
