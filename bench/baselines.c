@@ -24,6 +24,10 @@
 #endif
 
 #include "bench.h"
+/* The library's own seam, private, on purpose: a baseline waits with the
+ * library's back-off (txp_spin_wait) and its inline atomics, so that what
+ * the table compares is the designs (a lock, a ring, txpath's path), not
+ * their primitives.  Built without TXP_CHECK: plain C11 atomics. */
 #include "../src/sync/sync.h"
 #include "txpath/ctx.h"
 #include "txpath/run.h"

@@ -8,6 +8,11 @@
 #include <time.h>
 
 #include "bench.h"
+/* The library's own seam, private, on purpose: the harness waits as the
+ * library does (txp_spin_wait) and uses its inline atomics and cache-line
+ * size, so a case costs what the library's fast path costs and no call
+ * more (txpath/sync.h's atomics are out of line, for plugins; it has no
+ * spin wait).  Built without TXP_CHECK: plain C11 atomics. */
 #include "../src/sync/sync.h"
 #include "txpath/ctx.h"
 #include "txpath/plugin.h"

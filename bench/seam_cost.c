@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* Private, on purpose: the library's inline operations are what the
+ * public seam is measured against. */
 #include "sync/sync.h"
 
 static _Atomic uint32_t word;

@@ -278,7 +278,7 @@ int main(int argc, char **argv)
 	struct txp_afxdp_cfg cfg = { .ifname = "veth0" };
 	pthread_t th[MAX_THREADS], rx;
 	void *pools[MAX_THREADS];
-	struct txp_netdev_stats ns;
+	struct txp_netdrv_stats ns;
 	struct txp_dev_stats st;
 	char err[256];
 	unsigned total;
@@ -309,7 +309,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mt_sender: %s\n", err);
 		return 1;
 	}
-	memcpy(src_mac, txp_netdev_mac(dev), 6);
+	memcpy(src_mac, txp_netdrv_mac(dev), 6);
 	for (unsigned t = 0; t < nthreads; t++)
 		seen[t] = calloc(per_thread, 1);
 	pthread_create(&rx, NULL, receiver_main, (void *)(intptr_t)fd);
@@ -322,8 +322,8 @@ int main(int argc, char **argv)
 	atomic_store(&stop_rx, true);
 	pthread_join(rx, NULL);
 	txp_dev_get_stats(dev, &st);
-	txp_netdev_get_stats(dev, &ns);
-	txp_netdev_destroy(dev);
+	txp_netdrv_get_stats(dev, &ns);
+	txp_netdrv_destroy(dev);
 	for (unsigned t = 0; t < nthreads; t++)
 		txp_pkt_pool_destroy(pools[t]);
 	printf("mt_sender: %u threads, %u datagrams: transmitted %llu, received %u intact, "

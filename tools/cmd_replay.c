@@ -342,7 +342,7 @@ static struct txp_dev *replay_device(const struct replay *rp, char *err, size_t 
 	const struct replay_cfg *c = rp->cfg;
 	/* The core xmit lock and one runner per queue: each producer's
 	 * packets leave in the order it sent them. */
-	const struct txp_netdev_cfg base = {
+	const struct txp_netdrv_cfg base = {
 		.dev = { .name = c->ifname, .lock = TXP_LOCK_CORE, .runner = TXP_RUNNER_EXCLUSIVE },
 		.ring = c->ring,
 		.max_len = rp->cap.max_len < TXP_FRAME_MIN_LEN ? TXP_FRAME_MIN_LEN : rp->cap.max_len,
@@ -452,7 +452,7 @@ static int replay_send(struct replay *rp, struct replay_result *r, char *err, si
 	r->seconds = (double)(now_ns() - rp->t0) / 1e9;
 	txp_dev_close(rp->dev);
 	txp_dev_get_stats(rp->dev, &r->st);
-	txp_netdev_destroy(rp->dev);
+	txp_netdrv_destroy(rp->dev);
 	for (unsigned i = 0; i < started; i++) {
 		txp_pkt_pool_destroy(rp->prod[i].pool);
 		r->bytes += rp->prod[i].bytes;

@@ -196,9 +196,10 @@ unsigned txp_xmit_burst_try(struct txp_dev *dev, struct txp_pkt **pkts, unsigned
 /* For drivers: txp_pkt_complete() for a list linked through ->next
  * (n packets, all sent on one queue: they are counted on the first one's
  * queue): counted once, freed in runs per pool.  Any context. */
-#define txp_pkt_complete_list(dev, list, n) txp__pkt_complete_list((dev), (list), (n), __func__)
-void txp__pkt_complete_list(struct txp_dev *dev, struct txp_pkt *list, unsigned n,
-			    const char *site);
+#define txp_pkt_complete_list(dev, list, n) txp_pkt_complete_list_at((dev), (list), (n), __func__)
+/* The same naming the site (the caller's function, for the lock validator). */
+void txp_pkt_complete_list_at(struct txp_dev *dev, struct txp_pkt *list, unsigned n,
+			      const char *site);
 
 /*
  * Run the queues of dev that were scheduled (net_tx_action): each is

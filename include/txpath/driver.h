@@ -121,11 +121,12 @@ struct txp_dev *txp_txq_dev(const struct txp_txq *txq);
  */
 void txp_netdev_tx_sent_queue(struct txp_txq *txq, unsigned bytes);
 /*
- * The same for a packet with xmit_more set (__netdev_tx_sent_queue): the
- * bytes are only counted.  Returns whether the driver must ring its
- * doorbell now: always when !xmit_more, else only if the queue stopped.
+ * The same for a driver that batches its doorbell by xmit_more
+ * (__netdev_tx_sent_queue): with xmit_more the bytes are only counted.
+ * Returns whether the driver must ring its doorbell now: always when
+ * !xmit_more, else only if the queue stopped.
  */
-bool txp__netdev_tx_sent_queue(struct txp_txq *txq, unsigned bytes, bool xmit_more);
+bool txp_netdev_tx_sent_queue_more(struct txp_txq *txq, unsigned bytes, bool xmit_more);
 /*
  * The device finished `pkts` packets of `bytes` on txq
  * (netdev_tx_completed_queue): BQL's limit adapts, a full barrier
@@ -153,7 +154,7 @@ void txp_netdev_tx_reset_queue(struct txp_txq *txq);
 /* Stop txq, full barrier, then recheck: 0 stopped; -1 restarted,
  * because the completion freed room meanwhile (netif_txq_try_stop). */
 #define txp_netif_txq_try_stop(txq, get_desc, start_thrs)			\
-	(txp__netif_txq_stop_mb(txq),						\
+	(txp_netif_txq_stop_mb(txq),						\
 	 (get_desc) >= (start_thrs) ? (txp_netif_tx_start_queue(txq), -1) : 0)
 
 /* After posting: if fewer than stop_thrs descriptors are free, try to
@@ -169,17 +170,21 @@ void txp_netdev_tx_reset_queue(struct txp_txq *txq);
  * 1: there was room and it was running; -1: nothing completed, or below
  * the threshold (__netif_txq_completed_wake, with down_cond false). */
 #define txp_netif_txq_completed_wake(txq, pkts, bytes, get_desc, start_thrs)	\
-	txp__netif_txq_completed_wake(txq, pkts, bytes, get_desc, start_thrs, 0)
+	txp_netif_txq_completed_wake_unless(txq, pkts, bytes, get_desc, start_thrs, 0)
 
-/* The same, leaving the queue stopped while down_cond holds (the link is
- * down, the device closing): then 1 (__netif_txq_completed_wake). */
-#define txp__netif_txq_completed_wake(txq, pkts, bytes, get_desc, start_thrs, down_cond) \
-	(txp__netdev_txq_completed_mb((txq), (pkts), (bytes)),			\
+/* The same, but no wake while down_cond holds (the link is down, the
+ * device closing): then 1 (__netif_txq_completed_wake). */
+#define txp_netif_txq_completed_wake_unless(txq, pkts, bytes, get_desc, start_thrs, down_cond) \
+	(txp_netdev_txq_completed_mb((txq), (pkts), (bytes)),			\
 	 !(pkts) || !((get_desc) >= (start_thrs)) ? -1 :			\
 	 !txp_netif_queue_stopped(txq) || (down_cond) ? 1 : (txp_netif_wake_queue(txq), 0))
 
-void txp__netif_txq_stop_mb(struct txp_txq *txq);
-void txp__netdev_txq_completed_mb(struct txp_txq *txq, unsigned pkts, unsigned bytes);
+/* Stop txq, then a full barrier: txp_netif_txq_try_stop()'s first half. */
+void txp_netif_txq_stop_mb(struct txp_txq *txq);
+/* Report pkts of bytes to BQL, then a full barrier (without BQL the barrier
+ * alone; neither if bytes is 0): the completed_wake helpers' first half
+ * (netdev_txq_completed_mb). */
+void txp_netdev_txq_completed_mb(struct txp_txq *txq, unsigned pkts, unsigned bytes);
 
 /* -- the xmit lock, for completion paths (netif_tx_lock) -------------- */
 
@@ -187,16 +192,18 @@ void txp__netdev_txq_completed_mb(struct txp_txq *txq, unsigned pkts, unsigned b
  * 2.6.11-rc2 drivers did in their completion path, and release it with
  * interrupts on again (spin_unlock_irq).  Spins.  The lock validator
  * names the caller's function. */
-#define txp_netif_tx_lock_irq(txq)   txp__netif_tx_lock_irq((txq), __func__)
-#define txp_netif_tx_unlock_irq(txq) txp__netif_tx_unlock_irq((txq), __func__)
+#define txp_netif_tx_lock_irq(txq)   txp_netif_tx_lock_irq_at((txq), __func__)
+#define txp_netif_tx_unlock_irq(txq) txp_netif_tx_unlock_irq_at((txq), __func__)
 /* Take txq's xmit lock from a completion path that runs outside the
  * "interrupt" (NAPI poll, softirq: netif_tx_lock).  Spins. */
-#define txp_netif_tx_lock(txq)       txp__netif_tx_lock((txq), __func__)
-#define txp_netif_tx_unlock(txq)     txp__netif_tx_unlock((txq), __func__)
-void txp__netif_tx_lock_irq(struct txp_txq *txq, const char *site);
-void txp__netif_tx_unlock_irq(struct txp_txq *txq, const char *site);
-void txp__netif_tx_lock(struct txp_txq *txq, const char *site);
-void txp__netif_tx_unlock(struct txp_txq *txq, const char *site);
+#define txp_netif_tx_lock(txq)       txp_netif_tx_lock_at((txq), __func__)
+#define txp_netif_tx_unlock(txq)     txp_netif_tx_unlock_at((txq), __func__)
+/* The same four naming the site themselves: for a wrapper (linux.h's
+ * netif_tx_lock) that passes on its own caller's function. */
+void txp_netif_tx_lock_irq_at(struct txp_txq *txq, const char *site);
+void txp_netif_tx_unlock_irq_at(struct txp_txq *txq, const char *site);
+void txp_netif_tx_lock_at(struct txp_txq *txq, const char *site);
+void txp_netif_tx_unlock_at(struct txp_txq *txq, const char *site);
 /* The driver uses the xmit lock from its completion ("interrupt") path:
  * the core then takes it with interrupts saved and off everywhere, as
  * 2.6.11-rc2 did.  Call from open. */
@@ -213,19 +220,21 @@ void txp_dev_xmit_lock_irqsafe(struct txp_dev *dev);
  * false "NETDEV WATCHDOG".  For a personality that reproduces it; call
  * from open.
  */
-void txp__dev_trans_start_after_xmit(struct txp_dev *dev);
+void txp_dev_trans_start_after_xmit(struct txp_dev *dev);
 
 /* -- packets leaving the driver --------------------------------------- */
 
 /* The device sent pkt: counted as transmitted and freed.  Any context
  * with interrupts on (the lock validator reports a free with them off,
  * naming the caller's function). */
-#define txp_pkt_complete(dev, pkt) txp__pkt_complete((dev), (pkt), __func__)
+#define txp_pkt_complete(dev, pkt) txp_pkt_complete_at((dev), (pkt), __func__)
 /* The driver gives up on pkt: counted as dropped with reason, freed. */
-#define txp_pkt_drop(dev, pkt, reason) txp__pkt_drop((dev), (pkt), (reason), __func__)
-void txp__pkt_complete(struct txp_dev *dev, struct txp_pkt *pkt, const char *site);
-void txp__pkt_drop(struct txp_dev *dev, struct txp_pkt *pkt, enum txp_drop_reason reason,
-		   const char *site);
+#define txp_pkt_drop(dev, pkt, reason) txp_pkt_drop_at((dev), (pkt), (reason), __func__)
+/* The same two naming the site themselves (the plugin host's
+ * dev_kfree_skb passes on its caller's function). */
+void txp_pkt_complete_at(struct txp_dev *dev, struct txp_pkt *pkt, const char *site);
+void txp_pkt_drop_at(struct txp_dev *dev, struct txp_pkt *pkt, enum txp_drop_reason reason,
+		     const char *site);
 
 /* -- the kernel log ---------------------------------------------------- */
 

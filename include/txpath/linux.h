@@ -67,8 +67,8 @@ typedef int netdev_tx_t;
 #define netif_wake_queue(dev)       netif_tx_wake_queue(txp_dev_txq((dev), 0))
 #define netif_queue_stopped(dev)    netif_tx_queue_stopped(txp_dev_txq((dev), 0))
 /* The core's xmit lock of the device's queue (netif_tx_lock). */
-#define netif_tx_lock(dev)          txp__netif_tx_lock(txp_dev_txq((dev), 0), __func__)
-#define netif_tx_unlock(dev)        txp__netif_tx_unlock(txp_dev_txq((dev), 0), __func__)
+#define netif_tx_lock(dev)          txp_netif_tx_lock_at(txp_dev_txq((dev), 0), __func__)
+#define netif_tx_unlock(dev)        txp_netif_tx_unlock_at(txp_dev_txq((dev), 0), __func__)
 #define netif_tx_lock_bh(dev)       netif_tx_lock(dev)
 #define netif_tx_unlock_bh(dev)     netif_tx_unlock(dev)
 #define netif_tx_start_queue(txq)   txp_netif_tx_start_queue(txq)
@@ -79,7 +79,7 @@ typedef int netdev_tx_t;
 
 #define netdev_tx_sent_queue(txq, bytes)    txp_netdev_tx_sent_queue((txq), (bytes))
 #define __netdev_tx_sent_queue(txq, bytes, more) \
-	txp__netdev_tx_sent_queue((txq), (bytes), (more))
+	txp_netdev_tx_sent_queue_more((txq), (bytes), (more))
 #define netdev_tx_completed_queue(txq, pkts, bytes) \
 	txp_netdev_tx_completed_queue((txq), (pkts), (bytes))
 #define netdev_tx_reset_queue(txq)          txp_netdev_tx_reset_queue(txq)
@@ -94,7 +94,7 @@ typedef int netdev_tx_t;
 #define netif_txq_completed_wake(txq, pkts, bytes, get_desc, start_thrs) \
 	txp_netif_txq_completed_wake(txq, pkts, bytes, get_desc, start_thrs)
 #define __netif_txq_completed_wake(txq, pkts, bytes, get_desc, start_thrs, down_cond) \
-	txp__netif_txq_completed_wake(txq, pkts, bytes, get_desc, start_thrs, down_cond)
+	txp_netif_txq_completed_wake_unless(txq, pkts, bytes, get_desc, start_thrs, down_cond)
 
 /* -- locks and interrupts -------------------------------------------------------- */
 
@@ -142,19 +142,19 @@ typedef struct txp_spinlock spinlock_t;
 
 /* -- freeing and logging ---------------------------------------------------------- */
 
-#define dev_kfree_skb(skb)     txp__plugin_free((skb), __func__)
-#define dev_consume_skb_any(skb) txp__plugin_free((skb), __func__)
-#define dev_kfree_skb_any(skb) txp__plugin_free_deferred((skb), __func__)
-#define dev_kfree_skb_irq(skb) txp__plugin_free_deferred((skb), __func__)
+#define dev_kfree_skb(skb)     txp_plugin_free_at((skb), __func__)
+#define dev_consume_skb_any(skb) txp_plugin_free_at((skb), __func__)
+#define dev_kfree_skb_any(skb) txp_plugin_free_deferred_at((skb), __func__)
+#define dev_kfree_skb_irq(skb) txp_plugin_free_deferred_at((skb), __func__)
 
 #define KERN_SOH    "\001"
 #define KERN_ERR    KERN_SOH "3"
 #define KERN_WARNING KERN_SOH "4"
 #define KERN_INFO   KERN_SOH "6"
 #define KERN_DEBUG  KERN_SOH "7"
-#define printk(...) txp__plugin_printk(__func__, __VA_ARGS__)
+#define printk(...) txp_plugin_printk_at(__func__, __VA_ARGS__)
 #define netdev_err(dev, fmt, ...) \
-	txp__plugin_printk(__func__, KERN_ERR "%s: " fmt, txp_dev_name(dev), ##__VA_ARGS__)
+	txp_plugin_printk_at(__func__, KERN_ERR "%s: " fmt, txp_dev_name(dev), ##__VA_ARGS__)
 #define net_ratelimit() txp_plugin_ratelimit()
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * txpath/net.h - what the real drivers (afxdp, afpacket, tap, pcap) need
  * to know: the interface or file, the driver's own knobs, and the
- * Ethernet/IPv4/UDP frame they build for every packet.
+ * Ethernet/IPv4/UDP frame they build for every packet.  The devices
+ * themselves are txpath/netdrv.h's.
  *
  * Every packet becomes one valid frame: Ethernet, IPv4 (checksummed), UDP
  * (checksummed), and a payload that starts with a magic word, the flow id
@@ -81,6 +82,15 @@ static inline bool txp_ipv4_is_bench(uint32_t ip)
  */
 void txp_frame_build(void *buf, unsigned len, const struct txp_frame_addr *a,
 		     uint32_t flow, uint64_t seq);
+/*
+ * txp_frame_build() in two halves, for a sender of many frames of one
+ * length and addresses: write the template once (flow and seq zero, UDP
+ * checksum not yet set; returns its unfolded UDP checksum sum, csum_base),
+ * then per frame stamp flow and seq into a copy of it and set the UDP
+ * checksum.  Any thread; buf is the caller's.
+ */
+uint32_t txp_frame_template(void *buf, unsigned len, const struct txp_frame_addr *a);
+void txp_frame_stamp(void *buf, uint32_t csum_base, uint32_t flow, uint64_t seq);
 
 /*
  * Check that buf holds a frame of txpath's: Ethernet/IPv4/UDP with valid

@@ -1,13 +1,14 @@
 /*
  * txpath/netdrv.h - the real devices: an AF_XDP socket, a PACKET_TX_RING,
  * a TAP device, a pcap file, each as a struct txp_dev that sends exactly
- * the bytes of the packets it is given (txpath/pkt.h).
+ * the bytes of the packets it is given (txpath/pkt.h); netdrv is their
+ * family's name (txp_netdrv_*).  Their frames and addresses: txpath/net.h.
  *
  * Each constructor makes the device and brings it up: from its return on,
  * txp_dev_queue_xmit() and txp_xmit_burst() drive it from any number of
  * threads at once (each attached with txp_ctx_attach(), txpath/ctx.h), and
  * a completion thread of the device's own per queue completes or drops every
- * packet.  txp_netdev_destroy() brings it down (what it still holds is
+ * packet.  txp_netdrv_destroy() brings it down (what it still holds is
  * dropped as dev-down) and frees it.
  *
  * A packet whose bytes do not add up to its len (txp_pkt_bytes_ok()), or
@@ -29,7 +30,7 @@
 #include "txpath/pkt.h"
 
 /* What every real device is made with. */
-struct txp_netdev_cfg {
+struct txp_netdrv_cfg {
 	/* The core's knobs (lock, runner, qdisc, txqueuelen, bulk, log,
 	 * bql, watchdog_timeo_ms; name NULL: the interface's or the file's).
 	 * num_tx_queues (0: 1) is the queue count: a TX ring of `ring`
@@ -41,7 +42,7 @@ struct txp_netdev_cfg {
 };
 
 struct txp_afxdp_cfg {
-	struct txp_netdev_cfg base;
+	struct txp_netdrv_cfg base;
 	const char *ifname;
 	/* The interface's queue id of txpath's queue 0; queue i binds
 	 * queue + i, one XSK socket each, over one shared UMEM. */
@@ -61,21 +62,21 @@ struct txp_afxdp_cfg {
  * a map); with qdisc_bypass, by the CPU that sends it (the socket's
  * completion thread's).  Neither depends on the socket. */
 struct txp_afpacket_cfg {
-	struct txp_netdev_cfg base;
+	struct txp_netdrv_cfg base;
 	const char *ifname;
 	unsigned tpacket;	/* 2 or 3 (TPACKET_V2, _V3); 0: 2 */
 	bool qdisc_bypass;	/* PACKET_QDISC_BYPASS */
 };
 
 struct txp_tap_cfg {
-	struct txp_netdev_cfg base;
+	struct txp_netdrv_cfg base;
 	/* An existing TAP device: single-queue for one queue; made
 	 * multi_queue for more (a descriptor per queue, IFF_MULTI_QUEUE). */
 	const char *ifname;
 };
 
 struct txp_pcap_cfg {
-	struct txp_netdev_cfg base;
+	struct txp_netdrv_cfg base;
 	const char *file;	/* written from scratch; "-": stdout */
 };
 
@@ -109,15 +110,16 @@ struct txp_pkt_pool *txp_afxdp_pool_create(struct txp_dev *dev, unsigned capacit
 					   uint32_t headroom, char *err, size_t errlen);
 
 /*
- * Bring the device down and free it: packets it still holds or has queued
- * are dropped as dev-down.  NULL: nothing.
+ * Bring the device down and free it, its rings and sockets with it:
+ * packets it still holds or has queued are dropped as dev-down.  dev: made
+ * by a constructor above (any other is txp_dev_destroy()'s).  NULL: nothing.
  * Synchronization: no thread may transmit on it any more (joined).
  * Context: any thread; not a completion thread.
  */
-void txp_netdev_destroy(struct txp_dev *dev);
+void txp_netdrv_destroy(struct txp_dev *dev);
 
 /* What a real device saw, besides the core's struct txp_dev_stats. */
-struct txp_netdev_stats {
+struct txp_netdrv_stats {
 	uint64_t ring_full_awake;	/* start_xmit found no room, queue awake (a bug) */
 	uint64_t ring_full_stopped;	/* ... queue already stopped: the LLTX race */
 	uint64_t device_busy;		/* a free slot, the kernel's ring busy (backpressure) */
@@ -134,16 +136,16 @@ struct txp_netdev_stats {
  * constructor above.
  * Synchronization: none: counters are read relaxed.  Context: any thread.
  */
-void txp_netdev_get_stats(struct txp_dev *dev, struct txp_netdev_stats *st);
+void txp_netdrv_get_stats(struct txp_dev *dev, struct txp_netdrv_stats *st);
 
 /*
  * Has the device died (link down, a write error)?  The cause for people
  * ("link down (no carrier)"), or NULL while it lives; every later packet
  * is dropped.  Context: any thread, any time.
  */
-const char *txp_netdev_dead(struct txp_dev *dev);
+const char *txp_netdrv_dead(struct txp_dev *dev);
 
 /* The interface's MAC (NULL for pcap): the default source of frames. */
-const uint8_t *txp_netdev_mac(struct txp_dev *dev);
+const uint8_t *txp_netdrv_mac(struct txp_dev *dev);
 
 #endif

@@ -103,17 +103,18 @@ void *txp_plugin_priv(const struct txp_dev *dev);
 unsigned txp_plugin_ring(const struct txp_dev *dev);
 
 /*
- * Packets leaving the plugin (dev_kfree_skb and its kin): within poll,
- * transmitted; elsewhere dropped (start_xmit's error path: driver; stop:
- * dev-down).  _deferred (dev_kfree_skb_irq, _any): freed by the
- * completion context after poll returns, so legal with interrupts off.
+ * Packets leaving the plugin (dev_kfree_skb and its kin, txpath/linux.h):
+ * within poll, transmitted; elsewhere dropped (start_xmit's error path:
+ * driver; stop: dev-down).  _deferred (dev_kfree_skb_irq, _any): freed by
+ * the completion context after poll returns, so legal with interrupts
+ * off.  site: the caller's function, for the lock validator.
  */
-void txp__plugin_free(struct txp_pkt *skb, const char *site);
-void txp__plugin_free_deferred(struct txp_pkt *skb, const char *site);
-/* The kernel log (printk, netdev_err): a line with "BUG" in it counts as
- * the device's bug log (txp_dev_log_bug()); fmt may start with a
- * KERN_ level ("\001" "3"). */
-void txp__plugin_printk(const char *site, const char *fmt, ...)
+void txp_plugin_free_at(struct txp_pkt *skb, const char *site);
+void txp_plugin_free_deferred_at(struct txp_pkt *skb, const char *site);
+/* The kernel log (printk, netdev_err), logged as from site (the caller's
+ * function): a line with "BUG" in it counts as the device's bug log
+ * (txp_dev_log_bug()); fmt may start with a KERN_ level ("\001" "3"). */
+void txp_plugin_printk_at(const char *site, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* net_ratelimit(): the first 10 lines of each second (always, under
  * check, which must be deterministic). */

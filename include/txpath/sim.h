@@ -148,6 +148,34 @@ void txp_fault_stream_init(struct txp_fault_stream *s, const struct txp_fault_cf
 bool txp_fault_next(struct txp_fault_stream *s);
 #endif
 
+/* -- the wire (wire.c) --------------------------------------------------- */
+
+/*
+ * What a device sent, per flow: every frame recorded by its flow and
+ * sequence number, so that loss and duplication are measured, not
+ * assumed.  The simulated NIC has one per queue (struct txp_sim_stats
+ * counts them); a driver of one's own can keep one too.
+ */
+struct txp_wire;
+
+struct txp_wire_stats {
+	uint64_t frames;	/* frames recorded */
+	uint64_t unique;	/* distinct (flow, seq) */
+	uint64_t duplicates;	/* frames recorded more than once */
+	uint64_t alien;		/* frames of a flow it does not track */
+};
+
+/* A wire tracking flows 0..nflows-1; NULL when memory is short. */
+struct txp_wire *txp_wire_create(unsigned nflows);
+/* Free it; no context may record on it any more.  NULL: nothing. */
+void txp_wire_destroy(struct txp_wire *w);
+/* Record one frame.  Single writer: one context at a time records (the
+ * device's completion context). */
+void txp_wire_record(struct txp_wire *w, uint32_t flow, uint64_t seq);
+/* Its counts: any context, any time (relaxed reads, exact once the
+ * writer stopped). */
+void txp_wire_get_stats(const struct txp_wire *w, struct txp_wire_stats *st);
+
 struct txp_sim_cfg {
 	const struct txp_sim_personality *personality;
 	unsigned ring;		/* descriptors */

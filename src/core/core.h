@@ -137,7 +137,7 @@ struct txp_dev {
 	uint64_t (*watchdog_clock)(void);	/* trans_start's time base */
 	/* Linux before the 2024 fix: trans_start stamped when start_xmit
 	 * returns OK, not before an XOFF bit is set; the watchdog reads it
-	 * before the bits (txp__dev_trans_start_after_xmit). */
+	 * before the bits (txp_dev_trans_start_after_xmit). */
 	bool trans_after_xmit;
 	/* XPS: the queue each context sends on, or -1 (then the flow hash).
 	 * Written by txp_dev_set_xps(), read by every pick. */

@@ -304,22 +304,22 @@ void txp__drop_list(struct txp_txq *txq, int self, struct txp_pkt *list, enum tx
 	txp_pkt_free_list(list);
 }
 
-void txp__pkt_drop(struct txp_dev *dev, struct txp_pkt *pkt, enum txp_drop_reason reason,
-		   const char *site)
+void txp_pkt_drop_at(struct txp_dev *dev, struct txp_pkt *pkt, enum txp_drop_reason reason,
+		     const char *site)
 {
 	txp_might_free(site);
 	txp__drop(txp__pkt_txq(dev, pkt), txp_ctx_self(), pkt, reason);
 }
 
-void txp__pkt_complete(struct txp_dev *dev, struct txp_pkt *pkt, const char *site)
+void txp_pkt_complete_at(struct txp_dev *dev, struct txp_pkt *pkt, const char *site)
 {
 	txp_might_free(site);
 	txp__stat_add(txp__pkt_txq(dev, pkt), txp_ctx_self(), TXP__ST_TRANSMITTED, 1);
 	txp_pkt_free(pkt);
 }
 
-void txp__pkt_complete_list(struct txp_dev *dev, struct txp_pkt *list, unsigned n,
-			    const char *site)
+void txp_pkt_complete_list_at(struct txp_dev *dev, struct txp_pkt *list, unsigned n,
+			      const char *site)
 {
 	txp_might_free(site);
 	if (txp_likely(list != NULL))

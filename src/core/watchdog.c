@@ -75,7 +75,7 @@ static uint64_t stopped_for(struct txp_txq *txq, uint64_t now)
 	return now > since ? now - since : 0;
 }
 
-void txp__dev_trans_start_after_xmit(struct txp_dev *dev)
+void txp_dev_trans_start_after_xmit(struct txp_dev *dev)
 {
 	dev->trans_after_xmit = true;
 }

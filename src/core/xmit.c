@@ -124,7 +124,7 @@ void txp_netdev_tx_sent_queue(struct txp_txq *txq, unsigned bytes)
 		bql_sent(txq, bytes);
 }
 
-bool txp__netdev_tx_sent_queue(struct txp_txq *txq, unsigned bytes, bool xmit_more)
+bool txp_netdev_tx_sent_queue_more(struct txp_txq *txq, unsigned bytes, bool xmit_more)
 {
 	if (xmit_more) {
 		if (txq->dev->bql)
@@ -183,7 +183,7 @@ void txp_netdev_tx_reset_queue(struct txp_txq *txq)
 	txp_dql_reset(&txq->dql);
 }
 
-void txp__netif_txq_stop_mb(struct txp_txq *txq)
+void txp_netif_txq_stop_mb(struct txp_txq *txq)
 {
 	txp_netif_stop_queue(txq);
 	/* smp_mb__after_atomic(): the stop before the recheck of the ring.
@@ -193,7 +193,7 @@ void txp__netif_txq_stop_mb(struct txp_txq *txq)
 
 /* netdev_txq_completed_mb(): BQL's completion and its barrier, or without
  * BQL the barrier alone. */
-void txp__netdev_txq_completed_mb(struct txp_txq *txq, unsigned pkts, unsigned bytes)
+void txp_netdev_txq_completed_mb(struct txp_txq *txq, unsigned pkts, unsigned bytes)
 {
 	(void)pkts;
 	if (!bytes)
@@ -204,24 +204,24 @@ void txp__netdev_txq_completed_mb(struct txp_txq *txq, unsigned pkts, unsigned b
 		txp_smp_mb();
 }
 
-void txp__netif_tx_lock_irq(struct txp_txq *txq, const char *site)
+void txp_netif_tx_lock_irq_at(struct txp_txq *txq, const char *site)
 {
 	txp_local_irq_disable_at(site);
 	txp_spin_lock_at(&txq->xmit_lock, site);
 }
 
-void txp__netif_tx_unlock_irq(struct txp_txq *txq, const char *site)
+void txp_netif_tx_unlock_irq_at(struct txp_txq *txq, const char *site)
 {
 	txp_spin_unlock_at(&txq->xmit_lock, site);
 	txp_local_irq_enable_at(site);
 }
 
-void txp__netif_tx_lock(struct txp_txq *txq, const char *site)
+void txp_netif_tx_lock_at(struct txp_txq *txq, const char *site)
 {
 	txp_spin_lock_at(&txq->xmit_lock, site);
 }
 
-void txp__netif_tx_unlock(struct txp_txq *txq, const char *site)
+void txp_netif_tx_unlock_at(struct txp_txq *txq, const char *site)
 {
 	txp_spin_unlock_at(&txq->xmit_lock, site);
 }

@@ -60,8 +60,8 @@ unsigned txp_plugin_ring(const struct txp_dev *dev)
 /* Sent: on the wire, then completed.  The completion context only. */
 static void sent(struct plugin_dev *pd, struct txp_pkt *skb, const char *site)
 {
-	txp__wire_record(&pd->wire, skb->flow, skb->seq);
-	txp__pkt_complete(pd->dev, skb, site);
+	txp_wire_record(pd->wire, skb->flow, skb->seq);
+	txp_pkt_complete_at(pd->dev, skb, site);
 }
 
 static enum txp_drop_reason drop_reason(const struct plugin_dev *pd)
@@ -69,16 +69,16 @@ static enum txp_drop_reason drop_reason(const struct plugin_dev *pd)
 	return pd->stopping ? TXP_DROP_DEV_DOWN : TXP_DROP_DRIVER;
 }
 
-void txp__plugin_free(struct txp_pkt *skb, const char *site)
+void txp_plugin_free_at(struct txp_pkt *skb, const char *site)
 {
 	txp_event_at("dev_kfree_skb()", site);
 	if (in_poll)
 		sent(up, skb, site);
 	else
-		txp__pkt_drop(up->dev, skb, drop_reason(up), site);
+		txp_pkt_drop_at(up->dev, skb, drop_reason(up), site);
 }
 
-void txp__plugin_free_deferred(struct txp_pkt *skb, const char *site)
+void txp_plugin_free_deferred_at(struct txp_pkt *skb, const char *site)
 {
 	struct txp_pkt *head;
 
@@ -106,7 +106,7 @@ static void free_later(struct plugin_dev *pd)
 		next = skb->next;
 		sent(pd, skb, "dev_kfree_skb_irq");
 	}
-	/* Acquire: pairs with the release in txp__plugin_free_deferred(). */
+	/* Acquire: pairs with the release in txp_plugin_free_deferred_at(). */
 	skb = txp_load_acquire(&pd->drop_later) ? txp_xchg(&pd->drop_later, NULL) : NULL;
 	for (; skb; skb = next) {
 		next = skb->next;
@@ -116,7 +116,7 @@ static void free_later(struct plugin_dev *pd)
 
 /* -- the log ---------------------------------------------------------------------- */
 
-void txp__plugin_printk(const char *site, const char *fmt, ...)
+void txp_plugin_printk_at(const char *site, const char *fmt, ...)
 {
 	char line[256];
 	const char *bug;
@@ -250,7 +250,7 @@ struct plugin_dev *plugin_dev_create(const struct plugin_host *h, unsigned ring,
 	/* Aligned as the driver's own struct may ask (a cache line). */
 	pd->drv = aligned_alloc(TXP_CACHELINE, (h->p->priv_size + TXP_CACHELINE) &
 				~(size_t)(TXP_CACHELINE - 1));
-	if (!pd->drv || txp__wire_init(&pd->wire, flows) != 0) {
+	if (!pd->drv || !(pd->wire = txp_wire_create(flows))) {
 		free(pd->drv);
 		free(pd);
 		return NULL;
@@ -269,7 +269,7 @@ void plugin_dev_destroy(struct plugin_dev *pd)
 		return;
 	if (up == pd)
 		up = NULL;
-	txp__wire_fini(&pd->wire);
+	txp_wire_destroy(pd->wire);
 	free(pd->drv);
 	free(pd);
 }

@@ -7,10 +7,10 @@
 
 #include <stdio.h>
 
-#include "drivers/sim/wire.h"
 #include "sync/sync.h"
 #include "txpath/plugin.h"
 #include "txpath/run.h"
+#include "txpath/sim.h"
 
 /* One loaded plugin; never unloaded. */
 struct plugin_host {
@@ -33,7 +33,7 @@ struct plugin_dev {
 	bool stopping;			/* in stop: frees are dev-down */
 	struct txp_pkt *sent_later;	/* dev_kfree_skb_irq in poll; completion only */
 	struct txp_pkt *_Atomic drop_later;	/* ... elsewhere: a lock-free stack */
-	struct wire wire;		/* what poll sent */
+	struct txp_wire *wire;		/* what poll sent */
 };
 
 /* Fill h->ops from h->p. */

@@ -75,13 +75,15 @@ static int host_create(const struct txp_run_cfg *cfg, const struct txp_driver_op
 static void host_stats(void *priv, struct txp_run_drv_stats *st)
 {
 	struct plugin_dev *pd = priv;
+	struct txp_wire_stats ws;
 
+	txp_wire_get_stats(pd->wire, &ws);
 	*st = (struct txp_run_drv_stats){
 		.wire_measured = true,
-		.wire_frames = txp_counter_read(&pd->wire.frames),
-		.wire_unique = txp_counter_read(&pd->wire.unique),
-		.wire_duplicates = txp_counter_read(&pd->wire.duplicates),
-		.wire_alien = txp_counter_read(&pd->wire.alien),
+		.wire_frames = ws.frames,
+		.wire_unique = ws.unique,
+		.wire_duplicates = ws.duplicates,
+		.wire_alien = ws.alien,
 	};
 }
 

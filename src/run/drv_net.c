@@ -61,7 +61,7 @@ static struct txp_dev *net_create_dev(const struct txp_run_cfg *cfg,
 				      size_t errlen)
 {
 	const struct txp_net_cfg *nc = &cfg->net;
-	const struct txp_netdev_cfg base = { .dev = *dcfg, .ring = cfg->ring, .max_len = cfg->size };
+	const struct txp_netdrv_cfg base = { .dev = *dcfg, .ring = cfg->ring, .max_len = cfg->size };
 	const char *name = cfg->driver->name;
 	struct txp_dev *dev;
 
@@ -91,7 +91,7 @@ static struct txp_dev *net_create_dev(const struct txp_run_cfg *cfg,
 static void net_frame_addr(void *priv, const struct txp_run_cfg *cfg, struct txp_frame_addr *a)
 {
 	*a = cfg->net.addr;
-	txp_frame_addr_resolve(a, txp_netdev_mac(priv));
+	txp_frame_addr_resolve(a, txp_netdrv_mac(priv));
 }
 
 /* afxdp with umem_pool: the producer's packets in UMEM frames; else NULL
@@ -106,10 +106,10 @@ static struct txp_pkt_pool *net_pool_create(void *priv, const struct txp_run_cfg
 
 static void net_stats(void *priv, struct txp_run_drv_stats *st)
 {
-	const char *died = txp_netdev_dead(priv);
-	struct txp_netdev_stats ns;
+	const char *died = txp_netdrv_dead(priv);
+	struct txp_netdrv_stats ns;
 
-	txp_netdev_get_stats(priv, &ns);
+	txp_netdrv_get_stats(priv, &ns);
 	*st = (struct txp_run_drv_stats){
 		.ring_full_awake = ns.ring_full_awake,
 		.ring_full_stopped = ns.ring_full_stopped,
@@ -123,12 +123,12 @@ static void net_stats(void *priv, struct txp_run_drv_stats *st)
 
 static const char *net_dead(void *priv)
 {
-	return txp_netdev_dead(priv);
+	return txp_netdrv_dead(priv);
 }
 
 static void net_destroy(void *priv)
 {
-	txp_netdev_destroy(priv);
+	txp_netdrv_destroy(priv);
 }
 
 #define NET_RUN_DRIVER(drv, what)				\

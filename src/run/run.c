@@ -7,10 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "drivers/common/frame.h"
 #include "sync/sync.h"
 #include "txpath/validator.h"
 #include "txpath/ctx.h"
+#include "txpath/net.h"
 #include "txpath/run.h"
 
 #define RUN_POLL_NS 1000000u		/* main thread checks every 1 ms */
@@ -298,7 +298,7 @@ static const char *producer_setup(struct producer *p)
 		p->tmpl = malloc(cfg->size);
 		if (!p->tmpl)
 			return "out of memory for packets";
-		p->csum_base = txp__frame_template(p->tmpl, cfg->size, &p->run->addr);
+		p->csum_base = txp_frame_template(p->tmpl, cfg->size, &p->run->addr);
 	}
 	p->errbuf[0] = '\0';
 	if (cfg->driver->pool_create)
@@ -318,7 +318,7 @@ static void producer_frame(const struct producer *p, struct txp_pkt *pkt)
 	unsigned len = pkt->len, piece = len / (pkt->nr_frags + 1u);
 
 	memcpy(pkt->data, p->tmpl, len);
-	txp__frame_stamp(pkt->data, p->csum_base, pkt->flow, pkt->seq);
+	txp_frame_stamp(pkt->data, p->csum_base, pkt->flow, pkt->seq);
 	pkt->head_len = len - pkt->nr_frags * piece;
 	for (unsigned i = 0; i < pkt->nr_frags; i++)
 		pkt->frags[i] = (struct txp_frag){

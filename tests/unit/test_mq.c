@@ -1037,14 +1037,14 @@ static void test_bql_xmit_more_and_reset(void **state)
 	up_bql(d, 2, true);
 	t = txq(d, 1);
 	limit = bql(d, 1).limit;
-	assert_false(txp__netdev_tx_sent_queue(t, limit + PKT_LEN, true));
+	assert_false(txp_netdev_tx_sent_queue_more(t, limit + PKT_LEN, true));
 	assert_int_equal(bql(d, 1).inflight, limit + PKT_LEN);
 	assert_false(txp_netif_xmit_stopped(t));
 	txp_netif_stop_queue(t);
-	assert_true(txp__netdev_tx_sent_queue(t, PKT_LEN, true));
+	assert_true(txp_netdev_tx_sent_queue_more(t, PKT_LEN, true));
 	txp_netif_wake_queue(t);
 	assert_int_equal(bql(d, 1).inflight, limit + 2 * PKT_LEN);
-	assert_true(txp__netdev_tx_sent_queue(t, PKT_LEN, false));
+	assert_true(txp_netdev_tx_sent_queue_more(t, PKT_LEN, false));
 	assert_int_equal(bql(d, 1).inflight, limit + 3 * PKT_LEN);
 	assert_true(txp_netif_xmit_stopped(t));
 	assert_false(txp_netif_queue_stopped(t));
@@ -1069,8 +1069,8 @@ static void test_bql_off_noop(void **state)
 	assert_false(bql(d, 0).enabled);
 	txp_netdev_tx_sent_queue(t, 1u << 30);
 	assert_false(txp_netif_xmit_stopped(t));
-	assert_false(txp__netdev_tx_sent_queue(t, 1u << 30, true));
-	assert_true(txp__netdev_tx_sent_queue(t, 1u << 30, false));
+	assert_false(txp_netdev_tx_sent_queue_more(t, 1u << 30, true));
+	assert_true(txp_netdev_tx_sent_queue_more(t, 1u << 30, false));
 	assert_false(txp_netif_xmit_stopped(t));
 	assert_int_equal(bql(d, 0).inflight, 0);
 	txp_netdev_tx_completed_queue(t, 1, PKT_LEN);
@@ -1160,7 +1160,7 @@ static void test_txq_completed_wake(void **state)
 	t = txq(d, 1);
 	d->bql = false;		/* the test reports bytes itself */
 	/* Counted, without the stack's XOFF (xmit_more). */
-	assert_false(txp__netdev_tx_sent_queue(t, 4 * PKT_LEN, true));
+	assert_false(txp_netdev_tx_sent_queue_more(t, 4 * PKT_LEN, true));
 	assert_int_equal(bql(d, 1).inflight, 4 * PKT_LEN);
 
 	/* Nothing completed. */

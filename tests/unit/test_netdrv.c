@@ -97,7 +97,7 @@ static void test_pcap_sends_the_bytes_given(void **state)
 	pthread_t th[THREADS];
 	void *pools[THREADS];
 	struct txp_dev_stats st;
-	struct txp_netdev_stats ns;
+	struct txp_netdrv_stats ns;
 	unsigned next[THREADS] = { 0 };
 	struct pcap_pkthdr *h;
 	const unsigned char *data;
@@ -126,11 +126,11 @@ static void test_pcap_sends_the_bytes_given(void **state)
 			break;
 		usleep(1000);
 	}
-	txp_netdev_get_stats(dev, &ns);
+	txp_netdrv_get_stats(dev, &ns);
 	assert_int_equal(ns.refused, 0);
-	assert_null(txp_netdev_dead(dev));
-	assert_null(txp_netdev_mac(dev));
-	txp_netdev_destroy(dev);
+	assert_null(txp_netdrv_dead(dev));
+	assert_null(txp_netdrv_mac(dev));
+	txp_netdrv_destroy(dev);
 	assert_int_equal(st.transmitted, THREADS * PER_THREAD);
 	for (unsigned t = 0; t < THREADS; t++)
 		assert_true(txp_pkt_pool_destroy(pools[t]));
@@ -172,7 +172,7 @@ static void test_constructors_refuse(void **state)
 	p.base.dev.priv = &dummy;
 	assert_null(txp_pcap_create(&p, err, sizeof(err)));
 	assert_non_null(strstr(err, "leave them NULL"));
-	txp_netdev_destroy(NULL);
+	txp_netdrv_destroy(NULL);
 }
 
 int main(int argc, char **argv)

@@ -35,13 +35,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "drivers/common/netdev.h"
-#include "drivers/common/netdrv.h"
+#include "drivers/common/iface.h"
+#include "drivers/common/device.h"
 
 #define AFP_PAGE 4096u
 
 struct afpacket {
-	struct netdev nd;
+	struct iface ifc;
 	int fd;
 	unsigned version;	/* TPACKET_V2 or TPACKET_V3 */
 	unsigned data_off;	/* frame data after the slot's header */
@@ -177,7 +177,7 @@ static bool afp_link_ok(struct ring *r)
 {
 	struct afpacket *a = txp__ring_drv(r);
 
-	return txp__netdev_link_ok(&a->nd);
+	return txp__iface_link_ok(&a->ifc);
 }
 
 static void afp_free(void *drv);
@@ -199,7 +199,7 @@ static void afp_free(void *drv)
 		munmap(a->map, a->map_len);
 	if (a->fd >= 0)
 		close(a->fd);
-	txp__netdev_close(&a->nd);
+	txp__iface_close(&a->ifc);
 	free(a);
 }
 
@@ -213,7 +213,7 @@ static unsigned pow2_at_least(unsigned v)
 }
 
 /* Socket, version, options, ring, mmap, bind.  0 or -1 and a message. */
-static int afp_setup(struct afpacket *a, const struct netdrv_cfg *c, unsigned *slots,
+static int afp_setup(struct afpacket *a, const struct netdrv_queue_cfg *c, unsigned *slots,
 		     unsigned *frame_size, char *err, size_t errlen)
 {
 	const struct txp_net_cfg *nc = c->net;
@@ -228,7 +228,7 @@ static int afp_setup(struct afpacket *a, const struct netdrv_cfg *c, unsigned *s
 
 	a->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (a->fd < 0) {
-		txp__netdev_sock_error(err, errlen, nc->ifname, "AF_PACKET socket", errno);
+		txp__iface_sock_error(err, errlen, nc->ifname, "AF_PACKET socket", errno);
 		return -1;
 	}
 	a->data_off = hdr - (unsigned)sizeof(struct sockaddr_ll);
@@ -248,27 +248,27 @@ static int afp_setup(struct afpacket *a, const struct netdrv_cfg *c, unsigned *s
 	     setsockopt(a->fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one)) != 0) ||
 	    setsockopt(a->fd, SOL_PACKET, PACKET_TX_RING, &u,
 		       a->version == TPACKET_V3 ? sizeof(u.req3) : sizeof(u.req)) != 0) {
-		txp__netdev_sock_error(err, errlen, nc->ifname, "PACKET_TX_RING set-up", errno);
+		txp__iface_sock_error(err, errlen, nc->ifname, "PACKET_TX_RING set-up", errno);
 		return -1;
 	}
 	a->map_len = (size_t)block * nblocks;
 	a->map = mmap(NULL, a->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, a->fd, 0);
 	if (a->map == MAP_FAILED) {
-		txp__netdev_sock_error(err, errlen, nc->ifname, "mmap of the TX ring", errno);
+		txp__iface_sock_error(err, errlen, nc->ifname, "mmap of the TX ring", errno);
 		return -1;
 	}
 	memset(&sll, 0, sizeof(sll));
 	sll.sll_family = AF_PACKET;
 	sll.sll_protocol = 0;	/* transmit only: receive nothing */
-	sll.sll_ifindex = a->nd.ifindex;
+	sll.sll_ifindex = a->ifc.ifindex;
 	if (bind(a->fd, (struct sockaddr *)&sll, sizeof(sll)) != 0) {
-		txp__netdev_sock_error(err, errlen, nc->ifname, "bind", errno);
+		txp__iface_sock_error(err, errlen, nc->ifname, "bind", errno);
 		return -1;
 	}
 	return 0;
 }
 
-static struct ring *afp_create(const struct netdrv_cfg *c, char *err, size_t errlen)
+static struct ring *afp_create(const struct netdrv_queue_cfg *c, char *err, size_t errlen)
 {
 	struct afpacket *a = calloc(1, sizeof(*a));
 	struct ring_cfg rc = txp__netdrv_ring_cfg(c, &afp_ring_ops);
@@ -279,14 +279,14 @@ static struct ring *afp_create(const struct netdrv_cfg *c, char *err, size_t err
 	}
 	a->fd = -1;
 	a->version = c->net->tpacket == 3 ? TPACKET_V3 : TPACKET_V2;
-	if (txp__netdev_open(&a->nd, c->net->ifname, 0, err, errlen) != 0 ||
-	    !txp__netdev_fits_mtu(&a->nd, c->max_len, err, errlen) ||
+	if (txp__iface_open(&a->ifc, c->net->ifname, 0, err, errlen) != 0 ||
+	    !txp__iface_fits_mtu(&a->ifc, c->max_len, err, errlen) ||
 	    afp_setup(a, c, &rc.slots, &rc.slot_size, err, errlen) != 0) {
 		afp_free(a);
 		return NULL;
 	}
 	rc.buf = a->map;
-	return txp__netdrv_make_ring(&rc, a, a->nd.mac, err, errlen);
+	return txp__netdrv_make_ring(&rc, a, a->ifc.mac, err, errlen);
 }
 
 NETDRV_DEFINE(afpacket, afp_create);
@@ -299,5 +299,5 @@ struct txp_dev *txp_afpacket_create(const struct txp_afpacket_cfg *cfg, char *er
 		.qdisc_bypass = cfg->qdisc_bypass,
 	};
 
-	return txp__netdev_create(&afpacket_netdrv, &cfg->base, &net, 0, err, errlen);
+	return txp__netdrv_create(&afpacket_netdrv, &cfg->base, &net, 0, err, errlen);
 }

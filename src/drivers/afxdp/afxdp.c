@@ -46,8 +46,8 @@
 #include <xdp/libxdp.h>
 #include <xdp/xsk.h>
 
-#include "drivers/common/netdev.h"
-#include "drivers/common/netdrv.h"
+#include "drivers/common/iface.h"
+#include "drivers/common/device.h"
 
 /* The UMEM, queue 0's, shared by every queue's socket. */
 struct xdp_umem {
@@ -72,7 +72,7 @@ struct xdp_umem {
 
 /* One queue's socket. */
 struct afxdp {
-	struct netdev nd;
+	struct iface ifc;
 	struct xdp_umem *um;	/* queue 0's own, the others' queue 0's */
 	bool owns_um;
 	uint64_t base;		/* its ring's first frame: queue * slots */
@@ -297,7 +297,7 @@ static bool xdp_link_ok(struct ring *r)
 {
 	struct afxdp *x = txp__ring_drv(r);
 
-	return txp__netdev_link_ok(&x->nd);
+	return txp__iface_link_ok(&x->ifc);
 }
 
 static void xdp_umem_free(struct xdp_umem *um)
@@ -320,7 +320,7 @@ static void xdp_release(void *drv)
 		xsk_socket__delete(x->xsk);
 	if (x->owns_um)
 		xdp_umem_free(x->um);
-	txp__netdev_close(&x->nd);
+	txp__iface_close(&x->ifc);
 	free(x);
 }
 
@@ -343,7 +343,7 @@ static unsigned pow2_at_least(unsigned v)
 }
 
 /* The message for a failed UMEM or socket set-up. */
-static void xdp_error(char *err, size_t errlen, const struct netdrv_cfg *c, int e)
+static void xdp_error(char *err, size_t errlen, const struct netdrv_queue_cfg *c, int e)
 {
 	const char *ifname = c->net->ifname;
 
@@ -360,12 +360,13 @@ static void xdp_error(char *err, size_t errlen, const struct netdrv_cfg *c, int 
 		snprintf(err, errlen, "%s: cannot bind an AF_XDP socket to queue %u (no such queue?)",
 			 ifname, c->net->queue + c->queue);
 	else
-		txp__netdev_sock_error(err, errlen, ifname, "AF_XDP socket", e);
+		txp__iface_sock_error(err, errlen, ifname, "AF_XDP socket", e);
 }
 
 /* Queue 0's: the UMEM for every queue's ring and the pools, registered
  * with x's fill and completion rings.  0 or -1 and a message. */
-static int xdp_umem_setup(struct afxdp *x, const struct netdrv_cfg *c, char *err, size_t errlen)
+static int xdp_umem_setup(struct afxdp *x, const struct netdrv_queue_cfg *c, char *err,
+			  size_t errlen)
 {
 	struct xsk_umem_config ucfg = {
 		.fill_size = 64,
@@ -411,10 +412,10 @@ static int xdp_umem_setup(struct afxdp *x, const struct netdrv_cfg *c, char *err
 /* Has the interface the queues [queue, queue + queues)?  False and a
  * message if it says it has fewer (an interface that does not say is
  * left to the bind). */
-static bool xdp_queues_ok(const struct afxdp *x, const struct netdrv_cfg *c, char *err,
+static bool xdp_queues_ok(const struct afxdp *x, const struct netdrv_queue_cfg *c, char *err,
 			  size_t errlen)
 {
-	int has = txp__netdev_tx_queues(&x->nd);
+	int has = txp__iface_tx_queues(&x->ifc);
 
 	if (has < 0 || c->net->queue + c->queues <= (unsigned)has)
 		return true;
@@ -428,7 +429,8 @@ static bool xdp_queues_ok(const struct afxdp *x, const struct netdrv_cfg *c, cha
 /* Queue c->queue's socket, on the interface's queue c->net->queue + that,
  * over queue 0's UMEM, with its own fill and completion rings (queue 0's
  * are the UMEM's).  0 or -1 and a message. */
-static int xdp_socket_setup(struct afxdp *x, const struct netdrv_cfg *c, char *err, size_t errlen)
+static int xdp_socket_setup(struct afxdp *x, const struct netdrv_queue_cfg *c, char *err,
+			    size_t errlen)
 {
 	struct xsk_socket_config scfg = {
 		.rx_size = 0,
@@ -469,7 +471,7 @@ static int xdp_quiet_libxdp(enum libxdp_print_level level, const char *fmt, va_l
 	return 0;
 }
 
-static int xdp_max_len_ok(const struct netdrv_cfg *c, char *err, size_t errlen)
+static int xdp_max_len_ok(const struct netdrv_queue_cfg *c, char *err, size_t errlen)
 {
 	if (c->max_len <= 4096)
 		return 0;
@@ -478,7 +480,7 @@ static int xdp_max_len_ok(const struct netdrv_cfg *c, char *err, size_t errlen)
 	return -1;
 }
 
-static struct ring *xdp_create(const struct netdrv_cfg *c, char *err, size_t errlen)
+static struct ring *xdp_create(const struct netdrv_queue_cfg *c, char *err, size_t errlen)
 {
 	struct afxdp *x = calloc(1, sizeof(*x));
 	struct ring_cfg rc = txp__netdrv_ring_cfg(c, &xdp_ring_ops);
@@ -487,15 +489,15 @@ static struct ring *xdp_create(const struct netdrv_cfg *c, char *err, size_t err
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	x->nd.ctl_fd = -1;
+	x->ifc.ctl_fd = -1;
 	if (c->net->quiet_bpf_log) {
 		libbpf_set_print(xdp_quiet);
 		libxdp_set_print(xdp_quiet_libxdp);
 	}
 	if (c->first)
 		x->um = ((struct afxdp *)txp__ring_drv(c->first))->um;
-	if (txp__netdev_open(&x->nd, c->net->ifname, 0, err, errlen) != 0 ||
-	    !txp__netdev_fits_mtu(&x->nd, c->max_len, err, errlen) ||
+	if (txp__iface_open(&x->ifc, c->net->ifname, 0, err, errlen) != 0 ||
+	    !txp__iface_fits_mtu(&x->ifc, c->max_len, err, errlen) ||
 	    !xdp_queues_ok(x, c, err, errlen) || xdp_max_len_ok(c, err, errlen) != 0 ||
 	    (!c->first && xdp_umem_setup(x, c, err, errlen) != 0) ||
 	    xdp_socket_setup(x, c, err, errlen) != 0) {
@@ -504,7 +506,7 @@ static struct ring *xdp_create(const struct netdrv_cfg *c, char *err, size_t err
 	}
 	rc.buf = x->um->area + x->base * x->um->frame_size;
 	rc.slot_size = x->um->frame_size;
-	return txp__netdrv_make_ring(&rc, x, x->nd.mac, err, errlen);
+	return txp__netdrv_make_ring(&rc, x, x->ifc.mac, err, errlen);
 }
 
 NETDRV_DEFINE(afxdp, xdp_create);
@@ -518,7 +520,7 @@ struct txp_dev *txp_afxdp_create(const struct txp_afxdp_cfg *cfg, char *err, siz
 		.quiet_bpf_log = cfg->quiet_bpf_log,
 	};
 
-	return txp__netdev_create(&afxdp_netdrv, &cfg->base, &net, cfg->pool_frames, err, errlen);
+	return txp__netdrv_create(&afxdp_netdrv, &cfg->base, &net, cfg->pool_frames, err, errlen);
 }
 
 struct txp_pkt_pool *txp_afxdp_pool_create(struct txp_dev *dev, unsigned capacity,

@@ -64,7 +64,7 @@ static uint32_t udp_pseudo_sum(const unsigned char *f, unsigned udp_len)
 	return sum + IPPROTO_UDP_ + udp_len;
 }
 
-uint32_t txp__frame_template(void *buf, unsigned len, const struct txp_frame_addr *a)
+uint32_t txp_frame_template(void *buf, unsigned len, const struct txp_frame_addr *a)
 {
 	unsigned char *f = buf, *ip = f + FRAME_OFF_IP, *udp = f + FRAME_OFF_UDP;
 	unsigned ip_len = len - FRAME_OFF_IP, udp_len = len - FRAME_OFF_UDP;
@@ -92,7 +92,7 @@ uint32_t txp__frame_template(void *buf, unsigned len, const struct txp_frame_add
 	return csum_add(udp_pseudo_sum(f, udp_len), udp, udp_len);
 }
 
-void txp__frame_stamp(void *buf, uint32_t csum_base, uint32_t flow, uint64_t seq)
+void txp_frame_stamp(void *buf, uint32_t csum_base, uint32_t flow, uint64_t seq)
 {
 	unsigned char *f = buf;
 	uint32_t hi = (uint32_t)(seq >> 32), lo = (uint32_t)seq;
@@ -110,7 +110,7 @@ void txp__frame_stamp(void *buf, uint32_t csum_base, uint32_t flow, uint64_t seq
 void txp_frame_build(void *buf, unsigned len, const struct txp_frame_addr *a,
 		     uint32_t flow, uint64_t seq)
 {
-	txp__frame_stamp(buf, txp__frame_template(buf, len, a), flow, seq);
+	txp_frame_stamp(buf, txp_frame_template(buf, len, a), flow, seq);
 }
 
 bool txp_frame_parse(const void *buf, unsigned len, uint32_t *flow, uint64_t *seq)

@@ -1,7 +1,7 @@
 /*
- * frame.h - building txpath's Ethernet/IPv4/UDP frames fast: a template
- * per run (headers, checksums, payload pattern), stamped per packet with
- * its flow and sequence number and the UDP checksum fixed up.
+ * frame.h - the layout of txpath's Ethernet/IPv4/UDP frames, for frame.c
+ * and the tests that look inside them (building and parsing them:
+ * txpath/net.h).
  */
 #ifndef TXP_DRIVERS_FRAME_H
 #define TXP_DRIVERS_FRAME_H
@@ -17,12 +17,5 @@
 #define FRAME_OFF_FLOW    (FRAME_OFF_PAYLOAD + 4u)
 #define FRAME_OFF_SEQ     (FRAME_OFF_PAYLOAD + 8u)
 #define FRAME_HEAD_LEN    (FRAME_OFF_PAYLOAD + 16u)	/* headers + magic, flow, seq */
-
-/* Write the template of a len-byte frame (flow and seq zero, UDP checksum
- * not yet set); returns the unfolded UDP checksum sum of it. */
-uint32_t txp__frame_template(void *buf, unsigned len, const struct txp_frame_addr *a);
-
-/* Stamp flow and seq into a copy of the template and set its UDP checksum. */
-void txp__frame_stamp(void *buf, uint32_t csum_base, uint32_t flow, uint64_t seq);
 
 #endif

@@ -575,9 +575,9 @@ static void ring_wake_locked(struct ring *r, uint64_t cons)
  */
 static void ring_wake(struct ring *r, uint64_t cons, unsigned n, unsigned bytes)
 {
-	int rc = txp__netif_txq_completed_wake(r->txq, n, bytes,
-					       ring_room(r, txp_load_acquire(&r->prod), cons),
-					       r->wake_thresh + 1, !r->lltx);
+	int rc = txp_netif_txq_completed_wake_unless(
+		r->txq, n, bytes, ring_room(r, txp_load_acquire(&r->prod), cons),
+		r->wake_thresh + 1, !r->lltx);
 
 	if (r->lltx) {
 		if (!n)
@@ -679,9 +679,9 @@ static void ring_xmit_wake(struct ring *r, uint64_t cons, unsigned n, unsigned b
 		ring_wake(r, cons, n, bytes);
 		return;
 	}
-	(void)txp__netif_txq_completed_wake(r->txq, n, bytes,
-					    ring_room(r, txp_load_relaxed(&r->prod), cons),
-					    r->wake_thresh + 1, true);
+	(void)txp_netif_txq_completed_wake_unless(
+		r->txq, n, bytes, ring_room(r, txp_load_relaxed(&r->prod), cons),
+		r->wake_thresh + 1, true);
 }
 
 /*

@@ -34,7 +34,7 @@
  *    done (ops->reap), retires them (each packet completed, or dropped with a reason),
  *    and reports them to BQL and wakes the queue once more than
  *    wake_thresh slots are free, by the wake helper
- *    (txp__netif_txq_completed_wake).  In LLTX mode it does so under
+ *    (txp_netif_txq_completed_wake_unless).  In LLTX mode it does so under
  *    tx_lock (tg3); in core mode the helper's barrier pairs with the
  *    stop's, and the wake itself is tested again under the xmit lock (a
  *    stale wake of a ring refilled meanwhile would wake it full).

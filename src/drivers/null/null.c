@@ -129,7 +129,7 @@ static enum txp_tx null_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 	 * stopping it, is all it needs to ring for. */
 	if (txp_unlikely(nul->bql)) {
 		c->bytes += pkt->len;
-		if (txp__netdev_tx_sent_queue(txq, pkt->len, pkt->xmit_more))
+		if (txp_netdev_tx_sent_queue_more(txq, pkt->len, pkt->xmit_more))
 			null_flush(nul, c);
 	} else if (!pkt->xmit_more) {
 		null_flush(nul, c);

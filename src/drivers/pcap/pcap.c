@@ -22,7 +22,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "drivers/common/netdrv.h"
+#include "drivers/common/device.h"
 
 /* On disk: a file header, then per frame a record header (seconds,
  * microseconds, caplen, len: 32 bits each) and the frame. */
@@ -159,7 +159,7 @@ static const struct ring_ops pcapdrv_ring_ops = {
 	.release = pcapdrv_release,
 };
 
-static struct ring *pcapdrv_create(const struct netdrv_cfg *c, char *err, size_t errlen)
+static struct ring *pcapdrv_create(const struct netdrv_queue_cfg *c, char *err, size_t errlen)
 {
 	struct pcapdrv *p = calloc(1, sizeof(*p));
 	struct ring_cfg rc = txp__netdrv_ring_cfg(c, &pcapdrv_ring_ops);
@@ -187,5 +187,5 @@ struct txp_dev *txp_pcap_create(const struct txp_pcap_cfg *cfg, char *err, size_
 {
 	const struct txp_net_cfg net = { .file = cfg->file };
 
-	return txp__netdev_create(&pcap_netdrv, &cfg->base, &net, 0, err, errlen);
+	return txp__netdrv_create(&pcap_netdrv, &cfg->base, &net, 0, err, errlen);
 }

@@ -120,9 +120,9 @@ static void sim_wake_after_unlock(struct txp_sim *sim, uint64_t cons, unsigned p
 			txp_netdev_tx_completed_queue(sim->txq, pkts, bytes);
 		sim_wake_softirq(sim, cons);
 	} else if (sim->p->completion == TXP_SIM_COMP_HELPER)
-		txp__netif_txq_completed_wake(sim->txq, pkts, bytes,
-					      sim_avail(sim, txp_load_acquire(&sim->prod), cons),
-					      sim->wake_thresh + 1, sim->fault.link_down);
+		txp_netif_txq_completed_wake_unless(
+			sim->txq, pkts, bytes, sim_avail(sim, txp_load_acquire(&sim->prod), cons),
+			sim->wake_thresh + 1, sim->fault.link_down);
 }
 
 /*
@@ -195,7 +195,7 @@ static void sim_deliver(struct txp_sim *sim, struct sim_retired *r)
 
 	for (pkt = r->list[SIM_DESC_SENT]; pkt; pkt = next) {
 		next = pkt->next;
-		txp__wire_record(&sim->wire, pkt->flow, pkt->seq);
+		txp_wire_record(&sim->wire, pkt->flow, pkt->seq);
 		txp_pkt_complete(sim->dev, pkt);
 	}
 	for (int s = SIM_DESC_SENT + 1; s < SIM_DESC_NR; s++) {

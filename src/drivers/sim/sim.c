@@ -332,7 +332,7 @@ static int sim_open(struct txp_dev *dev)
 	if (sim0->p->completion == TXP_SIM_COMP_XMIT_LOCK_IRQ)
 		txp_dev_xmit_lock_irqsafe(dev);
 	if (sim0->p->trans_after_xmit)
-		txp__dev_trans_start_after_xmit(dev);
+		txp_dev_trans_start_after_xmit(dev);
 	for (i = 0; i < sim0->nq && rc == 0; i++) {
 		sim0->queues[i]->dev = dev;
 		sim0->queues[i]->txq = txp_dev_txq(dev, i);
@@ -363,7 +363,7 @@ static void sim_ring_flush(struct txp_sim *sim, uint64_t done, enum txp_drop_rea
 			continue;
 		txp_counter_add_shared(&sim->bytes_retired, pkt->len);
 		if (cons < done && sim->fault.status[i] == SIM_DESC_SENT) {
-			txp__wire_record(&sim->wire, pkt->flow, pkt->seq);
+			txp_wire_record(&sim->wire, pkt->flow, pkt->seq);
 			txp_pkt_complete(sim->dev, pkt);
 		} else {
 			txp_pkt_drop(sim->dev, pkt, cons < done ? TXP_DROP_TX_ERROR : why);
@@ -494,7 +494,7 @@ static void sim_post(struct txp_sim *sim, struct txp_pkt *pkt, uint64_t prod, un
 	 * could report them first, and BQL would stop the queue for bytes
 	 * already gone. */
 	if (sim->p->bql)
-		txp__netdev_tx_sent_queue(sim->txq, len, more);
+		txp_netdev_tx_sent_queue_more(sim->txq, len, more);
 	txp_event("queue packet to HW");
 	/* Release: the descriptors before the index; pairs with the acquire
 	 * of prod in sim_reap(). */

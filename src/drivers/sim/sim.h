@@ -49,7 +49,7 @@ struct txp_sim {
 	atomic_bool running;
 	struct txp_thread thread;
 	_Atomic uint64_t ring_errors;
-	struct wire wire;
+	struct txp_wire wire;
 	struct sim_faults fault;	/* what goes wrong, if anything (fault.h) */
 	/* veth (veth.c): NAPI scheduled (rx_notify_masked), and polls run. */
 	_Atomic unsigned napi;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int txp__wire_init(struct wire *w, unsigned nflows)
+int txp__wire_init(struct txp_wire *w, unsigned nflows)
 {
 	memset(w, 0, sizeof(*w));
 	w->flows = calloc(nflows ? nflows : 1, sizeof(*w->flows));
@@ -16,12 +16,31 @@ int txp__wire_init(struct wire *w, unsigned nflows)
 	return 0;
 }
 
-void txp__wire_fini(struct wire *w)
+void txp__wire_fini(struct txp_wire *w)
 {
 	for (unsigned i = 0; i < w->nflows; i++)
 		free(w->flows[i].seen);
 	free(w->flows);
 	w->flows = NULL;
+}
+
+struct txp_wire *txp_wire_create(unsigned nflows)
+{
+	struct txp_wire *w = malloc(sizeof(*w));
+
+	if (w && txp__wire_init(w, nflows) != 0) {
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+void txp_wire_destroy(struct txp_wire *w)
+{
+	if (!w)
+		return;
+	txp__wire_fini(w);
+	free(w);
 }
 
 /* Grow a flow's bitmap to hold bit seq; false when out of memory. */
@@ -44,7 +63,7 @@ static int flow_reserve(struct wire_flow *f, uint64_t seq)
 	return 0;
 }
 
-void txp__wire_record(struct wire *w, uint32_t flow, uint64_t seq)
+void txp_wire_record(struct txp_wire *w, uint32_t flow, uint64_t seq)
 {
 	struct wire_flow *f;
 	uint64_t bit;
@@ -62,4 +81,14 @@ void txp__wire_record(struct wire *w, uint32_t flow, uint64_t seq)
 	}
 	f->seen[seq / 64] |= bit;
 	txp_counter_add(&w->unique, 1);
+}
+
+void txp_wire_get_stats(const struct txp_wire *w, struct txp_wire_stats *st)
+{
+	*st = (struct txp_wire_stats){
+		.frames = txp_counter_read(&w->frames),
+		.unique = txp_counter_read(&w->unique),
+		.duplicates = txp_counter_read(&w->duplicates),
+		.alien = txp_counter_read(&w->alien),
+	};
 }

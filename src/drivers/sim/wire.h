@@ -1,9 +1,6 @@
 /*
- * wire.h - the simulated wire: records every frame sent, per flow, so
- * that loss and duplication are measured, not assumed.
- *
- * Single writer: only the completion context records.  The counters may
- * be read by anyone at any time.
+ * wire.h - the simulated wire's insides (txpath/sim.h has its API): the
+ * simulated NIC keeps one in each queue's state, not behind a pointer.
  */
 #ifndef TXP_SIM_WIRE_H
 #define TXP_SIM_WIRE_H
@@ -11,21 +8,22 @@
 #include <stdint.h>
 
 #include "sync/sync.h"
+#include "txpath/sim.h"
 
 struct wire_flow {
 	uint64_t *seen;		/* bit seq: frame seq was seen */
 	uint64_t words;		/* allocated length of seen */
 };
 
-struct wire {
+struct txp_wire {
 	unsigned nflows;
 	struct wire_flow *flows;
 	_Atomic uint64_t frames, unique, duplicates, alien;
 };
 
-int txp__wire_init(struct wire *w, unsigned nflows);
-void txp__wire_fini(struct wire *w);
-/* Record one frame.  Completion context only. */
-void txp__wire_record(struct wire *w, uint32_t flow, uint64_t seq);
+/* txp_wire_create() and txp_wire_destroy() of a wire in place: 0, or -1
+ * when memory is short. */
+int txp__wire_init(struct txp_wire *w, unsigned nflows);
+void txp__wire_fini(struct txp_wire *w);
 
 #endif

@@ -30,11 +30,11 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "drivers/common/netdev.h"
-#include "drivers/common/netdrv.h"
+#include "drivers/common/iface.h"
+#include "drivers/common/device.h"
 
 struct tapdrv {
-	struct netdev nd;
+	struct iface ifc;
 	int fd;
 };
 
@@ -108,7 +108,7 @@ static bool tap_link_ok(struct ring *r)
 {
 	struct tapdrv *t = txp__ring_drv(r);
 
-	return txp__netdev_link_ok(&t->nd);
+	return txp__iface_link_ok(&t->ifc);
 }
 
 static void tap_release(void *drv)
@@ -117,7 +117,7 @@ static void tap_release(void *drv)
 
 	if (t->fd >= 0)
 		close(t->fd);
-	txp__netdev_close(&t->nd);
+	txp__iface_close(&t->ifc);
 	free(t);
 }
 
@@ -146,7 +146,7 @@ static int tap_attach(struct tapdrv *t, const char *ifname, bool multi, char *er
 	}
 	t->fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (t->fd < 0) {
-		txp__netdev_sock_error(err, errlen, ifname, "open /dev/net/tun", errno);
+		txp__iface_sock_error(err, errlen, ifname, "open /dev/net/tun", errno);
 		return -1;
 	}
 	memset(&ifr, 0, sizeof(ifr));
@@ -166,13 +166,13 @@ static int tap_attach(struct tapdrv *t, const char *ifname, bool multi, char *er
 			snprintf(err, errlen, "%s: not a TAP device (ip tuntap add dev %s mode tap)",
 				 ifname, ifname);
 		else
-			txp__netdev_sock_error(err, errlen, ifname, "TUNSETIFF", errno);
+			txp__iface_sock_error(err, errlen, ifname, "TUNSETIFF", errno);
 		return -1;
 	}
 	return 0;
 }
 
-static struct ring *tap_create(const struct netdrv_cfg *c, char *err, size_t errlen)
+static struct ring *tap_create(const struct netdrv_queue_cfg *c, char *err, size_t errlen)
 {
 	struct tapdrv *t = calloc(1, sizeof(*t));
 	struct ring_cfg rc = txp__netdrv_ring_cfg(c, &tap_ring_ops);
@@ -182,15 +182,15 @@ static struct ring *tap_create(const struct netdrv_cfg *c, char *err, size_t err
 		return NULL;
 	}
 	t->fd = -1;
-	t->nd.ctl_fd = -1;
+	t->ifc.ctl_fd = -1;
 	/* Attach first: a TAP has carrier only while a descriptor holds it. */
 	if (tap_attach(t, c->net->ifname, c->queues > 1, err, errlen) != 0 ||
-	    txp__netdev_open(&t->nd, c->net->ifname, 2000, err, errlen) != 0 ||
-	    !txp__netdev_fits_mtu(&t->nd, c->max_len, err, errlen)) {
+	    txp__iface_open(&t->ifc, c->net->ifname, 2000, err, errlen) != 0 ||
+	    !txp__iface_fits_mtu(&t->ifc, c->max_len, err, errlen)) {
 		tap_release(t);
 		return NULL;
 	}
-	return txp__netdrv_make_ring(&rc, t, t->nd.mac, err, errlen);
+	return txp__netdrv_make_ring(&rc, t, t->ifc.mac, err, errlen);
 }
 
 NETDRV_DEFINE(tap, tap_create);
@@ -199,5 +199,5 @@ struct txp_dev *txp_tap_create(const struct txp_tap_cfg *cfg, char *err, size_t 
 {
 	const struct txp_net_cfg net = { .ifname = cfg->ifname };
 
-	return txp__netdev_create(&tap_netdrv, &cfg->base, &net, 0, err, errlen);
+	return txp__netdrv_create(&tap_netdrv, &cfg->base, &net, 0, err, errlen);
 }

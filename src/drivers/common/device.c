@@ -1,18 +1,18 @@
 /*
- * netdrv.c - what makes a real driver a device: its ring's config, the
- * ring over the driver's state, and the public constructors' common part
- * (txpath/netdrv.h).
+ * device.c - a real device's lifecycle (txpath/netdrv.h): made (its
+ * rings' config, the ring over the driver's state, the public
+ * constructors' common part), counted, destroyed.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "netdrv.h"
+#include "device.h"
 #include "txpath/netdrv.h"
 
-#define NETDEV_RING_DEFAULT 512u
-#define NETDEV_MAX_LEN_DEFAULT 1514u	/* a 1500-byte MTU's frame */
+#define NETDRV_RING_DEFAULT 512u
+#define NETDRV_MAX_LEN_DEFAULT 1514u	/* a 1500-byte MTU's frame */
 
-struct ring_cfg txp__netdrv_ring_cfg(const struct netdrv_cfg *c, const struct ring_ops *ops)
+struct ring_cfg txp__netdrv_ring_cfg(const struct netdrv_queue_cfg *c, const struct ring_ops *ops)
 {
 	return (struct ring_cfg){
 		.ops = ops,
@@ -37,21 +37,21 @@ struct ring *txp__netdrv_make_ring(struct ring_cfg *rc, void *drv, const uint8_t
 	return r;
 }
 
-/* nd's rings for c->queues queues, queue 0's holding the others; NULL
+/* netdrv's rings for c->queues queues, queue 0's holding the others; NULL
  * and a message. */
-static struct ring *netdrv_rings(const struct txp__netdrv *nd, struct netdrv_cfg *c, char *err,
-				 size_t errlen)
+static struct ring *netdrv_rings(const struct txp__netdrv *netdrv, struct netdrv_queue_cfg *c,
+				 char *err, size_t errlen)
 {
 	struct ring *first = NULL, *r;
 
 	if (c->queues > 1 && !c->net->ifname) {
-		snprintf(err, errlen, "%s: a file is one stream: one queue, not %u", nd->name,
+		snprintf(err, errlen, "%s: a file is one stream: one queue, not %u", netdrv->name,
 			 c->queues);
 		return NULL;
 	}
 	for (c->queue = 0; c->queue < c->queues; c->queue++) {
 		c->first = first;
-		r = nd->create(c, err, errlen);
+		r = netdrv->create(c, err, errlen);
 		if (r && first && txp__ring_add_queue(first, r, err, errlen) != 0) {
 			txp__ring_destroy(r);
 			r = NULL;
@@ -66,14 +66,14 @@ static struct ring *netdrv_rings(const struct txp__netdrv *nd, struct netdrv_cfg
 	return first;
 }
 
-struct txp_dev *txp__netdev_create(const struct txp__netdrv *nd, const struct txp_netdev_cfg *base,
-				   const struct txp_net_cfg *net, unsigned pool_frames, char *err,
-				   size_t errlen)
+struct txp_dev *txp__netdrv_create(const struct txp__netdrv *netdrv,
+				   const struct txp_netdrv_cfg *base, const struct txp_net_cfg *net,
+				   unsigned pool_frames, char *err, size_t errlen)
 {
-	struct netdrv_cfg c = {
+	struct netdrv_queue_cfg c = {
 		.net = net,
-		.slots = base->ring ? base->ring : NETDEV_RING_DEFAULT,
-		.max_len = base->max_len ? base->max_len : NETDEV_MAX_LEN_DEFAULT,
+		.slots = base->ring ? base->ring : NETDRV_RING_DEFAULT,
+		.max_len = base->max_len ? base->max_len : NETDRV_MAX_LEN_DEFAULT,
 		.pool_frames = pool_frames,
 		.log = base->dev.log,
 		.queues = base->dev.num_tx_queues ? base->dev.num_tx_queues : 1,
@@ -85,13 +85,13 @@ struct txp_dev *txp__netdev_create(const struct txp__netdrv *nd, const struct tx
 
 	if (dcfg.ops || dcfg.priv) {
 		snprintf(err, errlen, "%s: the device's ops and priv are the driver's: leave them NULL",
-			 nd->name);
+			 netdrv->name);
 		return NULL;
 	}
-	r = netdrv_rings(nd, &c, err, errlen);
+	r = netdrv_rings(netdrv, &c, err, errlen);
 	if (!r)
 		return NULL;
-	dcfg.ops = nd->ops;
+	dcfg.ops = netdrv->ops;
 	dcfg.priv = r;
 	if (!dcfg.name)
 		dcfg.name = net->ifname ? net->ifname : net->file;
@@ -102,14 +102,15 @@ struct txp_dev *txp__netdev_create(const struct txp__netdrv *nd, const struct tx
 	}
 	rc = txp_dev_open(dev);
 	if (rc != 0) {
-		snprintf(err, errlen, "%s: cannot bring the device up: %s", nd->name, strerror(-rc));
-		txp_netdev_destroy(dev);
+		snprintf(err, errlen, "%s: cannot bring the device up: %s", netdrv->name,
+			 strerror(-rc));
+		txp_netdrv_destroy(dev);
 		return NULL;
 	}
 	return dev;
 }
 
-void txp_netdev_destroy(struct txp_dev *dev)
+void txp_netdrv_destroy(struct txp_dev *dev)
 {
 	struct ring *r;
 
@@ -120,12 +121,12 @@ void txp_netdev_destroy(struct txp_dev *dev)
 	txp__ring_destroy(r);
 }
 
-void txp_netdev_get_stats(struct txp_dev *dev, struct txp_netdev_stats *st)
+void txp_netdrv_get_stats(struct txp_dev *dev, struct txp_netdrv_stats *st)
 {
 	struct txp__ring_stats rs;
 
 	txp__ring_get_stats(txp_dev_priv(dev), &rs);
-	*st = (struct txp_netdev_stats){
+	*st = (struct txp_netdrv_stats){
 		.ring_full_awake = rs.ring_full_awake,
 		.ring_full_stopped = rs.ring_full_stopped,
 		.device_busy = rs.dev_busy,
@@ -138,12 +139,12 @@ void txp_netdev_get_stats(struct txp_dev *dev, struct txp_netdev_stats *st)
 	};
 }
 
-const char *txp_netdev_dead(struct txp_dev *dev)
+const char *txp_netdrv_dead(struct txp_dev *dev)
 {
 	return txp__ring_dead_cause(txp_dev_priv(dev));
 }
 
-const uint8_t *txp_netdev_mac(struct txp_dev *dev)
+const uint8_t *txp_netdrv_mac(struct txp_dev *dev)
 {
 	return txp__ring_mac(txp_dev_priv(dev));
 }

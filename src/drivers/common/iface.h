@@ -1,15 +1,15 @@
 /*
- * netdev.h - looking at a network interface: does it exist, is it up,
+ * iface.h - looking at a network interface: does it exist, is it up,
  * its MAC and MTU; and the one-line errors every real driver gives.
  */
-#ifndef TXP_DRIVERS_NETDEV_H
-#define TXP_DRIVERS_NETDEV_H
+#ifndef TXP_DRIVERS_IFACE_H
+#define TXP_DRIVERS_IFACE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-struct netdev {
+struct iface {
 	char name[16];
 	int ifindex;
 	uint8_t mac[6];
@@ -21,22 +21,22 @@ struct netdev {
  * the carrier (a TAP gets it just after being attached, once the kernel's
  * link watch ran); 0, or -1 and a message ("veth9: no such interface",
  * "veth0: interface is down", ...). */
-int txp__netdev_open(struct netdev *nd, const char *ifname, unsigned wait_ms, char *err,
+int txp__iface_open(struct iface *ifc, const char *ifname, unsigned wait_ms, char *err,
 		size_t errlen);
-void txp__netdev_close(struct netdev *nd);
+void txp__iface_close(struct iface *ifc);
 
 /* The interface's transmit queues in use (ethtool's channels: tx plus
  * combined), or -1 if it does not say. */
-int txp__netdev_tx_queues(const struct netdev *nd);
+int txp__iface_tx_queues(const struct iface *ifc);
 
 /* Up and with carrier (IFF_UP and IFF_RUNNING)? */
-bool txp__netdev_link_ok(const struct netdev *nd);
+bool txp__iface_link_ok(const struct iface *ifc);
 
 /* The message for a failed socket()/bind()/setsockopt() of a driver:
  * permission errors say what is needed. */
-void txp__netdev_sock_error(char *err, size_t errlen, const char *ifname, const char *what, int e);
+void txp__iface_sock_error(char *err, size_t errlen, const char *ifname, const char *what, int e);
 
 /* Frames of len bytes fit the interface's MTU?  False and a message if not. */
-bool txp__netdev_fits_mtu(const struct netdev *nd, unsigned len, char *err, size_t errlen);
+bool txp__iface_fits_mtu(const struct iface *ifc, unsigned len, char *err, size_t errlen);
 
 #endif
