@@ -30,7 +30,7 @@
  * their primitives.  Built without TXP_CHECK: plain C11 atomics. */
 #include "../src/sync/sync.h"
 #include "txpath/ctx.h"
-#include "txpath/run.h"
+#include "run/run.h"
 
 #define RING_SIZE 4096		/* slots of either ring, a power of two */
 

@@ -16,7 +16,7 @@
 #include "../src/sync/sync.h"
 #include "txpath/ctx.h"
 #include "txpath/plugin.h"
-#include "txpath/run.h"
+#include "run/run.h"
 
 #define BENCH_STOP_POLL_NS 10000000u	/* a window looks at cfg->stop every 10 ms */
 

@@ -17,7 +17,7 @@
 #include <stdio.h>
 
 #include "txpath/pkt.h"
-#include "txpath/run.h"
+#include "run/run.h"
 
 /* What a case runs. */
 enum bench_kind {

@@ -12,7 +12,7 @@
 
 #include "json.h"
 #include "txpath/ctx.h"
-#include "txpath/run.h"
+#include "run/run.h"
 
 #define EXIT_USAGE 2
 

@@ -7,7 +7,7 @@
 #ifndef TXP_TOOL_SIGNALS_H
 #define TXP_TOOL_SIGNALS_H
 
-#include "txpath/run.h"
+#include "run/run.h"
 
 /*
  * Catch SIGINT and SIGTERM from now on, and return the stop to give runs

@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "txpath/explore.h"
+#include "check/explore.h"
 
 #define COL 36
 

@@ -1,5 +1,5 @@
 /*
- * explore.c - the schedule explorer's API (txpath/explore.h; check build
+ * explore.c - the schedule explorer's API (explore.h; check build
  * only): a configuration checked, the strategy it names run, its result.
  *
  * The layers below: the scenario and the judge of one execution
@@ -16,7 +16,7 @@
 #include "check/judge.h"
 #include "check/scenario.h"
 #include "check/strategy.h"
-#include "txpath/explore.h"
+#include "check/explore.h"
 
 void txp_check_cfg_init(struct txp_check_cfg *cfg)
 {

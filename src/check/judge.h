@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "check/runtime/runtime.h"
-#include "txpath/explore.h"
+#include "check/explore.h"
 
 struct outcome {
 	enum rt_end end;

@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "txpath/explore.h"
-#include "txpath/run.h"
+#include "check/explore.h"
+#include "run/run.h"
 
 struct scenario {
 	const struct txp_check_cfg *cfg;

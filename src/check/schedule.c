@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "txpath/explore.h"
+#include "check/explore.h"
 
 /* Of a bad pair, at most this much is quoted in a message. */
 #define QUOTE_MAX 24

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "check/judge.h"
-#include "txpath/explore.h"
+#include "check/explore.h"
 
 /* Every schedule within cfg->bound preemptions (cfg->reduce: reduced). */
 int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_result *res,

@@ -9,7 +9,7 @@
 
 #include "sync/sync.h"
 #include "txpath/plugin.h"
-#include "txpath/run.h"
+#include "run/run.h"
 #include "txpath/sim.h"
 
 /* One loaded plugin; never unloaded. */

@@ -3,7 +3,7 @@
  */
 #include <string.h>
 
-#include "txpath/run.h"
+#include "run/run.h"
 
 extern const struct txp_run_driver txp_run_driver_sim;
 extern const struct txp_run_driver txp_run_driver_null;

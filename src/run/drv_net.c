@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "txpath/netdrv.h"
-#include "txpath/run.h"
+#include "run/run.h"
 
 static bool is_pcap(const struct txp_run_cfg *cfg)
 {

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "txpath/run.h"
+#include "run/run.h"
 
 static bool sim_check(const struct txp_run_cfg *cfg, char *err, size_t errlen)
 {

@@ -3,7 +3,7 @@
  */
 #include <string.h>
 
-#include "txpath/run.h"
+#include "run/run.h"
 
 const struct txp_era txp_eras[] = {
 	{ "2.6.8", "the core's xmit lock serialises start_xmit",

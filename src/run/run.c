@@ -11,7 +11,7 @@
 #include "txpath/validator.h"
 #include "txpath/ctx.h"
 #include "txpath/net.h"
-#include "txpath/run.h"
+#include "run/run.h"
 
 #define RUN_POLL_NS 1000000u		/* main thread checks every 1 ms */
 #define RUN_PROGRESS_NS 200000000u	/* progress callback every 200 ms */

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "txpath/run.h"
+#include "run/run.h"
 
 struct txp_dev_cfg txp_run_dev_cfg(const struct txp_run_cfg *cfg)
 {

@@ -6,8 +6,8 @@
 #ifndef TXP_TEST_CHECKUTIL_H
 #define TXP_TEST_CHECKUTIL_H
 
-#include "txpath/explore.h"
-#include "txpath/run.h"
+#include "check/explore.h"
+#include "run/run.h"
 
 /* cfg: the defaults, with the era's lock, runner, driver, qdisc and claim. */
 static inline void txp_test_era_cfg(struct txp_check_cfg *cfg, const char *era)

@@ -24,8 +24,8 @@
 #include "drivers/common/ring.h"
 #include "sync/sync.h"
 #include "txpath/driver.h"
-#include "txpath/explore.h"
-#include "txpath/run.h"
+#include "check/explore.h"
+#include "run/run.h"
 
 #define MAX_STEPS 100000
 

@@ -20,8 +20,8 @@
 
 #include "../unit/testutil.h"
 #include "checkutil.h"
-#include "txpath/explore.h"
-#include "txpath/run.h"
+#include "check/explore.h"
+#include "run/run.h"
 
 /*
  * The bounds of the searches here.  The clean eras are proved to bound 2

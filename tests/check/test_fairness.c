@@ -24,7 +24,7 @@
 
 #include "../unit/testutil.h"
 #include "checkutil.h"
-#include "txpath/explore.h"
+#include "check/explore.h"
 #include "txpath/sync.h"
 
 /* The ball (whose turn: 1 or 2) and CPU 3's word, afresh per schedule. */

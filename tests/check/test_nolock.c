@@ -20,8 +20,8 @@
 
 #include "../unit/testutil.h"
 #include "checkutil.h"
-#include "txpath/explore.h"
-#include "txpath/run.h"
+#include "check/explore.h"
+#include "run/run.h"
 
 /* ThreadSanitizer makes each fresh context cost a millisecond: bound 1
  * takes minutes a case there, so it runs the code for its thread safety

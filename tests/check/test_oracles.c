@@ -19,8 +19,8 @@
 
 #include "../unit/testutil.h"
 #include "checkutil.h"
-#include "txpath/explore.h"
-#include "txpath/run.h"
+#include "check/explore.h"
+#include "run/run.h"
 
 /* Explore cfg with the driver ops; expect a violation of kind naming
  * each of words, with a schedule that replays to it. */

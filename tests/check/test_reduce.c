@@ -23,7 +23,7 @@
 #include "../unit/testutil.h"
 #include "check/runtime/trace.h"
 #include "checkutil.h"
-#include "txpath/explore.h"
+#include "check/explore.h"
 
 #define BOUND 2
 

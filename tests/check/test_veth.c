@@ -26,7 +26,7 @@
 
 #include "../unit/testutil.h"
 #include "checkutil.h"
-#include "txpath/explore.h"
+#include "check/explore.h"
 
 /* ThreadSanitizer makes each fresh context cost a millisecond: bound 2
  * (a quarter of a million schedules under arm) would take minutes a case

@@ -24,7 +24,7 @@
 
 #include "../unit/testutil.h"
 #include "checkutil.h"
-#include "txpath/explore.h"
+#include "check/explore.h"
 
 /* The fixed order's proof: bound 2 here (under a second for sc, about
  * one for tso); make prove runs bound 3.  ThreadSanitizer makes each

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "txpath/explore.h"
+#include "check/explore.h"
 
 static void parse_any(const char *s, size_t errlen)
 {

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "../unit/testutil.h"
-#include "txpath/run.h"
+#include "run/run.h"
 
 #define RING 256
 #define LINE_RATE 200000	/* packets a second: far below what two producers make */

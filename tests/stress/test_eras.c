@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "../unit/testutil.h"
-#include "txpath/run.h"
+#include "run/run.h"
 #include "txpath/sim.h"
 
 /* TSan runs 5-15x slower: fewer packets a run, the same number of runs. */

@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include "../unit/testutil.h"
-#include "txpath/run.h"
+#include "run/run.h"
 #include "txpath/sim.h"
 
 /* Sanitizers run several times slower: fewer packets, the same runs. */

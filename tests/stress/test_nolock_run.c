@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "../unit/testutil.h"
-#include "txpath/run.h"
+#include "run/run.h"
 
 static void run_ok(const struct txp_qdisc_ops *qdisc, bool defer, unsigned burst)
 {

@@ -21,7 +21,7 @@
 #include "txpath/dev.h"
 #include "txpath/driver.h"
 #include "txpath/qdisc.h"
-#include "txpath/run.h"
+#include "run/run.h"
 
 /* -- pools ----------------------------------------------------------------- */
 

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "testutil.h"
-#include "txpath/run.h"
+#include "run/run.h"
 
 #define WAIT_SECONDS 20
 #define WHY_INT 2

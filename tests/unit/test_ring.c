@@ -36,7 +36,7 @@
 #include "sync/sync.h"
 #include "testutil.h"
 #include "txpath/driver.h"
-#include "txpath/run.h"
+#include "run/run.h"
 
 #define WAIT_SECONDS 20
 

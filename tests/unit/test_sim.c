@@ -24,7 +24,7 @@
 #include "testutil.h"
 #include "txpath/ctx.h"
 #include "txpath/driver.h"
-#include "txpath/run.h"
+#include "run/run.h"
 #include "txpath/sim.h"
 
 #define WAIT_SECONDS 10

@@ -16,7 +16,7 @@
 #include "sync/sync.h"
 #include "testutil.h"
 #include "txpath/validator.h"
-#include "txpath/run.h"
+#include "run/run.h"
 
 static struct txp_spinlock lock_a, lock_b, lock_c, lock_d;
 

@@ -14,7 +14,7 @@
 
 #include "../runner.h"
 #include "../../tools/cli.h"
-#include "txpath/run.h"
+#include "run/run.h"
 
 /* The verdict of a clean run (all accounted) that saw the race races times. */
 static const char *verdict(const char *era, enum txp_lock_mode lock, const struct txp_qdisc_ops *q,

@@ -17,7 +17,7 @@
 
 #include "../runner.h"
 #include "txpath/dev.h"
-#include "txpath/run.h"
+#include "run/run.h"
 
 /* TXP_TEST_TSAN: built with -fsanitize=thread (5-15x slower, other
  * interleavings): stress tests scale their packet counts down. */

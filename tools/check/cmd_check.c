@@ -10,7 +10,7 @@
 #include "../cli.h"
 #include "../signals.h"
 #include "txpath/validator.h"
-#include "txpath/explore.h"
+#include "check/explore.h"
 #include "txpath/plugin.h"
 
 static const char check_help[] =

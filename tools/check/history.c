@@ -11,7 +11,7 @@
 
 #include "../cli.h"
 #include "../signals.h"
-#include "txpath/explore.h"
+#include "check/explore.h"
 
 static const char history_help[] =
 "usage: txpath demo --history [--json]\n"

@@ -30,7 +30,7 @@
 #include "check/runtime/trace.h"
 
 #include "sync/sync.h"
-#include "txpath/explore.h"
+#include "check/explore.h"
 
 #define RT_MAX_CTX TXP_CHECK_MAX_CTX
 

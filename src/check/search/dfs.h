@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "check/runtime/runtime.h"
-#include "txpath/explore.h"
+#include "check/explore.h"
 
 struct dfs {
 	int8_t *path;		/* actions along the current path */

@@ -14,7 +14,7 @@
 #define TXP_CHECK_POLICY_H
 
 #include "check/runtime/runtime.h"
-#include "txpath/explore.h"
+#include "check/explore.h"
 
 struct policy_random {
 	struct rt_policy p;

@@ -1,5 +1,5 @@
 /*
- * txpath/run.h - a workload: producer threads pushing packets through one
+ * run.h - a workload: producer threads pushing packets through one
  * device, with every packet accounted for at the end.
  *
  * This is what `txpath run` and `txpath demo` drive, and what the stress

@@ -1,5 +1,5 @@
 /*
- * txpath/explore.h - the schedule explorer (the check build's library,
+ * explore.h - the schedule explorer (the check build's library,
  * txpath_check, only).
  *
  * It runs the real transmit path, built with every operation of the
@@ -27,7 +27,7 @@
 #include "txpath/sim.h"
 
 struct txp_run_driver;
-struct txp_run_stop;	/* txpath/run.h */
+struct txp_run_stop;	/* run/run.h */
 #ifdef __cplusplus
 extern "C" {
 #endif
