@@ -43,25 +43,32 @@ void result_violation(struct txp_check_result *res, const struct outcome *o)
 	unsigned nbr, nev;
 	const struct rt_branch *b = rt_branches(&nbr);
 	const struct rt_event *ev = rt_events(&nev);
-	int col[RT_MAX_CTX], ncol = 0, irq = -1;
+	int col[RT_MAX_CTX], ncol = 0, nirq = 0;
 
 	res->found = true;
 	res->kind = o->kind;
 	snprintf(res->detail, sizeof(res->detail), "%s", o->detail);
 	res->preemptions = rt_preemptions();
 	res->schedule = schedule_string(b, nbr);
-	/* Columns: the producers in order, the completion context last. */
+	/* Columns: the other contexts in order, the completion contexts
+	 * (one per queue) last. */
 	for (int i = 0; i < rt_nctx(); i++) {
 		if (!strcmp(rt_ctx_name(i), "IRQ")) {
-			irq = i;
+			nirq++;
 			continue;
 		}
 		col[i] = ncol;
 		snprintf(res->columns[ncol++], sizeof(res->columns[0]), "%s", rt_ctx_name(i));
 	}
-	if (irq >= 0) {
-		col[irq] = ncol;
-		snprintf(res->columns[ncol++], sizeof(res->columns[0]), "IRQ (completion)");
+	for (uint8_t i = 0, k = 0; i < rt_nctx(); i++) {
+		if (strcmp(rt_ctx_name(i), "IRQ"))
+			continue;
+		col[i] = ncol;
+		if (nirq == 1)
+			snprintf(res->columns[ncol++], sizeof(res->columns[0]), "IRQ (completion)");
+		else
+			snprintf(res->columns[ncol++], sizeof(res->columns[0]), "IRQ %u (completion)",
+				 ++k);
 	}
 	res->ncolumns = ncol;
 	res->events = calloc(nev ? nev : 1, sizeof(*res->events));

@@ -89,6 +89,36 @@ static void expect_false_timeout(bool tso)
 	txp_check_result_free(&res);
 }
 
+/* On two queues (6.x's default) each completion context has a column of
+ * its own, and every event is drawn in a column that exists:
+ * before, only the last "IRQ" got one, and the first's events were drawn
+ * in whatever column its slot held (a crash, or a line of gigabytes). */
+static void test_two_completions_drawn(void **state)
+{
+	struct txp_check_cfg cfg;
+	struct txp_check_result res;
+	unsigned irq = 0;
+
+	(void)state;
+	watchdog_cfg(&cfg, "modern-2023", false);
+	cfg.producers = 2;
+	cfg.queues = 2;
+	cfg.bound = 1;
+	explore(&cfg, &res);
+	assert_true(res.found);
+	for (int c = 0; c < res.ncolumns; c++) {
+		assert_true(res.columns[c][0] != '\0');
+		irq += strstr(res.columns[c], "(completion)") != NULL;
+	}
+	/* One per queue, and one more for each the reset started anew. */
+	assert_true(irq >= 2);
+	for (int c = 1; c < res.ncolumns; c++)
+		assert_string_not_equal(res.columns[c - 1], res.columns[c]);
+	for (unsigned i = 0; i < res.nevents; i++)
+		assert_in_range(res.events[i].column, 0, res.ncolumns - 1);
+	txp_check_result_free(&res);
+}
+
 static void test_old_order_false_timeout_sc(void **state)
 {
 	(void)state;
@@ -166,6 +196,7 @@ static void test_old_order_clean_without_watchdog(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_two_completions_drawn),
 		cmocka_unit_test(test_old_order_false_timeout_sc),
 		cmocka_unit_test(test_old_order_false_timeout_tso),
 		cmocka_unit_test(test_fixed_order_proved_sc),
