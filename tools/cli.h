@@ -21,10 +21,10 @@ int cmd_demo(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_check(int argc, char **argv);	/* txpath-check only */
 #ifdef TXP_WITH_CHECK
-struct txp_check_cfg;
+struct txp_explore_cfg;
 /* cfg from txpath check's options (argv[0]: the command), as `txpath
  * check` reads them; a bad one is a usage error. */
-void check_cfg_parse(int argc, char **argv, struct txp_check_cfg *cfg);
+void check_cfg_parse(int argc, char **argv, struct txp_explore_cfg *cfg);
 /* `txpath demo --history` (tools/check/history.c). */
 int demo_history(int argc, char **argv);
 #else

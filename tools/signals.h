@@ -11,7 +11,7 @@
 
 /*
  * Catch SIGINT and SIGTERM from now on, and return the stop to give runs
- * (txp_run_cfg.stop, txp_check_cfg.stop).  The first signal asks it
+ * (txp_run_cfg.stop, txp_explore_cfg.stop).  The first signal asks it
  * (txp_run_interrupt() with the signal's number); a second one _exit()s
  * with 128 + its number.  Both are blocked while the handler runs.  No
  * SA_RESTART: a blocking call returns EINTR, so its loop looks at the flag.

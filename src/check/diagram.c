@@ -8,7 +8,7 @@
 
 #define COL 36
 
-void txp_check_diagram(FILE *f, const struct txp_check_result *res)
+void txp_explore_diagram(FILE *f, const struct txp_explore_result *res)
 {
 	int last = -1;
 
@@ -16,7 +16,7 @@ void txp_check_diagram(FILE *f, const struct txp_check_result *res)
 		fprintf(f, "    %-*s", COL - 4, res->columns[c]);
 	fputc('\n', f);
 	for (unsigned i = 0; i < res->nevents; i++) {
-		const struct txp_check_event *e = &res->events[i];
+		const struct txp_explore_event *e = &res->events[i];
 
 		if (last >= 0 && e->column != last)
 			fputc('\n', f);

@@ -18,7 +18,7 @@
 #include "check/strategy.h"
 #include "check/explore.h"
 
-void txp_check_cfg_init(struct txp_check_cfg *cfg)
+void txp_explore_cfg_init(struct txp_explore_cfg *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->lock = TXP_LOCK_LLTX;
@@ -27,14 +27,14 @@ void txp_check_cfg_init(struct txp_check_cfg *cfg)
 	cfg->producers = 2;
 	cfg->packets = 2;
 	cfg->batch = 32;
-	cfg->strategy = TXP_CHECK_BOUND;
+	cfg->strategy = TXP_EXPLORE_BOUND;
 	cfg->bound = 2;
 	cfg->depth = 3;
 	cfg->runs = 1000;
 	cfg->seed = 1;
 }
 
-bool txp_check_cfg_valid(const struct txp_check_cfg *cfg, char *err, size_t errlen)
+bool txp_explore_cfg_valid(const struct txp_explore_cfg *cfg, char *err, size_t errlen)
 {
 	if (cfg->producers < 1 || cfg->producers > RT_MAX_CTX - 2) {
 		snprintf(err, errlen, "producers must be 1..%d", RT_MAX_CTX - 2);
@@ -49,11 +49,11 @@ bool txp_check_cfg_valid(const struct txp_check_cfg *cfg, char *err, size_t errl
 			 TXP_MAX_FRAGS);
 		return false;
 	}
-	if (cfg->reduce && cfg->strategy != TXP_CHECK_BOUND && !cfg->replay) {
+	if (cfg->reduce && cfg->strategy != TXP_EXPLORE_BOUND && !cfg->replay) {
 		snprintf(err, errlen, "the reduction is for the bounded search (--bound)");
 		return false;
 	}
-	if (cfg->reduce_without & ~(TXP_CHECK_REDUCE_NO_ASLEEP | TXP_CHECK_REDUCE_NO_SYMMETRY)) {
+	if (cfg->reduce_without & ~(TXP_EXPLORE_REDUCE_NO_ASLEEP | TXP_EXPLORE_REDUCE_NO_SYMMETRY)) {
 		snprintf(err, errlen, "unknown parts of the reduction to leave out: %#x",
 			 cfg->reduce_without);
 		return false;
@@ -67,7 +67,7 @@ bool txp_check_cfg_valid(const struct txp_check_cfg *cfg, char *err, size_t errl
 			 "(whose loads see landings in the order of one clock)");
 		return false;
 	}
-	if (cfg->strategy == TXP_CHECK_PCT && (cfg->depth < 1 || cfg->depth > 64)) {
+	if (cfg->strategy == TXP_EXPLORE_PCT && (cfg->depth < 1 || cfg->depth > 64)) {
 		snprintf(err, errlen, "PCT depth must be 1..64");
 		return false;
 	}
@@ -95,7 +95,7 @@ static bool crash_caught;
 
 static void on_crash(int sig)
 {
-	struct txp_check_result res = { 0 };
+	struct txp_explore_result res = { 0 };
 	struct outcome o = { .kind = "crash" };
 
 	snprintf(o.detail, sizeof(o.detail), "driver crashed: %s", strsignal(sig));
@@ -103,7 +103,7 @@ static void on_crash(int sig)
 	fflush(stdout);
 	printf("VIOLATION crash after %u preemptions: the driver crashed (%s)\n\n", res.preemptions,
 	       strsignal(sig));
-	txp_check_diagram(stdout, &res);
+	txp_explore_diagram(stdout, &res);
 	printf("\nschedule: %s\nreplay: the same command with --replay %s\n",
 	       res.schedule ? res.schedule : "?", res.schedule ? res.schedule : "?");
 	fflush(stdout);
@@ -122,7 +122,7 @@ static void crash_catch(void)
 		sigaction(crash_signals[i], &sa, NULL);
 }
 
-int txp_check_run(const struct txp_check_cfg *cfg, struct txp_check_result *res,
+int txp_explore_run(const struct txp_explore_cfg *cfg, struct txp_explore_result *res,
 		  char *err, size_t errlen)
 {
 	struct outcome o;
@@ -130,13 +130,13 @@ int txp_check_run(const struct txp_check_cfg *cfg, struct txp_check_result *res,
 	int rc;
 
 	memset(res, 0, sizeof(*res));
-	if (!txp_check_cfg_valid(cfg, err, errlen))
+	if (!txp_explore_cfg_valid(cfg, err, errlen))
 		return -EINVAL;
 	if (cfg->driver && !crash_caught)
 		crash_catch();
 	if (cfg->replay)
 		rc = explore_replay(cfg, res, &o, err, errlen);
-	else if (cfg->strategy == TXP_CHECK_BOUND)
+	else if (cfg->strategy == TXP_EXPLORE_BOUND)
 		rc = explore_bound(cfg, res, &o, err, errlen);
 	else
 		rc = explore_sampled(cfg, res, &o, err, errlen);
@@ -144,7 +144,7 @@ int txp_check_run(const struct txp_check_cfg *cfg, struct txp_check_result *res,
 	return rc;
 }
 
-void txp_check_result_free(struct txp_check_result *res)
+void txp_explore_result_free(struct txp_explore_result *res)
 {
 	free(res->schedule);
 	free(res->events);

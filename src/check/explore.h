@@ -33,27 +33,27 @@ extern "C" {
 #endif
 
 /* Contexts (producers, the completion context) of a scenario at most. */
-#define TXP_CHECK_MAX_CTX 8
+#define TXP_EXPLORE_MAX_CTX 8
 
-enum txp_check_strategy {
-	TXP_CHECK_BOUND,	/* every schedule with at most `bound` preemptions */
-	TXP_CHECK_PCT,		/* probabilistic concurrency testing: `depth`
+enum txp_explore_strategy {
+	TXP_EXPLORE_BOUND,	/* every schedule with at most `bound` preemptions */
+	TXP_EXPLORE_PCT,		/* probabilistic concurrency testing: `depth`
 				 * preemptions at random steps, to random
 				 * contexts, and random choices where the
 				 * running context cannot go on */
-	TXP_CHECK_RANDOM,	/* a random choice at every branch */
+	TXP_EXPLORE_RANDOM,	/* a random choice at every branch */
 };
 
-/* txp_check_cfg.reduce_without: */
-#define TXP_CHECK_REDUCE_NO_ASLEEP 1u	/* run every choice, also one whose
+/* txp_explore_cfg.reduce_without: */
+#define TXP_EXPLORE_REDUCE_NO_ASLEEP 1u	/* run every choice, also one whose
 					 * step leads to a state explored */
-#define TXP_CHECK_REDUCE_NO_SYMMETRY 2u	/* producers alike (one queue, as
+#define TXP_EXPLORE_REDUCE_NO_SYMMETRY 2u	/* producers alike (one queue, as
 					 * many packets, one fragment count, the
 					 * simulated NIC): a state and its image
 					 * under a permutation of them are two
 					 * states, not one */
 
-struct txp_check_cfg {
+struct txp_explore_cfg {
 	const char *era;	/* label only */
 	enum txp_lock_mode lock;
 	enum txp_runner runner;
@@ -67,7 +67,7 @@ struct txp_check_cfg {
 	 * private data is the simulated NIC all the same (a test's wrapper
 	 * around txp_sim_ops, to plant a bug the oracles must name).  Under
 	 * the reduction they must treat every producer's packets alike, or
-	 * set TXP_CHECK_REDUCE_NO_SYMMETRY. */
+	 * set TXP_EXPLORE_REDUCE_NO_SYMMETRY. */
 	const struct txp_driver_ops *ops;
 	/* The era claims start_xmit never runs on a stopped queue: reaching
 	 * it is a violation ("claim"). */
@@ -90,17 +90,17 @@ struct txp_check_cfg {
 	bool arm;		/* the memory model arm (`txpath check --help`):
 				 * store buffers that land out of order, loads of
 				 * older writes; tso is then ignored */
-	enum txp_check_strategy strategy;
-	unsigned bound;		/* TXP_CHECK_BOUND */
-	/* TXP_CHECK_BOUND under sc or tso: skip a state already explored in
+	enum txp_explore_strategy strategy;
+	unsigned bound;		/* TXP_EXPLORE_BOUND */
+	/* TXP_EXPLORE_BOUND under sc or tso: skip a state already explored in
 	 * full (the same trace, the same context running, no more
 	 * preemptions left); the same verdicts, fewer schedules. */
 	bool reduce;
-	/* Parts of the reduction left out (TXP_CHECK_REDUCE_NO_*), to see
+	/* Parts of the reduction left out (TXP_EXPLORE_REDUCE_NO_*), to see
 	 * that each keeps the verdicts; 0: all of it. */
 	unsigned reduce_without;
-	unsigned depth;		/* TXP_CHECK_PCT */
-	uint64_t runs, seed;	/* TXP_CHECK_PCT, TXP_CHECK_RANDOM */
+	unsigned depth;		/* TXP_EXPLORE_PCT */
+	uint64_t runs, seed;	/* TXP_EXPLORE_PCT, TXP_EXPLORE_RANDOM */
 	const char *replay;	/* run exactly this schedule instead */
 	unsigned max_steps;	/* per schedule; 0: a default */
 	void (*progress)(uint64_t schedules, unsigned bound, void *arg);
@@ -110,12 +110,12 @@ struct txp_check_cfg {
 	const struct txp_run_stop *stop;
 };
 
-struct txp_check_event {
+struct txp_explore_event {
 	int column;		/* 0..ncolumns-1 */
 	char text[72];
 };
 
-struct txp_check_result {
+struct txp_explore_result {
 	bool found;			/* a violation */
 	const char *kind;		/* "bug-log", "lost" (a packet never freed, or
 					 * freed uncounted), "duplicated" (held twice),
@@ -133,14 +133,14 @@ struct txp_check_result {
 	char detail[400];
 	unsigned preemptions;
 	char *schedule;			/* replay string (malloc'd) */
-	struct txp_check_event *events;	/* the violating schedule (malloc'd) */
+	struct txp_explore_event *events;	/* the violating schedule (malloc'd) */
 	unsigned nevents;
 	int ncolumns;
 	char columns[8][24];		/* "CPU 1", ..., "IRQ" */
 	uint64_t schedules;
 	bool complete;			/* the whole bound was searched */
 	bool interrupted;		/* ended early by cfg->stop */
-	unsigned bound_reached;		/* TXP_CHECK_BOUND: the bound searched last;
+	unsigned bound_reached;		/* TXP_EXPLORE_BOUND: the bound searched last;
 					 * every bound below it in full */
 	bool xmit_on_stopped_reachable;
 	bool reduced;			/* cfg->reduce, kept to the end */
@@ -156,9 +156,9 @@ struct txp_check_result {
 	double seconds;
 };
 
-void txp_check_cfg_init(struct txp_check_cfg *cfg);
+void txp_explore_cfg_init(struct txp_explore_cfg *cfg);
 /* Knobs that fit together?  False and a message if not. */
-bool txp_check_cfg_valid(const struct txp_check_cfg *cfg, char *err, size_t errlen);
+bool txp_explore_cfg_valid(const struct txp_explore_cfg *cfg, char *err, size_t errlen);
 /*
  * Explore.  0 (see res), or a negative errno and a message: -EINVAL when
  * the knobs do not fit or the replay string is malformed or does not fit
@@ -166,9 +166,9 @@ bool txp_check_cfg_valid(const struct txp_check_cfg *cfg, char *err, size_t errl
  * cannot run there), naming the offending pair; -ENOMEM; -EPROTO on an
  * internal error.
  */
-int txp_check_run(const struct txp_check_cfg *cfg, struct txp_check_result *res,
+int txp_explore_run(const struct txp_explore_cfg *cfg, struct txp_explore_result *res,
 		  char *err, size_t errlen);
-void txp_check_result_free(struct txp_check_result *res);
+void txp_explore_result_free(struct txp_explore_result *res);
 
 /*
  * Schedules as strings: "-" (every branch point takes its default: the
@@ -181,10 +181,10 @@ void txp_check_result_free(struct txp_check_result *res);
  * compare-exchange fails spuriously) "INDEX:fJ" takes alternative J + 1
  * instead of the default.  Indices are decimal
  * without sign or leading zeros, at most UINT32_MAX, each greater than the
- * one before (so none twice); CTX is 0..TXP_CHECK_MAX_CTX-1.  Nothing
+ * one before (so none twice); CTX is 0..TXP_EXPLORE_MAX_CTX-1.  Nothing
  * else: no spaces, no empty pairs, no trailing comma.
  */
-struct txp_check_choice {
+struct txp_explore_choice {
 	uint32_t index;		/* the branch point, counted from 0 */
 	uint8_t ctx;		/* the context that runs, or whose store is flushed */
 	bool flush;
@@ -197,13 +197,13 @@ struct txp_check_choice {
  * (its text made printable).  -ENOMEM.  Memory is proportional to the
  * string's length, never to the numbers in it.
  */
-int txp_check_schedule_parse(const char *s, struct txp_check_choice **out, unsigned *n,
+int txp_explore_schedule_parse(const char *s, struct txp_explore_choice **out, unsigned *n,
 			     char *err, size_t errlen);
 /* The string of n choices (malloc'd), as the parser reads it; NULL when
  * out of memory. */
-char *txp_check_schedule_format(const struct txp_check_choice *c, unsigned n);
+char *txp_explore_schedule_format(const struct txp_explore_choice *c, unsigned n);
 /* The violating schedule as the two-column diagram of the 2004 email. */
-void txp_check_diagram(FILE *f, const struct txp_check_result *res);
+void txp_explore_diagram(FILE *f, const struct txp_explore_result *res);
 
 #ifdef __cplusplus
 }

@@ -38,7 +38,7 @@ static bool any_queue_stopped(struct txp_dev *dev)
 
 
 /* The memory model cfg asks for. */
-enum rt_mm judge_memory_model(const struct txp_check_cfg *cfg)
+enum rt_mm judge_memory_model(const struct txp_explore_cfg *cfg)
 {
 	return cfg->arm ? RT_ARM : cfg->tso ? RT_TSO : RT_SC;
 }
@@ -47,7 +47,7 @@ enum rt_mm judge_memory_model(const struct txp_check_cfg *cfg)
  * oracle's, and against what the era claims.  Under tso and arm the count
  * may lag the flag (the stop generation still in a store buffer when the
  * flag has landed): compared under sc only. */
-static bool judge_xmit_on_stopped(const struct txp_check_cfg *cfg, uint64_t counted,
+static bool judge_xmit_on_stopped(const struct txp_explore_cfg *cfg, uint64_t counted,
 				  struct outcome *o)
 {
 	unsigned seen = oracle_xmit_on_stopped();
@@ -80,7 +80,7 @@ static bool execution_cut(void)
 /* Properties at the end of a quiescent execution, then tear down. */
 static void judge_quiescent(struct scenario *sc, struct outcome *o)
 {
-	const struct txp_check_cfg *cfg = sc->cfg;
+	const struct txp_explore_cfg *cfg = sc->cfg;
 	struct txp_dev_stats st;
 	struct wire_seen ss;
 	struct oracle_verdict pv;
@@ -129,7 +129,7 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 }
 
 
-static int exec_plan(const struct txp_check_cfg *cfg, const struct rt_plan *plan,
+static int exec_plan(const struct txp_explore_cfg *cfg, const struct rt_plan *plan,
 		     struct outcome *o, char *err, size_t errlen)
 {
 	struct scenario sc;
@@ -177,7 +177,7 @@ static int exec_plan(const struct txp_check_cfg *cfg, const struct rt_plan *plan
 
 /* One execution under plan; once more, the same (a plan decides it all),
  * when the packet oracle must be precise to name what it found. */
-int judge_exec(const struct txp_check_cfg *cfg, const struct rt_plan *plan,
+int judge_exec(const struct txp_explore_cfg *cfg, const struct rt_plan *plan,
 		    struct outcome *o, char *err, size_t errlen)
 {
 	int rc = exec_plan(cfg, plan, o, err, errlen);

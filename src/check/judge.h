@@ -20,15 +20,15 @@ struct outcome {
 };
 
 /* The memory model cfg asks for. */
-enum rt_mm judge_memory_model(const struct txp_check_cfg *cfg);
+enum rt_mm judge_memory_model(const struct txp_explore_cfg *cfg);
 /* One execution of cfg's scenario under plan, judged into o (kind NULL:
  * no violation); run twice, the same, when the packet oracle must be
  * precise to name what it found.  Nonzero: the scenario could not be
  * made (err says why). */
-int judge_exec(const struct txp_check_cfg *cfg, const struct rt_plan *plan, struct outcome *o,
+int judge_exec(const struct txp_explore_cfg *cfg, const struct rt_plan *plan, struct outcome *o,
 	       char *err, size_t errlen);
 /* The last execution's violation o into res: its kind and detail, its
  * preemptions, its schedule string and its diagram's events. */
-void result_violation(struct txp_check_result *res, const struct outcome *o);
+void result_violation(struct txp_explore_result *res, const struct outcome *o);
 
 #endif

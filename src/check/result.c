@@ -17,7 +17,7 @@ static int default_action(const struct rt_branch *b)
 /* The schedule string of an execution: the branches that left the default. */
 static char *schedule_string(const struct rt_branch *b, unsigned n)
 {
-	struct txp_check_choice *c = malloc((n ? n : 1) * sizeof(*c));
+	struct txp_explore_choice *c = malloc((n ? n : 1) * sizeof(*c));
 	unsigned k = 0;
 	char *s;
 
@@ -31,14 +31,14 @@ static char *schedule_string(const struct rt_branch *b, unsigned n)
 		c[k].ctx = (uint8_t)(c[k].flush ? b[i].chosen - RT_FLUSH : b[i].chosen);
 		k++;
 	}
-	s = txp_check_schedule_format(c, k);
+	s = txp_explore_schedule_format(c, k);
 	free(c);
 	return s;
 }
 
 /* -- results ----------------------------------------------------------------- */
 
-void result_violation(struct txp_check_result *res, const struct outcome *o)
+void result_violation(struct txp_explore_result *res, const struct outcome *o)
 {
 	unsigned nbr, nev;
 	const struct rt_branch *b = rt_branches(&nbr);
@@ -75,7 +75,7 @@ void result_violation(struct txp_check_result *res, const struct outcome *o)
 	if (!res->events)
 		return;
 	for (unsigned i = 0; i < nev; i++) {
-		struct txp_check_event *e = &res->events[res->nevents++];
+		struct txp_explore_event *e = &res->events[res->nevents++];
 
 		e->column = col[ev[i].ctx];
 		if (ev[i].site && ev[i].arg)

@@ -26,7 +26,7 @@ static struct producer_arg producer_args[RT_MAX_CTX];
 static void *producer_main(void *arg)
 {
 	struct producer_arg *pa = arg;
-	const struct txp_check_cfg *cfg = pa->sc->cfg;
+	const struct txp_explore_cfg *cfg = pa->sc->cfg;
 	unsigned span = cfg->frags_max - cfg->frags_min + 1, bulk = cfg->bulk ? cfg->bulk : 1;
 	struct txp_pkt *burst[TXP_DEV_BULK_MAX];
 
@@ -57,14 +57,14 @@ static void *producer_main(void *arg)
 	return NULL;
 }
 
-static unsigned ring_size(const struct txp_check_cfg *cfg)
+static unsigned ring_size(const struct txp_explore_cfg *cfg)
 {
 	return cfg->ring ? cfg->ring : txp_sim_min_ring(cfg->frags_max);
 }
 
 /* The workload's knobs for the scenario's driver: cfg->driver, or the
  * simulated NIC with cfg's personality.  The validator is always on. */
-static struct txp_run_cfg driver_cfg(const struct txp_check_cfg *cfg)
+static struct txp_run_cfg driver_cfg(const struct txp_explore_cfg *cfg)
 {
 	return (struct txp_run_cfg){
 		.driver = cfg->driver ? cfg->driver : txp_run_driver("sim"),
@@ -87,7 +87,7 @@ static struct txp_run_cfg driver_cfg(const struct txp_check_cfg *cfg)
 
 /* Does cfg fit the scenario's driver (its check, as txpath run's)?  False
  * and a message if not. */
-bool scenario_fits(const struct txp_check_cfg *cfg, char *err, size_t errlen)
+bool scenario_fits(const struct txp_explore_cfg *cfg, char *err, size_t errlen)
 {
 	struct txp_run_cfg rcfg = driver_cfg(cfg);
 
@@ -98,7 +98,7 @@ bool scenario_fits(const struct txp_check_cfg *cfg, char *err, size_t errlen)
  * of the simulated NIC's) wrapped, ... */
 static const struct txp_driver_ops *scenario_watch_ops(const struct txp_driver_ops *ops, void *arg)
 {
-	const struct txp_check_cfg *cfg = ((const struct scenario *)arg)->cfg;
+	const struct txp_explore_cfg *cfg = ((const struct scenario *)arg)->cfg;
 
 	return oracle_begin(!cfg->driver && cfg->ops ? cfg->ops : ops, cfg->packets);
 }
@@ -135,9 +135,9 @@ static bool told_apart;
  * a state and its images under a permutation of them alike
  * (trace_symmetric()).
  */
-bool scenario_producers_alike(const struct txp_check_cfg *cfg)
+bool scenario_producers_alike(const struct txp_explore_cfg *cfg)
 {
-	return cfg->reduce && !(cfg->reduce_without & TXP_CHECK_REDUCE_NO_SYMMETRY) &&
+	return cfg->reduce && !(cfg->reduce_without & TXP_EXPLORE_REDUCE_NO_SYMMETRY) &&
 	       cfg->producers >= 2 && cfg->producers <= TRACE_SYM_MAX && cfg->queues <= 1 &&
 	       cfg->frags_min == cfg->frags_max && !cfg->driver && !told_apart;
 }
@@ -148,7 +148,7 @@ void scenario_tell_apart(bool apart)
 	told_apart = apart;
 }
 
-int scenario_setup(struct scenario *sc, const struct txp_check_cfg *cfg,
+int scenario_setup(struct scenario *sc, const struct txp_explore_cfg *cfg,
 			  char *err, size_t errlen)
 {
 	int ids[RT_MAX_CTX];

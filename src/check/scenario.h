@@ -13,7 +13,7 @@
 #include "run/run.h"
 
 struct scenario {
-	const struct txp_check_cfg *cfg;
+	const struct txp_explore_cfg *cfg;
 	const struct txp_run_driver *driver;	/* the simulated NIC, or cfg->driver */
 	void *drv_priv;		/* its state */
 	struct txp_dev *dev;
@@ -28,16 +28,17 @@ struct wire_seen {
 
 /* Does cfg fit the scenario's driver (its check, as txpath run's)?  False
  * and a message if not. */
-bool scenario_fits(const struct txp_check_cfg *cfg, char *err, size_t errlen);
+bool scenario_fits(const struct txp_explore_cfg *cfg, char *err, size_t errlen);
 /* Make the scenario of cfg, its device open and its contexts started
  * (scheduled from rt_run() on); -1 and a message if it cannot be. */
-int scenario_setup(struct scenario *sc, const struct txp_check_cfg *cfg, char *err, size_t errlen);
+int scenario_setup(struct scenario *sc, const struct txp_explore_cfg *cfg, char *err,
+		   size_t errlen);
 /* What its wire and ring saw (the device closed). */
 void scenario_wire(const struct scenario *sc, struct wire_seen *w);
 void scenario_free(struct scenario *sc);
 /* Do the producers differ in nothing but their ids (the reduction's
  * symmetry)?  After scenario_tell_apart(true), no longer, until false. */
-bool scenario_producers_alike(const struct txp_check_cfg *cfg);
+bool scenario_producers_alike(const struct txp_explore_cfg *cfg);
 void scenario_tell_apart(bool apart);
 
 #endif

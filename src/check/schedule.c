@@ -54,8 +54,8 @@ static enum num_status parse_number(const char *s, const char *lim, uint64_t max
 }
 
 /* One pair, s[0..len), the k-th (from 1), after prev (NULL: the first). */
-static int parse_pair(const char *s, size_t len, unsigned k, const struct txp_check_choice *prev,
-		      struct txp_check_choice *c, char *err, size_t errlen)
+static int parse_pair(const char *s, size_t len, unsigned k, const struct txp_explore_choice *prev,
+		      struct txp_explore_choice *c, char *err, size_t errlen)
 {
 	const char *lim = s + len, *p;
 	uint64_t index = 0, ctx = 0;
@@ -75,7 +75,7 @@ static int parse_pair(const char *s, size_t len, unsigned k, const struct txp_ch
 			c->flush = true;
 			p++;
 		}
-		sc = parse_number(p, lim, TXP_CHECK_MAX_CTX - 1, &ctx, &p);
+		sc = parse_number(p, lim, TXP_EXPLORE_MAX_CTX - 1, &ctx, &p);
 	}
 	if (st == NUM_BAD || sc == NUM_BAD || p != lim) {
 		snprintf(err, errlen, "malformed schedule: pair %u '%s' is not INDEX:CTX or INDEX:fCTX", k,
@@ -89,7 +89,7 @@ static int parse_pair(const char *s, size_t len, unsigned k, const struct txp_ch
 	}
 	if (sc == NUM_RANGE) {
 		snprintf(err, errlen, "malformed schedule: pair %u '%s': no context past %d", k,
-			 quote(s, len, q, sizeof(q)), TXP_CHECK_MAX_CTX - 1);
+			 quote(s, len, q, sizeof(q)), TXP_EXPLORE_MAX_CTX - 1);
 		return -EINVAL;
 	}
 	if (prev && index <= prev->index) {
@@ -103,12 +103,12 @@ static int parse_pair(const char *s, size_t len, unsigned k, const struct txp_ch
 	return 0;
 }
 
-int txp_check_schedule_parse(const char *s, struct txp_check_choice **out, unsigned *n,
+int txp_explore_schedule_parse(const char *s, struct txp_explore_choice **out, unsigned *n,
 			     char *err, size_t errlen)
 {
 	size_t pairs = 1;
 	unsigned count = 0;
-	struct txp_check_choice *c;
+	struct txp_explore_choice *c;
 
 	*out = NULL;
 	*n = 0;
@@ -148,7 +148,7 @@ int txp_check_schedule_parse(const char *s, struct txp_check_choice **out, unsig
 	return 0;
 }
 
-char *txp_check_schedule_format(const struct txp_check_choice *c, unsigned n)
+char *txp_explore_schedule_format(const struct txp_explore_choice *c, unsigned n)
 {
 	/* "4294967295:f7," is 14 characters. */
 	size_t cap = 2 + (size_t)n * 16, len = 0;

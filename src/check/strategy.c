@@ -18,7 +18,7 @@
 #include "check/strategy.h"
 
 /* Asked to stop?  Polled between schedules; remembered in res. */
-static bool stop_asked(const struct txp_check_cfg *cfg, struct txp_check_result *res)
+static bool stop_asked(const struct txp_explore_cfg *cfg, struct txp_explore_result *res)
 {
 	if (cfg->stop && txp_run_interrupted(cfg->stop))
 		res->interrupted = true;
@@ -27,8 +27,8 @@ static bool stop_asked(const struct txp_check_cfg *cfg, struct txp_check_result 
 
 /* One schedule, counted and judged: a negative errno on error, 1 on a
  * violation (res filled), 2 when asked to stop before it, 0 to go on. */
-static int run_schedule(const struct txp_check_cfg *cfg, const struct rt_plan *plan,
-			struct txp_check_result *res, struct outcome *o, char *err, size_t errlen)
+static int run_schedule(const struct txp_explore_cfg *cfg, const struct rt_plan *plan,
+			struct txp_explore_result *res, struct outcome *o, char *err, size_t errlen)
 {
 	if (stop_asked(cfg, res))
 		return 2;
@@ -44,7 +44,7 @@ static int run_schedule(const struct txp_check_cfg *cfg, const struct rt_plan *p
 
 
 /* The search from bound 0 again, nothing known explored. */
-static void dfs_restart(struct dfs *d, struct txp_check_result *res, unsigned *k,
+static void dfs_restart(struct dfs *d, struct txp_explore_result *res, unsigned *k,
 			unsigned *prefix)
 {
 	visited_clear();
@@ -62,11 +62,11 @@ static void dfs_restart(struct dfs *d, struct txp_check_result *res, unsigned *k
  * starts again without itself when a default of the scheduler told the
  * producers apart.
  */
-int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_result *res,
+int explore_bound(const struct txp_explore_cfg *cfg, struct txp_explore_result *res,
 		  struct outcome *o, char *err, size_t errlen)
 {
 	struct dfs d = { 0 };
-	bool reduce = cfg->reduce, expect = !(cfg->reduce_without & TXP_CHECK_REDUCE_NO_ASLEEP);
+	bool reduce = cfg->reduce, expect = !(cfg->reduce_without & TXP_EXPLORE_REDUCE_NO_ASLEEP);
 	int rc = 0;
 
 	scenario_tell_apart(false);
@@ -127,14 +127,14 @@ static int cmp_unsigned(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int explore_sampled(const struct txp_check_cfg *cfg, struct txp_check_result *res,
+int explore_sampled(const struct txp_explore_cfg *cfg, struct txp_explore_result *res,
 		    struct outcome *o, char *err, size_t errlen)
 {
 	uint64_t seed = cfg->seed;
 	unsigned steps = 0, change[64];
 	int rc = 0;
 
-	if (cfg->strategy == TXP_CHECK_PCT) {
+	if (cfg->strategy == TXP_EXPLORE_PCT) {
 		/* One default run to learn how many steps a schedule takes. */
 		struct rt_plan plan = { 0 };
 
@@ -149,7 +149,7 @@ int explore_sampled(const struct txp_check_cfg *cfg, struct txp_check_result *re
 		unsigned depth = cfg->depth < 64 ? cfg->depth : 64;
 		uint64_t draws = rng_split(&seed) | 1;
 
-		if (cfg->strategy == TXP_CHECK_PCT) {
+		if (cfg->strategy == TXP_EXPLORE_PCT) {
 			/* Depth D: D change points, so D preemptions. */
 			for (unsigned i = 0; i < depth; i++)
 				change[i] = 1 + (unsigned)(rng_split(&seed) % steps);
@@ -187,8 +187,8 @@ static const char *able_list(const struct rt_branch *b, bool flush, char *buf, s
 
 /* Did the replayed execution take every choice, where it was given?
  * -EINVAL and a message naming the first pair that did not fit. */
-static int replay_fit(const struct policy_replay *r, const struct txp_check_choice *c, unsigned n,
-		      char *err, size_t errlen)
+static int replay_fit(const struct policy_replay *r, const struct txp_explore_choice *c,
+		      unsigned n, char *err, size_t errlen)
 {
 	unsigned nbr, reached = policy_replay_reached(r);
 	const struct rt_branch *b = rt_branches(&nbr);
@@ -196,7 +196,7 @@ static int replay_fit(const struct policy_replay *r, const struct txp_check_choi
 	char able[160];
 
 	if (bad >= 0) {
-		const struct txp_check_choice *x = &c[bad];
+		const struct txp_explore_choice *x = &c[bad];
 
 		snprintf(err, errlen, "schedule pair %d '%u:%s%u': context %u %s at branch point %u (%s: %s)",
 			 bad + 1, x->index, x->flush ? "f" : "", x->ctx, x->ctx,
@@ -206,7 +206,7 @@ static int replay_fit(const struct policy_replay *r, const struct txp_check_choi
 		return -EINVAL;
 	}
 	if (reached < n) {
-		const struct txp_check_choice *x = &c[reached];
+		const struct txp_explore_choice *x = &c[reached];
 
 		snprintf(err, errlen,
 			 "schedule pair %u '%u:%s%u': no branch point %u, this schedule has %u (0..%u)",
@@ -217,12 +217,12 @@ static int replay_fit(const struct policy_replay *r, const struct txp_check_choi
 	return 0;
 }
 
-int explore_replay(const struct txp_check_cfg *cfg, struct txp_check_result *res,
+int explore_replay(const struct txp_explore_cfg *cfg, struct txp_explore_result *res,
 		   struct outcome *o, char *err, size_t errlen)
 {
-	struct txp_check_choice *c;
+	struct txp_explore_choice *c;
 	unsigned n;
-	int rc = txp_check_schedule_parse(cfg->replay, &c, &n, err, errlen);
+	int rc = txp_explore_schedule_parse(cfg->replay, &c, &n, err, errlen);
 
 	if (rc)
 		return rc;

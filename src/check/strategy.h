@@ -12,13 +12,13 @@
 #include "check/explore.h"
 
 /* Every schedule within cfg->bound preemptions (cfg->reduce: reduced). */
-int explore_bound(const struct txp_check_cfg *cfg, struct txp_check_result *res,
+int explore_bound(const struct txp_explore_cfg *cfg, struct txp_explore_result *res,
 		  struct outcome *o, char *err, size_t errlen);
 /* cfg->runs schedules drawn by PCT or at random. */
-int explore_sampled(const struct txp_check_cfg *cfg, struct txp_check_result *res,
+int explore_sampled(const struct txp_explore_cfg *cfg, struct txp_explore_result *res,
 		    struct outcome *o, char *err, size_t errlen);
 /* The schedule string cfg->replay, exactly; refused where it does not fit. */
-int explore_replay(const struct txp_check_cfg *cfg, struct txp_check_result *res,
+int explore_replay(const struct txp_explore_cfg *cfg, struct txp_explore_result *res,
 		   struct outcome *o, char *err, size_t errlen);
 
 #endif

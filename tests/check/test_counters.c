@@ -131,26 +131,26 @@ static void test_forgotten_next_execution(void **state)
 static void test_sim_race_path_clean(void **state)
 {
 	const struct txp_era *e = txp_era_lookup("2.6.11");
-	struct txp_check_cfg cfg;
-	struct txp_check_result res;
+	struct txp_explore_cfg cfg;
+	struct txp_explore_result res;
 	char err[256] = "";
 
 	(void)state;
 	assert_non_null(e);
-	txp_check_cfg_init(&cfg);
+	txp_explore_cfg_init(&cfg);
 	cfg.lock = e->lock;
 	cfg.runner = e->runner;
 	cfg.personality = txp_sim_personality(e->personality);
 	cfg.producers = 3;
 	cfg.packets = 3;
-	cfg.strategy = TXP_CHECK_RANDOM;
+	cfg.strategy = TXP_EXPLORE_RANDOM;
 	cfg.runs = TXP_TEST_TSAN ? 200 : 3000;
 	cfg.seed = 1;
-	assert_int_equal(txp_check_run(&cfg, &res, err, sizeof(err)), 0);
+	assert_int_equal(txp_explore_run(&cfg, &res, err, sizeof(err)), 0);
 	if (res.found)
 		fail_msg("%s: %s (schedule %s)", res.kind, res.detail, res.schedule);
 	assert_true(res.xmit_on_stopped_reachable);
-	txp_check_result_free(&res);
+	txp_explore_result_free(&res);
 }
 
 /* -- the real drivers' ring, its device dead, two LLTX producers --------- */

@@ -47,8 +47,8 @@
  * schedule replays to the same violation. */
 static void test_269_bug_found(void **state)
 {
-	struct txp_check_cfg cfg;
-	struct txp_check_result res;
+	struct txp_explore_cfg cfg;
+	struct txp_explore_result res;
 	bool saw_full = false, saw_bug = false;
 
 	(void)state;
@@ -66,13 +66,13 @@ static void test_269_bug_found(void **state)
 	assert_true(saw_bug);
 
 	txp_test_expect_replay(&cfg, &res);
-	txp_check_result_free(&res);
+	txp_explore_result_free(&res);
 }
 
 /* Proved within cfg's bound: no violation, and whether the race is reachable. */
 static void expect_clean(const char *era, bool race_reachable)
 {
-	struct txp_check_cfg cfg;
+	struct txp_explore_cfg cfg;
 
 	txp_test_era_cfg(&cfg, era);
 	cfg.bound = ERA_BOUND;
@@ -84,9 +84,9 @@ static void test_268_clean(void **state) { (void)state; expect_clean("2.6.8", fa
 static void test_rc2_clean(void **state) { (void)state; expect_clean("2.6.11-rc2", false); }
 static void test_2618_clean(void **state) { (void)state; expect_clean("2.6.18", false); }
 
-static void personality_cfg(struct txp_check_cfg *cfg, const char *p, bool tso, unsigned bound)
+static void personality_cfg(struct txp_explore_cfg *cfg, const char *p, bool tso, unsigned bound)
 {
-	txp_check_cfg_init(cfg);
+	txp_explore_cfg_init(cfg);
 	cfg->lock = TXP_LOCK_CORE;
 	cfg->personality = txp_sim_personality(p);
 	assert_non_null(cfg->personality);
@@ -95,21 +95,21 @@ static void personality_cfg(struct txp_check_cfg *cfg, const char *p, bool tso, 
 }
 
 /* Explore cfg and expect a violation of kind within the bound. */
-static void expect_found(const struct txp_check_cfg *cfg, const char *kind)
+static void expect_found(const struct txp_explore_cfg *cfg, const char *kind)
 {
-	struct txp_check_result res;
+	struct txp_explore_result res;
 
 	explore(cfg, &res);
 	assert_true(res.found);
 	assert_string_equal(res.kind, kind);
 	assert_true(res.preemptions <= cfg->bound);
-	txp_check_result_free(&res);
+	txp_explore_result_free(&res);
 }
 
 /* Stop, barrier, recheck: no stall, under sc or tso. */
 static void test_recheck_clean(void **state)
 {
-	struct txp_check_cfg cfg;
+	struct txp_explore_cfg cfg;
 
 	(void)state;
 	personality_cfg(&cfg, "locked", false, SEARCH_BOUND);
@@ -126,7 +126,7 @@ static void test_recheck_clean(void **state)
  */
 static void test_locked_tso_bound3(void **state)
 {
-	struct txp_check_cfg cfg;
+	struct txp_explore_cfg cfg;
 
 	(void)state;
 	if (CLEAN_BOUND < 3)
@@ -150,7 +150,7 @@ static enum txp_tx count_xmit_more(struct txp_pkt *pkt, struct txp_txq *txq)
 
 static void test_bulk_batches(void **state)
 {
-	struct txp_check_cfg cfg;
+	struct txp_explore_cfg cfg;
 
 	(void)state;
 	txp_test_era_cfg(&cfg, "2.6.11");
@@ -178,7 +178,7 @@ static void test_bulk_batches(void **state)
  */
 static void test_no_stale_wake(void **state)
 {
-	struct txp_check_cfg cfg;
+	struct txp_explore_cfg cfg;
 
 	(void)state;
 	txp_test_era_cfg(&cfg, "2.6.8");
@@ -193,7 +193,7 @@ static void test_no_stale_wake(void **state)
  * looks, the recheck reading the ring from before it). */
 static void test_recheck_without_barrier(void **state)
 {
-	struct txp_check_cfg cfg;
+	struct txp_explore_cfg cfg;
 
 	(void)state;
 	personality_cfg(&cfg, "recheck-nomb", false, SEARCH_BOUND);
@@ -217,7 +217,7 @@ static void test_recheck_without_barrier(void **state)
  */
 static void test_modern_helpers(void **state)
 {
-	struct txp_check_cfg cfg;
+	struct txp_explore_cfg cfg;
 
 	(void)state;
 	for (int tso = 0; tso < 2; tso++) {
@@ -252,7 +252,7 @@ static void test_modern_eras_clean(void **state)
 {
 	static const char *const eras[] = { "6.x", "2.6.38", "3.3", "3.18" };
 	const size_t n = TXP_TEST_TSAN ? 1 : sizeof(eras) / sizeof(eras[0]);
-	struct txp_check_cfg cfg;
+	struct txp_explore_cfg cfg;
 
 	(void)state;
 	for (size_t i = 0; i < n; i++) {
@@ -270,7 +270,7 @@ static void test_modern_eras_clean(void **state)
  * stopped queue: the lost wakeup is a stall, within one preemption. */
 static void test_lost_wakeup_stalls(void **state)
 {
-	struct txp_check_cfg cfg;
+	struct txp_explore_cfg cfg;
 
 	(void)state;
 	personality_cfg(&cfg, "lost-wakeup", false, 1);
@@ -280,26 +280,26 @@ static void test_lost_wakeup_stalls(void **state)
 /* The careless rc2 driver: the validator speaks on the first schedule. */
 static void test_rc2_naive_validator(void **state)
 {
-	struct txp_check_cfg cfg;
-	struct txp_check_result res;
+	struct txp_explore_cfg cfg;
+	struct txp_explore_result res;
 
 	(void)state;
 	personality_cfg(&cfg, "rc2-naive", false, 0);
 	explore(&cfg, &res);
 	assert_true(res.found);
 	assert_string_equal(res.kind, "validator");
-	txp_check_result_free(&res);
+	txp_explore_result_free(&res);
 }
 
 /* Sampling strategies run, count, and with a fixed seed find the 2.6.9 bug. */
 static void test_sampling(void **state)
 {
-	struct txp_check_cfg cfg;
-	struct txp_check_result res;
+	struct txp_explore_cfg cfg;
+	struct txp_explore_result res;
 
 	(void)state;
 	txp_test_era_cfg(&cfg, "2.6.9");
-	cfg.strategy = TXP_CHECK_RANDOM;
+	cfg.strategy = TXP_EXPLORE_RANDOM;
 	cfg.runs = 3000;
 	cfg.seed = 7;
 	explore(&cfg, &res);
@@ -307,16 +307,16 @@ static void test_sampling(void **state)
 	assert_string_equal(res.kind, "bug-log");
 	assert_true(res.schedules >= 1 && res.schedules < cfg.runs);
 	assert_false(res.complete);
-	txp_check_result_free(&res);
+	txp_explore_result_free(&res);
 
 	txp_test_era_cfg(&cfg, "2.6.8");
-	cfg.strategy = TXP_CHECK_PCT;
+	cfg.strategy = TXP_EXPLORE_PCT;
 	cfg.depth = 3;
 	cfg.runs = 200;
 	explore(&cfg, &res);
 	assert_false(res.found);
 	assert_int_equal(res.schedules, 200);
-	txp_check_result_free(&res);
+	txp_explore_result_free(&res);
 }
 
 /*
@@ -329,11 +329,11 @@ static void test_sampling(void **state)
  */
 static void expect_pct_finds(unsigned depth, uint64_t runs)
 {
-	struct txp_check_cfg cfg;
-	struct txp_check_result res, rep;
+	struct txp_explore_cfg cfg;
+	struct txp_explore_result res, rep;
 
 	txp_test_era_cfg(&cfg, "2.6.9");
-	cfg.strategy = TXP_CHECK_PCT;
+	cfg.strategy = TXP_EXPLORE_PCT;
 	cfg.depth = depth;
 	cfg.runs = runs;
 	cfg.seed = 1;
@@ -346,8 +346,8 @@ static void expect_pct_finds(unsigned depth, uint64_t runs)
 	explore(&cfg, &rep);
 	assert_true(rep.found);
 	assert_string_equal(rep.kind, "bug-log");
-	txp_check_result_free(&rep);
-	txp_check_result_free(&res);
+	txp_explore_result_free(&rep);
+	txp_explore_result_free(&res);
 }
 
 static void test_pct_depth_is_preemptions(void **state)
@@ -359,29 +359,29 @@ static void test_pct_depth_is_preemptions(void **state)
 
 static void test_bad_replay(void **state)
 {
-	struct txp_check_cfg cfg;
-	struct txp_check_result res;
+	struct txp_explore_cfg cfg;
+	struct txp_explore_result res;
 	char err[256];
 
 	(void)state;
 	txp_test_era_cfg(&cfg, "2.6.9");
 	cfg.replay = "12:x";
-	assert_int_equal(txp_check_run(&cfg, &res, err, sizeof(err)), -EINVAL);
+	assert_int_equal(txp_explore_run(&cfg, &res, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "malformed"));
 }
 
 /* A replay refused with -EINVAL and a message naming the pair. */
 static void expect_replay_refused(const char *era, const char *schedule, const char *pair)
 {
-	struct txp_check_cfg cfg;
-	struct txp_check_result res;
+	struct txp_explore_cfg cfg;
+	struct txp_explore_result res;
 	char err[256] = "";
 
 	txp_test_era_cfg(&cfg, era);
 	cfg.replay = schedule;
-	if (txp_check_run(&cfg, &res, err, sizeof(err)) != -EINVAL || !strstr(err, pair))
+	if (txp_explore_run(&cfg, &res, err, sizeof(err)) != -EINVAL || !strstr(err, pair))
 		fail_msg("replay '%s': want -EINVAL naming '%s', got '%s'", schedule, pair, err);
-	txp_check_result_free(&res);
+	txp_explore_result_free(&res);
 }
 
 /*
@@ -407,14 +407,14 @@ static void test_replay_out_of_scenario(void **state)
 /* The replay string parser alone: what it takes, what it refuses. */
 static void expect_parse(const char *s, unsigned want_n)
 {
-	struct txp_check_choice *c;
+	struct txp_explore_choice *c;
 	unsigned n;
 	char err[256] = "", *again;
 
-	if (txp_check_schedule_parse(s, &c, &n, err, sizeof(err)) != 0)
+	if (txp_explore_schedule_parse(s, &c, &n, err, sizeof(err)) != 0)
 		fail_msg("'%s' refused: %s", s, err);
 	assert_int_equal(n, want_n);
-	again = txp_check_schedule_format(c, n);
+	again = txp_explore_schedule_format(c, n);
 	assert_non_null(again);
 	assert_string_equal(again, s);
 	free(again);
@@ -423,11 +423,11 @@ static void expect_parse(const char *s, unsigned want_n)
 
 static void expect_parse_refused(const char *s, const char *why)
 {
-	struct txp_check_choice *c = (void *)&c;
+	struct txp_explore_choice *c = (void *)&c;
 	unsigned n = 99;
 	char err[256] = "";
 
-	assert_int_equal(txp_check_schedule_parse(s, &c, &n, err, sizeof(err)), -EINVAL);
+	assert_int_equal(txp_explore_schedule_parse(s, &c, &n, err, sizeof(err)), -EINVAL);
 	assert_null(c);
 	assert_int_equal(n, 0);
 	if (!strstr(err, why))
@@ -477,7 +477,7 @@ static void test_schedule_parse(void **state)
  * pfifo_fast the same knobs make it unreachable. */
 static void test_noqueue_race_reachable(void **state)
 {
-	struct txp_check_cfg cfg;
+	struct txp_explore_cfg cfg;
 
 	(void)state;
 	txp_test_era_cfg(&cfg, "2.6.18");
@@ -505,7 +505,7 @@ static void stop_at_first_progress(uint64_t schedules, unsigned bound, void *arg
 
 /* Explore cfg, asked to stop at its first progress report: progress is
  * told every 256 schedules, so the stop comes before the 257th. */
-static void explore_stopped(struct txp_check_cfg *cfg, struct txp_check_result *res)
+static void explore_stopped(struct txp_explore_cfg *cfg, struct txp_explore_result *res)
 {
 	cfg->stop = &stop_flag;
 	cfg->progress = stop_at_first_progress;
@@ -519,21 +519,21 @@ static void explore_stopped(struct txp_check_cfg *cfg, struct txp_check_result *
 
 static void test_stop_between_schedules(void **state)
 {
-	struct txp_check_cfg cfg;
-	struct txp_check_result res;
+	struct txp_explore_cfg cfg;
+	struct txp_explore_result res;
 
 	(void)state;
 	txp_test_era_cfg(&cfg, "2.6.8");
 	cfg.bound = 3;
 	explore_stopped(&cfg, &res);
 	assert_true(res.bound_reached <= 3);
-	txp_check_result_free(&res);
+	txp_explore_result_free(&res);
 
 	txp_test_era_cfg(&cfg, "2.6.8");
-	cfg.strategy = TXP_CHECK_RANDOM;
+	cfg.strategy = TXP_EXPLORE_RANDOM;
 	cfg.runs = 1000;
 	explore_stopped(&cfg, &res);
-	txp_check_result_free(&res);
+	txp_explore_result_free(&res);
 
 	/* Not asked: the whole search. */
 	txp_test_era_cfg(&cfg, "2.6.8");
@@ -544,7 +544,7 @@ static void test_stop_between_schedules(void **state)
 	assert_false(res.interrupted);
 	assert_true(res.complete);
 	assert_int_equal(res.bound_reached, 1);
-	txp_check_result_free(&res);
+	txp_explore_result_free(&res);
 }
 
 int main(int argc, char **argv)

@@ -55,13 +55,13 @@ static enum txp_tx pingpong_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 	return txp_sim_ops.start_xmit(pkt, txq);
 }
 
-static void pingpong_cfg(struct txp_check_cfg *cfg, struct txp_driver_ops *ops, bool ends)
+static void pingpong_cfg(struct txp_explore_cfg *cfg, struct txp_driver_ops *ops, bool ends)
 {
 	*ops = txp_sim_ops;
 	ops->open = pingpong_open;
 	ops->start_xmit = pingpong_xmit;
 	cpu3_says_done = ends;
-	txp_check_cfg_init(cfg);
+	txp_explore_cfg_init(cfg);
 	cfg->ops = ops;
 	cfg->producers = 3;
 	cfg->packets = 1;
@@ -75,40 +75,40 @@ static void pingpong_cfg(struct txp_check_cfg *cfg, struct txp_driver_ops *ops, 
  * ping-pong, which no bound limits: this is a schedule, not a search.) */
 static void test_no_starvation(void **state)
 {
-	struct txp_check_cfg cfg;
+	struct txp_explore_cfg cfg;
 	struct txp_driver_ops ops;
-	struct txp_check_result res;
+	struct txp_explore_result res;
 	char err[256] = "";
 	bool fair = false;
 
 	(void)state;
 	pingpong_cfg(&cfg, &ops, true);
 	cfg.replay = "-";
-	assert_int_equal(txp_check_run(&cfg, &res, err, sizeof(err)), 0);
+	assert_int_equal(txp_explore_run(&cfg, &res, err, sizeof(err)), 0);
 	if (res.found)
 		fail_msg("%s: %s", res.kind, res.detail);
 	for (unsigned i = 0; i < res.nevents; i++)
 		if (strstr(res.events[i].text, "fair switch"))
 			fair |= !strcmp(res.columns[res.events[i].column], "CPU 3");
 	assert_true(fair);
-	txp_check_result_free(&res);
+	txp_explore_result_free(&res);
 }
 
 /* Nobody ends it: a livelock, whoever runs. */
 static void test_true_livelock_found(void **state)
 {
-	struct txp_check_cfg cfg;
+	struct txp_explore_cfg cfg;
 	struct txp_driver_ops ops;
-	struct txp_check_result res;
+	struct txp_explore_result res;
 	char err[256] = "";
 
 	(void)state;
 	pingpong_cfg(&cfg, &ops, false);
 	cfg.bound = 0;
-	assert_int_equal(txp_check_run(&cfg, &res, err, sizeof(err)), 0);
+	assert_int_equal(txp_explore_run(&cfg, &res, err, sizeof(err)), 0);
 	assert_true(res.found);
 	assert_string_equal(res.kind, "livelock");
-	txp_check_result_free(&res);
+	txp_explore_result_free(&res);
 }
 
 int main(int argc, char **argv)

@@ -32,7 +32,7 @@
 #define PROOF_BOUND 2
 #endif
 
-static void nolock_cfg(struct txp_check_cfg *cfg, const char *era, bool tso, unsigned bound)
+static void nolock_cfg(struct txp_explore_cfg *cfg, const char *era, bool tso, unsigned bound)
 {
 	txp_test_era_cfg(cfg, era);
 	assert_non_null(cfg->qdisc);
@@ -44,8 +44,8 @@ static void nolock_cfg(struct txp_check_cfg *cfg, const char *era, bool tso, uns
 /* A stall with the queue awake: packets in the qdisc, nobody to run it. */
 static void expect_stranded(const char *era, bool tso, unsigned bound)
 {
-	struct txp_check_cfg cfg;
-	struct txp_check_result res;
+	struct txp_explore_cfg cfg;
+	struct txp_explore_result res;
 
 	nolock_cfg(&cfg, era, tso, bound);
 	explore(&cfg, &res);
@@ -55,12 +55,12 @@ static void expect_stranded(const char *era, bool tso, unsigned bound)
 	assert_string_equal(res.kind, "stall");
 	assert_non_null(strstr(res.detail, "queue awake"));
 	assert_true(res.preemptions <= bound);
-	txp_check_result_free(&res);
+	txp_explore_result_free(&res);
 }
 
 static void expect_nolock_proved(const char *era, bool tso)
 {
-	struct txp_check_cfg cfg;
+	struct txp_explore_cfg cfg;
 
 	nolock_cfg(&cfg, era, tso, PROOF_BOUND);
 	expect_proved(&cfg, era, false);
@@ -117,7 +117,7 @@ static void test_draining_proved_tso(void **state)
  * no stall, under sc and tso. */
 static void expect_defer_proved(bool tso)
 {
-	struct txp_check_cfg cfg;
+	struct txp_explore_cfg cfg;
 
 	txp_test_era_cfg(&cfg, "6.x");
 	cfg.queues = 1;

@@ -24,14 +24,14 @@
 
 /* Explore cfg with the driver ops; expect a violation of kind naming
  * each of words, with a schedule that replays to it. */
-static void expect_named(struct txp_check_cfg *cfg, const struct txp_driver_ops *ops,
+static void expect_named(struct txp_explore_cfg *cfg, const struct txp_driver_ops *ops,
 			 const char *kind, const char *const *words)
 {
-	struct txp_check_result res, rep;
+	struct txp_explore_result res, rep;
 	char err[256] = "";
 
 	cfg->ops = ops;
-	assert_int_equal(txp_check_run(cfg, &res, err, sizeof(err)), 0);
+	assert_int_equal(txp_explore_run(cfg, &res, err, sizeof(err)), 0);
 	if (!res.found)
 		fail_msg("want %s, no violation in %llu schedules", kind, (unsigned long long)res.schedules);
 	if (strcmp(res.kind, kind))
@@ -42,13 +42,13 @@ static void expect_named(struct txp_check_cfg *cfg, const struct txp_driver_ops 
 	assert_non_null(res.schedule);
 	assert_true(res.nevents > 0);
 	cfg->replay = res.schedule;
-	assert_int_equal(txp_check_run(cfg, &rep, err, sizeof(err)), 0);
+	assert_int_equal(txp_explore_run(cfg, &rep, err, sizeof(err)), 0);
 	assert_true(rep.found);
 	assert_string_equal(rep.kind, kind);
 	assert_string_equal(rep.detail, res.detail);
 	cfg->replay = NULL;
-	txp_check_result_free(&rep);
-	txp_check_result_free(&res);
+	txp_explore_result_free(&rep);
+	txp_explore_result_free(&res);
 }
 
 /* The era's scenario at bound (0: the default) with the driver's
@@ -56,7 +56,7 @@ static void expect_named(struct txp_check_cfg *cfg, const struct txp_driver_ops 
 static void expect_planted(enum txp_tx (*xmit)(struct txp_pkt *, struct txp_txq *), const char *era,
 			   unsigned bound, const char *kind, const char *const *words)
 {
-	struct txp_check_cfg cfg;
+	struct txp_explore_cfg cfg;
 
 	txp_test_era_cfg(&cfg, era);
 	if (bound)
@@ -137,8 +137,8 @@ static void test_held_twice_is_duplicated(void **state)
 static void test_claim_broken(void **state)
 {
 	static const char *const words[] = { "which era 2.6.18 claims impossible", NULL };
-	struct txp_check_cfg cfg;
-	struct txp_check_result res;
+	struct txp_explore_cfg cfg;
+	struct txp_explore_result res;
 	char err[256] = "";
 
 	(void)state;
@@ -148,10 +148,10 @@ static void test_claim_broken(void **state)
 	cfg.bound = 1;
 	expect_named(&cfg, NULL, "claim", words);
 	cfg.race_impossible = false;
-	assert_int_equal(txp_check_run(&cfg, &res, err, sizeof(err)), 0);
+	assert_int_equal(txp_explore_run(&cfg, &res, err, sizeof(err)), 0);
 	assert_false(res.found);
 	assert_true(res.xmit_on_stopped_reachable);
-	txp_check_result_free(&res);
+	txp_explore_result_free(&res);
 }
 
 /* The eras that claim the race impossible are the ones whose design

@@ -33,13 +33,13 @@
 #define SKIP_UNDER_TSAN() do { if (TXP_TEST_TSAN) skip(); } while (0)
 
 /* An era's scenario, or a personality's (NULL era) behind the core lock. */
-static void cfg_of(struct txp_check_cfg *cfg, const char *era, const char *personality,
+static void cfg_of(struct txp_explore_cfg *cfg, const char *era, const char *personality,
 		   bool tso, unsigned bound)
 {
 	if (era) {
 		txp_test_era_cfg(cfg, era);
 	} else {
-		txp_check_cfg_init(cfg);
+		txp_explore_cfg_init(cfg);
 		cfg->lock = TXP_LOCK_CORE;
 		cfg->personality = txp_sim_personality(personality);
 		assert_non_null(cfg->personality);
@@ -49,8 +49,8 @@ static void cfg_of(struct txp_check_cfg *cfg, const char *era, const char *perso
 }
 
 /* The full search and the reduced one of cfg, into full and red. */
-static void both(struct txp_check_cfg *cfg, struct txp_check_result *full,
-		 struct txp_check_result *red)
+static void both(struct txp_explore_cfg *cfg, struct txp_explore_result *full,
+		 struct txp_explore_result *red)
 {
 	cfg->reduce = false;
 	explore(cfg, full);
@@ -62,9 +62,9 @@ static void both(struct txp_check_cfg *cfg, struct txp_check_result *full,
 }
 
 /* The same bug, at the same preemptions, and the reduced one replays. */
-static void expect_same_bug(struct txp_check_cfg *cfg, const char *kind, const char *what)
+static void expect_same_bug(struct txp_explore_cfg *cfg, const char *kind, const char *what)
 {
-	struct txp_check_result full, red, again;
+	struct txp_explore_result full, red, again;
 	char err[256] = "";
 
 	both(cfg, &full, &red);
@@ -77,19 +77,19 @@ static void expect_same_bug(struct txp_check_cfg *cfg, const char *kind, const c
 	assert_string_equal(red.kind, full.kind);
 	assert_int_equal(red.preemptions, full.preemptions);
 	cfg->replay = red.schedule;
-	assert_int_equal(txp_check_run(cfg, &again, err, sizeof(err)), 0);
+	assert_int_equal(txp_explore_run(cfg, &again, err, sizeof(err)), 0);
 	assert_true(again.found);
 	assert_string_equal(again.kind, kind);
 	cfg->replay = NULL;
-	txp_check_result_free(&again);
-	txp_check_result_free(&full);
-	txp_check_result_free(&red);
+	txp_explore_result_free(&again);
+	txp_explore_result_free(&full);
+	txp_explore_result_free(&red);
 }
 
 /* The same proof, in fewer schedules, some of them cut short. */
-static void expect_same_proof(struct txp_check_cfg *cfg, const char *what)
+static void expect_same_proof(struct txp_explore_cfg *cfg, const char *what)
 {
-	struct txp_check_result full, red;
+	struct txp_explore_result full, red;
 
 	both(cfg, &full, &red);
 	if (full.found || red.found)
@@ -105,14 +105,14 @@ static void expect_same_proof(struct txp_check_cfg *cfg, const char *what)
 	if (red.schedules >= full.schedules)
 		fail_msg("%s: %llu schedules reduced, %llu full", what,
 			 (unsigned long long)red.schedules, (unsigned long long)full.schedules);
-	txp_check_result_free(&full);
-	txp_check_result_free(&red);
+	txp_explore_result_free(&full);
+	txp_explore_result_free(&red);
 }
 
 /* 2004's false BUG, under sc (1 preemption) and tso (2). */
 static void test_bug_2_6_9(void **state)
 {
-	struct txp_check_cfg cfg;
+	struct txp_explore_cfg cfg;
 
 	(void)state;
 	SKIP_UNDER_TSAN();
@@ -126,7 +126,7 @@ static void test_bug_2_6_9(void **state)
  * the unlock (tso only). */
 static void test_bug_nolock(void **state)
 {
-	struct txp_check_cfg cfg;
+	struct txp_explore_cfg cfg;
 
 	(void)state;
 	SKIP_UNDER_TSAN();
@@ -140,7 +140,7 @@ static void test_bug_nolock(void **state)
  * (tso, bound 3, one producer of three packets). */
 static void test_bug_personalities(void **state)
 {
-	struct txp_check_cfg cfg;
+	struct txp_explore_cfg cfg;
 
 	(void)state;
 	SKIP_UNDER_TSAN();
@@ -156,7 +156,7 @@ static void test_bug_personalities(void **state)
  * reachable), under sc and tso. */
 static void test_proofs_2_6(void **state)
 {
-	struct txp_check_cfg cfg;
+	struct txp_explore_cfg cfg;
 
 	(void)state;
 	SKIP_UNDER_TSAN();
@@ -169,7 +169,7 @@ static void test_proofs_2_6(void **state)
 /* Two queues, BQL and the helpers: 6.x, and the lockless qdisc's fix. */
 static void test_proofs_modern(void **state)
 {
-	struct txp_check_cfg cfg;
+	struct txp_explore_cfg cfg;
 
 	(void)state;
 	SKIP_UNDER_TSAN();
@@ -226,14 +226,14 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* The orders cfg's search reaches, sorted into out; how many. */
-static unsigned orders_of(struct txp_check_cfg *cfg, uint64_t *out)
+static unsigned orders_of(struct txp_explore_cfg *cfg, uint64_t *out)
 {
-	struct txp_check_result res;
+	struct txp_explore_result res;
 
 	memset(&orders, 0, sizeof(orders));
 	cfg->ops = txp_test_sim_ops_with(order_xmit);
 	expect_clean_search(cfg, "2.6.8, 2 x 3", &res);
-	txp_check_result_free(&res);
+	txp_explore_result_free(&res);
 	assert_true(orders.n < ORDERS_MAX);
 	memcpy(out, orders.seen, orders.n * sizeof(out[0]));
 	qsort(out, orders.n, sizeof(out[0]), cmp_u64);
@@ -277,7 +277,7 @@ static unsigned order_classes(uint64_t *orders_in, unsigned n)
 static void test_same_ends(void **state)
 {
 	static uint64_t full[ORDERS_MAX], red[ORDERS_MAX];
-	struct txp_check_cfg cfg;
+	struct txp_explore_cfg cfg;
 	unsigned nfull, nred;
 
 	(void)state;
@@ -292,7 +292,7 @@ static void test_same_ends(void **state)
 		assert_true(nfull > 1);
 		/* The producers told apart: every order the full search reaches. */
 		cfg.reduce = true;
-		cfg.reduce_without = TXP_CHECK_REDUCE_NO_SYMMETRY;
+		cfg.reduce_without = TXP_EXPLORE_REDUCE_NO_SYMMETRY;
 		nred = orders_of(&cfg, red);
 		if (nred != nfull || memcmp(full, red, nfull * sizeof(full[0])))
 			fail_msg("%s: the full search reached %u orders of the packets, the reduced %u",
@@ -316,8 +316,8 @@ static void test_same_ends(void **state)
  * same verdict.  3 producers: 6 permutations. */
 static void test_parts(void **state)
 {
-	struct txp_check_result all, awake, apart;
-	struct txp_check_cfg cfg;
+	struct txp_explore_result all, awake, apart;
+	struct txp_explore_cfg cfg;
 
 	(void)state;
 	SKIP_UNDER_TSAN();
@@ -326,9 +326,9 @@ static void test_parts(void **state)
 	cfg.producers = 3;
 	cfg.reduce = true;
 	explore(&cfg, &all);
-	cfg.reduce_without = TXP_CHECK_REDUCE_NO_SYMMETRY;
+	cfg.reduce_without = TXP_EXPLORE_REDUCE_NO_SYMMETRY;
 	explore(&cfg, &apart);
-	cfg.reduce_without = TXP_CHECK_REDUCE_NO_SYMMETRY | TXP_CHECK_REDUCE_NO_ASLEEP;
+	cfg.reduce_without = TXP_EXPLORE_REDUCE_NO_SYMMETRY | TXP_EXPLORE_REDUCE_NO_ASLEEP;
 	explore(&cfg, &awake);
 	assert_true(all.complete && apart.complete && awake.complete);
 	assert_false(all.found || apart.found || awake.found);
@@ -343,16 +343,16 @@ static void test_parts(void **state)
 		fail_msg("symmetry: %llu states, %llu with the producers told apart",
 			 (unsigned long long)all.states, (unsigned long long)apart.states);
 	assert_int_equal(all.xmit_on_stopped_reachable, apart.xmit_on_stopped_reachable);
-	txp_check_result_free(&all);
-	txp_check_result_free(&apart);
-	txp_check_result_free(&awake);
+	txp_explore_result_free(&all);
+	txp_explore_result_free(&apart);
+	txp_explore_result_free(&awake);
 }
 
 /* Producers that differ (fragments, or a queue each) are told apart. */
 static void test_symmetry_when(void **state)
 {
-	struct txp_check_result res;
-	struct txp_check_cfg cfg;
+	struct txp_explore_result res;
+	struct txp_explore_cfg cfg;
 
 	(void)state;
 	SKIP_UNDER_TSAN();
@@ -360,21 +360,21 @@ static void test_symmetry_when(void **state)
 	cfg.reduce = true;
 	explore(&cfg, &res);
 	assert_true(res.symmetric);
-	txp_check_result_free(&res);
+	txp_explore_result_free(&res);
 	cfg.frags_max = 1;
 	explore(&cfg, &res);
 	assert_false(res.symmetric);
-	txp_check_result_free(&res);
+	txp_explore_result_free(&res);
 	cfg_of(&cfg, "6.x", NULL, false, 0);
 	cfg.reduce = true;
 	explore(&cfg, &res);
 	assert_int_equal(cfg.queues, 2);
 	assert_false(res.symmetric);
-	txp_check_result_free(&res);
+	txp_explore_result_free(&res);
 	cfg.queues = 1;
 	explore(&cfg, &res);
 	assert_true(res.symmetric);
-	txp_check_result_free(&res);
+	txp_explore_result_free(&res);
 }
 
 /* The scheduler's unbranched choice of the lowest id (landings where
@@ -400,19 +400,19 @@ static void test_default_tells_apart(void **state)
 /* Where it does not apply, said so. */
 static void test_refused(void **state)
 {
-	struct txp_check_cfg cfg;
-	struct txp_check_result res;
+	struct txp_explore_cfg cfg;
+	struct txp_explore_result res;
 	char err[256] = "";
 
 	(void)state;
 	cfg_of(&cfg, "2.6.11", NULL, false, 1);
 	cfg.reduce = true;
 	cfg.arm = true;
-	assert_int_equal(txp_check_run(&cfg, &res, err, sizeof(err)), -EINVAL);
+	assert_int_equal(txp_explore_run(&cfg, &res, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "not arm"));
 	cfg.arm = false;
-	cfg.strategy = TXP_CHECK_RANDOM;
-	assert_int_equal(txp_check_run(&cfg, &res, err, sizeof(err)), -EINVAL);
+	cfg.strategy = TXP_EXPLORE_RANDOM;
+	assert_int_equal(txp_explore_run(&cfg, &res, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--bound"));
 }
 

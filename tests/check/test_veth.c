@@ -45,10 +45,10 @@ enum model { SC, TSO, ARM };
 
 static const char *const model_name[] = { "sc", "tso", "arm" };
 
-static void veth_cfg(struct txp_check_cfg *cfg, const char *personality, enum model mm,
+static void veth_cfg(struct txp_explore_cfg *cfg, const char *personality, enum model mm,
 		     unsigned bound)
 {
-	txp_check_cfg_init(cfg);
+	txp_explore_cfg_init(cfg);
 	cfg->lock = TXP_LOCK_CORE;
 	cfg->runner = TXP_RUNNER_EXCLUSIVE;
 	cfg->personality = txp_sim_personality(personality);
@@ -59,7 +59,7 @@ static void veth_cfg(struct txp_check_cfg *cfg, const char *personality, enum mo
 }
 
 /* Does column col of res's diagram show text? */
-static bool saw_in(const struct txp_check_result *res, int col, const char *text)
+static bool saw_in(const struct txp_explore_result *res, int col, const char *text)
 {
 	for (unsigned i = 0; i < res->nevents; i++)
 		if ((col < 0 || res->events[i].column == col) && strstr(res->events[i].text, text))
@@ -67,7 +67,7 @@ static bool saw_in(const struct txp_check_result *res, int col, const char *text
 	return false;
 }
 
-static int column_of(const struct txp_check_result *res, const char *name)
+static int column_of(const struct txp_explore_result *res, const char *name)
 {
 	for (int c = 0; c < res->ncolumns; c++)
 		if (strstr(res->columns[c], name))
@@ -81,8 +81,8 @@ static int column_of(const struct txp_check_result *res, const char *name)
  * the consumer reclaimed the ring, and nobody woke it.  Replayed exactly. */
 static void test_2025_stall_arm(void **state)
 {
-	struct txp_check_cfg cfg;
-	struct txp_check_result res;
+	struct txp_explore_cfg cfg;
+	struct txp_explore_result res;
 
 	(void)state;
 	veth_cfg(&cfg, "veth-6.16", ARM, 1);
@@ -97,13 +97,13 @@ static void test_2025_stall_arm(void **state)
 	assert_true(saw_in(&res, column_of(&res, "CPU 2"), "ring full, netif_tx_stop_queue()"));
 	assert_false(saw_in(&res, -1, "netif_wake_queue()"));
 	txp_test_expect_replay(&cfg, &res);
-	txp_check_result_free(&res);
+	txp_explore_result_free(&res);
 }
 
 /* 6.16 under sc and tso: no violation within the bound. */
 static void expect_2025_clean(enum model mm)
 {
-	struct txp_check_cfg cfg;
+	struct txp_explore_cfg cfg;
 
 	veth_cfg(&cfg, "veth-6.16", mm, PROOF_BOUND);
 	expect_proved(&cfg, model_name[mm], false);
@@ -124,7 +124,7 @@ static void test_2025_clean_tso(void **state)
 /* The fix, proved under each model. */
 static void expect_fix_proved(enum model mm)
 {
-	struct txp_check_cfg cfg;
+	struct txp_explore_cfg cfg;
 
 	veth_cfg(&cfg, "veth", mm, PROOF_BOUND);
 	expect_proved(&cfg, model_name[mm], false);
@@ -155,8 +155,8 @@ static void test_fix_proved_arm(void **state)
  */
 static void test_fix_consumer_wakes_stopped(void **state)
 {
-	struct txp_check_cfg cfg;
-	struct txp_check_result res;
+	struct txp_explore_cfg cfg;
+	struct txp_explore_result res;
 	char sched[32], err[256];
 	bool seen = false;
 
@@ -165,13 +165,13 @@ static void test_fix_consumer_wakes_stopped(void **state)
 	cfg.replay = sched;
 	for (unsigned i = 0; i < 200 && !seen; i++) {
 		snprintf(sched, sizeof(sched), "%u:%d", i, PRODUCER_CTX);
-		if (txp_check_run(&cfg, &res, err, sizeof(err)) == -EINVAL)
+		if (txp_explore_run(&cfg, &res, err, sizeof(err)) == -EINVAL)
 			continue;	/* the producer cannot run there */
 		seen = saw_in(&res, -1, "ring full, netif_tx_stop_queue()") &&
 		       saw_in(&res, column_of(&res, "IRQ"), "netif_wake_queue()");
 		if (seen)
 			assert_false(res.found);
-		txp_check_result_free(&res);
+		txp_explore_result_free(&res);
 	}
 	assert_true(seen);
 }

@@ -39,9 +39,9 @@
  * producer (1). */
 #define WATCHDOG_CTX 2
 
-static void watchdog_cfg(struct txp_check_cfg *cfg, const char *personality, bool tso)
+static void watchdog_cfg(struct txp_explore_cfg *cfg, const char *personality, bool tso)
 {
-	txp_check_cfg_init(cfg);
+	txp_explore_cfg_init(cfg);
 	cfg->lock = TXP_LOCK_CORE;
 	cfg->runner = TXP_RUNNER_EXCLUSIVE;
 	cfg->personality = txp_sim_personality(personality);
@@ -54,7 +54,7 @@ static void watchdog_cfg(struct txp_check_cfg *cfg, const char *personality, boo
 	cfg->bound = PROOF_BOUND;
 }
 
-static bool saw(const struct txp_check_result *res, const char *text)
+static bool saw(const struct txp_explore_result *res, const char *text)
 {
 	for (unsigned i = 0; i < res->nevents; i++)
 		if (strstr(res->events[i].text, text))
@@ -65,8 +65,8 @@ static bool saw(const struct txp_check_result *res, const char *text)
 /* The old order: found, drawn up to the watchdog's line, and replayed. */
 static void expect_false_timeout(bool tso)
 {
-	struct txp_check_cfg cfg;
-	struct txp_check_result res;
+	struct txp_explore_cfg cfg;
+	struct txp_explore_result res;
 
 	watchdog_cfg(&cfg, "modern-2023", tso);
 	cfg.bound = 1;
@@ -86,7 +86,7 @@ static void expect_false_timeout(bool tso)
 		assert_false(saw(&res, "txq_trans_update()"));
 
 	txp_test_expect_replay(&cfg, &res);
-	txp_check_result_free(&res);
+	txp_explore_result_free(&res);
 }
 
 /* On two queues (6.x's default) each completion context has a column of
@@ -95,8 +95,8 @@ static void expect_false_timeout(bool tso)
  * in whatever column its slot held (a crash, or a line of gigabytes). */
 static void test_two_completions_drawn(void **state)
 {
-	struct txp_check_cfg cfg;
-	struct txp_check_result res;
+	struct txp_explore_cfg cfg;
+	struct txp_explore_result res;
 	unsigned irq = 0;
 
 	(void)state;
@@ -116,7 +116,7 @@ static void test_two_completions_drawn(void **state)
 		assert_string_not_equal(res.columns[c - 1], res.columns[c]);
 	for (unsigned i = 0; i < res.nevents; i++)
 		assert_in_range(res.events[i].column, 0, res.ncolumns - 1);
-	txp_check_result_free(&res);
+	txp_explore_result_free(&res);
 }
 
 static void test_old_order_false_timeout_sc(void **state)
@@ -134,7 +134,7 @@ static void test_old_order_false_timeout_tso(void **state)
 /* The fixed order: proved within the bound. */
 static void expect_fixed_proved(bool tso)
 {
-	struct txp_check_cfg cfg;
+	struct txp_explore_cfg cfg;
 
 	watchdog_cfg(&cfg, "modern", tso);
 	expect_none(&cfg, tso ? "modern (tso)" : "modern (sc)");
@@ -159,8 +159,8 @@ static void test_fixed_order_proved_tso(void **state)
  */
 static void test_fixed_order_watchdog_sees_stop(void **state)
 {
-	struct txp_check_cfg cfg;
-	struct txp_check_result res;
+	struct txp_explore_cfg cfg;
+	struct txp_explore_result res;
 	char sched[32], err[256];
 	bool seen = false;
 
@@ -169,7 +169,7 @@ static void test_fixed_order_watchdog_sees_stop(void **state)
 	cfg.replay = sched;
 	for (unsigned i = 0; i < 200 && !seen; i++) {
 		snprintf(sched, sizeof(sched), "%u:%d", i, WATCHDOG_CTX);
-		if (txp_check_run(&cfg, &res, err, sizeof(err)) == -EINVAL)
+		if (txp_explore_run(&cfg, &res, err, sizeof(err)) == -EINVAL)
 			continue;	/* the watchdog cannot run there */
 		seen = saw(&res, "dev_watchdog: queue stopped");
 		if (seen) {
@@ -177,7 +177,7 @@ static void test_fixed_order_watchdog_sees_stop(void **state)
 			assert_false(saw(&res, "NETDEV WATCHDOG"));
 			assert_false(res.found);
 		}
-		txp_check_result_free(&res);
+		txp_explore_result_free(&res);
 	}
 	assert_true(seen);
 }
@@ -185,7 +185,7 @@ static void test_fixed_order_watchdog_sees_stop(void **state)
 /* Without the watchdog, the old order is the modern driver: clean. */
 static void test_old_order_clean_without_watchdog(void **state)
 {
-	struct txp_check_cfg cfg;
+	struct txp_explore_cfg cfg;
 
 	(void)state;
 	watchdog_cfg(&cfg, "modern-2023", false);

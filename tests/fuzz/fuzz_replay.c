@@ -1,8 +1,8 @@
 /*
- * fuzz_replay.c - `txpath check --replay`: txp_check_schedule_parse
+ * fuzz_replay.c - `txpath check --replay`: txp_explore_schedule_parse
  * (src/check/schedule.c) on any string.  Properties: no crash, undefined
  * behaviour, leak or allocation beyond the string's length (libFuzzer's
- * malloc limit); what it accepts is exactly what txp_check_schedule_format
+ * malloc limit); what it accepts is exactly what txp_explore_schedule_format
  * writes for the choices it read (indices increasing, contexts in range);
  * what it refuses gets -EINVAL (or -ENOMEM) and one terminated line.
  * And choices made from the input (indices increasing), formatted, parse
@@ -16,17 +16,17 @@
 
 static void parse_any(const char *s, size_t errlen)
 {
-	struct txp_check_choice *c = NULL;
+	struct txp_explore_choice *c = NULL;
 	char *err = malloc(errlen), *back;
 	unsigned n = 99;
 	int rc;
 
 	FUZZ_CHECK(err);
-	rc = txp_check_schedule_parse(s, &c, &n, err, errlen);
+	rc = txp_explore_schedule_parse(s, &c, &n, err, errlen);
 	if (rc == 0) {
 		for (unsigned i = 0; i < n; i++)
-			FUZZ_CHECK(c[i].ctx < TXP_CHECK_MAX_CTX && (!i || c[i].index > c[i - 1].index));
-		back = txp_check_schedule_format(c, n);
+			FUZZ_CHECK(c[i].ctx < TXP_EXPLORE_MAX_CTX && (!i || c[i].index > c[i - 1].index));
+		back = txp_explore_schedule_format(c, n);
 		FUZZ_CHECK(back && strcmp(back, s) == 0);
 		free(back);
 	} else {
@@ -41,7 +41,7 @@ static void parse_any(const char *s, size_t errlen)
 /* Choices from the input: index steps of 1..256, any context, flushes. */
 static void format_and_parse(struct fuzz_in *in)
 {
-	struct txp_check_choice want[64], *got = NULL;
+	struct txp_explore_choice want[64], *got = NULL;
 	unsigned n = (unsigned)fuzz_take(in, 1) % 64, got_n = 0;
 	uint64_t index = fuzz_take(in, 4);
 	char err[128], *s;
@@ -54,13 +54,13 @@ static void format_and_parse(struct fuzz_in *in)
 			break;
 		}
 		want[i].index = (uint32_t)index;
-		want[i].ctx = (uint8_t)(b % TXP_CHECK_MAX_CTX);
+		want[i].ctx = (uint8_t)(b % TXP_EXPLORE_MAX_CTX);
 		want[i].flush = b & 0x80;
 		index += 1 + fuzz_take(in, 1);
 	}
-	s = txp_check_schedule_format(want, n);
+	s = txp_explore_schedule_format(want, n);
 	FUZZ_CHECK(s);
-	FUZZ_CHECK(txp_check_schedule_parse(s, &got, &got_n, err, sizeof(err)) == 0);
+	FUZZ_CHECK(txp_explore_schedule_parse(s, &got, &got_n, err, sizeof(err)) == 0);
 	FUZZ_CHECK(got_n == n);
 	for (unsigned i = 0; i < n; i++)
 		FUZZ_CHECK(got[i].index == want[i].index && got[i].ctx == want[i].ctx &&

@@ -269,7 +269,7 @@ struct picks {
 	bool json;
 };
 
-static void apply_picks(struct txp_check_cfg *cfg, const struct picks *p)
+static void apply_picks(struct txp_explore_cfg *cfg, const struct picks *p)
 {
 	if (p->era) {
 		const struct txp_era *e = txp_era_lookup(p->era);
@@ -306,25 +306,25 @@ static void apply_picks(struct txp_check_cfg *cfg, const struct picks *p)
  * against the scenario. */
 static const char *parse_replay(const char *arg)
 {
-	struct txp_check_choice *c;
+	struct txp_explore_choice *c;
 	unsigned n;
 	char err[256];
 
-	if (txp_check_schedule_parse(arg, &c, &n, err, sizeof(err)) != 0)
+	if (txp_explore_schedule_parse(arg, &c, &n, err, sizeof(err)) != 0)
 		usage_error("check", "%s", err);
 	free(c);
 	return arg;
 }
 
-/* --reduce-without asleep,symmetry: TXP_CHECK_REDUCE_NO_* bits. */
+/* --reduce-without asleep,symmetry: TXP_EXPLORE_REDUCE_NO_* bits. */
 static unsigned parse_reduce_without(const char *arg)
 {
 	static const struct {
 		const char *name;
 		unsigned bit;
 	} parts[] = {
-		{ "asleep", TXP_CHECK_REDUCE_NO_ASLEEP },
-		{ "symmetry", TXP_CHECK_REDUCE_NO_SYMMETRY },
+		{ "asleep", TXP_EXPLORE_REDUCE_NO_ASLEEP },
+		{ "symmetry", TXP_EXPLORE_REDUCE_NO_SYMMETRY },
 	};
 	unsigned bits = 0;
 
@@ -344,7 +344,7 @@ static unsigned parse_reduce_without(const char *arg)
 	}
 }
 
-static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, struct picks *p)
+static void parse_option(int c, const char *arg, struct txp_explore_cfg *cfg, struct picks *p)
 {
 	if (driver_so_option(&p->so, c, arg))
 		return;
@@ -384,16 +384,16 @@ static void parse_option(int c, const char *arg, struct txp_check_cfg *cfg, stru
 		cfg->arm = !strcmp(arg, "arm");
 		break;
 	case OPT_BOUND:
-		cfg->strategy = TXP_CHECK_BOUND;
+		cfg->strategy = TXP_EXPLORE_BOUND;
 		cfg->bound = (unsigned)parse_u64("check", "--bound", arg, 0, 16);
 		break;
 	case OPT_REDUCE: cfg->reduce = true; break;
 	case OPT_REDUCE_WITHOUT: cfg->reduce_without = parse_reduce_without(arg); break;
 	case OPT_PCT:
-		cfg->strategy = TXP_CHECK_PCT;
+		cfg->strategy = TXP_EXPLORE_PCT;
 		cfg->depth = (unsigned)parse_u64("check", "--pct", arg, 1, 64);
 		break;
-	case OPT_RANDOM: cfg->strategy = TXP_CHECK_RANDOM; break;
+	case OPT_RANDOM: cfg->strategy = TXP_EXPLORE_RANDOM; break;
 	case OPT_RUNS: cfg->runs = parse_u64("check", "--runs", arg, 1, UINT64_C(1) << 40); break;
 	case OPT_SEED: cfg->seed = parse_u64("check", "--seed", arg, 0, UINT64_MAX); break;
 	case OPT_REPLAY: cfg->replay = parse_replay(arg); break;
@@ -426,7 +426,7 @@ static void check_combination(const struct cmdline *cl)
 
 /* --driver-so: the plugin is the driver, with its lock mode unless
  * --lock was given. */
-static void use_driver_so(struct txp_check_cfg *cfg, const struct picks *p)
+static void use_driver_so(struct txp_explore_cfg *cfg, const struct picks *p)
 {
 	cfg->driver = driver_so_load("check", &p->so);
 	if (cfg->driver && p->lock < 0)
@@ -434,12 +434,12 @@ static void use_driver_so(struct txp_check_cfg *cfg, const struct picks *p)
 }
 
 /* The driver's name, and its ring, as the scenario has them. */
-static const char *driver_name(const struct txp_check_cfg *cfg)
+static const char *driver_name(const struct txp_explore_cfg *cfg)
 {
 	return cfg->driver ? txp_run_driver_plugin_of(cfg->driver)->name : cfg->personality->name;
 }
 
-static unsigned ring_shown(const struct txp_check_cfg *cfg)
+static unsigned ring_shown(const struct txp_explore_cfg *cfg)
 {
 	if (cfg->ring)
 		return cfg->ring;
@@ -454,13 +454,13 @@ static void show_progress(uint64_t schedules, unsigned bound, void *arg)
 	fflush(stderr);
 }
 
-static const char *strategy_text(const struct txp_check_cfg *cfg, char *buf, size_t len)
+static const char *strategy_text(const struct txp_explore_cfg *cfg, char *buf, size_t len)
 {
 	if (cfg->replay)
 		snprintf(buf, len, "replay of one schedule");
-	else if (cfg->strategy == TXP_CHECK_BOUND)
+	else if (cfg->strategy == TXP_EXPLORE_BOUND)
 		snprintf(buf, len, "every schedule with at most %u preemptions", cfg->bound);
-	else if (cfg->strategy == TXP_CHECK_PCT)
+	else if (cfg->strategy == TXP_EXPLORE_PCT)
 		snprintf(buf, len, "PCT depth %u (preemptions), %llu runs, seed %llu", cfg->depth,
 			 (unsigned long long)cfg->runs, (unsigned long long)cfg->seed);
 	else
@@ -492,8 +492,8 @@ static void print_replay_hint(int argc, char **argv, const char *schedule)
 }
 
 /* How the search ended, after "explored N schedules in T s". */
-static const char *search_end(const struct txp_check_cfg *cfg, const struct txp_check_result *r,
-			      char *buf, size_t len)
+static const char *search_end(const struct txp_explore_cfg *cfg,
+			      const struct txp_explore_result *r, char *buf, size_t len)
 {
 	if (r->found)
 		return ", stopped at the first violation";
@@ -501,7 +501,7 @@ static const char *search_end(const struct txp_check_cfg *cfg, const struct txp_
 		return r->complete ? ", the search within the bound is complete" : "";
 	if (cfg->replay)
 		return ", interrupted";
-	if (cfg->strategy == TXP_CHECK_BOUND)
+	if (cfg->strategy == TXP_EXPLORE_BOUND)
 		snprintf(buf, len, ", incomplete: interrupted at bound %u of %u%s", r->bound_reached,
 			 cfg->bound, r->bound_reached ? " (every bound below searched in full)" : "");
 	else
@@ -511,7 +511,7 @@ static const char *search_end(const struct txp_check_cfg *cfg, const struct txp_
 }
 
 /* What --reduce did, after the schedules line. */
-static void print_reduction(const struct txp_check_cfg *cfg, const struct txp_check_result *r)
+static void print_reduction(const struct txp_explore_cfg *cfg, const struct txp_explore_result *r)
 {
 	if (r->reduce_dropped)
 		printf("reduction: dropped (a context starved and was switched to unchosen); "
@@ -525,17 +525,17 @@ static void print_reduction(const struct txp_check_cfg *cfg, const struct txp_ch
 		       r->states_full ? ", the table full: later ones forgotten" : "");
 }
 
-static const char *mm_name(const struct txp_check_cfg *cfg)
+static const char *mm_name(const struct txp_explore_cfg *cfg)
 {
 	return cfg->arm ? "arm" : cfg->tso ? "tso" : "sc";
 }
 
-static const char *qdisc_name(const struct txp_check_cfg *cfg)
+static const char *qdisc_name(const struct txp_explore_cfg *cfg)
 {
 	return cfg->qdisc ? cfg->qdisc->id : txp_pfifo_fast_ops.id;
 }
 
-static void print_text(const struct txp_check_cfg *cfg, const struct txp_check_result *r,
+static void print_text(const struct txp_explore_cfg *cfg, const struct txp_explore_result *r,
 		       int argc, char **argv)
 {
 	char strat[128], end[128];
@@ -556,7 +556,7 @@ static void print_text(const struct txp_check_cfg *cfg, const struct txp_check_r
 			       r->detail);
 		else
 			printf("no violation in this schedule\n\n");
-		txp_check_diagram(stdout, r);
+		txp_explore_diagram(stdout, r);
 		printf("\nschedule: %s\n", r->schedule ? r->schedule : "-");
 		print_replay_hint(argc, argv, r->schedule ? r->schedule : "-");
 	} else {
@@ -570,7 +570,7 @@ static void print_text(const struct txp_check_cfg *cfg, const struct txp_check_r
 	       r->interrupted && !r->found ? " in the schedules explored" : "");
 }
 
-static void print_json(const struct txp_check_cfg *cfg, const struct txp_check_result *r)
+static void print_json(const struct txp_explore_cfg *cfg, const struct txp_explore_result *r)
 {
 	struct json j;
 
@@ -612,7 +612,7 @@ static void print_json(const struct txp_check_cfg *cfg, const struct txp_check_r
 	json_u64(&j, "schedules", r->schedules);
 	json_bool(&j, "complete", r->complete);
 	json_bool(&j, "interrupted", r->interrupted);
-	if (cfg->strategy == TXP_CHECK_BOUND && !cfg->replay)
+	if (cfg->strategy == TXP_EXPLORE_BOUND && !cfg->replay)
 		json_u64(&j, "bound_reached", r->bound_reached);
 	else
 		json_str(&j, "bound_reached", NULL);
@@ -633,13 +633,13 @@ static void print_json(const struct txp_check_cfg *cfg, const struct txp_check_r
 
 /* argv's options into cfg and p, checked: false when --help was asked
  * (and printed); a bad option is a usage error. */
-static bool parse_args(int argc, char **argv, struct txp_check_cfg *cfg, struct picks *p)
+static bool parse_args(int argc, char **argv, struct txp_explore_cfg *cfg, struct picks *p)
 {
 	struct cmdline cl;
 	char err[256];
 	int c;
 
-	txp_check_cfg_init(cfg);
+	txp_explore_cfg_init(cfg);
 	cmdline_init(&cl, "check", check_options);
 	while ((c = cmdline_next(&cl, argc, argv)) != -1) {
 		if (c == 'h' || c == OPT_HELP) {
@@ -651,12 +651,12 @@ static bool parse_args(int argc, char **argv, struct txp_check_cfg *cfg, struct 
 	check_combination(&cl);
 	apply_picks(cfg, p);
 	use_driver_so(cfg, p);
-	if (!txp_check_cfg_valid(cfg, err, sizeof(err)))
+	if (!txp_explore_cfg_valid(cfg, err, sizeof(err)))
 		usage_error("check", "%s", err);
 	return true;
 }
 
-void check_cfg_parse(int argc, char **argv, struct txp_check_cfg *cfg)
+void check_cfg_parse(int argc, char **argv, struct txp_explore_cfg *cfg)
 {
 	struct picks picks = PICKS_INIT;
 
@@ -665,8 +665,8 @@ void check_cfg_parse(int argc, char **argv, struct txp_check_cfg *cfg)
 
 int cmd_check(int argc, char **argv)
 {
-	struct txp_check_cfg cfg;
-	struct txp_check_result res;
+	struct txp_explore_cfg cfg;
+	struct txp_explore_result res;
 	struct picks picks = PICKS_INIT;
 	int rc;
 	char err[256];
@@ -676,7 +676,7 @@ int cmd_check(int argc, char **argv)
 	if (!picks.json && isatty(STDERR_FILENO))
 		cfg.progress = show_progress;
 	cfg.stop = signals_catch();
-	rc = txp_check_run(&cfg, &res, err, sizeof(err));
+	rc = txp_explore_run(&cfg, &res, err, sizeof(err));
 	if (cfg.progress)
 		fputs("\r\033[K", stderr);
 	if (rc == -EINVAL)
@@ -690,6 +690,6 @@ int cmd_check(int argc, char **argv)
 	else
 		print_text(&cfg, &res, argc, argv);
 	rc = res.interrupted ? 128 + signals_caught() : res.found ? 1 : 0;
-	txp_check_result_free(&res);
+	txp_explore_result_free(&res);
 	return rc;
 }

@@ -110,22 +110,22 @@ struct verdict {
 	double seconds;
 };
 
-static int explore(struct txp_check_cfg *cfg, enum model mm, struct verdict *v)
+static int explore(struct txp_explore_cfg *cfg, enum model mm, struct verdict *v)
 {
-	struct txp_check_result res;
+	struct txp_explore_result res;
 	char err[256];
 	int rc;
 
 	cfg->tso = mm == MODEL_TSO;
 	cfg->arm = mm == MODEL_ARM;
-	rc = txp_check_run(cfg, &res, err, sizeof(err));
+	rc = txp_explore_run(cfg, &res, err, sizeof(err));
 	if (rc != 0) {
 		fprintf(stderr, "txpath demo --history: %s\n", err);
 		return rc;
 	}
 	*v = (struct verdict){ res.found, res.complete, res.xmit_on_stopped_reachable, res.kind,
 			       res.preemptions, res.schedules, res.seconds };
-	txp_check_result_free(&res);
+	txp_explore_result_free(&res);
 	return 0;
 }
 
@@ -163,7 +163,7 @@ static const char *verdict_text(const struct verdict *v, char *buf, size_t len)
 	return buf;
 }
 
-static const char *row_name(const struct txp_check_cfg *cfg, char *buf, size_t len)
+static const char *row_name(const struct txp_explore_cfg *cfg, char *buf, size_t len)
 {
 	if (cfg->era)
 		snprintf(buf, len, "%s / %s", cfg->era, cfg->personality->name);
@@ -183,7 +183,7 @@ static void print_header(void)
 	       "seconds");
 }
 
-static void print_row(const struct history_row *row, const struct txp_check_cfg *cfg,
+static void print_row(const struct history_row *row, const struct txp_explore_cfg *cfg,
 		      const struct verdict v[MODELS])
 {
 	char name[64], text[MODELS][48];
@@ -215,8 +215,8 @@ static void json_verdict(struct json *j, const char *key, const struct verdict *
 	json_obj_end(j);
 }
 
-static void json_row(struct json *j, const struct history_row *row, const struct txp_check_cfg *cfg,
-		     const struct verdict v[MODELS])
+static void json_row(struct json *j, const struct history_row *row,
+		     const struct txp_explore_cfg *cfg, const struct verdict v[MODELS])
 {
 	json_obj_begin(j, NULL);
 	json_str(j, "year", row->year);
@@ -277,7 +277,7 @@ int demo_history(int argc, char **argv)
 	for (unsigned i = 0; i < HISTORY_ROWS && !rc && !signals_caught(); i++) {
 		char buf[512], *args[ROW_ARGS];
 		int n = row_argv(&history[i], buf, sizeof(buf), args);
-		struct txp_check_cfg cfg;
+		struct txp_explore_cfg cfg;
 		struct verdict v[MODELS];
 
 		if (!row_exists(n, args))

@@ -32,7 +32,7 @@
 #include "sync/sync.h"
 #include "check/explore.h"
 
-#define RT_MAX_CTX TXP_CHECK_MAX_CTX
+#define RT_MAX_CTX TXP_EXPLORE_MAX_CTX
 
 /* An action: run context i (0..RT_MAX_CTX-1), or flush the oldest
  * buffered store of context i (RT_FLUSH + i).  At the arm model's own

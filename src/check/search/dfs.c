@@ -88,7 +88,7 @@ static void dfs_record_fp(struct dfs *d, const struct rt_branch *b, unsigned for
  * the reduction, from the first explored state on (the execution's cut),
  * nothing is left to try: the tail was the default, explored there too;
  * nor is what a branch found asleep (its step leads to a state explored). */
-int dfs_record(struct dfs *d, unsigned forced, bool reduce, struct txp_check_result *res)
+int dfs_record(struct dfs *d, unsigned forced, bool reduce, struct txp_explore_result *res)
 {
 	unsigned n;
 	const struct rt_branch *b = rt_branches(&n);

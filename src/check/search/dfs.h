@@ -31,7 +31,7 @@ struct rt_plan dfs_plan(struct dfs *d, unsigned prefix, bool reduce, bool expect
 /* Record the last execution (forced: its prefix's length) into d; its
  * pruned and asleep counts into res.  -1: out of memory; -2: the same
  * choices led elsewhere (the execution did not repeat). */
-int dfs_record(struct dfs *d, unsigned forced, bool reduce, struct txp_check_result *res);
+int dfs_record(struct dfs *d, unsigned forced, bool reduce, struct txp_explore_result *res);
 /* The next prefix (its length in *prefix_len) within bound; false when
  * this round is complete. */
 bool dfs_next(struct dfs *d, unsigned bound, bool reduce, unsigned *prefix_len);

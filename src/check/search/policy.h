@@ -38,12 +38,12 @@ void policy_pct_init(struct policy_pct *pct, uint64_t seed, const unsigned *chan
 /* Replay: the choices, by increasing branch index. */
 struct policy_replay {
 	struct rt_policy p;
-	const struct txp_check_choice *choices;
+	const struct txp_explore_choice *choices;
 	unsigned n, next;
 	int refused;
 };
 
-void policy_replay_init(struct policy_replay *r, const struct txp_check_choice *choices,
+void policy_replay_init(struct policy_replay *r, const struct txp_explore_choice *choices,
 			unsigned n);
 /* After the execution: how many choices had their branch point come, and
  * the first that named an action not possible there (-1: none). */

@@ -1,6 +1,6 @@
 /*
  * replay.c - the replay policy (check build only): the choices of a
- * schedule string (txp_check_schedule_parse()), each at its branch point;
+ * schedule string (txp_explore_schedule_parse()), each at its branch point;
  * the default everywhere else.  A choice the branch does not offer is
  * noted (policy_replay_refused()) and the default taken.
  */
@@ -9,7 +9,7 @@
 static int replay_choose(struct rt_policy *p, const struct rt_branch *b, unsigned index)
 {
 	struct policy_replay *r = (struct policy_replay *)p;
-	const struct txp_check_choice *c;
+	const struct txp_explore_choice *c;
 	int a;
 
 	if (r->next == r->n || r->choices[r->next].index != index)
@@ -29,7 +29,7 @@ static void replay_begin(struct rt_policy *p)
 	r->refused = -1;
 }
 
-void policy_replay_init(struct policy_replay *r, const struct txp_check_choice *choices,
+void policy_replay_init(struct policy_replay *r, const struct txp_explore_choice *choices,
 			unsigned n)
 {
 	*r = (struct policy_replay){ .p = { .begin = replay_begin, .choose = replay_choose },
