@@ -12,15 +12,16 @@
 #ifndef TXPATH_TXPATH_H
 #define TXPATH_TXPATH_H
 
-#include "txpath/validator.h"
 #include "txpath/ctx.h"
 #include "txpath/dev.h"
 #include "txpath/driver.h"
 #include "txpath/net.h"
 #include "txpath/netdrv.h"
+#include "txpath/null.h"
 #include "txpath/pkt.h"
 #include "txpath/qdisc.h"
 #include "txpath/sim.h"
+#include "txpath/validator.h"
 #include "txpath/version.h"
 
 #endif

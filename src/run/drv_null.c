@@ -3,7 +3,7 @@
  */
 #include <stdio.h>
 
-#include "drivers/null/null.h"
+#include "txpath/null.h"
 #include "run/run.h"
 
 static bool null_check(const struct txp_run_cfg *cfg, char *err, size_t errlen)

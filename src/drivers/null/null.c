@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "null.h"
+#include "txpath/null.h"
 #include "sync/sync.h"
 
 /* Written only by its context; each on lines of its own. */

@@ -1,13 +1,17 @@
 /*
- * null.h - the null driver: accepts every packet and completes it at
+ * txpath/null.h - the null driver: accepts every packet and completes it at
  * once, in the context that sent it.  The cost of the core alone.
  */
-#ifndef TXP_NULL_H
-#define TXP_NULL_H
+#ifndef TXPATH_NULL_H
+#define TXPATH_NULL_H
 
 #include <stdint.h>
 
 #include "txpath/driver.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct txp_null;
 
@@ -25,5 +29,9 @@ extern const struct txp_driver_ops txp_null_ops;
 
 /* Exact once the device is closed; a snapshot while it runs. */
 void txp_null_get_stats(struct txp_null *nul, struct txp_null_stats *st);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
