@@ -3,32 +3,7 @@
  * qdisc_run() and qdisc_restart() (the locks, and the pieces its other
  * files share: xmit.h).
  */
-#include "check/validator.h"
 #include "xmit.h"
-
-/* -- the xmit lock, for completion paths -------------------------------- */
-
-void txp__netif_tx_lock_irq(struct txp_txq *txq, const char *site)
-{
-	txp__local_irq_disable(site);
-	txp__spin_lock(&txq->xmit_lock, site);
-}
-
-void txp__netif_tx_unlock_irq(struct txp_txq *txq, const char *site)
-{
-	txp__spin_unlock(&txq->xmit_lock, site);
-	txp__local_irq_enable(site);
-}
-
-void txp__netif_tx_lock(struct txp_txq *txq, const char *site)
-{
-	txp__spin_lock(&txq->xmit_lock, site);
-}
-
-void txp__netif_tx_unlock(struct txp_txq *txq, const char *site)
-{
-	txp__spin_unlock(&txq->xmit_lock, site);
-}
 
 /* -- qdisc_restart / qdisc_run ----------------------------------------- */
 
@@ -404,12 +379,4 @@ void txp_net_tx_action_txq(struct txp_txq *txq)
 void txp_net_tx_action(struct txp_dev *dev)
 {
 	net_tx_action(dev);
-}
-
-void txp_dev_xmit_lock_irqsafe(struct txp_dev *dev)
-{
-	dev->xmit_irqsafe = true;
-	if (txp__validating)
-		for (unsigned i = 0; i < dev->num_tx_queues; i++)
-			txp_validate_irqsafe(&dev->txqs[i].xmit_lock);
 }
