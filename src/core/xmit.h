@@ -19,7 +19,7 @@
 
 #include "core.h"
 
-/* -- trans_start, the watchdog's clock ------------------------------------ */
+/* -- trans_start, the watchdog's clock -------------------------------- */
 
 /*
  * Note when the queue stops, for the watchdog: before either XOFF bit is
@@ -47,7 +47,7 @@ static inline void txp__trans_update_after_xmit(struct txp_txq *txq, enum txp_tx
 	}
 }
 
-/* -- netif_schedule ------------------------------------------------------- */
+/* -- netif_schedule --------------------------------------------------- */
 
 /* netif_schedule(): ask for the queue to be run again soon. */
 static inline void txp__netif_schedule(struct txp_txq *txq)
@@ -56,7 +56,7 @@ static inline void txp__netif_schedule(struct txp_txq *txq)
 	txp_store_release(&txq->sched, 1);
 }
 
-/* -- calling the driver ------------------------------------------------ */
+/* -- calling the driver ----------------------------------------------- */
 
 /*
  * What a caller of start_xmit has seen of the queue's stops: the stop
@@ -182,7 +182,7 @@ txp__send_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self
 	return i;
 }
 
-/* -- the run of a root-locked qdisc ---------------------------------------- */
+/* -- the run of a root-locked qdisc (xmit_run.c) ---------------------- */
 
 /* dev_requeue_skb(): pkts[0..n) back at the head of the qdisc, in order,
  * counted.  The caller holds what serialises the qdisc's dequeue (the root
@@ -295,7 +295,7 @@ __txp_try_bypass(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int sel
 	return true;
 }
 
-/* -- the lockless qdisc (xmit_nolock.c) -------------------------------- */
+/* -- the lockless qdisc (xmit_nolock.c) ------------------------------- */
 
 /* __dev_xmit_skb for a TCQ_F_NOLOCK qdisc: enqueue without the root lock
  * (or bypass the empty qdisc) and run it if this context may.  keep:
@@ -308,7 +308,7 @@ unsigned txp__xmit_nolock(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n
 /* net_tx_action for a scheduled lockless queue. */
 void txp__nolock_tx_action(struct txp_txq *txq);
 
-/* -- the defer list (xmit_defer.c) -------------------------------------- */
+/* -- the defer list (xmit_defer.c) ------------------------------------ */
 
 /* 6.18's __dev_xmit_skb for a locked qdisc with a defer list: push
  * pkts[0..n) (counted submitted by the caller); the context that found
