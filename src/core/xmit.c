@@ -1,13 +1,72 @@
 /*
- * xmit.c - the transmit path: dev_queue_xmit() with queue selection (the
- * locks, and the pieces its other files share: xmit.h).
+ * xmit.c - the transmit path's entry points: dev_queue_xmit() and the
+ * burst calls, which pick each packet's queue and hand each queue its
+ * packets by the path its qdisc takes (__dev_xmit_skb: a device without
+ * a queue, here; the lockless qdisc, the defer list, or the root lock),
+ * and net_tx_action(), which runs the queues that were scheduled.  The
+ * paths, and the locks they take: xmit.h.
  */
 #include "xmit.h"
 
-/* -- entry points ------------------------------------------------------ */
+/* -- queue selection (netdev_core_pick_tx) ------------------------------- */
 
-/* A device without a queue: call the driver directly, under the xmit lock
- * in core mode; whatever it cannot take is dropped. */
+/* reciprocal_scale(): val onto [0, n) without a division. */
+static inline unsigned reciprocal_scale(uint32_t val, unsigned n)
+{
+	return (unsigned)(((uint64_t)val * n) >> 32);
+}
+
+/* The flow hash of a packet (skb_get_hash): its flow id, mixed so that
+ * consecutive ids spread over the queues. */
+static inline uint32_t flow_hash(uint32_t flow)
+{
+	flow ^= flow >> 16;
+	flow *= 0x7feb352du;
+	flow ^= flow >> 15;
+	flow *= 0x846ca68bu;
+	return flow ^ (flow >> 16);
+}
+
+/* The queue for a packet that has none: XPS by sending context, else the
+ * flow hash. */
+static inline unsigned pick_new(struct txp_dev *dev, const struct txp_pkt *pkt, int self)
+{
+	int q = txp_load_relaxed(&dev->xps[self]);
+
+	if (q >= 0 && (unsigned)q < dev->num_tx_queues)
+		return (unsigned)q;
+	return reciprocal_scale(flow_hash(pkt->flow), dev->num_tx_queues);
+}
+
+static inline unsigned pick_tx(struct txp_dev *dev, struct txp_pkt *pkt, int *cache, int self)
+{
+	unsigned n = dev->num_tx_queues, q;
+
+	if (dev->ops->select_queue) {
+		q = dev->ops->select_queue(dev, pkt);
+		if (txp_unlikely(q >= n)) {
+			/* netdev_cap_txqueue() */
+			txp__dev_log(dev, "%s selects tx queue %u, but only %u are there",
+				     dev->name, q, n);
+			q = 0;
+		}
+		return q;
+	}
+	if (cache && *cache >= 0 && (unsigned)*cache < n && !pkt->ooo_okay)
+		return (unsigned)*cache;
+	q = pick_new(dev, pkt, self);
+	if (cache)
+		*cache = (int)q;
+	return q;
+}
+
+unsigned txp_dev_pick_tx(struct txp_dev *dev, struct txp_pkt *pkt, int *cache)
+{
+	return dev->num_tx_queues == 1 ? 0 : pick_tx(dev, pkt, cache, txp_ctx_self());
+}
+
+/* -- a device without a queue (noqueue) --------------------------------- */
+
 /* noqueue_send() results. */
 enum noqueue_sent {
 	NOQUEUE_DROPPED = -1,	/* a dead loop: dropped, counted */
@@ -56,6 +115,8 @@ static int noqueue_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self)
 	txp__dev_log(txq->dev, "Virtual device %s asks to queue packet!", txq->dev->name);
 	return TXP_XMIT_DROP;
 }
+
+/* -- onto one queue (__dev_xmit_skb) ----------------------------------- */
 
 /*
  * Queue what fits of pkts[0..n) on txq, in order, and stop at the first
@@ -150,6 +211,8 @@ xmit_burst_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 	return queued;
 }
 
+/* -- net_tx_action ------------------------------------------------------ */
+
 /* Run txq, which was scheduled (its sched word was seen set). */
 static __attribute__((noinline)) void tx_action_run(struct txp_txq *txq)
 {
@@ -181,63 +244,6 @@ static inline void net_tx_action(struct txp_dev *dev)
 {
 	for (unsigned i = 0; i < dev->num_tx_queues; i++)
 		tx_action_txq(&dev->txqs[i]);
-}
-
-/* -- queue selection (netdev_core_pick_tx) ------------------------------- */
-
-/* reciprocal_scale(): val onto [0, n) without a division. */
-static inline unsigned reciprocal_scale(uint32_t val, unsigned n)
-{
-	return (unsigned)(((uint64_t)val * n) >> 32);
-}
-
-/* The flow hash of a packet (skb_get_hash): its flow id, mixed so that
- * consecutive ids spread over the queues. */
-static inline uint32_t flow_hash(uint32_t flow)
-{
-	flow ^= flow >> 16;
-	flow *= 0x7feb352du;
-	flow ^= flow >> 15;
-	flow *= 0x846ca68bu;
-	return flow ^ (flow >> 16);
-}
-
-/* The queue for a packet that has none: XPS by sending context, else the
- * flow hash. */
-static inline unsigned pick_new(struct txp_dev *dev, const struct txp_pkt *pkt, int self)
-{
-	int q = txp_load_relaxed(&dev->xps[self]);
-
-	if (q >= 0 && (unsigned)q < dev->num_tx_queues)
-		return (unsigned)q;
-	return reciprocal_scale(flow_hash(pkt->flow), dev->num_tx_queues);
-}
-
-static inline unsigned pick_tx(struct txp_dev *dev, struct txp_pkt *pkt, int *cache, int self)
-{
-	unsigned n = dev->num_tx_queues, q;
-
-	if (dev->ops->select_queue) {
-		q = dev->ops->select_queue(dev, pkt);
-		if (txp_unlikely(q >= n)) {
-			/* netdev_cap_txqueue() */
-			txp__dev_log(dev, "%s selects tx queue %u, but only %u are there",
-				     dev->name, q, n);
-			q = 0;
-		}
-		return q;
-	}
-	if (cache && *cache >= 0 && (unsigned)*cache < n && !pkt->ooo_okay)
-		return (unsigned)*cache;
-	q = pick_new(dev, pkt, self);
-	if (cache)
-		*cache = (int)q;
-	return q;
-}
-
-unsigned txp_dev_pick_tx(struct txp_dev *dev, struct txp_pkt *pkt, int *cache)
-{
-	return dev->num_tx_queues == 1 ? 0 : pick_tx(dev, pkt, cache, txp_ctx_self());
 }
 
 /* -- entry points ------------------------------------------------------ */
