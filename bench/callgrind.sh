@@ -35,7 +35,10 @@ objdump -d --no-show-raw-insn "$TXPATH" |
 # txp_xmit_burst, and locked ones in the binary's own code, for a run of
 # $1 packets.  With --compress-pos=no each cost line of the profile starts
 # with its instruction's address; the line after a calls= line is the
-# call's inclusive cost, not an instruction's, and is skipped.
+# call's inclusive cost, not an instruction's, and is skipped.  The
+# annotation lists txp_xmit_burst once per file its code comes from
+# (xmit.c, and the headers inlined into it), the whole of it first; that
+# line may end with the object's name or without.
 count() {
 	n=$1
 	shift
@@ -45,7 +48,7 @@ count() {
 		{ cat "$out" >&2; exit 1; }
 	total=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$out")
 	xmit=$(callgrind_annotate --inclusive=yes "$prof" 2>/dev/null |
-		sed -n 's/^ *\([0-9,]*\) .*:txp_xmit_burst .*/\1/p' | head -1 | tr -d ,)
+		sed -n 's/^ *\([0-9,]*\) .*:txp_xmit_burst\( .*\)\{0,1\}$/\1/p' | head -1 | tr -d ,)
 	lk=$(awk -v bin="$TXPATH" 'NR == FNR { lk["0x" $1] = 1; next }
 		/^ob=/ { mine = substr($0, 4) == bin || substr($0, length($0) - length(bin) + 1) == bin; next }
 		/^calls=/ { skip = 1; next }

@@ -192,53 +192,9 @@ void txp__drop(struct txp_txq *txq, int self, struct txp_pkt *pkt, enum txp_drop
 /* The same for a list linked by next (one walk to count, one to free). */
 void txp__drop_list(struct txp_txq *txq, int self, struct txp_pkt *list, enum txp_drop_reason r);
 
-/* -- xmit.c's pieces, for its other entry paths ------------------------ */
-
-/* Send pkts[0..n) in order (xmit_more on all but the last), each after
- * checking the queue is awake; caller holds what serialises start_xmit,
- * not the root lock.  How many the driver took; *rc: the first refusal. */
-unsigned txp__send_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self,
-			 enum txp_tx *rc);
-/* dev_requeue_skb(): pkts[0..n) back at the head of txq's qdisc, in
- * order, counted; caller holds what serialises its dequeue (root lock or
- * seqlock) and makes the queue run again. */
-void txp__requeue_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self);
-/* The xmit lock, spinning (with irqs saved and off when irq-safe). */
-void txp__xmit_lock_take(struct txp_txq *txq);
-void txp__xmit_lock_release(struct txp_txq *txq);
-/* netif_schedule(): run txq again soon. */
-void txp__netif_schedule(struct txp_txq *txq);
-/* __txp_try_bypass: may pkts[0..n) skip the empty qdisc (true: in core
- * mode the xmit lock is held)?  Caller holds the root lock. */
-bool __txp_try_bypass(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n);
-/* __txp_qdisc_run_with: run the queue, pkts[0..n) (a bypass batch, or
- * none) first.  Caller holds the root lock. */
-void __txp_qdisc_run_with(struct txp_txq *txq, int self, struct txp_pkt **pkts, unsigned n);
-
-/* -- the lockless qdisc (xmit_nolock.c) -------------------------------- */
-
-/* __dev_xmit_skb for a TCQ_F_NOLOCK qdisc: enqueue without the root lock
- * (or bypass the empty qdisc) and run it if this context may.  keep:
- * txp_xmit_burst_try()'s contract (stop at the first packet refused, the
- * rest the caller's; counts what it took as submitted); else the caller
- * counted all n and what is refused is dropped.  Returns how many were
- * queued or sent. */
-unsigned txp__xmit_nolock(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self,
-			  bool keep);
-/* net_tx_action for a scheduled lockless queue. */
-void txp__nolock_tx_action(struct txp_txq *txq);
 /* Lock what guards txq's qdisc for a reader that is not its runner: the
- * root lock, or a lockless qdisc's seqlock (spinning). */
+ * root lock, or a lockless qdisc's seqlock (spinning); xmit_nolock.c. */
 void txp__qdisc_lock(struct txp_txq *txq);
 void txp__qdisc_unlock(struct txp_txq *txq);
-
-/* -- the defer list (xmit_defer.c) -------------------------------------- */
-
-/* 6.18's __dev_xmit_skb for a locked qdisc with a defer list: push
- * pkts[0..n) (counted submitted by the caller); the context that found
- * the list empty takes the root lock and queues everything on it.
- * Returns n: the packets are the queue's (what the qdisc then refuses is
- * dropped as qdisc-limit, by whoever drains). */
-unsigned txp__xmit_defer(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self);
 
 #endif

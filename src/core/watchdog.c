@@ -19,8 +19,8 @@ static void freeze_queues(struct txp_dev *dev)
 		unsigned long flags = dev->xmit_irqsafe ? txp_local_irq_save() : 0;
 
 		/* Under the xmit lock: a start_xmit under way finishes first,
-		 * and the next holder's check in send_batch() sees the bit
-		 * (the lock's release and acquire order them). */
+		 * and the next holder's check in txp__send_batch() sees the
+		 * bit (the lock's release and acquire order them). */
 		txp_spin_lock(&txq->xmit_lock);
 		txp_store_release(&txq->frozen, 1);
 		txp_spin_unlock(&txq->xmit_lock);
@@ -66,7 +66,7 @@ static uint64_t stopped_for(struct txp_txq *txq, uint64_t now)
 			return 0;
 		txp_event("dev_watchdog: queue stopped");
 		/* Pairs with the release of the XOFF bit after trans_start is
-		 * written (trans_update() in xmit.c): seeing the bit, we see
+		 * written (txp__trans_update(), xmit.h): seeing the bit, we see
 		 * the time of that stop, not an older one. */
 		txp_smp_mb();
 		since = txp_load_relaxed(&txq->trans_start);

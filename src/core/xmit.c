@@ -1,683 +1,12 @@
 /*
- * xmit.c - the transmit path: dev_queue_xmit() with queue selection,
- * qdisc_run(), qdisc_restart(), queue flow control and byte queue limits.
- *
- * Locks, outermost first: the root lock (dev->queue_lock), then the xmit
- * lock (dev->xmit_lock), then whatever the driver takes.  qdisc_restart()
- * takes the xmit lock by trylock while holding the root lock, then drops
- * the root lock around start_xmit; in LLTX mode it takes no xmit lock at
- * all, which is the window of the race (DESIGN.md §3).
+ * xmit.c - the transmit path's entry points: dev_queue_xmit() and the
+ * burst calls, which pick each packet's queue and hand each queue its
+ * packets by the path its qdisc takes (__dev_xmit_skb: a device without
+ * a queue, here; the lockless qdisc, the defer list, or the root lock),
+ * and net_tx_action(), which runs the queues that were scheduled.  The
+ * paths, and the locks they take: xmit.h.
  */
-#include "core.h"
-
-/* -- flow control ------------------------------------------------------ */
-
-bool txp_netif_queue_stopped(const struct txp_txq *txq)
-{
-	return txp__txq_stopped(txq);
-}
-
-bool txp_netif_xmit_stopped(const struct txp_txq *txq)
-{
-	return txp__txq_stopped(txq) || txp__txq_stack_xoff(txq);
-}
-
-/*
- * Note when the queue stops, for the watchdog: before either XOFF bit is
- * set (the order of Linux's 2024 fix "net: fix races in
- * netdev_tx_sent_queue()/dev_watchdog()"), so a watchdog that sees the
- * bit, then a full barrier, then reads trans_start, reads this stop's
- * time and not an old one.  The bit's store is a release: pairs with the
- * barrier in txp_dev_watchdog().
- */
-static inline void trans_update(struct txp_txq *txq)
-{
-	if (txq->dev->watchdog_timeo_ns && !txq->dev->trans_after_xmit) {
-		txp_store_relaxed(&txq->trans_start, txp__dev_clock(txq->dev));
-		txp_event("trans_start = jiffies");
-	}
-}
-
-/* The order before the fix (txq_trans_update() in netdev_start_xmit()):
- * stamped once start_xmit returned OK, after whatever XOFF bit it set. */
-static inline void trans_update_after_xmit(struct txp_txq *txq, enum txp_tx rc)
-{
-	if (txp_unlikely(txq->dev->trans_after_xmit) && rc == TXP_TX_OK && txq->dev->watchdog_timeo_ns) {
-		txp_store_relaxed(&txq->trans_start, txp__dev_clock(txq->dev));
-		txp_event("txq_trans_update(): trans_start = jiffies");
-	}
-}
-
-/*
- * Like netif_stop_queue(), a plain store that implies no barrier: a driver
- * that rechecks its ring after stopping needs txp_smp_mb() in between
- * (pairs with the barrier of its completion path before it tests
- * "stopped").  The stop generation lets a caller of start_xmit tell
- * whether the queue was stopped under it.  Stops are serialised by the
- * driver, so check-then-store loses nothing, and the generation needs no
- * locked add (which on x86 would be a hidden full barrier).  It moves
- * after the flag, with release: a caller that reads the new generation
- * (with acquire, in xmit_watch()) then sees the queue stopped, so no stop
- * falls between its two reads uncounted.
- */
-void txp_netif_stop_queue(struct txp_txq *txq)
-{
-	if (txp_netif_queue_stopped(txq))
-		return;
-	trans_update(txq);
-	txp_store_release(&txq->stopped, 1);
-	txp_stat_store_release(&txq->stop_gen, txp_stat_load_acquire(&txq->stop_gen) + 1);
-	txp__stat_add(txq, txp_ctx_self(), TXP__ST_STOPS, 1);
-}
-
-/* netif_schedule(): ask for the queue to be run again soon. */
-static void netif_schedule(struct txp_txq *txq)
-{
-	/* Release: pairs with the exchange in txp_net_tx_action_txq(). */
-	txp_store_release(&txq->sched, 1);
-}
-
-void txp_netif_wake_queue(struct txp_txq *txq)
-{
-	/* A full-barrier read-modify-write, as test_and_clear_bit(): pairs
-	 * with the store in txp_netif_stop_queue(). */
-	if (!txp_xchg(&txq->stopped, 0))
-		return;
-	txp__stat_add(txq, txp_ctx_self(), TXP__ST_WAKES, 1);
-	txp_event("netif_wake_queue()");
-	netif_schedule(txq);
-}
-
-void txp_netif_tx_start_queue(struct txp_txq *txq)
-{
-	/* As the wake's exchange, without the reschedule: the caller is
-	 * start_xmit, which is about to send anyway. */
-	if (txp_xchg(&txq->stopped, 0))
-		txp__stat_add(txq, txp_ctx_self(), TXP__ST_WAKES, 1);
-}
-
-/* -- byte queue limits (netdev_tx_*_queue) ------------------------------ */
-
-/* netdev_tx_sent_queue() on a device with BQL. */
-static inline void bql_sent(struct txp_txq *txq, unsigned bytes)
-{
-	txp_dql_queued(&txq->dql, bytes);
-	if (txp_likely(txp_dql_avail(&txq->dql) >= 0))
-		return;
-	trans_update(txq);
-	/* Release: trans_start before the bit, for the watchdog (pairs with
-	 * its barrier in stopped_for()). */
-	txp_store_release(&txq->stack_xoff, 1);
-	txp_event("BQL limit: STACK_XOFF set");
-	/* smp_mb__after_atomic(): the stop is visible before the recheck
-	 * below reads the completion side.  Pairs with the barrier in
-	 * bql_completed(): one of the two sees the other,
-	 * so the queue cannot stay stopped with nothing in flight. */
-	txp_smp_mb();
-	if (txp_unlikely(txp_dql_avail(&txq->dql) >= 0))
-		txp_xchg(&txq->stack_xoff, 0);
-}
-
-void txp_netdev_tx_sent_queue(struct txp_txq *txq, unsigned bytes)
-{
-	if (txq->dev->bql)
-		bql_sent(txq, bytes);
-}
-
-bool txp_netdev_tx_sent_queue_more(struct txp_txq *txq, unsigned bytes, bool xmit_more)
-{
-	if (xmit_more) {
-		if (txq->dev->bql)
-			txp_dql_queued(&txq->dql, bytes);
-		return txp_netif_queue_stopped(txq);
-	}
-	if (txq->dev->bql)
-		bql_sent(txq, bytes);
-	return true;
-}
-
-/*
- * Does the calling context hold txq's xmit lock in core mode?  Then no
- * start_xmit runs on txq meanwhile, so neither BQL's sent side nor a
- * driver's stop: a completion made there (a driver completing within
- * start_xmit, as the null driver does) is ordered with them by the lock.
- */
-static inline bool xmit_lock_mine(const struct txp_txq *txq)
-{
-	return txq->dev->lock == TXP_LOCK_CORE &&
-	       txp__spin_owner_raw(&txq->xmit_lock) == txp_ctx_self();
-}
-
-/* netdev_tx_completed_queue() on a device with BQL, its barrier only if
- * mb (else the caller holds the xmit lock: xmit_lock_mine()). */
-static inline void bql_completed(struct txp_txq *txq, unsigned bytes, bool mb)
-{
-	txp_dql_completed(&txq->dql, bytes, TXP_DQL_NOW);
-	/* Without this barrier the queue could stay stopped for good: the
-	 * completion must be visible before XOFF is tested, as the sent
-	 * side's stop is before it rechecks.  Pairs with the barrier in
-	 * bql_sent(); the stop/wake helpers rely on it
-	 * (txp_netif_txq_completed_wake). */
-	if (mb)
-		txp_smp_mb();
-	if (txp_dql_avail(&txq->dql) < 0)
-		return;
-	/* Tested before it is cleared, so a queue that runs costs no locked
-	 * exchange, nor its flow-control line's ownership.  A stop this load
-	 * misses is one whose recheck, after its own barrier, sees this
-	 * completion and restarts the queue itself. */
-	if (txp_load_relaxed(&txq->stack_xoff) && txp_xchg(&txq->stack_xoff, 0))
-		netif_schedule(txq);
-}
-
-void txp_netdev_tx_completed_queue(struct txp_txq *txq, unsigned pkts, unsigned bytes)
-{
-	(void)pkts;
-	if (txp_likely(bytes) && txq->dev->bql)
-		bql_completed(txq, bytes, !xmit_lock_mine(txq));
-}
-
-void txp_netdev_tx_reset_queue(struct txp_txq *txq)
-{
-	txp_xchg(&txq->stack_xoff, 0);
-	txp_dql_reset(&txq->dql);
-}
-
-void txp_netif_txq_stop_mb(struct txp_txq *txq)
-{
-	txp_netif_stop_queue(txq);
-	/* smp_mb__after_atomic(): the stop before the recheck of the ring.
-	 * Pairs with the barrier of txp_netif_txq_completed_wake(). */
-	txp_smp_mb();
-}
-
-/* netdev_txq_completed_mb(): BQL's completion and its barrier, or without
- * BQL the barrier alone. */
-void txp_netdev_txq_completed_mb(struct txp_txq *txq, unsigned pkts, unsigned bytes)
-{
-	(void)pkts;
-	if (!bytes)
-		return;
-	if (txq->dev->bql)
-		bql_completed(txq, bytes, true);
-	else
-		txp_smp_mb();
-}
-
-void txp_netif_tx_lock_irq_at(struct txp_txq *txq, const char *site)
-{
-	txp_local_irq_disable_at(site);
-	txp_spin_lock_at(&txq->xmit_lock, site);
-}
-
-void txp_netif_tx_unlock_irq_at(struct txp_txq *txq, const char *site)
-{
-	txp_spin_unlock_at(&txq->xmit_lock, site);
-	txp_local_irq_enable_at(site);
-}
-
-void txp_netif_tx_lock_at(struct txp_txq *txq, const char *site)
-{
-	txp_spin_lock_at(&txq->xmit_lock, site);
-}
-
-void txp_netif_tx_unlock_at(struct txp_txq *txq, const char *site)
-{
-	txp_spin_unlock_at(&txq->xmit_lock, site);
-}
-
-/* -- calling the driver ------------------------------------------------ */
-
-/*
- * What a caller of start_xmit has seen of the queue's stops: the stop
- * generation, and its own stop count (the stops it made itself).  Taken
- * before the caller checks "stopped"; call_start_xmit() moves it past the
- * call, so a batch reads each word once per packet.
- */
-struct xmit_watch {
-	uint64_t gen, own;
-};
-
-static inline void xmit_watch(struct txp_txq *txq, int self, struct xmit_watch *w)
-{
-	w->gen = txp_stat_load_acquire(&txq->stop_gen);
-	w->own = txp__stat_own(txq, self, TXP__ST_STOPS);
-}
-
-/*
- * Call start_xmit, counting whether another context stopped the queue
- * between the caller's stopped check and the driver's return: start_xmit
- * then ran on a stopped queue.  That is, the stop generation grew by more
- * than this context's own stops.  The caller counts the call itself.
- * Inlined: it runs once per packet.
- */
-static inline __attribute__((always_inline)) enum txp_tx
-call_start_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self, struct xmit_watch *w)
-{
-	struct txp_dev *dev = txq->dev;
-	struct xmit_watch was = *w;
-
-	enum txp_tx rc;
-
-	txp_event("call hard_start_xmit");
-	rc = dev->ops->start_xmit(pkt, txq);
-	trans_update_after_xmit(txq, rc);
-	xmit_watch(txq, self, w);
-	if (txp_unlikely(w->gen - was.gen != w->own - was.own))
-		txp__stat_add(txq, self, TXP__ST_XMIT_ON_STOPPED, 1);
-	if (txp_unlikely(rc != TXP_TX_OK)) {
-		if (rc == TXP_TX_BUSY)
-			txp__stat_add(txq, self, TXP__ST_TX_BUSY, 1);
-		else if (rc == TXP_TX_LOCKED)
-			txp__stat_add(txq, self, TXP__ST_TX_LOCKED, 1);
-	}
-	return rc;
-}
-
-/* The xmit lock, taken with interrupts saved and off when the driver
- * uses it from its completion path (2.6.11-rc2: spin_lock_irqsave). */
-static inline __attribute__((always_inline)) bool xmit_lock_try(struct txp_txq *txq, int self)
-{
-	unsigned long flags = 0;
-
-	if (txq->dev->xmit_irqsafe)
-		flags = txp_local_irq_save();
-	if (!txp_spin_trylock_as(&txq->xmit_lock, self)) {
-		if (txq->dev->xmit_irqsafe)
-			txp_local_irq_restore(flags);
-		return false;
-	}
-	txq->xmit_irq_flags = flags;	/* the holder's alone */
-	return true;
-}
-
-static void xmit_lock_take(struct txp_txq *txq)
-{
-	unsigned long flags = 0;
-
-	if (txq->dev->xmit_irqsafe)
-		flags = txp_local_irq_save();
-	txp_spin_lock(&txq->xmit_lock);
-	txq->xmit_irq_flags = flags;
-}
-
-static inline __attribute__((always_inline)) void xmit_lock_release(struct txp_txq *txq)
-{
-	unsigned long flags = txq->xmit_irq_flags;
-
-	/* Pairs with the trylock in xmit_lock_try(). */
-	txp_spin_unlock(&txq->xmit_lock);
-	if (txq->dev->xmit_irqsafe)
-		txp_local_irq_restore(flags);
-}
-
-/* -- qdisc_restart / qdisc_run ----------------------------------------- */
-
-/*
- * Send pkts[0..n) in order, each after checking that the queue is awake,
- * all but the last with xmit_more set.  Caller holds whatever serialises
- * start_xmit (the xmit lock in core mode, nothing in LLTX mode), not the
- * root lock.  Returns how many the driver took; *rc is the result of the
- * first one it did not take (TXP_TX_BUSY too when the queue was found
- * stopped).
- */
-static inline __attribute__((always_inline)) unsigned
-send_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self, enum txp_tx *rc)
-{
-	unsigned i, calls = 0;
-	struct xmit_watch w;
-
-	*rc = TXP_TX_OK;
-	xmit_watch(txq, self, &w);
-	for (i = 0; i < n; i++) {
-		/* The whole batch waits for BQL and the watchdog's freeze, as
-		 * sch_direct_xmit() does; within it, only the driver's stop. */
-		if (i ? txp__txq_stopped(txq) : txp__txq_frozen_or_stopped(txq)) {
-			*rc = TXP_TX_BUSY;
-			break;
-		}
-		pkts[i]->xmit_more = i + 1 < n;
-		calls++;
-		*rc = call_start_xmit(txq, pkts[i], self, &w);
-		if (*rc != TXP_TX_OK)
-			break;
-	}
-	txp__stat_add(txq, self, TXP__ST_XMIT_CALLS, calls);
-	return i;
-}
-
-/* dev_requeue_skb(): pkts[0..n) back at the head of the qdisc, in order,
- * counted.  The caller holds what serialises the qdisc's dequeue (the root
- * lock, or a lockless qdisc's seqlock) and says how the queue runs again. */
-static inline void requeue_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
-{
-	struct txp_qdisc *q = txq->qdisc;
-
-	for (unsigned i = n; i-- > 0;)
-		q->ops->requeue(q, pkts[i]);
-	txp_event("requeue");
-	txp__stat_add(txq, self, TXP__ST_REQUEUES, n);
-}
-
-/* Put pkts[0..n) back and schedule the queue.  Caller holds the root
- * lock.  Returns 1: stop running. */
-static int requeue(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
-{
-	txp_assert_held(&txq->root_lock);
-	requeue_batch(txq, pkts, n, self);
-	netif_schedule(txq);
-	return 1;
-}
-
-/*
- * __txp_xmit_batch: send pkts[0..n), taken off the qdisc (or bypassing
- * it).  Caller holds the root lock and, in core mode, the xmit lock; the
- * root lock is dropped around start_xmit and held again on return, the
- * xmit lock is released.
- * Returns < 0: all of it sent, go on.  Returns >= 0: stop; the backlog
- * left (what could not be sent was requeued, in order, and the queue
- * scheduled).
- */
-static inline __attribute__((always_inline)) int
-__txp_xmit_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
-{
-	struct txp_dev *dev = txq->dev;
-	bool core = dev->lock == TXP_LOCK_CORE;
-	enum txp_tx rc;
-	unsigned sent;
-
-	txp_assert_held(&txq->root_lock);
-	if (core)
-		txp_assert_held(&txq->xmit_lock);
-	txp_spin_unlock(&txq->root_lock);
-	sent = send_batch(txq, pkts, n, self, &rc);
-	if (core)
-		xmit_lock_release(txq);
-	txp_spin_lock_as(&txq->root_lock, self);
-	if (sent == n)
-		return -1;
-	/* TXP_TX_BUSY, or the queue was stopped: requeue.  TXP_TX_LOCKED
-	 * (LLTX: the driver's own lock was busy) is a collision too. */
-	if (rc == TXP_TX_LOCKED && !core)
-		txp__stat_add(txq, self, TXP__ST_COLLISIONS, 1);
-	return requeue(txq, pkts + sent, n - sent, self);
-}
-
-/*
- * __txp_qdisc_restart: take a batch off the qdisc (one packet, as 2.6.x,
- * unless the device has a bulk size) and send it.  Caller holds the root
- * lock.  Returns as __txp_xmit_batch(); a packet dropped as a dead loop
- * counts as sent.
- */
-static int __txp_qdisc_restart(struct txp_txq *txq, int self)
-{
-	struct txp_dev *dev = txq->dev;
-	struct txp_qdisc *q = txq->qdisc;
-	struct txp_pkt *pkts[TXP_DEV_BULK_MAX];
-	unsigned n = 1;
-
-	txp_assert_held(&txq->root_lock);
-	pkts[0] = q->ops->dequeue(q);
-	if (!pkts[0])
-		return (int)q->qlen;
-	txp_event("qdisc_restart");
-
-	if (dev->lock == TXP_LOCK_CORE && !xmit_lock_try(txq, self)) {
-		/* Someone holds the driver.  If it is us, start_xmit
-		 * recursed into its own queue: drop, or loop forever. */
-		if (txp_spin_owner(&txq->xmit_lock) == self) {
-			txp__drop(txq, self, pkts[0], TXP_DROP_DEAD_LOOP);
-			txp__dev_log(dev, "Dead loop on netdevice %s, fix it urgently!",
-				     dev->name);
-			return -1;
-		}
-		txp__stat_add(txq, self, TXP__ST_COLLISIONS, 1);
-		return requeue(txq, pkts, 1, self);
-	}
-	/* The driver is ours (or needs no lock): take the rest of a batch. */
-	while (n < dev->bulk && (pkts[n] = q->ops->dequeue(q)) != NULL)
-		n++;
-	return __txp_xmit_batch(txq, pkts, n, self);
-}
-
-/*
- * __txp_qdisc_run: drain the queue while it is awake, starting with
- * pkts[0..n) if given (a bypass batch, see try_bypass()).  Caller holds
- * the root lock.  The exclusive runner lets one context in at a time; the
- * others leave their packets to it (a bypass batch is only given by the
- * context allowed in).
- */
-static inline __attribute__((always_inline)) void
-__txp_qdisc_run(struct txp_txq *txq, int self, struct txp_pkt **pkts, unsigned n)
-{
-	bool exclusive = txq->dev->runner == TXP_RUNNER_EXCLUSIVE;
-	int rc = -1;
-
-	txp_assert_held(&txq->root_lock);
-	if (exclusive) {
-		/* A bypass batch is already taken (and in core mode its xmit
-		 * lock held): it must go through __txp_xmit_batch(), which
-		 * requeues what a stopped queue cannot take. */
-		if (!n && (txq->running || txp__txq_frozen_or_stopped(txq)))
-			return;
-		txq->running = true;
-	}
-	if (n)
-		rc = __txp_xmit_batch(txq, pkts, n, self);
-	/* An empty qdisc has nothing to restart (it would return 0). */
-	while (rc < 0 && txq->qdisc->qlen && !txp__txq_frozen_or_stopped(txq))
-		rc = __txp_qdisc_restart(txq, self);
-	if (exclusive)
-		txq->running = false;
-}
-
-/*
- * try_bypass: may a burst skip the qdisc?  Caller holds the root lock.
- * When the qdisc is empty, nobody else runs it, the queue is awake and
- * the whole burst would be the next batch anyway (fits the bulk size and
- * the band's limit, all of one band), enqueueing and dequeueing it is
- * work with no effect: Linux 2.6.32's TCQ_F_CAN_BYPASS.  Same packets,
- * same order, same drops.  In core mode the xmit lock must be had at
- * once; true means it is held.
- */
-static inline __attribute__((always_inline)) bool
-try_bypass(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
-{
-	struct txp_dev *dev = txq->dev;
-	struct txp_qdisc *q = txq->qdisc;
-
-	txp_assert_held(&txq->root_lock);
-	if (q->qlen || n > dev->bulk || n > dev->txqueuelen || q->ops != &txp_pfifo_fast_ops ||
-	    txp__txq_frozen_or_stopped(txq) || (dev->runner == TXP_RUNNER_EXCLUSIVE && txq->running))
-		return false;
-	for (unsigned i = 1; i < n; i++)
-		if (pkts[i]->priority != pkts[0]->priority &&
-		    txp_pfifo_fast_band(pkts[i]->priority) != txp_pfifo_fast_band(pkts[0]->priority))
-			return false;
-	if (dev->lock == TXP_LOCK_CORE && !xmit_lock_try(txq, self))
-		return false;	/* the usual path counts the collision */
-	txp_event("qdisc_restart");
-	return true;
-}
-
-/* -- entry points ------------------------------------------------------ */
-
-/* A device without a queue: call the driver directly, under the xmit lock
- * in core mode; whatever it cannot take is dropped. */
-/* noqueue_send() results. */
-enum noqueue_sent {
-	NOQUEUE_DROPPED = -1,	/* a dead loop: dropped, counted */
-	NOQUEUE_REFUSED = 0,	/* stopped or busy: still the caller's */
-	NOQUEUE_TAKEN = 1,	/* the driver's now */
-};
-
-/* Hand pkt to the driver of a device without a queue, under the xmit lock
- * in core mode.  A recursion into its own queue is dropped as a dead loop. */
-static enum noqueue_sent noqueue_send(struct txp_txq *txq, struct txp_pkt *pkt, int self)
-{
-	struct txp_dev *dev = txq->dev;
-	bool core = dev->lock == TXP_LOCK_CORE;
-	enum txp_tx rc = TXP_TX_BUSY;
-	struct xmit_watch w;
-
-	if (core) {
-		if (txp_spin_owner(&txq->xmit_lock) == self) {
-			txp__drop(txq, self, pkt, TXP_DROP_DEAD_LOOP);
-			txp__dev_log(dev, "Dead loop on virtual device %s, fix it urgently!",
-				     dev->name);
-			return NOQUEUE_DROPPED;
-		}
-		xmit_lock_take(txq);
-	}
-	xmit_watch(txq, self, &w);
-	pkt->xmit_more = 0;
-	if (!txp__txq_frozen_or_stopped(txq)) {
-		txp__stat_add(txq, self, TXP__ST_XMIT_CALLS, 1);
-		rc = call_start_xmit(txq, pkt, self, &w);
-	}
-	if (core)
-		xmit_lock_release(txq);
-	return rc == TXP_TX_OK ? NOQUEUE_TAKEN : NOQUEUE_REFUSED;
-}
-
-/* The same, dropping what the driver did not take (dev_queue_xmit on a
- * device without a queue). */
-static int noqueue_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self)
-{
-	enum noqueue_sent sent = noqueue_send(txq, pkt, self);
-
-	if (sent != NOQUEUE_REFUSED)
-		return sent == NOQUEUE_TAKEN ? TXP_XMIT_OK : TXP_XMIT_DROP;
-	txp__drop(txq, self, pkt, TXP_DROP_VIRTUAL_BUSY);
-	txp__dev_log(txq->dev, "Virtual device %s asks to queue packet!", txq->dev->name);
-	return TXP_XMIT_DROP;
-}
-
-/*
- * Queue what fits of pkts[0..n) on txq, in order, and stop at the first
- * packet that does not: returns how many were taken (counted as
- * submitted, then sent or queued); the others are still the caller's,
- * not counted.  txp_xmit_burst_try()'s half of xmit_burst_txq().
- */
-static inline __attribute__((always_inline)) unsigned
-xmit_try_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
-{
-	struct txp_qdisc *q = txq->qdisc;
-	unsigned taken = 0;
-
-	if (txp_unlikely(!txp_load_acquire(&txq->dev->up)))
-		return 0;
-	for (unsigned i = 0; i < n; i++)
-		pkts[i]->queue_mapping = (uint16_t)txq->index;
-	if (!q->ops->enqueue) {
-		while (taken < n && noqueue_send(txq, pkts[taken], self) != NOQUEUE_REFUSED)
-			taken++;
-		txp__stat_add(txq, self, TXP__ST_SUBMITTED, taken);
-		return taken;
-	}
-	if (q->ops->nolock)
-		return txp__xmit_nolock(txq, pkts, n, self, true);
-	txp_spin_lock_as(&txq->root_lock, self);
-	if (try_bypass(txq, pkts, n, self)) {
-		txp__stat_add(txq, self, TXP__ST_SUBMITTED, n);
-		__txp_qdisc_run(txq, self, pkts, n);
-		taken = n;
-	} else {
-		while (taken < n && q->ops->enqueue(q, pkts[taken]) == TXP_XMIT_OK)
-			taken++;
-		/* Counted before they can leave: the lock is still held. */
-		txp__stat_add(txq, self, TXP__ST_SUBMITTED, taken);
-		__txp_qdisc_run(txq, self, NULL, 0);
-	}
-	txp_spin_unlock(&txq->root_lock);
-	return taken;
-}
-
-/*
- * Queue pkts[0..n) on txq: one root lock acquisition, then the queue runs.
- * Takes ownership of every packet; returns how many were queued or sent.
- */
-static inline __attribute__((always_inline)) unsigned
-xmit_burst_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
-{
-	struct txp_dev *dev = txq->dev;
-	struct txp_qdisc *q = txq->qdisc;
-	struct txp_pkt *refused = NULL, **tail = &refused;
-	unsigned queued = 0;
-
-	txp__stat_add(txq, self, TXP__ST_SUBMITTED, n);
-	for (unsigned i = 0; i < n; i++)
-		pkts[i]->queue_mapping = (uint16_t)txq->index;
-	if (txp_unlikely(!txp_load_acquire(&dev->up))) {
-		for (unsigned i = 0; i < n; i++)
-			txp__drop(txq, self, pkts[i], TXP_DROP_DEV_DOWN);
-		return 0;
-	}
-	if (!q->ops->enqueue) {
-		for (unsigned i = 0; i < n; i++)
-			queued += noqueue_xmit(txq, pkts[i], self) == TXP_XMIT_OK;
-		return queued;
-	}
-	if (q->ops->nolock)
-		return txp__xmit_nolock(txq, pkts, n, self, false);
-	if (dev->defer)
-		return txp__xmit_defer(txq, pkts, n, self);
-
-	txp_spin_lock_as(&txq->root_lock, self);
-	if (try_bypass(txq, pkts, n, self)) {
-		queued = n;
-		__txp_qdisc_run(txq, self, pkts, n);
-	} else {
-		for (unsigned i = 0; i < n; i++) {
-			if (txp_likely(q->ops->enqueue(q, pkts[i]) == TXP_XMIT_OK)) {
-				queued++;
-			} else {
-				/* Still ours: dropped once the lock is released. */
-				*tail = pkts[i];
-				tail = &pkts[i]->next;
-			}
-		}
-		*tail = NULL;
-		__txp_qdisc_run(txq, self, NULL, 0);
-	}
-	txp_spin_unlock(&txq->root_lock);
-	if (txp_unlikely(refused != NULL))
-		txp__drop_list(txq, self, refused, TXP_DROP_QDISC_LIMIT);
-	return queued;
-}
-
-/* Run txq, which was scheduled (its sched word was seen set). */
-static __attribute__((noinline)) void tx_action_run(struct txp_txq *txq)
-{
-	/* Acquire: pairs with the release in netif_schedule(). */
-	if (!txp_xchg(&txq->sched, 0))
-		return;
-	if (txq->qdisc->ops->nolock) {
-		txp__nolock_tx_action(txq);
-		return;
-	}
-	if (!txp_spin_trylock(&txq->root_lock)) {
-		netif_schedule(txq);
-		return;
-	}
-	__txp_qdisc_run(txq, txp_ctx_self(), NULL, 0);
-	txp_spin_unlock(&txq->root_lock);
-}
-
-/* Inlined: every transmit looks at every queue, and mostly none is
- * scheduled. */
-static inline void tx_action_txq(struct txp_txq *txq)
-{
-	if (txp_unlikely(txp_load_relaxed(&txq->sched)))
-		tx_action_run(txq);
-}
-
-/* net_tx_action(): run every queue that was scheduled. */
-static inline void net_tx_action(struct txp_dev *dev)
-{
-	for (unsigned i = 0; i < dev->num_tx_queues; i++)
-		tx_action_txq(&dev->txqs[i]);
-}
+#include "xmit.h"
 
 /* -- queue selection (netdev_core_pick_tx) ------------------------------- */
 
@@ -734,6 +63,187 @@ static inline unsigned pick_tx(struct txp_dev *dev, struct txp_pkt *pkt, int *ca
 unsigned txp_dev_pick_tx(struct txp_dev *dev, struct txp_pkt *pkt, int *cache)
 {
 	return dev->num_tx_queues == 1 ? 0 : pick_tx(dev, pkt, cache, txp_ctx_self());
+}
+
+/* -- a device without a queue (noqueue) --------------------------------- */
+
+/* noqueue_send() results. */
+enum noqueue_sent {
+	NOQUEUE_DROPPED = -1,	/* a dead loop: dropped, counted */
+	NOQUEUE_REFUSED = 0,	/* stopped or busy: still the caller's */
+	NOQUEUE_TAKEN = 1,	/* the driver's now */
+};
+
+/* Hand pkt to the driver of a device without a queue, under the xmit lock
+ * in core mode.  A recursion into its own queue is dropped as a dead loop. */
+static enum noqueue_sent noqueue_send(struct txp_txq *txq, struct txp_pkt *pkt, int self)
+{
+	struct txp_dev *dev = txq->dev;
+	bool core = dev->lock == TXP_LOCK_CORE;
+	enum txp_tx rc = TXP_TX_BUSY;
+	struct txp__xmit_watch w;
+
+	if (core) {
+		if (txp_spin_owner(&txq->xmit_lock) == self) {
+			txp__drop(txq, self, pkt, TXP_DROP_DEAD_LOOP);
+			txp__dev_log(dev, "Dead loop on virtual device %s, fix it urgently!",
+				     dev->name);
+			return NOQUEUE_DROPPED;
+		}
+		xmit_lock_take(txq);
+	}
+	txp__xmit_watch(txq, self, &w);
+	pkt->xmit_more = 0;
+	if (!txp__txq_frozen_or_stopped(txq)) {
+		txp__stat_add(txq, self, TXP__ST_XMIT_CALLS, 1);
+		rc = txp__call_start_xmit(txq, pkt, self, &w);
+	}
+	if (core)
+		xmit_lock_release(txq);
+	return rc == TXP_TX_OK ? NOQUEUE_TAKEN : NOQUEUE_REFUSED;
+}
+
+/* The same, dropping what the driver did not take (dev_queue_xmit on a
+ * device without a queue). */
+static int noqueue_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self)
+{
+	enum noqueue_sent sent = noqueue_send(txq, pkt, self);
+
+	if (sent != NOQUEUE_REFUSED)
+		return sent == NOQUEUE_TAKEN ? TXP_XMIT_OK : TXP_XMIT_DROP;
+	txp__drop(txq, self, pkt, TXP_DROP_VIRTUAL_BUSY);
+	txp__dev_log(txq->dev, "Virtual device %s asks to queue packet!", txq->dev->name);
+	return TXP_XMIT_DROP;
+}
+
+/* -- onto one queue (__dev_xmit_skb) ----------------------------------- */
+
+/*
+ * Queue what fits of pkts[0..n) on txq, in order, and stop at the first
+ * packet that does not: returns how many were taken (counted as
+ * submitted, then sent or queued); the others are still the caller's,
+ * not counted.  txp_xmit_burst_try()'s half of xmit_burst_txq().
+ */
+static inline __attribute__((always_inline)) unsigned
+xmit_try_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
+{
+	struct txp_qdisc *q = txq->qdisc;
+	unsigned taken = 0;
+
+	if (txp_unlikely(!txp_load_acquire(&txq->dev->up)))
+		return 0;
+	for (unsigned i = 0; i < n; i++)
+		pkts[i]->queue_mapping = (uint16_t)txq->index;
+	if (!q->ops->enqueue) {
+		while (taken < n && noqueue_send(txq, pkts[taken], self) != NOQUEUE_REFUSED)
+			taken++;
+		txp__stat_add(txq, self, TXP__ST_SUBMITTED, taken);
+		return taken;
+	}
+	if (q->ops->nolock)
+		return txp__xmit_nolock(txq, pkts, n, self, true);
+	txp_spin_lock_as(&txq->root_lock, self);
+	if (__txp_try_bypass(txq, pkts, n, self)) {
+		txp__stat_add(txq, self, TXP__ST_SUBMITTED, n);
+		__txp_qdisc_run(txq, self, pkts, n);
+		taken = n;
+	} else {
+		while (taken < n && q->ops->enqueue(q, pkts[taken]) == TXP_XMIT_OK)
+			taken++;
+		/* Counted before they can leave: the lock is still held. */
+		txp__stat_add(txq, self, TXP__ST_SUBMITTED, taken);
+		__txp_qdisc_run(txq, self, NULL, 0);
+	}
+	txp_spin_unlock(&txq->root_lock);
+	return taken;
+}
+
+/*
+ * Queue pkts[0..n) on txq: one root lock acquisition, then the queue runs.
+ * Takes ownership of every packet; returns how many were queued or sent.
+ */
+static inline __attribute__((always_inline)) unsigned
+xmit_burst_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
+{
+	struct txp_dev *dev = txq->dev;
+	struct txp_qdisc *q = txq->qdisc;
+	struct txp_pkt *refused = NULL, **tail = &refused;
+	unsigned queued = 0;
+
+	txp__stat_add(txq, self, TXP__ST_SUBMITTED, n);
+	for (unsigned i = 0; i < n; i++)
+		pkts[i]->queue_mapping = (uint16_t)txq->index;
+	if (txp_unlikely(!txp_load_acquire(&dev->up))) {
+		for (unsigned i = 0; i < n; i++)
+			txp__drop(txq, self, pkts[i], TXP_DROP_DEV_DOWN);
+		return 0;
+	}
+	if (!q->ops->enqueue) {
+		for (unsigned i = 0; i < n; i++)
+			queued += noqueue_xmit(txq, pkts[i], self) == TXP_XMIT_OK;
+		return queued;
+	}
+	if (q->ops->nolock)
+		return txp__xmit_nolock(txq, pkts, n, self, false);
+	if (dev->defer)
+		return txp__xmit_defer(txq, pkts, n, self);
+
+	txp_spin_lock_as(&txq->root_lock, self);
+	if (__txp_try_bypass(txq, pkts, n, self)) {
+		queued = n;
+		__txp_qdisc_run(txq, self, pkts, n);
+	} else {
+		for (unsigned i = 0; i < n; i++) {
+			if (txp_likely(q->ops->enqueue(q, pkts[i]) == TXP_XMIT_OK)) {
+				queued++;
+			} else {
+				/* Still ours: dropped once the lock is released. */
+				*tail = pkts[i];
+				tail = &pkts[i]->next;
+			}
+		}
+		*tail = NULL;
+		__txp_qdisc_run(txq, self, NULL, 0);
+	}
+	txp_spin_unlock(&txq->root_lock);
+	if (txp_unlikely(refused != NULL))
+		txp__drop_list(txq, self, refused, TXP_DROP_QDISC_LIMIT);
+	return queued;
+}
+
+/* -- net_tx_action ------------------------------------------------------ */
+
+/* Run txq, which was scheduled (its sched word was seen set). */
+static __attribute__((noinline)) void tx_action_run(struct txp_txq *txq)
+{
+	/* Acquire: pairs with the release in txp__netif_schedule(). */
+	if (!txp_xchg(&txq->sched, 0))
+		return;
+	if (txq->qdisc->ops->nolock) {
+		txp__nolock_tx_action(txq);
+		return;
+	}
+	if (!txp_spin_trylock(&txq->root_lock)) {
+		txp__netif_schedule(txq);
+		return;
+	}
+	__txp_qdisc_run(txq, txp_ctx_self(), NULL, 0);
+	txp_spin_unlock(&txq->root_lock);
+}
+
+/* Inlined: every transmit looks at every queue, and mostly none is
+ * scheduled. */
+static inline void tx_action_txq(struct txp_txq *txq)
+{
+	if (txp_unlikely(txp_load_relaxed(&txq->sched)))
+		tx_action_run(txq);
+}
+
+/* net_tx_action(): run every queue that was scheduled. */
+static inline void net_tx_action(struct txp_dev *dev)
+{
+	for (unsigned i = 0; i < dev->num_tx_queues; i++)
+		tx_action_txq(&dev->txqs[i]);
 }
 
 /* -- entry points ------------------------------------------------------ */
@@ -823,49 +333,4 @@ void txp_net_tx_action_txq(struct txp_txq *txq)
 void txp_net_tx_action(struct txp_dev *dev)
 {
 	net_tx_action(dev);
-}
-
-void txp_dev_xmit_lock_irqsafe(struct txp_dev *dev)
-{
-	dev->xmit_irqsafe = true;
-	for (unsigned i = 0; i < dev->num_tx_queues; i++)
-		txp_lock_irqsafe(&dev->txqs[i].xmit_lock);
-}
-
-/* -- for the layer's other entry paths (xmit_nolock.c, xmit_defer.c) ----- */
-
-unsigned txp__send_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self,
-			 enum txp_tx *rc)
-{
-	return send_batch(txq, pkts, n, self, rc);
-}
-
-void txp__requeue_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
-{
-	requeue_batch(txq, pkts, n, self);
-}
-
-void txp__xmit_lock_take(struct txp_txq *txq)
-{
-	xmit_lock_take(txq);
-}
-
-void txp__xmit_lock_release(struct txp_txq *txq)
-{
-	xmit_lock_release(txq);
-}
-
-void txp__netif_schedule(struct txp_txq *txq)
-{
-	netif_schedule(txq);
-}
-
-bool __txp_try_bypass(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n)
-{
-	return try_bypass(txq, pkts, n, txp_ctx_self());
-}
-
-void __txp_qdisc_run_with(struct txp_txq *txq, int self, struct txp_pkt **pkts, unsigned n)
-{
-	__txp_qdisc_run(txq, self, pkts, n);
 }

@@ -16,7 +16,7 @@
  * dropped as qdisc-limit by the context that drains it.  A packet pushed
  * is the queue's: the caller is told it was queued (NET_XMIT_SUCCESS).
  */
-#include "core.h"
+#include "xmit.h"
 
 /* llist_reverse_order(): the list oldest first. */
 static struct txp_pkt *list_reverse(struct txp_pkt *p)
@@ -51,7 +51,7 @@ static struct txp_pkt *__defer_queue(struct txp_txq *txq, struct txp_pkt *list, 
 		list = next;
 	}
 	*tail = NULL;
-	__txp_qdisc_run_with(txq, self, NULL, 0);
+	__txp_qdisc_run(txq, self, NULL, 0);
 	return refused;
 }
 
@@ -72,9 +72,9 @@ unsigned txp__xmit_defer(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n,
 	txp_spin_lock(&txq->root_lock);
 	/* llist_del_all; acquire: pairs with the pushers' compare-and-swap. */
 	head = txp_xchg(&txq->defer_head, NULL);
-	if (head == pkts[n - 1] && __txp_try_bypass(txq, pkts, n))
+	if (head == pkts[n - 1] && __txp_try_bypass(txq, pkts, n, self))
 		/* Only ours, and the qdisc empty: sent as a bypass batch. */
-		__txp_qdisc_run_with(txq, self, pkts, n);
+		__txp_qdisc_run(txq, self, pkts, n);
 	else
 		refused = __defer_queue(txq, list_reverse(head), self);
 	txp_spin_unlock(&txq->root_lock);

@@ -24,7 +24,7 @@
  *         DRAINING; running out of quota sets MISSED; the empty-qdisc
  *         bypass, by the state bits.
  */
-#include "core.h"
+#include "xmit.h"
 #include "qdisc/nolock.h"
 
 /* Packets __qdisc_run() sends before it gives the CPU back (dev_tx_weight). */
@@ -157,10 +157,10 @@ static bool nolock_xmit(struct txp_txq *txq, struct txp_qdisc_nolock *nl, struct
 
 	txp_assert_held(&nl->seqlock);
 	if (core)
-		txp__xmit_lock_take(txq);
+		xmit_lock_take(txq);
 	sent = txp__send_batch(txq, pkts, n, self, &rc);
 	if (core)
-		txp__xmit_lock_release(txq);
+		xmit_lock_release(txq);
 	if (sent == n)
 		return true;
 	if (rc == TXP_TX_LOCKED && !core)
@@ -310,8 +310,8 @@ void txp__nolock_tx_action(struct txp_txq *txq)
 		if (txp__txq_frozen_or_stopped(txq))
 			return;
 		nolock_qdisc_run(txq, nl, self);
-	/* The exchange's acquire pairs with the release in netif_schedule(),
-	 * as in txp_net_tx_action_txq(). */
+	/* The exchange's acquire pairs with the release in
+	 * txp__netif_schedule(), as in txp_net_tx_action_txq(). */
 	} while (++restarts < TXP_NOLOCK_RESTARTS && txp_load_relaxed(&txq->sched) &&
 		 txp_xchg(&txq->sched, 0));
 }

@@ -119,11 +119,12 @@ static void test_lltx_concurrent(void **state)
 }
 
 /*
- * Known bug with the exclusive runner (src/core/xmit.c): a stop landing
- * between try_bypass() and __txp_qdisc_run()'s "running or stopped"
- * check makes the run return without the bypass batch: its packets are
- * lost, and in core mode the xmit lock try_bypass() took is never
- * released (every later packet of that context is a "dead loop").
+ * Known bug with the exclusive runner (src/core/xmit.h): a stop landing
+ * between __txp_try_bypass() and __txp_qdisc_run()'s "running or
+ * stopped" check makes the run return without the bypass batch: its
+ * packets are lost, and in core mode the xmit lock __txp_try_bypass()
+ * took is never released (every later packet of that context is a
+ * "dead loop").
  * (Fixed: __txp_qdisc_run() now always sends a bypass batch it is given.)
  */
 static void test_core_exclusive(void **state)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drivers/ring_full.h"
 #include "ring.h"
 
 /* A slot: the packet it carries, and what the device did with it. */
@@ -429,19 +430,16 @@ static void ring_tx_unlock(struct ring *r)
 	}
 }
 
-/* No room at entry.  Called serialised; releases tx_lock; always BUSY.
- * Miller's rule (2.6.11): stopped already is the LLTX race, harmless;
- * awake means the driver forgot to stop: a real bug, logged. */
+/* No room at entry: Miller's rule (txp__ring_full()), not drawn.  Called
+ * serialised; releases tx_lock; always BUSY. */
 static enum txp_tx ring_full(struct ring *r)
 {
-	bool stopped = txp_netif_queue_stopped(r->txq);
+	const char *bug = txp__ring_full(r->txq, TXP_SIM_FULL_CHECK_STOPPED, &r->ring_full_stopped,
+					 &r->ring_full_awake, false);
 
-	txp_counter_add_shared(stopped ? &r->ring_full_stopped : &r->ring_full_awake, 1);
-	if (!stopped)
-		txp_netif_stop_queue(r->txq);
 	ring_tx_unlock(r);
-	if (!stopped)
-		txp_dev_log_bug(r->dev, "Tx Ring full when queue awake!");
+	if (bug)
+		txp_dev_log_bug(r->dev, bug);
 	return TXP_TX_BUSY;
 }
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drivers/ring_full.h"
 #include "sim.h"
 
 static const struct txp_sim_personality tg3_2004 = {
@@ -442,33 +443,17 @@ static bool sim_ring_full(const struct txp_sim *sim, unsigned avail, unsigned ne
 	return sim->p->lenient_entry ? avail < need : avail <= need;
 }
 
-/* The ring lacks room at entry: the personality's policy.  Called with the
- * driver serialised; releases its own lock; always BUSY. */
+/* The ring lacks room at entry: the personality's rule (txp__ring_full()),
+ * drawn.  Called with the driver serialised; releases its own lock;
+ * always BUSY. */
 static enum txp_tx sim_xmit_ring_full(struct txp_sim *sim, unsigned long flags)
 {
-	bool stopped = txp_netif_queue_stopped(sim->txq);
-	bool log = false;
+	const char *bug = txp__ring_full(sim->txq, sim->p->ring_full, &sim->ring_full_stopped,
+					 &sim->ring_full_awake, true);
 
-	txp_event(stopped ? "queue is already full! (stopped)" : "queue is already full!");
-	txp_counter_add_shared(stopped ? &sim->ring_full_stopped : &sim->ring_full_awake, 1);
-	switch (sim->p->ring_full) {
-	case TXP_SIM_FULL_LOG_BUG:
-		txp_netif_stop_queue(sim->txq);
-		log = true;
-		break;
-	case TXP_SIM_FULL_SILENT:
-		txp_netif_stop_queue(sim->txq);
-		break;
-	case TXP_SIM_FULL_CHECK_STOPPED:
-		if (!stopped) {
-			txp_netif_stop_queue(sim->txq);
-			log = true;
-		}
-		break;
-	}
 	sim_tx_unlock(sim, flags);
-	if (log)
-		txp_dev_log_bug(sim->dev, "Tx Ring full when queue awake!");
+	if (bug)
+		txp_dev_log_bug(sim->dev, bug);
 	return TXP_TX_BUSY;
 }
 
