@@ -28,7 +28,7 @@
  * library's back-off (txp_spin_wait) and its inline atomics, so that what
  * the table compares is the designs (a lock, a ring, txpath's path), not
  * their primitives.  Built without TXP_CHECK: plain C11 atomics. */
-#include "../src/sync/sync.h"
+#include "sync/sync.h"
 #include "txpath/ctx.h"
 #include "run/run.h"
 

@@ -13,7 +13,7 @@
  * size, so a case costs what the library's fast path costs and no call
  * more (txpath/sync.h's atomics are out of line, for plugins; it has no
  * spin wait).  Built without TXP_CHECK: plain C11 atomics. */
-#include "../src/sync/sync.h"
+#include "sync/sync.h"
 #include "txpath/ctx.h"
 #include "txpath/plugin.h"
 #include "run/run.h"
