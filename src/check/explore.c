@@ -18,6 +18,9 @@
 #include "check/strategy.h"
 #include "check/explore.h"
 
+_Static_assert(RT_MAX_CTX == TXP_EXPLORE_MAX_CTX,
+	       "the runtime has a context for each the API counts");
+
 void txp_explore_cfg_init(struct txp_explore_cfg *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));

@@ -99,7 +99,7 @@ int explore_bound(const struct txp_explore_cfg *cfg, struct txp_explore_result *
 				dfs_restart(&d, res, &k, &prefix);
 				continue;
 			}
-			rc = dfs_record(&d, prefix, reduce, res);
+			rc = dfs_record(&d, prefix, reduce, &res->pruned, &res->asleep);
 			if (rc) {
 				snprintf(err, errlen, rc == -2 ? "internal error: an execution did not repeat"
 							       : "out of memory");
@@ -227,12 +227,22 @@ int explore_replay(const struct txp_explore_cfg *cfg, struct txp_explore_result 
 	if (rc)
 		return rc;
 	{
+		struct replay_choice *rc_ = malloc((n ? n : 1) * sizeof(*rc_));
 		struct policy_replay replay;
 		struct rt_plan plan = { .policy = &replay.p };
 
-		policy_replay_init(&replay, c, n);
+		if (!rc_) {
+			free(c);
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		for (unsigned i = 0; i < n; i++)
+			rc_[i] = (struct replay_choice){
+				c[i].index, (int8_t)(c[i].flush ? RT_FLUSH + c[i].ctx : c[i].ctx) };
+		policy_replay_init(&replay, rc_, n);
 		rc = judge_exec(cfg, &plan, o, err, errlen) != 0 ? -EPROTO
 							       : replay_fit(&replay, c, n, err, errlen);
+		free(rc_);
 	}
 	free(c);
 	if (rc)

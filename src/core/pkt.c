@@ -19,8 +19,6 @@
 #include "core.h"
 #include "sync/sync.h"
 #include "txpath/pkt.h"
-#ifdef TXP_CHECK
-#endif
 
 #define POOL_CHUNK 256u		/* packets added when an unbounded pool grows */
 

@@ -28,7 +28,7 @@ static bool sim_check(const struct txp_run_cfg *cfg, char *err, size_t errlen)
 	}
 	if (cfg->bql && !cfg->personality->bql) {
 		snprintf(err, errlen,
-			 "personality '%s' predates byte queue limits (it reports no bytes): --bql needs one that does (modern)",
+			 "personality '%s' predates byte queue limits (it reports no bytes): BQL on (--bql on, or an era from 3.3 on) needs one that does (modern), or --bql off",
 			 cfg->personality->name);
 		return false;
 	}

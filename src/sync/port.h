@@ -12,7 +12,9 @@
  *
  * Every call is made by the context whose operation it is.  Outside the
  * runtime's contexts (set-up and tear-down, run by the thread that owns
- * the runtime) each is a no-op that lets the operation go to memory.
+ * the runtime) the memory calls let the operation go to memory, and
+ * txp_rt_thread_start() starts a context of the runtime (or fails with
+ * EPERM when no exploration is under way).
  */
 #ifndef TXP_SYNC_PORT_H
 #define TXP_SYNC_PORT_H

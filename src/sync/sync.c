@@ -51,19 +51,19 @@ void txp_spin_init(struct txp_spinlock *l, const char *name)
 /* -- observers ----------------------------------------------------------- */
 
 /* The observers, by increasing order (txp_sync_observe()). */
-static const struct txp_sync_observer *observers;
+static struct txp_sync_observer *observers;
 /* Any observer at all: the one test on the lock's fast path (sync.h). */
 bool txp__sync_watched;
 
 void txp_sync_observe(struct txp_sync_observer *o)
 {
-	const struct txp_sync_observer **at = &observers;
+	struct txp_sync_observer **at = &observers;
 
 	for (const struct txp_sync_observer *p = observers; p; p = p->next)
 		if (p == o)
 			return;
 	while (*at && (*at)->order <= o->order)
-		at = (const struct txp_sync_observer **)&(*at)->next;
+		at = &(*at)->next;
 	o->next = *at;
 	*at = o;
 	txp__sync_watched = true;
@@ -71,8 +71,7 @@ void txp_sync_observe(struct txp_sync_observer *o)
 
 void txp_sync_unobserve(struct txp_sync_observer *o)
 {
-	for (const struct txp_sync_observer **at = &observers; *at;
-	     at = (const struct txp_sync_observer **)&(*at)->next)
+	for (struct txp_sync_observer **at = &observers; *at; at = &(*at)->next)
 		if (*at == o) {
 			*at = o->next;
 			o->next = NULL;

@@ -438,7 +438,7 @@ void txp_sleep_ns(uint64_t ns);
 /* -- observers: who watches the seam ------------------------------------ */
 
 /*
- * An observer of lock, interrupt and packet events, and of the annotations
+ * An observer of lock and interrupt events, and of the annotations
  * below, called by the context that makes them.  lock_recursion: taking
  * l, which this context may hold already; true to treat it as a nested
  * hold (no spinning).  lock_release: before the unlock, true if this
@@ -464,7 +464,7 @@ struct txp_sync_observer {
 	void (*might_free)(const char *site);
 	void (*lock_irqsafe)(const struct txp_spinlock *l);
 	void (*event)(const char *what, const char *site);
-	const struct txp_sync_observer *next;	/* the seam's: in order */
+	struct txp_sync_observer *next;	/* the seam's: in order */
 };
 
 /* The orders of the library's own observers; others fit between. */

@@ -12,6 +12,8 @@
  *   watch.c     the watched words (the oracle's ground truth)
  *   counters.c  single-writer counters
  *   events.c    what the diagrams draw
+ *   trace.c     the execution's trace, for the reduction (trace.h)
+ *   fiber.c     stacks to run contexts on (fiber.h)
  */
 #ifndef TXP_CHECK_RT_H
 #define TXP_CHECK_RT_H

@@ -11,7 +11,7 @@
  * same state.  The fingerprint names the trace: the sum of a hash of each
  * step's vector clock (how many steps of each actor happen before it,
  * itself included), the same for every order of the trace.  It lets the
- * bounded search skip a state it has already explored (explore.c).
+ * bounded search skip a state it has already explored (search/dfs.c).
  *
  * Steps record what they touch as they run; trace_step_end() closes the
  * running actor's step.  An access the trace cannot place (a table full,

@@ -88,7 +88,7 @@ static void dfs_record_fp(struct dfs *d, const struct rt_branch *b, unsigned for
  * the reduction, from the first explored state on (the execution's cut),
  * nothing is left to try: the tail was the default, explored there too;
  * nor is what a branch found asleep (its step leads to a state explored). */
-int dfs_record(struct dfs *d, unsigned forced, bool reduce, struct txp_explore_result *res)
+int dfs_record(struct dfs *d, unsigned forced, bool reduce, uint64_t *pruned, uint64_t *nasleep)
 {
 	unsigned n;
 	const struct rt_branch *b = rt_branches(&n);
@@ -97,7 +97,7 @@ int dfs_record(struct dfs *d, unsigned forced, bool reduce, struct txp_explore_r
 		return -1;
 	d->cut = rt_cut();
 	if (d->cut < n)
-		res->pruned++;
+		(*pruned)++;
 	for (unsigned i = 0; i < n; i++) {
 		if (i < forced && d->enabled[i] != b[i].enabled)
 			return -2;	/* the same choices led elsewhere */
@@ -105,7 +105,7 @@ int dfs_record(struct dfs *d, unsigned forced, bool reduce, struct txp_explore_r
 			uint32_t asleep = i < d->cut ? b[i].asleep & ~action_bit(b[i].chosen) : 0;
 
 			d->tried[i] = i >= d->cut ? actions(&b[i]) : action_bit(b[i].chosen) | asleep;
-			res->asleep += (unsigned)__builtin_popcount(asleep);
+			*nasleep += (unsigned)__builtin_popcount(asleep);
 			d->enabled[i] = b[i].enabled;
 		}
 		d->path[i] = b[i].chosen;

@@ -8,7 +8,6 @@
 #include <stdint.h>
 
 #include "check/runtime/runtime.h"
-#include "check/explore.h"
 
 struct dfs {
 	int8_t *path;		/* actions along the current path */
@@ -28,10 +27,12 @@ void dfs_round(struct dfs *d, unsigned bound);
  * the default; with the reduction, traced and cut where d knows the state
  * explored (expect: with what it knows of the steps from the prefix). */
 struct rt_plan dfs_plan(struct dfs *d, unsigned prefix, bool reduce, bool expect);
-/* Record the last execution (forced: its prefix's length) into d; its
- * pruned and asleep counts into res.  -1: out of memory; -2: the same
+/* Record the last execution (forced: its prefix's length) into d; add to
+ * *pruned if it was cut at an explored state, to *nasleep the choices it
+ * found asleep.  -1: out of memory; -2: the same
  * choices led elsewhere (the execution did not repeat). */
-int dfs_record(struct dfs *d, unsigned forced, bool reduce, struct txp_explore_result *res);
+int dfs_record(struct dfs *d, unsigned forced, bool reduce, uint64_t *pruned,
+	       uint64_t *nasleep);
 /* The next prefix (its length in *prefix_len) within bound; false when
  * this round is complete. */
 bool dfs_next(struct dfs *d, unsigned bound, bool reduce, unsigned *prefix_len);

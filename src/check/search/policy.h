@@ -14,7 +14,6 @@
 #define TXP_CHECK_POLICY_H
 
 #include "check/runtime/runtime.h"
-#include "check/explore.h"
 
 struct policy_random {
 	struct rt_policy p;
@@ -35,15 +34,22 @@ struct policy_pct {
 void policy_pct_init(struct policy_pct *pct, uint64_t seed, const unsigned *change,
 		     unsigned nchange);
 
+/* A choice to replay: at branch point index, action (a context that
+ * runs, or RT_FLUSH + a context whose store lands). */
+struct replay_choice {
+	uint32_t index;
+	int8_t action;
+};
+
 /* Replay: the choices, by increasing branch index. */
 struct policy_replay {
 	struct rt_policy p;
-	const struct txp_explore_choice *choices;
+	const struct replay_choice *choices;
 	unsigned n, next;
 	int refused;
 };
 
-void policy_replay_init(struct policy_replay *r, const struct txp_explore_choice *choices,
+void policy_replay_init(struct policy_replay *r, const struct replay_choice *choices,
 			unsigned n);
 /* After the execution: how many choices had their branch point come, and
  * the first that named an action not possible there (-1: none). */

@@ -1,6 +1,6 @@
 /*
  * replay.c - the replay policy (check build only): the choices of a
- * schedule string (txp_explore_schedule_parse()), each at its branch point;
+ * schedule string, each at its branch point;
  * the default everywhere else.  A choice the branch does not offer is
  * noted (policy_replay_refused()) and the default taken.
  */
@@ -9,13 +9,11 @@
 static int replay_choose(struct rt_policy *p, const struct rt_branch *b, unsigned index)
 {
 	struct policy_replay *r = (struct policy_replay *)p;
-	const struct txp_explore_choice *c;
 	int a;
 
 	if (r->next == r->n || r->choices[r->next].index != index)
 		return -1;
-	c = &r->choices[r->next++];
-	a = c->flush ? RT_FLUSH + c->ctx : c->ctx;
+	a = r->choices[r->next++].action;
 	if (!rt_branch_legal(b, a) && r->refused < 0)
 		r->refused = (int)(r->next - 1);
 	return a;
@@ -29,7 +27,7 @@ static void replay_begin(struct rt_policy *p)
 	r->refused = -1;
 }
 
-void policy_replay_init(struct policy_replay *r, const struct txp_explore_choice *choices,
+void policy_replay_init(struct policy_replay *r, const struct replay_choice *choices,
 			unsigned n)
 {
 	*r = (struct policy_replay){ .p = { .begin = replay_begin, .choose = replay_choose },
