@@ -144,7 +144,7 @@ int explore_sampled(const struct txp_explore_cfg *cfg, struct txp_explore_result
 	}
 	for (uint64_t run = 0; run < cfg->runs && rc == 0; run++) {
 		struct policy_pct pct;
-		struct policy_random random;
+		struct policy_random draw;
 		struct rt_plan plan = { 0 };
 		unsigned depth = cfg->depth < 64 ? cfg->depth : 64;
 		uint64_t draws = rng_split(&seed) | 1;
@@ -157,8 +157,8 @@ int explore_sampled(const struct txp_explore_cfg *cfg, struct txp_explore_result
 			policy_pct_init(&pct, draws, change, depth);
 			plan.policy = &pct.p;
 		} else {
-			policy_random_init(&random, draws);
-			plan.policy = &random.p;
+			policy_random_init(&draw, draws);
+			plan.policy = &draw.p;
 		}
 		rc = run_schedule(cfg, &plan, res, o, err, errlen);
 		if (rc)
