@@ -227,22 +227,22 @@ int explore_replay(const struct txp_explore_cfg *cfg, struct txp_explore_result 
 	if (rc)
 		return rc;
 	{
-		struct replay_choice *rc_ = malloc((n ? n : 1) * sizeof(*rc_));
+		struct replay_choice *picks = malloc((n ? n : 1) * sizeof(*picks));
 		struct policy_replay replay;
 		struct rt_plan plan = { .policy = &replay.p };
 
-		if (!rc_) {
+		if (!picks) {
 			free(c);
 			snprintf(err, errlen, "out of memory");
 			return -ENOMEM;
 		}
 		for (unsigned i = 0; i < n; i++)
-			rc_[i] = (struct replay_choice){
+			picks[i] = (struct replay_choice){
 				c[i].index, (int8_t)(c[i].flush ? RT_FLUSH + c[i].ctx : c[i].ctx) };
-		policy_replay_init(&replay, rc_, n);
+		policy_replay_init(&replay, picks, n);
 		rc = judge_exec(cfg, &plan, o, err, errlen) != 0 ? -EPROTO
 							       : replay_fit(&replay, c, n, err, errlen);
-		free(rc_);
+		free(picks);
 	}
 	free(c);
 	if (rc)
