@@ -139,8 +139,7 @@ unsigned txp__sim_reap(struct txp_sim *sim, unsigned budget, uint64_t limit,
 	uint64_t cons, prod;
 	unsigned n = 0, bytes = 0;
 
-	for (int s = 0; s < SIM_DESC_NR; s++)
-		r->tail[s] = &r->list[s];
+	sim_retired_init(r);
 	cons = txp_load_relaxed(&sim->cons);
 	if (!budget || cons == txp_load_acquire(&sim->prod) || cons == limit)
 		goto out;
@@ -158,10 +157,7 @@ unsigned txp__sim_reap(struct txp_sim *sim, unsigned budget, uint64_t limit,
 		if (!d->pkt) {
 			txp_counter_add_shared(&sim->ring_errors, 1);
 		} else if (d->pkt != SIM_FRAG) {
-			enum sim_desc_status s = sim_desc_status(sim, i);
-
-			*r->tail[s] = d->pkt;
-			r->tail[s] = &d->pkt->next;
+			sim_retired_add(r, sim_desc_status(sim, i), d->pkt);
 			bytes += d->pkt->len;
 			n++;
 		}
@@ -178,18 +174,16 @@ unsigned txp__sim_reap(struct txp_sim *sim, unsigned budget, uint64_t limit,
 	txp_irq_exit();
 	sim_wake_after_unlock(sim, cons, n, bytes);
 out:
-	for (int s = 0; s < SIM_DESC_NR; s++)
-		*r->tail[s] = NULL;
+	sim_retired_end(r);
 	return n;
 }
 
-/* Hand each retired packet back: sent ones onto the wire and completed,
- * the others dropped with the reason the NIC gave. */
-static void sim_deliver(struct txp_sim *sim, struct sim_retired *r)
+void txp__sim_deliver(struct txp_sim *sim, struct sim_retired *r, enum txp_drop_reason unsent)
 {
-	static const enum txp_drop_reason why[SIM_DESC_NR] = {
+	const enum txp_drop_reason why[SIM_UNSENT + 1] = {
 		[SIM_DESC_ERROR] = TXP_DROP_TX_ERROR,
 		[SIM_DESC_NO_CARRIER] = TXP_DROP_DEV_DOWN,
+		[SIM_UNSENT] = unsent,
 	};
 	struct txp_pkt *pkt, *next;
 
@@ -198,7 +192,7 @@ static void sim_deliver(struct txp_sim *sim, struct sim_retired *r)
 		txp_wire_record(&sim->wire, pkt->flow, pkt->seq);
 		txp_pkt_complete(sim->dev, pkt);
 	}
-	for (int s = SIM_DESC_SENT + 1; s < SIM_DESC_NR; s++) {
+	for (int s = SIM_DESC_SENT + 1; s <= SIM_UNSENT; s++) {
 		for (pkt = r->list[s]; pkt; pkt = next) {
 			next = pkt->next;
 			txp_pkt_drop(sim->dev, pkt, why[s]);
@@ -346,7 +340,8 @@ static void *sim_completion_main(void *arg)
 			n = txp__sim_veth_poll(sim, budget, &r);
 		else
 			n = txp__sim_reap(sim, budget, UINT64_MAX, &r);
-		sim_deliver(sim, &r);
+		/* A pass leaves the unsent in the ring: none to name. */
+		txp__sim_deliver(sim, &r, TXP_DROP_DEV_DOWN);
 		sent += n;
 		txp_net_tx_action_txq(sim->txq);
 		if (n) {

@@ -346,15 +346,17 @@ static int sim_open(struct txp_dev *dev)
 }
 
 /*
- * Hand back what the ring still holds, from cons: what the NIC finished
- * before `done` as it finished it (sent onto the wire, or failed), the
- * rest dropped with `why`.  Its completion context must be stopped.
+ * Take what the ring still holds, from cons, onto r: what the NIC
+ * finished before `done` as it finished it, the rest as unsent.  Its
+ * completion context must be stopped; the caller hands r back
+ * (txp__sim_deliver) once it holds no lock.
  */
-static void sim_ring_flush(struct txp_sim *sim, uint64_t done, enum txp_drop_reason why)
+static void sim_ring_take(struct txp_sim *sim, uint64_t done, struct sim_retired *r)
 {
 	uint64_t cons = txp_load_relaxed(&sim->cons);
 	uint64_t prod = txp_load_acquire(&sim->prod);
 
+	sim_retired_init(r);
 	for (; cons < prod; cons++) {
 		unsigned i = (unsigned)(cons % sim->size);
 		struct txp_pkt *pkt = sim->ring[i].pkt;
@@ -363,13 +365,9 @@ static void sim_ring_flush(struct txp_sim *sim, uint64_t done, enum txp_drop_rea
 		if (!pkt || pkt == SIM_FRAG)
 			continue;
 		txp_counter_add_shared(&sim->bytes_retired, pkt->len);
-		if (cons < done && sim->fault.status[i] == SIM_DESC_SENT) {
-			txp_wire_record(&sim->wire, pkt->flow, pkt->seq);
-			txp_pkt_complete(sim->dev, pkt);
-		} else {
-			txp_pkt_drop(sim->dev, pkt, cons < done ? TXP_DROP_TX_ERROR : why);
-		}
+		sim_retired_add(r, cons < done ? (int)sim->fault.status[i] : SIM_UNSENT, pkt);
 	}
+	sim_retired_end(r);
 	txp_store_release(&sim->cons, cons);
 }
 
@@ -379,8 +377,11 @@ static void sim_stop(struct txp_dev *dev)
 	struct txp_sim *sim0 = txp_dev_priv(dev);
 
 	for (unsigned i = 0; i < sim0->nq; i++) {
+		struct sim_retired r;
+
 		txp__sim_completion_stop(sim0->queues[i]);
-		sim_ring_flush(sim0->queues[i], 0, TXP_DROP_DEV_DOWN);
+		sim_ring_take(sim0->queues[i], 0, &r);
+		txp__sim_deliver(sim0->queues[i], &r, TXP_DROP_DEV_DOWN);
 	}
 }
 
@@ -388,8 +389,9 @@ static void sim_stop(struct txp_dev *dev)
  * tx_timeout: reset the ring of a queue that stayed stopped.  Its
  * interrupt is masked (the completion context stopped) while the ring is
  * emptied: what the NIC had finished is reclaimed as it finished it, what
- * it never sent is dropped as TXP_DROP_TX_TIMEOUT; BQL forgets it; the
- * queue is woken and the interrupt unmasked.
+ * it never sent is dropped as TXP_DROP_TX_TIMEOUT, both handed back once
+ * the lock is dropped (never freed with interrupts off); BQL forgets
+ * them; the queue is woken and the interrupt unmasked.
  * Synchronization: the core froze every queue, so no start_xmit runs in
  * core mode; the LLTX personalities' own tx_lock is taken against theirs.
  * Context: the watchdog.
@@ -397,6 +399,7 @@ static void sim_stop(struct txp_dev *dev)
 static void sim_tx_timeout(struct txp_dev *dev, unsigned queue)
 {
 	struct txp_sim *sim0 = txp_dev_priv(dev), *sim = sim0->queues[queue];
+	struct sim_retired r;
 	unsigned long flags = 0;
 
 	txp__sim_completion_stop(sim);
@@ -404,13 +407,14 @@ static void sim_tx_timeout(struct txp_dev *dev, unsigned queue)
 		flags = txp_local_irq_save();
 		txp_spin_lock(&sim->tx_lock);
 	}
-	sim_ring_flush(sim, sim->fault.on ? sim->fault.hw : 0, TXP_DROP_TX_TIMEOUT);
+	sim_ring_take(sim, sim->fault.on ? sim->fault.hw : 0, &r);
 	txp_netdev_tx_reset_queue(sim->txq);
 	txp_counter_add(&sim->ring_resets, 1);
 	if (sim->p->own_lock) {
 		txp_spin_unlock(&sim->tx_lock);
 		txp_local_irq_restore(flags);
 	}
+	txp__sim_deliver(sim, &r, TXP_DROP_TX_TIMEOUT);
 	txp_netif_wake_queue(sim->txq);
 	if (txp__sim_completion_start(sim) != 0)
 		txp_dev_log_bug(dev, "tx_timeout: the completion context did not restart");

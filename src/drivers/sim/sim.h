@@ -65,12 +65,34 @@ static inline unsigned sim_avail(const struct txp_sim *sim, uint64_t prod, uint6
 
 /* The personalities defined in files of their own. */
 extern const struct txp_sim_personality txp__sim_modern_2023;	/* modern_2023.c */
-/* What a pass retired, by how each packet ended (enum sim_desc_status):
- * lists through pkt->next. */
+/* What was taken off a ring, by how each packet ended (enum
+ * sim_desc_status), and what the NIC never went through (a reset's):
+ * lists through pkt->next, handed back by txp__sim_deliver() with no
+ * lock held. */
+#define SIM_UNSENT SIM_DESC_NR
 struct sim_retired {
-	struct txp_pkt *list[SIM_DESC_NR];
-	struct txp_pkt **tail[SIM_DESC_NR];
+	struct txp_pkt *list[SIM_DESC_NR + 1];
+	struct txp_pkt **tail[SIM_DESC_NR + 1];
 };
+
+static inline void sim_retired_init(struct sim_retired *r)
+{
+	for (int s = 0; s <= SIM_UNSENT; s++)
+		r->tail[s] = &r->list[s];
+}
+
+/* s: an enum sim_desc_status, or SIM_UNSENT. */
+static inline void sim_retired_add(struct sim_retired *r, int s, struct txp_pkt *pkt)
+{
+	*r->tail[s] = pkt;
+	r->tail[s] = &pkt->next;
+}
+
+static inline void sim_retired_end(struct sim_retired *r)
+{
+	for (int s = 0; s <= SIM_UNSENT; s++)
+		*r->tail[s] = NULL;
+}
 
 /* The completion context (completion.c). */
 int txp__sim_completion_start(struct txp_sim *sim);
@@ -78,6 +100,10 @@ void txp__sim_completion_stop(struct txp_sim *sim);
 /* Retire up to budget packets before limit onto r (completion context). */
 unsigned txp__sim_reap(struct txp_sim *sim, unsigned budget, uint64_t limit,
 		       struct sim_retired *r);
+/* Hand back what r holds: the sent onto the wire and completed, the
+ * others dropped as the NIC left them, the unsent as `unsent`.  No lock
+ * held (a drop frees). */
+void txp__sim_deliver(struct txp_sim *sim, struct sim_retired *r, enum txp_drop_reason unsent);
 
 /* veth's backpressure (veth.c).  A post done: kick NAPI.  Producer side,
  * under the xmit lock. */
