@@ -51,6 +51,9 @@ static const char replay_help[] =
 "  --json                  print one JSON object instead of the report\n"
 "  -h, --help              this help\n"
 "\n"
+"The queue holds every frame the producers have in flight (256 each): none\n"
+"is dropped for want of room.\n"
+"\n"
 "Exit status: 0 when every frame was transmitted, 1 when some were dropped or\n"
 "the capture or the device could not be used (unreadable file, a link type\n"
 "other than Ethernet, frames longer than the device takes), 2 on bad usage;\n"
@@ -341,9 +344,12 @@ static struct txp_dev *replay_device(const struct replay *rp, char *err, size_t 
 {
 	const struct replay_cfg *c = rp->cfg;
 	/* The core xmit lock and one runner per queue: each producer's
-	 * packets leave in the order it sent them. */
+	 * packets leave in the order it sent them.  The qdisc holds every
+	 * packet the producers can have in flight at once (REPLAY_SNDBUF
+	 * each): none is dropped for want of room (qdisc-limit). */
 	const struct txp_netdrv_cfg base = {
-		.dev = { .name = c->ifname, .lock = TXP_LOCK_CORE, .runner = TXP_RUNNER_EXCLUSIVE },
+		.dev = { .name = c->ifname, .lock = TXP_LOCK_CORE, .runner = TXP_RUNNER_EXCLUSIVE,
+			 .txqueuelen = c->threads * REPLAY_SNDBUF },
 		.ring = c->ring,
 		.max_len = rp->cap.max_len < TXP_FRAME_MIN_LEN ? TXP_FRAME_MIN_LEN : rp->cap.max_len,
 	};
