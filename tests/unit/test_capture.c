@@ -1,10 +1,11 @@
 /*
- * test_capture.c - txpath replay's captures (tools/capture.c).  After an
- * address is changed, the IPv4 header checksum and the TCP or UDP
- * checksum are right again, checked by computing them afresh, under VLAN
- * tags too; a UDP datagram without a checksum keeps none; flows follow
- * the 5-tuple.  A capture is read with its seconds unsigned (past 2^31)
- * and its zero-length records counted.
+ * test_capture.c - txpath replay's captures (tools/capture.c) and their
+ * schedule (tools/replay_pace.c).  After an address is changed, the IPv4
+ * header checksum and the TCP or UDP checksum are right again, checked by
+ * computing them afresh, under VLAN tags too; a UDP datagram without a
+ * checksum keeps none; flows follow the 5-tuple.  A capture is read with
+ * its seconds unsigned (past 2^31) and its zero-length records counted;
+ * a schedule never goes back in time and refuses what would overflow.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +19,7 @@
 #include <cmocka.h>
 
 #include "capture.h"
+#include "replay_pace.h"
 #include "testutil.h"
 
 #define PAYLOAD 37
@@ -246,6 +248,84 @@ static void test_load_only_empty(void **state)
 	assert_non_null(strstr(err, "no frames to replay (2 zero-length records)"));
 }
 
+/* A schedule's inputs and outputs: a capture of up to 8 frames. */
+struct sched {
+	struct cap_frame f[8];
+	struct capture c;
+	uint64_t at[8], pass;
+	char err[256];
+};
+
+/* s's capture: n frames of len bytes at the times ts (ns). */
+static void sched_capture(struct sched *s, const uint64_t *ts, unsigned n, uint32_t len)
+{
+	for (unsigned i = 0; i < n; i++)
+		s->f[i] = (struct cap_frame){ .len = len, .ts_ns = ts[i] };
+	s->c = (struct capture){ .frame = s->f, .n = n };
+}
+
+/* replay_schedule() of s's capture; its return code. */
+static int schedule(struct sched *s, enum replay_pace pace, double rate, uint64_t loops)
+{
+	return replay_schedule(&s->c, pace, rate, loops, s->at, &s->pass, s->err, sizeof(s->err));
+}
+
+/* The capture's timing: offsets from the first frame, divided by the
+ * multiplier; a frame captured before the one ahead of it follows it at
+ * once; a pass lasts until the last frame. */
+static void test_schedule_capture(void **state)
+{
+	static const uint64_t ts[] = { 5000, 7000, 6000, 1000, 9000 };
+	static const uint64_t want[] = { 0, 1000, 1000, 1000, 2000 };
+	struct sched s;
+
+	(void)state;
+	sched_capture(&s, ts, 5, 60);
+	assert_int_equal(schedule(&s, PACE_CAPTURE, 2, 1), 0);
+	assert_memory_equal(s.at, want, sizeof(want));
+	assert_int_equal(s.pass, 2000);
+}
+
+/* pps and Mbps: evenly, by frames or by bits; a pass one frame longer. */
+static void test_schedule_rates(void **state)
+{
+	static const uint64_t ts[] = { 0, 0, 0 };
+	struct sched s;
+
+	(void)state;
+	sched_capture(&s, ts, 3, 125);	/* 1000 bits each */
+	assert_int_equal(schedule(&s, PACE_PPS, 1000, 1), 0);
+	assert_int_equal(s.at[2], 2000000);
+	assert_int_equal(s.pass, 3000000);
+	assert_int_equal(schedule(&s, PACE_MBPS, 1, 1), 0);
+	assert_int_equal(s.at[1], 1000000);
+	assert_int_equal(s.pass, 3000000);
+	assert_int_equal(schedule(&s, PACE_TOP, 0, 1), 0);
+	assert_int_equal(s.at[2], 0);
+}
+
+/* What would overflow an integer of nanoseconds, or last more than 100
+ * years, is refused with one line: the slowest rate over the widest
+ * capture, a rate below the bounds, many loops. */
+static void test_schedule_too_long(void **state)
+{
+	static const uint64_t ts[] = { 0, 0xffffffffull * 1000000000ull };
+	struct sched s;
+
+	(void)state;
+	sched_capture(&s, ts, 2, 60);
+	assert_int_equal(schedule(&s, PACE_CAPTURE, REPLAY_RATE_MIN, 1), -1);
+	assert_non_null(strstr(s.err, "more than the 100"));
+	assert_null(strchr(s.err, '\n'));
+	assert_int_equal(schedule(&s, PACE_PPS, 1e-300, 1), -1);
+	assert_int_equal(schedule(&s, PACE_MBPS, 1e-300, 1), -1);
+	assert_int_equal(schedule(&s, PACE_PPS, REPLAY_RATE_MIN, 1000000000), -1);
+	/* 2^32 s is 136 years as captured, 68 at twice the speed. */
+	assert_int_equal(schedule(&s, PACE_CAPTURE, 1, 1), -1);
+	assert_int_equal(schedule(&s, PACE_CAPTURE, 2, 1), 0);
+	assert_int_equal(s.pass, ts[1] / 2);
+}
+
 /* Frames of one 5-tuple are one flow; another port is another flow. */
 static void test_flows(void **state)
 {
@@ -270,6 +350,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_rewrite_vlan_not_ipv4),
 		cmocka_unit_test(test_load_time_and_empty),
 		cmocka_unit_test(test_load_only_empty),
+		cmocka_unit_test(test_schedule_capture),
+		cmocka_unit_test(test_schedule_rates),
+		cmocka_unit_test(test_schedule_too_long),
 	};
 
 	return txp_test_main(argc, argv, tests);
