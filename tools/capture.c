@@ -10,6 +10,10 @@
 
 #define ETH_HLEN_ 14u
 #define ETHERTYPE_IPV4 0x0800u
+#define ETHERTYPE_VLAN 0x8100u	/* 802.1Q */
+#define ETHERTYPE_QINQ 0x88a8u	/* 802.1ad, the outer tag of two */
+#define VLAN_HLEN 4u
+#define MAX_TAGS 2
 #define PROTO_TCP 6u
 #define PROTO_UDP 17u
 
@@ -24,15 +28,35 @@ static void put16(unsigned char *p, uint16_t v)
 	p[1] = (unsigned char)v;
 }
 
-/* The IPv4 header of f, its length in *ihl; NULL if f carries none whole. */
-static unsigned char *ipv4_header(const unsigned char *f, uint32_t len, unsigned *ihl)
+/* Where f's network header starts, past up to MAX_TAGS VLAN tags
+ * (802.1Q or 802.1ad), its EtherType in *type; 0 if f ends before. */
+static uint32_t l3_offset(const unsigned char *f, uint32_t len, uint16_t *type)
 {
-	unsigned char *ip = (unsigned char *)f + ETH_HLEN_;
+	uint32_t off = ETH_HLEN_ - 2;
 
-	if (len < ETH_HLEN_ + 20 || get16(f + 12) != ETHERTYPE_IPV4 || ip[0] >> 4 != 4)
+	for (int tags = 0;; tags++, off += VLAN_HLEN) {
+		if (len < off + 2)
+			return 0;
+		*type = get16(f + off);
+		if (tags == MAX_TAGS || (*type != ETHERTYPE_VLAN && *type != ETHERTYPE_QINQ))
+			return off + 2;
+	}
+}
+
+/* The IPv4 header of f (tagged or not), its length in *ihl and the bytes
+ * from it to the frame's end in *room; NULL if f carries none whole. */
+static unsigned char *ipv4_header(const unsigned char *f, uint32_t len, unsigned *ihl,
+				  uint32_t *room)
+{
+	uint16_t type = 0;
+	uint32_t off = l3_offset(f, len, &type);
+	unsigned char *ip = (unsigned char *)f + off;
+
+	if (!off || type != ETHERTYPE_IPV4 || len < off + 20 || ip[0] >> 4 != 4)
 		return NULL;
 	*ihl = (ip[0] & 0xfu) * 4u;
-	if (*ihl < 20 || len < ETH_HLEN_ + *ihl)
+	*room = len - off;
+	if (*ihl < 20 || *room < *ihl)
 		return NULL;
 	return ip;
 }
@@ -53,17 +77,27 @@ static uint32_t fnv(uint32_t h, const unsigned char *p, size_t n)
 uint32_t capture_flow(const unsigned char *f, uint32_t len)
 {
 	unsigned ihl;
-	const unsigned char *ip = ipv4_header(f, len, &ihl);
-	uint32_t h = 2166136261u;
+	uint32_t room, h = 2166136261u;
+	const unsigned char *ip = ipv4_header(f, len, &ihl, &room);
 
 	if (!ip)
 		return fnv(h, f, len < ETH_HLEN_ ? len : ETH_HLEN_);
 	h = fnv(h, ip + 9, 1);		/* protocol */
 	h = fnv(h, ip + 12, 8);		/* addresses */
-	if ((ip[9] == PROTO_TCP || ip[9] == PROTO_UDP) && first_fragment(ip) &&
-	    len >= ETH_HLEN_ + ihl + 4)
+	if ((ip[9] == PROTO_TCP || ip[9] == PROTO_UDP) && first_fragment(ip) && room >= ihl + 4)
 		h = fnv(h, ip + ihl, 4);	/* ports */
 	return h;
+}
+
+uint64_t capture_time_ns(int64_t sec, int64_t nsec)
+{
+	/* pcap stores seconds unsigned; libpcap hands them over through a
+	 * signed 32-bit field: past 2^31 s (2038) they come negative. */
+	uint64_t s = sec < 0 ? (uint32_t)sec : (uint64_t)sec;
+
+	if (s > UINT32_MAX)	/* pcapng's 64 bits: beyond any clock */
+		s = UINT32_MAX;
+	return s * 1000000000u + (uint64_t)(nsec < 0 ? 0 : nsec);
 }
 
 static void frame_add(struct capture *c, const struct pcap_pkthdr *h, const unsigned char *d,
@@ -75,8 +109,7 @@ static void frame_add(struct capture *c, const struct pcap_pkthdr *h, const unsi
 	f->data = copy;
 	f->len = h->caplen;
 	f->flow = capture_flow(copy, h->caplen);
-	/* Nanosecond precision was asked for: tv_usec holds nanoseconds. */
-	f->ts_ns = (uint64_t)h->ts.tv_sec * 1000000000u + (uint64_t)h->ts.tv_usec;
+	f->ts_ns = capture_time_ns(h->ts.tv_sec, h->ts.tv_usec);
 	c->bytes += h->caplen;
 	if (h->caplen > c->max_len)
 		c->max_len = h->caplen;
@@ -109,8 +142,10 @@ static int load_frames(struct capture *c, pcap_t *p, const char *path, char *err
 	while ((rc = pcap_next_ex(p, &h, &d)) == 1) {
 		unsigned char *copy = h->caplen ? malloc(h->caplen) : NULL;
 
-		if (!h->caplen)
+		if (!h->caplen) {
+			c->empty++;	/* nothing to send */
 			continue;
+		}
 		if (!copy || !frame_room(c, &cap)) {
 			free(copy);
 			snprintf(err, errlen, "%s: out of memory for its frames", path);
@@ -123,7 +158,8 @@ static int load_frames(struct capture *c, pcap_t *p, const char *path, char *err
 		return -1;
 	}
 	if (!c->n) {
-		snprintf(err, errlen, "%s: no frames to replay", path);
+		snprintf(err, errlen, "%s: no frames to replay (%llu zero-length records)", path,
+			 (unsigned long long)c->empty);
 		return -1;
 	}
 	return 0;
@@ -201,30 +237,31 @@ static void set_addr(unsigned char *a, uint32_t v, unsigned char *ipsum, unsigne
 }
 
 /* Where the TCP or UDP checksum of the IPv4 packet at ip is, if the
- * frame holds it; else NULL (and *udp false). */
-static unsigned char *l4_checksum(unsigned char *ip, unsigned ihl, uint32_t len, bool *udp)
+ * room bytes from ip on hold it; else NULL (and *udp false). */
+static unsigned char *l4_checksum(unsigned char *ip, unsigned ihl, uint32_t room, bool *udp)
 {
 	unsigned off = ip[9] == PROTO_TCP ? 16u : 6u;
 
 	*udp = ip[9] == PROTO_UDP;
-	if ((ip[9] != PROTO_TCP && !*udp) || !first_fragment(ip) ||
-	    len < ETH_HLEN_ + ihl + off + 2) {
+	if ((ip[9] != PROTO_TCP && !*udp) || !first_fragment(ip) || room < ihl + off + 2) {
 		*udp = false;
 		return NULL;
 	}
 	return ip + ihl + off;
 }
 
-/* The IPv4 addresses of one frame; true if it is IPv4. */
+/* The IPv4 addresses of one frame (VLAN-tagged or not); true if it is
+ * IPv4. */
 static bool rewrite_ip(unsigned char *f, uint32_t len, const struct cap_rewrite *rw)
 {
 	unsigned ihl;
-	unsigned char *ip = ipv4_header(f, len, &ihl), *l4;
+	uint32_t room;
+	unsigned char *ip = ipv4_header(f, len, &ihl, &room), *l4;
 	bool udp;
 
 	if (!ip)
 		return false;
-	l4 = l4_checksum(ip, ihl, len, &udp);
+	l4 = l4_checksum(ip, ihl, room, &udp);
 	if (rw->src_ip)
 		set_addr(ip + 12, rw->sip, ip + 10, l4, udp);
 	if (rw->dst_ip)

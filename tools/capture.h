@@ -24,11 +24,13 @@ struct capture {
 	uint32_t max_len;	/* the longest frame */
 	uint64_t bytes;		/* all frames' */
 	uint64_t truncated;	/* frames captured shorter than they were */
+	uint64_t empty;		/* zero-length records: skipped, not frames */
 };
 
-/* Read every frame of the pcap file path.  0, or -1 and one line in err:
- * the file unreadable or not a capture, a link type other than Ethernet
- * (named), no frames. */
+/* Read every frame of the pcap file path (records of zero bytes counted
+ * in c->empty, not kept).  0, or -1 and one line in err: the file
+ * unreadable or not a capture, a link type other than Ethernet (named),
+ * no frames. */
 int capture_load(struct capture *c, const char *path, char *err, size_t errlen);
 void capture_free(struct capture *c);
 
@@ -41,12 +43,17 @@ struct cap_rewrite {
 };
 
 /* Apply rw to every frame: MACs of every frame, IPv4 addresses of IPv4
- * frames, with the IPv4 header checksum and the TCP or UDP checksum
+ * frames (untagged, or under one or two 802.1Q/802.1ad tags), with the IPv4 header checksum and the TCP or UDP checksum
  * updated (a UDP checksum of 0, none, stays 0).  Returns the frames
  * whose IPv4 addresses were changed. */
 uint64_t capture_rewrite(struct capture *c, const struct cap_rewrite *rw);
 
-/* The flow of a frame: hash of its IPv4 5-tuple (ports for TCP and UDP,
+/* A record's time in ns from libpcap's seconds and nanoseconds: the
+ * seconds as pcap stores them, unsigned 32 bits (libpcap gives those
+ * past 2^31 negative). */
+uint64_t capture_time_ns(int64_t sec, int64_t nsec);
+
+/* The flow of a frame (VLAN tags skipped): hash of its IPv4 5-tuple (ports for TCP and UDP,
  * first fragments only), else of its Ethernet addresses and type. */
 uint32_t capture_flow(const unsigned char *f, uint32_t len);
 

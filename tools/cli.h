@@ -176,7 +176,8 @@ extern const struct option run_knob_options[];
 "                          every packet at once; real drivers: afpacket afxdp\n" \
 "                          tap (--dev IFNAME), pcap (--file PATH)\n" \
 "  --dev IFNAME            afpacket, afxdp: the interface; tap: the TAP device\n" \
-"  --file PATH             pcap: the file to write\n" \
+"  --file PATH             pcap: the file to write; -: standard output (the\n" \
+"                          report then goes to standard error)\n" \
 "  --xdp-mode copy|zerocopy  afxdp: the bind mode (default copy)\n" \
 "  --queue N               afxdp: the interface's queue (default 0)\n" \
 "  --tpacket 2|3           afpacket: TPACKET_V2 (default) or TPACKET_V3\n" \

@@ -7,7 +7,6 @@
  * every flow arrives in its order.  Frames go out as they are in memory:
  * a packet's head points at the captured bytes (no copy by the producer).
  */
-#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include "capture.h"
 #include "cli.h"
 #include "parse.h"
+#include "replay_pace.h"
 #include "signals.h"
 #include "txpath/netdrv.h"
 
@@ -39,22 +39,29 @@ static const char replay_help[] =
 "  --loop K                send the capture K times (default 1)\n"
 "  --pps R                 R frames per second in all\n"
 "  --mbps R                R megabits per second in all\n"
-"  --multiplier X          the capture's own timing, X times faster (default 1)\n"
+"  --multiplier X          the capture's own timing, X times faster (default 1;\n"
+"                          a frame captured before the one ahead follows it)\n"
 "  --topspeed              as fast as the device takes them\n"
-"                          (at most one of these four)\n"
-"  --rewrite-src-mac MAC   set every frame's Ethernet source\n"
+"                          (at most one of these four; R and X 0.001 to 1e9)\n"
+"  --rewrite-src-mac MAC   set every frame's Ethernet source (unicast)\n"
 "  --rewrite-dst-mac MAC   set every frame's Ethernet destination\n"
 "  --rewrite-src-ip IP     set every IPv4 source, 198.18.0.0/15\n"
 "  --rewrite-dst-ip IP     set every IPv4 destination, 198.18.0.0/15\n"
-"                          (the IPv4, TCP and UDP checksums follow)\n"
+"                          (IPv4 under up to two VLAN tags too; the IPv4, TCP\n"
+"                          and UDP checksums follow)\n"
 "  --ring N                the driver's TX ring slots (default 512)\n"
 "  --json                  print one JSON object instead of the report\n"
 "  -h, --help              this help\n"
 "\n"
+"Records of zero bytes are skipped and counted.  The queue holds every frame\n"
+"the producers have in flight (256 each): none is dropped for want of room.\n"
+"\n"
 "Exit status: 0 when every frame was transmitted, 1 when some were dropped or\n"
 "the capture or the device could not be used (unreadable file, a link type\n"
-"other than Ethernet, frames longer than the device takes), 2 on bad usage;\n"
-"130 (SIGINT) or 143 (SIGTERM) when interrupted, after the report.\n";
+"other than Ethernet, frames longer than the device takes, a schedule of\n"
+"more than 100 years) or its link went down mid-replay (the producers stop,\n"
+"the cause is named), 2 on bad usage; 130 (SIGINT) or 143 (SIGTERM) when\n"
+"interrupted, after the report.\n";
 
 enum {
 	OPT_DEV = 1000, OPT_DRIVER, OPT_THREADS, OPT_LOOP, OPT_PPS, OPT_MBPS, OPT_MULT,
@@ -81,13 +88,11 @@ static const struct option replay_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-enum pace { PACE_CAPTURE, PACE_PPS, PACE_MBPS, PACE_TOP };
-
 struct replay_cfg {
 	const char *file, *ifname, *driver;
 	unsigned threads, ring;
 	uint64_t loops;
-	enum pace pace;
+	enum replay_pace pace;
 	double rate;		/* pps, Mbps or the multiplier */
 	struct cap_rewrite rw;
 	bool json;
@@ -107,7 +112,7 @@ struct producer {
 struct replay {
 	const struct replay_cfg *cfg;
 	struct capture cap;
-	uint64_t *at;		/* frame i's offset from the start, ns */
+	uint64_t *at;		/* frame i's offset from the start of a pass, ns */
 	uint64_t loop_ns;	/* one pass of the capture */
 	struct txp_dev *dev;
 	uint64_t t0;
@@ -119,23 +124,24 @@ struct replay {
 
 static double parse_rate(const char *opt, const char *s)
 {
-	char *end;
+	char msg[PARSE_MSG_LEN];
 	double v;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (!*s || *end || errno || !(v > 0) || v > 1e9 || s[0] == ' ' || s[0] == '+')
-		usage_error("replay", "%s wants a number more than 0 and at most 1e9, got '%s'", opt,
-			    s);
+	if (!parse_str_double(opt, s, REPLAY_RATE_MIN, REPLAY_RATE_MAX, &v, msg, sizeof(msg)))
+		usage_error("replay", "%s", msg);
 	return v;
 }
 
-static void parse_mac(const char *opt, const char *s, uint8_t mac[6], bool *set)
+/* A MAC address; a source must be unicast (the group bit clear). */
+static void parse_mac(const char *opt, const char *s, uint8_t mac[6], bool *set, bool source)
 {
 	char msg[PARSE_MSG_LEN];
 
 	if (!parse_str_mac(opt, s, mac, msg, sizeof(msg)))
 		usage_error("replay", "%s", msg);
+	if (source && (mac[0] & 1))
+		usage_error("replay", "%s %s is a multicast address: a frame's source must be unicast",
+			    opt, s);
 	*set = true;
 }
 
@@ -148,7 +154,8 @@ static void parse_ip(const char *opt, const char *s, uint32_t *ip, bool *set)
 	*set = true;
 }
 
-static void set_pace(struct replay_cfg *c, const struct cmdline *cl, enum pace p, double rate)
+static void set_pace(struct replay_cfg *c, const struct cmdline *cl, enum replay_pace p,
+		     double rate)
 {
 	int given = cmdline_given(cl, OPT_PPS) + cmdline_given(cl, OPT_MBPS) +
 		    cmdline_given(cl, OPT_MULT) + cmdline_given(cl, OPT_TOPSPEED);
@@ -177,8 +184,12 @@ static void replay_option(struct replay_cfg *c, const struct cmdline *cl, int op
 	case OPT_MBPS: set_pace(c, cl, PACE_MBPS, parse_rate("--mbps", arg)); break;
 	case OPT_MULT: set_pace(c, cl, PACE_CAPTURE, parse_rate("--multiplier", arg)); break;
 	case OPT_TOPSPEED: set_pace(c, cl, PACE_TOP, 0); break;
-	case OPT_RW_SMAC: parse_mac("--rewrite-src-mac", arg, c->rw.smac, &c->rw.src_mac); break;
-	case OPT_RW_DMAC: parse_mac("--rewrite-dst-mac", arg, c->rw.dmac, &c->rw.dst_mac); break;
+	case OPT_RW_SMAC:
+		parse_mac("--rewrite-src-mac", arg, c->rw.smac, &c->rw.src_mac, true);
+		break;
+	case OPT_RW_DMAC:
+		parse_mac("--rewrite-dst-mac", arg, c->rw.dmac, &c->rw.dst_mac, false);
+		break;
 	case OPT_RW_SIP: parse_ip("--rewrite-src-ip", arg, &c->rw.sip, &c->rw.src_ip); break;
 	case OPT_RW_DIP: parse_ip("--rewrite-dst-ip", arg, &c->rw.dip, &c->rw.dst_ip); break;
 	case OPT_JSON: c->json = true; break;
@@ -214,36 +225,7 @@ static int replay_parse(struct replay_cfg *c, int argc, char **argv)
 	return 0;
 }
 
-/* -- the schedule ------------------------------------------------------------ */
-
-/* Each frame's offset in a pass, and a pass's length, as paced. */
-static int replay_schedule(struct replay *rp)
-{
-	const struct replay_cfg *c = rp->cfg;
-	uint64_t bits = 0;
-
-	rp->at = calloc(rp->cap.n, sizeof(*rp->at));
-	if (!rp->at)
-		return -1;
-	for (size_t i = 0; i < rp->cap.n; i++) {
-		const struct cap_frame *f = &rp->cap.frame[i];
-
-		if (c->pace == PACE_PPS)
-			rp->at[i] = (uint64_t)((double)i * 1e9 / c->rate);
-		else if (c->pace == PACE_MBPS)
-			rp->at[i] = (uint64_t)((double)bits * 1e3 / c->rate);
-		else if (c->pace == PACE_CAPTURE && f->ts_ns > rp->cap.frame[0].ts_ns)
-			rp->at[i] = (uint64_t)((double)(f->ts_ns - rp->cap.frame[0].ts_ns) / c->rate);
-		bits += (uint64_t)f->len * 8;
-	}
-	if (c->pace == PACE_PPS)
-		rp->loop_ns = (uint64_t)((double)rp->cap.n * 1e9 / c->rate);
-	else if (c->pace == PACE_MBPS)
-		rp->loop_ns = (uint64_t)((double)bits * 1e3 / c->rate);
-	else if (c->pace == PACE_CAPTURE)
-		rp->loop_ns = rp->at[rp->cap.n - 1];
-	return 0;
-}
+/* -- the timing ---------------------------------------------------------------- */
 
 static uint64_t now_ns(void)
 {
@@ -261,27 +243,30 @@ static void sleep_ns(uint64_t ns)
 	nanosleep(&ts, NULL);
 }
 
-static bool interrupted(const struct replay *rp)
+/* Must the producers stop: a signal asked, or the device died (its link
+ * went down: every later frame would be dropped)? */
+static bool stopping(const struct replay *rp)
 {
-	return rp->stop && txp_run_interrupted(rp->stop);
+	return (rp->stop && txp_run_interrupted(rp->stop)) || txp_netdrv_dead(rp->dev);
 }
 
 /* Wait until ns after the start (no wait at top speed): sleep, 10 ms at
- * most at a time, then spin the last 20 us.  False if interrupted. */
+ * most at a time, then spin the last 20 us.  False if the producers must
+ * stop. */
 static bool wait_until(const struct replay *rp, uint64_t ns)
 {
 	uint64_t when = rp->t0 + ns, now;
 
 	if (rp->cfg->pace == PACE_TOP)
-		return !interrupted(rp);
+		return !stopping(rp);
 	while ((now = now_ns()) + 50000 < when) {
-		if (interrupted(rp))
+		if (stopping(rp))
 			return false;
 		sleep_ns(when - now - 20000 < 10000000 ? when - now - 20000 : 10000000);
 	}
 	while (now_ns() < when)
 		;
-	return !interrupted(rp);
+	return !stopping(rp);
 }
 
 /* -- the producers --------------------------------------------------------------- */
@@ -293,7 +278,7 @@ static struct txp_pkt *replay_packet(struct producer *p, const struct cap_frame 
 	struct txp_pkt *pkt;
 
 	while (!(pkt = txp_pkt_pool_alloc(p->pool))) {
-		if (interrupted(p->rp))
+		if (stopping(p->rp))
 			return NULL;
 		sched_yield();	/* every packet in flight: the send buffer is full */
 	}
@@ -341,9 +326,12 @@ static struct txp_dev *replay_device(const struct replay *rp, char *err, size_t 
 {
 	const struct replay_cfg *c = rp->cfg;
 	/* The core xmit lock and one runner per queue: each producer's
-	 * packets leave in the order it sent them. */
+	 * packets leave in the order it sent them.  The qdisc holds every
+	 * packet the producers can have in flight at once (REPLAY_SNDBUF
+	 * each): none is dropped for want of room (qdisc-limit). */
 	const struct txp_netdrv_cfg base = {
-		.dev = { .name = c->ifname, .lock = TXP_LOCK_CORE, .runner = TXP_RUNNER_EXCLUSIVE },
+		.dev = { .name = c->ifname, .lock = TXP_LOCK_CORE, .runner = TXP_RUNNER_EXCLUSIVE,
+			 .txqueuelen = c->threads * REPLAY_SNDBUF },
 		.ring = c->ring,
 		.max_len = rp->cap.max_len < TXP_FRAME_MIN_LEN ? TXP_FRAME_MIN_LEN : rp->cap.max_len,
 	};
@@ -377,7 +365,23 @@ struct replay_result {
 	struct txp_dev_stats st;
 	uint64_t bytes, dropped, frames, expected;
 	double seconds;
+	char died[128];			/* the device's cause of death; "" if it lived */
+	enum txp_drop_reason died_drop;	/* what it dropped as it died */
+	int interrupted;		/* the signal that stopped the producers, 0 if none */
 };
+
+/* Why the producers stopped before the end (the device died, a signal),
+ * with how far they went; nothing if they did not. */
+static void replay_report_stop(const struct replay_result *r)
+{
+	if (r->died[0])
+		printf("  DEVICE DIED: %s; the producers stopped: %llu of the %llu frames were sent\n",
+		       r->died, (unsigned long long)r->frames, (unsigned long long)r->expected);
+	else if (r->interrupted)
+		printf("  interrupted by %s: %llu of the %llu frames were sent\n",
+		       signals_name(r->interrupted), (unsigned long long)r->frames,
+		       (unsigned long long)r->expected);
+}
 
 static void replay_report_text(const struct replay *rp, const struct replay_result *r)
 {
@@ -396,12 +400,13 @@ static void replay_report_text(const struct replay *rp, const struct replay_resu
 			printf(", %s %llu", txp_drop_reason_name(d),
 			       (unsigned long long)r->st.dropped[d]);
 	printf("\n");
-	if (r->frames < r->expected)
-		printf("  interrupted: %llu of the %llu frames were sent\n",
-		       (unsigned long long)r->frames, (unsigned long long)r->expected);
+	replay_report_stop(r);
 	if (rp->cap.truncated)
 		printf("  %llu frames were captured truncated: sent as captured\n",
 		       (unsigned long long)rp->cap.truncated);
+	if (rp->cap.empty)
+		printf("  %llu records of zero bytes in the capture: skipped\n",
+		       (unsigned long long)rp->cap.empty);
 }
 
 static void replay_report_json(const struct replay *rp, const struct replay_result *r)
@@ -416,6 +421,7 @@ static void replay_report_json(const struct replay *rp, const struct replay_resu
 	json_u64(&j, "threads", rp->cfg->threads);
 	json_u64(&j, "loops", rp->cfg->loops);
 	json_u64(&j, "frames", r->frames);
+	json_u64(&j, "frames_expected", r->expected);
 	json_u64(&j, "frames_in_capture", rp->cap.n);
 	json_u64(&j, "bytes", r->bytes);
 	json_dbl(&j, "seconds", r->seconds);
@@ -423,12 +429,50 @@ static void replay_report_json(const struct replay *rp, const struct replay_resu
 	json_dbl(&j, "mbps", r->seconds > 0 ? (double)r->bytes * 8 / r->seconds / 1e6 : 0);
 	json_u64(&j, "transmitted", r->st.transmitted);
 	json_u64(&j, "truncated", rp->cap.truncated);
+	json_u64(&j, "empty_records", rp->cap.empty);
 	json_obj_begin(&j, "dropped");
 	for (int d = 0; d < TXP_DROP_NR; d++)
 		json_u64(&j, txp_drop_reason_name(d), r->st.dropped[d]);
 	json_obj_end(&j);
+	json_str(&j, "died", r->died[0] ? r->died : NULL);
+	json_str(&j, "interrupted", r->interrupted ? signals_name(r->interrupted) : NULL);
 	json_obj_end(&j);
 	json_finish(&j);
+}
+
+/* A device that died mid-replay, named on stderr with what it dropped
+ * (as run's is); false if it lived. */
+static bool replay_report_died(const struct replay *rp, const struct replay_result *r)
+{
+	if (!r->died[0])
+		return false;
+	if (r->died_drop == TXP_DROP_DEV_DOWN)
+		fprintf(stderr, "txpath replay: %s: link went down mid-replay: %llu frames dropped "
+			"as dev-down, %llu as tx-error, %llu not sent\n", rp->cfg->ifname,
+			(unsigned long long)r->st.dropped[TXP_DROP_DEV_DOWN],
+			(unsigned long long)r->st.dropped[TXP_DROP_TX_ERROR],
+			(unsigned long long)(r->expected - r->frames));
+	else
+		fprintf(stderr, "txpath replay: %s: %s; %llu frames dropped as %s, %llu not sent\n",
+			rp->cfg->ifname, r->died, (unsigned long long)r->st.dropped[r->died_drop],
+			txp_drop_reason_name(r->died_drop),
+			(unsigned long long)(r->expected - r->frames));
+	return true;
+}
+
+/* The device's end: closed (every frame accounted), its counters and
+ * cause of death into r, freed. */
+static void replay_close(struct replay *rp, struct replay_result *r)
+{
+	const char *died = txp_netdrv_dead(rp->dev);
+	struct txp_netdrv_stats ns;
+
+	snprintf(r->died, sizeof(r->died), "%s", died ? died : "");
+	txp_dev_close(rp->dev);
+	txp_dev_get_stats(rp->dev, &r->st);
+	txp_netdrv_get_stats(rp->dev, &ns);
+	r->died_drop = ns.died_drop;
+	txp_netdrv_destroy(rp->dev);
 }
 
 /* Send the capture; the result into r.  0, or -1 and a message. */
@@ -450,9 +494,7 @@ static int replay_send(struct replay *rp, struct replay_result *r, char *err, si
 		pthread_join(rp->prod[i].thread, NULL);
 	replay_drain(rp);
 	r->seconds = (double)(now_ns() - rp->t0) / 1e9;
-	txp_dev_close(rp->dev);
-	txp_dev_get_stats(rp->dev, &r->st);
-	txp_netdrv_destroy(rp->dev);
+	replay_close(rp, r);
 	for (unsigned i = 0; i < started; i++) {
 		txp_pkt_pool_destroy(rp->prod[i].pool);
 		r->bytes += rp->prod[i].bytes;
@@ -460,11 +502,30 @@ static int replay_send(struct replay *rp, struct replay_result *r, char *err, si
 	r->dropped = txp_dev_stats_dropped(&r->st);
 	r->frames = r->st.submitted;
 	r->expected = rp->cap.n * rp->cfg->loops;
+	r->interrupted = signals_caught();
 	if (started < rp->cfg->threads || (started && rp->prod[0].error)) {
 		snprintf(err, errlen, "cannot start the producers");
 		return -1;
 	}
 	return 0;
+}
+
+/* The capture in memory, rewritten, and its schedule.  0, or -1 and a
+ * message. */
+static int replay_prepare(struct replay *rp, char *err, size_t errlen)
+{
+	const struct replay_cfg *c = rp->cfg;
+
+	if (capture_load(&rp->cap, c->file, err, errlen) != 0)
+		return -1;
+	capture_rewrite(&rp->cap, &c->rw);
+	rp->at = calloc(rp->cap.n, sizeof(*rp->at));
+	if (!rp->at) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return replay_schedule(&rp->cap, c->pace, c->rate, c->loops, rp->at, &rp->loop_ns, err,
+			       errlen);
 }
 
 int cmd_replay(int argc, char **argv)
@@ -478,13 +539,9 @@ int cmd_replay(int argc, char **argv)
 	if (replay_parse(&cfg, argc, argv))
 		return 0;
 	rp.cfg = &cfg;
-	if (capture_load(&rp.cap, cfg.file, err, sizeof(err)) != 0) {
+	if (replay_prepare(&rp, err, sizeof(err)) != 0) {
 		fprintf(stderr, "txpath replay: %s\n", err);
-		return 1;
-	}
-	capture_rewrite(&rp.cap, &cfg.rw);
-	if (replay_schedule(&rp) != 0) {
-		fprintf(stderr, "txpath replay: out of memory\n");
+		free(rp.at);
 		capture_free(&rp.cap);
 		return 1;
 	}
@@ -498,7 +555,7 @@ int cmd_replay(int argc, char **argv)
 		replay_report_text(&rp, &res);
 	free(rp.at);
 	capture_free(&rp.cap);
-	if (rc != 0)
+	if (rc != 0 || replay_report_died(&rp, &res))
 		return signals_status(1);
 	return signals_status(res.dropped || res.frames != res.expected ? 1 : 0);
 }

@@ -51,10 +51,24 @@ static void show_progress(const struct txp_run_progress *p, void *arg)
 
 enum { OPT_JSON = 1000, OPT_QUIET, OPT_HELP };
 
+/* Do the frames go to standard output (--driver pcap --file -)? */
+static bool frames_on_stdout(const struct txp_run_cfg *cfg)
+{
+	return cfg->net.file && !strcmp(cfg->net.file, "-");
+}
+
+/* Where the report goes: standard output, unless the frames go there:
+ * then standard error. */
+static FILE *report_stream(const struct txp_run_cfg *cfg)
+{
+	return frames_on_stdout(cfg) ? stderr : stdout;
+}
+
 bool report_dev_died(const char *cmd, const struct txp_run_cfg *cfg,
 		     const struct txp_run_result *r)
 {
-	const char *where = cfg->net.ifname ? cfg->net.ifname : cfg->net.file;
+	const char *where = cfg->net.ifname ? cfg->net.ifname
+			    : frames_on_stdout(cfg) ? "standard output" : cfg->net.file;
 	enum txp_drop_reason why = r->drv.died_drop;
 
 	if (!r->drv.link_down)
@@ -133,11 +147,11 @@ int cmd_run(int argc, char **argv)
 	if (json) {
 		struct json j;
 
-		json_init(&j, stdout);
+		json_init(&j, report_stream(&cfg));
 		report_json(&j, &cfg, &res);
 		json_finish(&j);
 	} else {
-		report_text(stdout, &cfg, &res);
+		report_text(report_stream(&cfg), &cfg, &res);
 	}
 	if (report_dev_died("run", &cfg, &res))
 		return signals_status(1);

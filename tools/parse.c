@@ -132,3 +132,18 @@ bool parse_str_bench_ip(const char *opt, const char *s, uint32_t *ip, char *msg,
 	*ip = v;
 	return true;
 }
+
+bool parse_str_double(const char *opt, const char *s, double min, double max, double *v,
+		      char *msg, size_t len)
+{
+	char *end;
+	double n;
+
+	n = strtod(s, &end);
+	if (!starts_number(s) || *end || isnan(n))
+		return fail(msg, len, "%s wants a number, got '%s'", opt, s);
+	if (!(n >= min && n <= max))
+		return fail(msg, len, "%s must be from %g to %g, got '%s'", opt, min, max, s);
+	*v = n;
+	return true;
+}

@@ -23,6 +23,10 @@ bool parse_str_u64(const char *opt, const char *s, uint64_t min, uint64_t max, u
 		   char *msg, size_t len);
 /* A number of seconds in (0, 86400]. */
 bool parse_str_seconds(const char *opt, const char *s, double *v, char *msg, size_t len);
+/* A decimal number in [min, max] (out of range: too small to be told
+ * from 0, or too large for a double, included). */
+bool parse_str_double(const char *opt, const char *s, double min, double max, double *v,
+		      char *msg, size_t len);
 /* --frags: "N" or "MIN-MAX" fragments per packet, MIN <= MAX <= TXP_MAX_FRAGS. */
 bool parse_str_frags(const char *s, unsigned *min, unsigned *max, char *msg, size_t len);
 /* A MAC address, six hex pairs joined by colons. */

@@ -77,7 +77,9 @@ struct txp_tap_cfg {
 
 struct txp_pcap_cfg {
 	struct txp_netdrv_cfg base;
-	const char *file;	/* written from scratch; "-": stdout */
+	/* Written from scratch; "-": standard output, through a descriptor
+	 * of the device's own (stdout stays open when the device closes). */
+	const char *file;
 };
 
 /*

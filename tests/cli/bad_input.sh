@@ -292,8 +292,17 @@ expect_usage "--driver must be afpacket, afxdp or tap, got 'pcap'" replay "$R" -
 expect_usage "--threads must be" replay "$R" --dev x --threads 0
 expect_usage "--loop must be" replay "$R" --dev x --loop 0
 expect_usage "at most one of --pps, --mbps" replay "$R" --dev x --pps 10 --topspeed
-expect_usage "--mbps wants a number more than 0" replay "$R" --dev x --mbps -1
-expect_usage "--multiplier wants a number" replay "$R" --dev x --multiplier 2x
+expect_usage "--mbps must be from 0.001 to 1e+09, got '-1'" replay "$R" --dev x --mbps -1
+expect_usage "--multiplier wants a number, got '2x'" replay "$R" --dev x --multiplier 2x
+expect_usage "--pps must be from 0.001 to 1e+09, got '1e-300'" replay "$R" --dev x --pps 1e-300
+expect_usage "--mbps must be from 0.001 to 1e+09, got '0'" replay "$R" --dev x --mbps 0
+expect_usage "--multiplier must be from 0.001 to 1e+09, got '1e999'" replay "$R" --dev x \
+	--multiplier 1e999
+expect_usage "--pps wants a number, got 'nan'" replay "$R" --dev x --pps nan
+expect_usage "--rewrite-src-mac 01:00:5e:00:00:01 is a multicast address" replay "$R" --dev x \
+	--rewrite-src-mac 01:00:5e:00:00:01
+expect_usage "--rewrite-src-mac ff:ff:ff:ff:ff:ff is a multicast address" replay "$R" --dev x \
+	--rewrite-src-mac ff:ff:ff:ff:ff:ff
 expect_usage "--rewrite-dst-ip" replay "$R" --dev x --rewrite-dst-ip 10.0.0.1
 expect_usage "--rewrite-src-mac" replay "$R" --dev x --rewrite-src-mac 1:2:3
 expect_usage "--dev given twice" replay "$R" --dev x --dev y
@@ -305,6 +314,13 @@ expect_fail "link type RAW (12) is not supported: only Ethernet" replay "$rdir/r
 pcap_file "$rdir/sll.pcap" 113 100
 expect_fail "link type LINUX_SLL (113) is not supported" replay "$rdir/sll.pcap" --dev x
 expect_fail "txp-no-such0: no such interface" replay "$R" --dev txp-no-such0
+# Ten frames at the slowest rate, a million times: over the 100 years a
+# schedule may last (its nanoseconds would overflow long before 1e-300).
+python3 -c 'import struct, sys
+open(sys.argv[1], "wb").write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1)
+    + 10 * (struct.pack("<IIII", 0, 0, 60, 60) + bytes(60)))' "$rdir/ten.pcap"
+expect_fail "at this pace the replay would last 317 years, more than the 100 it may" \
+	replay "$rdir/ten.pcap" --dev x --pps 0.001 --loop 1000000
 
 rm -rf "$rdir"
 

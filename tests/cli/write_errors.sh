@@ -70,6 +70,27 @@ expect_write_error "/dev/full: write error" \
 	timeout 30 "$TXPATH" run --driver pcap --file /dev/full --seconds 1 --quiet --json
 check_accounting
 
+# The pcap driver on standard output (--file -), full: the report (JSON)
+# on stderr, then the one line naming standard output and the count the
+# report has; exit 1.
+sh -c '"$0" run --driver pcap --file - --packets 1000 --quiet --json >/dev/full' "$TXPATH" \
+	2>"$TMP/err"
+rc=$?
+if [ $rc -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 2 ] && python3 - "$TMP/err" <<'PY'; then
+import json, sys
+report, line = open(sys.argv[1]).read().splitlines()
+d = json.loads(report)
+n = d["dropped"]["tx-error"]
+assert n > 0 and d["transmitted"] == 0, d
+want = "txpath run: standard output: write error (No space left on device); " \
+       "%d packets dropped as tx-error" % n
+assert line == want, (line, want)
+PY
+	pass=$((pass + 1))
+else
+	bad "run --driver pcap --file - >/dev/full -> exit $rc"
+fi
+
 # -- bench --svg on a full file: the error, and no "chart:" line -----------
 BENCH="bench --quick --no-sim --threads 1 --seconds 0.01"
 # shellcheck disable=SC2086

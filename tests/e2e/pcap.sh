@@ -53,3 +53,25 @@ want = {(fl, s) for fl in (0, 1) for s in range(n // 2)}
 assert seen == want, ("missing", len(want - seen), "extra", len(seen - want))
 PY
 echo "PASS: pcap, lock $LOCK, 2 threads: $N frames in the file, each once and valid"
+
+# --file -: the frames on standard output, whole; the report on standard
+# error (text, and JSON with --json); exit 0.
+"$TXPATH" run --driver pcap --file - --lock "$LOCK" --threads 2 --packets 1000 \
+	>"$TMP/stdout.pcap" 2>"$TMP/stdout.txt"
+rc=$?
+[ $rc -eq 0 ] || { cat "$TMP/stdout.txt"; fail "--file -: exit $rc"; }
+grep -q "submitted 1000 = transmitted 1000 + dropped 0" "$TMP/stdout.txt" ||
+	{ cat "$TMP/stdout.txt"; fail "--file -: no report on standard error"; }
+"$TXPATH" run --driver pcap --file - --lock "$LOCK" --threads 2 --packets 1000 --json \
+	>"$TMP/stdout.pcap" 2>"$TMP/stdout.json"
+rc=$?
+[ $rc -eq 0 ] || { cat "$TMP/stdout.json"; fail "--file - --json: exit $rc"; }
+"$TXPATH" recv --file "$TMP/stdout.pcap" --json >"$TMP/recv.json" ||
+	fail "txpath recv --file of --file -'s output exited $?"
+python3 - "$TMP/stdout.json" "$TMP/recv.json" <<'PY' || fail "--file -: report or frames"
+import json, sys
+d, r = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert d["transmitted"] == 1000 and d["accounted"], d
+assert r["frames"] == r["received"] == 1000 and r["bad"] == 0 and r["lost"] == 0, r
+PY
+echo "PASS: pcap, lock $LOCK, --file -: 1000 frames on standard output, the report on standard error"

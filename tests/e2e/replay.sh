@@ -9,6 +9,7 @@
 set -u
 TXPATH=$1
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../cli/lib.sh"
 require_root_and_tools
 for t in tcpdump nc; do
 	command -v $t >/dev/null 2>&1 || skip "needs $t (scripts/deps.sh installs it)"
@@ -79,6 +80,16 @@ ip -n "$NS" tuntap add dev txtap0 mode tap || fail "cannot create a TAP device"
 for d in veth0 veth1 txtap0; do
 	ip -n "$NS" link set $d up
 done
+# wait_carrier DEV: until DEV has its carrier (a veth's comes a moment
+# after both ends are up; afpacket refuses a link without one).
+wait_carrier() {
+	for _ in $(seq 100); do
+		[ "$(nsx cat "/sys/class/net/$1/carrier" 2>/dev/null)" = 1 ] && return 0
+		sleep 0.05
+	done
+	fail "$1 has no carrier"
+}
+wait_carrier veth0
 for driver in afpacket afxdp tap; do
 	if [ $driver = tap ]; then dev=txtap0 peer=txtap0; else dev=veth0 peer=veth1; fi
 	capture $peer "$TMP/got-$driver.pcap"
@@ -106,3 +117,108 @@ expect "oversized replay message lines" "$(wc -l <"$TMP/big.err")" 1
 grep -q "3000-byte frames exceed the MTU (1500)" "$TMP/big.err" ||
 	{ cat "$TMP/big.err"; fail "no clear message for a frame over the MTU"; }
 echo "PASS: replay refuses frames over the MTU"
+
+# Captures made here (replay_captures.py): 4000 frames of 64 flows, 1 ms
+# apart, their seconds crossing 2^31; tagged and untagged IPv4 with
+# records of zero bytes.
+CAPS="$(dirname "$0")/replay_captures.py"
+python3 "$CAPS" flows "$TMP/flows.pcap" && python3 "$CAPS" vlan "$TMP/vlan.pcap" ||
+	fail "cannot write the test's captures"
+
+# 8 producers at top speed through a 2-slot ring: the queue backs up, yet
+# holds every frame in flight: nothing dropped (was qdisc-limit).
+for driver in afpacket afxdp tap; do
+	if [ $driver = tap ]; then dev=txtap0; else dev=veth0; fi
+	nsx "$TXPATH" replay "$TMP/flows.pcap" --dev $dev --driver $driver --threads 8 --topspeed \
+		--ring 2 --json >"$TMP/replay.json" 2>"$TMP/replay.err"
+	rc=$?
+	cat "$TMP/replay.err"
+	expect "$driver 8 threads: exit status" $rc 0
+	expect_json "$TMP/replay.json" "$driver 8 threads: transmitted" "d['transmitted']" 4000 \
+		"$driver 8 threads: dropped" "d['dropped']" \
+		"$(json "$TMP/replay.json" "dict((k, 0) for k in d['dropped'])")"
+done
+echo "PASS: replay, 8 threads at top speed through a 2-slot ring: nothing dropped"
+
+# Seconds past 2^31 are later, not 68 years earlier: the capture's 4 s at
+# 10 times its speed, within the limit (was a wait of centuries).
+nsx timeout 60 "$TXPATH" replay "$TMP/flows.pcap" --dev veth0 --multiplier 10 --json \
+	>"$TMP/replay.json" 2>"$TMP/replay.err"
+rc=$?
+cat "$TMP/replay.err"
+[ $rc -ne 124 ] || fail "a capture crossing 2^31 s did not end within 60 s"
+expect "2^31 replay exit status" $rc 0
+expect_json "$TMP/replay.json" "2^31 replay transmitted" "d['transmitted']" 4000
+echo "PASS: replay of a capture whose seconds cross 2^31"
+
+# VLAN-tagged IPv4 (one tag, two) rewritten like the rest, checksums
+# right, as seen on the peer; the records of zero bytes counted, in the
+# JSON and in the text.
+capture veth1 "$TMP/got-vlan.pcap"
+nsx "$TXPATH" replay "$TMP/vlan.pcap" --dev veth0 --rewrite-src-ip 198.19.1.1 \
+	--rewrite-dst-ip 198.19.2.2 --json >"$TMP/replay.json" 2>"$TMP/replay.err"
+rc=$?
+stop_capture
+cat "$TMP/replay.err"
+expect "vlan replay exit status" $rc 0
+expect_json "$TMP/replay.json" "vlan replay transmitted" "d['transmitted']" 18 \
+	"vlan replay empty records" "d['empty_records']" 3
+python3 "$CAPS" check-vlan "$TMP/got-vlan.pcap" 198.19.1.1 198.19.2.2 ||
+	fail "the VLAN frames as they arrived"
+nsx "$TXPATH" replay "$TMP/vlan.pcap" --dev veth0 >"$TMP/replay.out" 2>"$TMP/replay.err"
+grep -q "3 records of zero bytes in the capture: skipped" "$TMP/replay.out" ||
+	{ cat "$TMP/replay.out"; fail "the text does not count the records of zero bytes"; }
+echo "PASS: replay rewrites VLAN-tagged IPv4 (1 and 2 tags), counts records of zero bytes"
+
+# paced_replay NAME [options]: a replay of hours (1000 passes at 2000 pps)
+# in the background (ip netns exec execs txpath: $REPLAY_PID is its), its
+# output in $TMP/NAME.out; returns once its frames arrive on veth1.
+paced_replay() {
+	name=$1
+	shift
+	before=$(rx_packets veth1)
+	ip netns exec "$NS" "$TXPATH" replay "$TMP/flows.pcap" --dev veth0 --threads 2 \
+		--pps 2000 --loop 1000 "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
+	REPLAY_PID=$!
+	for _ in $(seq 200); do
+		[ "$(rx_packets veth1)" -gt $((before + 100)) ] && return 0
+		kill -0 "$REPLAY_PID" 2>/dev/null || break
+		sleep 0.05
+	done
+	cat "$TMP/$name.err"
+	fail "$name: no frame arrived on veth1"
+}
+
+# The link goes down mid-replay: named, the producers stop (the replay
+# ends, well before its hours), exit 1, every frame submitted accounted.
+paced_replay linkdown --json
+ip -n "$NS" link set veth0 down || fail "cannot set veth0 down"
+finish "$REPLAY_PID" 20
+ip -n "$NS" link set veth0 up
+wait_carrier veth0
+cat "$TMP/linkdown.err"
+[ "$rc" != none ] || fail "the replay went on 20 s after the link went down"
+expect "link down: exit status" $rc 1
+grep -q "txpath replay: veth0: link went down mid-replay" "$TMP/linkdown.err" ||
+	fail "link down: no cause on stderr"
+expect_json "$TMP/linkdown.out" "link down: died" "d['died'].startswith('link down')" True \
+	"link down: stopped early" "d['frames'] < d['frames_expected']" True \
+	"link down: accounted" "d['frames'] == d['transmitted'] + sum(d['dropped'].values())" True \
+	"link down: interrupted" "d['interrupted']" None
+echo "PASS: replay names a link that went down and stops"
+
+# SIGTERM mid-replay: exit 143, the report says so, JSON and text.
+for form in json text; do
+	[ $form = json ] && set -- --json || set --
+	paced_replay "term-$form" "$@"
+	kill -TERM "$REPLAY_PID"
+	finish "$REPLAY_PID" 20
+	cat "$TMP/term-$form.err"
+	expect "SIGTERM ($form): exit status" $rc 143
+done
+expect_json "$TMP/term-json.out" "SIGTERM: interrupted" "d['interrupted']" SIGTERM \
+	"SIGTERM: died" "d['died']" None \
+	"SIGTERM: accounted" "d['frames'] == d['transmitted'] + sum(d['dropped'].values())" True
+grep -q "interrupted by SIGTERM: [0-9]* of the 4000000 frames were sent" "$TMP/term-text.out" ||
+	{ cat "$TMP/term-text.out"; fail "SIGTERM: the text does not say it was interrupted"; }
+echo "PASS: replay interrupted by SIGTERM says so (JSON and text)"

@@ -12,6 +12,10 @@
  * flush and only then are its frames sent.  A write error (a full disk,
  * /dev/full) kills the device: the frames that did not reach the file,
  * and every later one, are dropped as tx-error (txp__ring_die()).
+ *
+ * The file "-" is standard output, written through a descriptor of the
+ * driver's own (a dup): closing the device closes that one, and the
+ * process's stdout stays open for whatever it prints after.
  */
 #include <errno.h>
 #include <pcap/pcap.h>
@@ -159,6 +163,47 @@ static const struct ring_ops pcapdrv_ring_ops = {
 	.release = pcapdrv_release,
 };
 
+#define PCAPDRV_STDOUT "stdout"	/* the name of file "-" in messages */
+
+static bool pcapdrv_stdout(const char *file)
+{
+	return file && !strcmp(file, "-");
+}
+
+/* The dumper of file: "-" is a copy of standard output's descriptor
+ * (what stdout holds goes first); NULL and libpcap's or errno's message in
+ * err if it cannot be opened. */
+static pcap_dumper_t *pcapdrv_open(pcap_t *dead, const char *file, char *err, size_t errlen)
+{
+	pcap_dumper_t *dump;
+	FILE *f;
+	int fd;
+
+	if (!pcapdrv_stdout(file)) {
+		dump = pcap_dump_open(dead, file);
+		if (!dump)	/* libpcap's message names the file. */
+			snprintf(err, errlen, "cannot write the pcap file: %s", pcap_geterr(dead));
+		return dump;
+	}
+	fflush(stdout);
+	fd = dup(STDOUT_FILENO);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		snprintf(err, errlen, "cannot write the pcap file to standard output: %s",
+			 strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	/* Ethernet has a link type: only writing the header can fail, and
+	 * libpcap then closes f itself. */
+	dump = pcap_dump_fopen(dead, f);
+	if (!dump)
+		snprintf(err, errlen, "cannot write the pcap file to standard output: %s",
+			 pcap_geterr(dead));
+	return dump;
+}
+
 static struct ring *pcapdrv_create(const struct netdrv_queue_cfg *c, char *err, size_t errlen)
 {
 	struct pcapdrv *p = calloc(1, sizeof(*p));
@@ -169,15 +214,17 @@ static struct ring *pcapdrv_create(const struct netdrv_queue_cfg *c, char *err, 
 		return NULL;
 	}
 	p->dead = pcap_open_dead(DLT_EN10MB, 65535);
-	p->dump = p->dead ? pcap_dump_open(p->dead, c->net->file) : NULL;
+	if (!p->dead)
+		snprintf(err, errlen, "cannot write the pcap file: out of memory");
+	else
+		p->dump = pcapdrv_open(p->dead, c->net->file, err, errlen);
 	if (!p->dump) {
-		/* libpcap's message names the file. */
-		snprintf(err, errlen, "cannot write the pcap file: %s",
-			 p->dead ? pcap_geterr(p->dead) : "out of memory");
 		pcapdrv_release(p);
 		return NULL;
 	}
 	p->start = pcapdrv_start(p->dump);
+	if (pcapdrv_stdout(c->net->file))
+		rc.ifname = PCAPDRV_STDOUT;
 	return txp__netdrv_make_ring(&rc, p, NULL, err, errlen);
 }
 
@@ -186,6 +233,9 @@ NETDRV_DEFINE(pcap, pcapdrv_create);
 struct txp_dev *txp_pcap_create(const struct txp_pcap_cfg *cfg, char *err, size_t errlen)
 {
 	const struct txp_net_cfg net = { .file = cfg->file };
+	struct txp_netdrv_cfg base = cfg->base;
 
-	return txp__netdrv_create(&pcap_netdrv, &cfg->base, &net, 0, err, errlen);
+	if (!base.dev.name && pcapdrv_stdout(cfg->file))
+		base.dev.name = PCAPDRV_STDOUT;
+	return txp__netdrv_create(&pcap_netdrv, &base, &net, 0, err, errlen);
 }
