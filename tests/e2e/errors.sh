@@ -1,6 +1,7 @@
 #!/bin/sh
 # The real drivers' errors, each one clear line and the right exit status:
-# no such interface, interface down, no permission, XDP zero-copy not
+# no such interface, a name no interface can have, out of descriptors
+# (ulimit -n), interface down, no permission, XDP zero-copy not
 # supported (veth has none), more queues than there are, and the link going down mid-run: the run
 # drops what is left with a reason (dev-down, tx-error), reports it, and ends; nothing hangs.
 # usage: errors.sh path/to/txpath
@@ -28,6 +29,26 @@ for d in afpacket afxdp tap; do
 	expect_error "nosuch0: no such interface" nsx "$TXPATH" run --driver $d --dev nosuch0 --packets 10
 done
 expect_error "nosuch0: no such interface" nsx "$TXPATH" recv --dev nosuch0 --packets 10
+expect_error "nosuch0: no such interface (ip tuntap add dev nosuch0 mode tap)" \
+	nsx "$TXPATH" run --driver tap --dev nosuch0 --packets 10
+# A name the kernel would refuse is said to be one, not looked up.
+long=$(printf '%038d' 0)
+for d in afpacket afxdp tap; do
+	expect_error "no interface given" nsx "$TXPATH" run --driver $d --dev '' --packets 10
+	expect_error "$long: interface name too long: 38 characters, at most 15" \
+		nsx "$TXPATH" run --driver $d --dev "$long" --packets 10
+	expect_error "'a/b': not an interface name" nsx "$TXPATH" run --driver $d --dev a/b --packets 10
+done
+# Out of descriptors (ulimit -n) is said so, not "no such interface".
+ip -n "$NS" tuntap add dev txtapq mode tap multi_queue
+ip -n "$NS" link set txtapq up
+for d in afpacket tap; do
+	dev=veth0
+	[ $d = tap ] && dev=txtapq
+	expect_error "$dev: interface look-up: out of file descriptors (ulimit -n is 12" \
+		sh -c 'ulimit -n 12 && exec "$@"' sh ip netns exec "$NS" "$TXPATH" run --driver $d \
+		--dev $dev --queues 8 --packets 10
+done
 expect_error "zero-copy not supported" \
 	nsx "$TXPATH" run --driver afxdp --dev veth0 --xdp-mode zerocopy --packets 10
 # More queues than the interface has, or than a file or a single-queue
