@@ -1,7 +1,7 @@
 #!/bin/sh
 # The real drivers' errors, each one clear line and the right exit status:
 # no such interface, a name no interface can have, out of descriptors
-# (ulimit -n), interface down, no permission, XDP zero-copy not
+# (ulimit -n), interface down, recv's interface deleted or set down, no permission, XDP zero-copy not
 # supported (veth has none), more queues than there are, and the link going down mid-run: the run
 # drops what is left with a reason (dev-down, tx-error), reports it, and ends; nothing hangs.
 # usage: errors.sh path/to/txpath
@@ -66,6 +66,36 @@ expect_error "txtun1: not a TAP device (ip tuntap add dev txtun1 mode tap)" \
 expect "pcap --queues 2: exit" $? 2
 grep -q "driver pcap writes one file: one queue, not --queues 2" "$TMP/err" ||
 	{ cat "$TMP/err"; fail "pcap --queues 2: no one-queue line"; }
+# recv on an interface deleted, or set down, under it: it stops, reports
+# what it counted, says why in one line, exits 1.
+for how in gone down; do
+	ip -n "$NS" link add txrecv0 type veth peer name txrecv1
+	ip -n "$NS" link set txrecv0 up
+	ip -n "$NS" link set txrecv1 up
+	nsx "$TXPATH" recv --dev txrecv1 --seconds 60 --json >"$TMP/recv.json" 2>"$TMP/recv.err" &
+	pid=$!
+	for _ in $(seq 200); do
+		grep -q listening "$TMP/recv.err" && break
+		sleep 0.05
+	done
+	if [ $how = gone ]; then
+		ip -n "$NS" link del txrecv0
+		want="txrecv1: the interface went away while listening"
+	else
+		ip -n "$NS" link set txrecv1 down
+		want="txrecv1: the link went down while listening"
+	fi
+	for _ in $(seq 100); do
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -0 $pid 2>/dev/null && { kill $pid; fail "recv still listening 10 s after txrecv1 went $how"; }
+	wait $pid
+	expect "recv, txrecv1 $how: exit" $? 1
+	grep -q "$want" "$TMP/recv.err" || { cat "$TMP/recv.err"; fail "recv, txrecv1 $how: no line '$want'"; }
+	expect "recv, txrecv1 $how: its report" "$(json "$TMP/recv.json" "d['received']")" 0
+	ip -n "$NS" link del txrecv1 2>/dev/null
+done
 ip -n "$NS" link set veth0 down
 for d in afpacket afxdp; do
 	expect_error "veth0: interface is down" nsx "$TXPATH" run --driver $d --dev veth0 --packets 10
