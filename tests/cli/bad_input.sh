@@ -141,6 +141,10 @@ expect_usage "--xps takes at most 64 queue numbers (one per producer)" \
 expect_usage "--bql is on or off, got 'maybe'" run --bql maybe --packets 10
 expect_usage "predates byte queue limits" run --personality tg3-2004 --bql on --packets 10
 expect_usage "--defer is on or off" run --defer maybe --packets 10
+# docs/run.md's watchdog example: the queue stopped by lost interrupts is
+# reset by the watchdog and the run goes on to its end, not STALLED.
+expect_ok '"tx_timeouts":[1-9][0-9]*,.*"stalled":false,' \
+	run --fault lost-irq:100%,max=100 --watchdog-ms 200 --packets 200000 --json
 # The defer list waits on the root lock: none without one.
 expect_usage "--defer on is for a root-locked qdisc (pfifo_fast): qdisc noqueue has no root lock" \
 	run --qdisc noqueue --defer on --packets 10
