@@ -147,10 +147,20 @@ check "bench --json SIGTERM: some rows, not all, marked interrupted" \
 check "bench --json SIGTERM: the ratios of cases not run left out, none 0" \
 	'[ "$(json bench_json "all(r[\"value\"] > 0 for r in d[\"ratios\"]) and not any(r[\"ratio\"] == \"lltx/core, exclusive\" and r[\"threads\"] == 2 for r in d[\"ratios\"])")" = True ]'
 
-# demo: rows of 2 s; interrupted at 3 s: the first row, and the second,
-# interrupted; no third.
+# printed NAME PATTERN: wait (60 s at most) until NAME's stdout has a line
+# matching PATTERN: a row out, on a machine however loaded.
+printed() {
+	for _ in $(seq 600); do
+		grep -q -- "$2" "$dir/$1.out" 2>/dev/null && return 0
+		alive "$pid" || return 0
+		sleep 0.1
+	done
+}
+
+# demo: rows of 2 s; interrupted once the first is printed (the second
+# under way): the first row, and the second, interrupted; no third.
 start demo_json demo --seconds 2 --json
-sleep 3
+printed demo_json '"era":'
 kill -INT "$pid"
 finish "$pid" 15
 check "demo --json SIGINT: exit 130 (got $rc)" '[ "$rc" = 130 ]'
@@ -159,7 +169,7 @@ check "demo --json SIGINT: the first row whole, the second interrupted, no third
 check "demo --json SIGINT: every row accounted" \
 	'[ "$(json demo_json "all(r[\"submitted\"] == r[\"transmitted\"] + sum(r[\"dropped\"].values()) for r in d)")" = True ]'
 start demo_text demo --seconds 2
-sleep 3
+printed demo_text '^2\.6\.[89]  '
 kill -TERM "$pid"
 finish "$pid" 15
 check "demo SIGTERM: exit 143 (got $rc)" '[ "$rc" = 143 ]'

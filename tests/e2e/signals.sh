@@ -150,8 +150,15 @@ if [ "$DRIVER" = afpacket ]; then
 		grep -q listening "$TMP/recv.err" 2>/dev/null && break
 		sleep 0.05
 	done
+	before=$(rx_packets veth1)
 	nsx "$TXPATH" run --driver afpacket --dev veth0 --threads 2 --packets 1000 >/dev/null ||
 		fail "run for recv"
+	# The 1000 frames in (veth1's counter), then a moment for recv's
+	# ring to hand over its last block (it retires one after 10 ms).
+	for _ in $(seq 200); do
+		[ "$(rx_packets veth1)" -ge $((before + 1000)) ] && break
+		sleep 0.05
+	done
 	sleep 0.5
 	kill -INT "$pid"
 	name=recv
