@@ -51,7 +51,7 @@ fi
 for d in afpacket $tap; do
 	dev=veth0
 	[ $d = tap ] && dev=txtapq
-	expect_error "$dev: interface look-up: out of file descriptors (ulimit -n is 12" \
+	expect_error "$dev: [^:]*: out of file descriptors (ulimit -n is 12: raise it" \
 		sh -c 'ulimit -n 12 && exec "$@"' sh ip netns exec "$NS" "$TXPATH" run --driver $d \
 		--dev $dev --queues 8 --packets 10
 done
