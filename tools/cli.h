@@ -87,7 +87,8 @@ const char *era_names(void);
 bool parse_run_knob(const struct cmdline *cl, int opt, const char *arg, struct txp_run_cfg *cfg);
 /* After the last option: a knob given that cfg's driver does not use
  * (--file without --driver pcap, --personality with a real driver, ...)
- * is a usage error naming the knob and the driver. */
+ * is a usage error naming the knob and the driver; so is --defer on with
+ * a qdisc that has no root lock (noqueue, nolock). */
 void check_run_knobs(const struct cmdline *cl, const struct txp_run_cfg *cfg);
 /* getopt_long entries for those knobs, ending in an all-zero entry. */
 extern const struct option run_knob_options[];
@@ -156,7 +157,8 @@ extern const struct option run_knob_options[];
 "  --defer on|off          a root-locked qdisc's defer list (6.18): only the\n" \
 "                          first waiting producer takes the root lock, the\n" \
 "                          others push onto a lock-free list and return\n" \
-"                          (default off; nothing for nolock or noqueue)\n" \
+"                          (default off; pfifo_fast only: an error with\n" \
+"                          nolock or noqueue, which have no root lock)\n" \
 "  --queues N              transmit queues, each with its own qdisc, locks, ring\n" \
 "                          and interrupt, 1..64 (default 1); afxdp: an XSK\n" \
 "                          socket per interface queue from --queue; afpacket: a\n" \

@@ -62,7 +62,8 @@ static const char bench_help[] =
 "could not run, or the chart could not be written, 2 on bad usage; 130\n"
 "(SIGINT) or 143 (SIGTERM) when interrupted: the run under way is dropped,\n"
 "and the rows are printed over the runs they finished (rows that finished\n"
-"none are left out).\n";
+"none are left out; a ratio to one of those says 'not run', and is left out\n"
+"of --json's ratios).\n";
 
 enum { OPT_THREADS = 1000, OPT_REPS, OPT_SECONDS, OPT_BURST, OPT_BULK, OPT_NO_SIM,
        OPT_QUICK, OPT_JSON, OPT_SVG, OPT_HELP };
@@ -99,15 +100,22 @@ static const struct bench_row *find(const struct bench_row *rows, size_t n, cons
 	return NULL;
 }
 
-/* a's median over b's, 0 when either is missing. */
-static double ratio(const struct bench_row *rows, size_t n, const char *a, const char *b,
-		    const char *driver, unsigned threads)
+/* a's median over b's into *v; false when either did not run (skipped,
+ * or never reached before an interruption). */
+static bool ratio(const struct bench_row *rows, size_t n, const char *a, const char *b,
+		  const char *driver, unsigned threads, double *v)
 {
 	const struct bench_row *x = find(rows, n, a, driver, threads);
 	const struct bench_row *y = find(rows, n, b, driver, threads);
 
-	return x && y && y->mpps > 0 ? x->mpps / y->mpps : 0;
+	if (!x || !y || y->mpps <= 0)
+		return false;
+	*v = x->mpps / y->mpps;
+	return true;
 }
+
+/* NOT_RUN: what the table prints for a ratio whose cases did not run. */
+#define NOT_RUN "not run"
 
 /* The article's claims as ratios: what LLTX saves over the core's xmit
  * lock, and what the exclusive runner costs over the concurrent one. */
@@ -138,9 +146,12 @@ static void print_plugin_ratios(const struct bench_cfg *cfg, const struct bench_
 		if (p->skipped || strcmp(p->driver, "plugin"))
 			continue;
 		s = find(rows, n, p->config, "sim", p->threads);
+		if (!s || s->mpps <= 0) {
+			printf("plugin/sim, %-16s %7u %7s\n", p->config, p->threads, NOT_RUN);
+			continue;
+		}
 		printf("plugin/sim, %-16s %7u %7.2f   CPU ns/pkt %.1f vs %.1f\n", p->config, p->threads,
-		       s && s->mpps > 0 ? p->mpps / s->mpps : 0, p->cpu_ns_per_packet,
-		       s ? s->cpu_ns_per_packet : 0);
+		       p->mpps / s->mpps, p->cpu_ns_per_packet, s->cpu_ns_per_packet);
 	}
 }
 
@@ -160,17 +171,29 @@ static void print_table(const struct bench_cfg *cfg, const struct bench_row *row
 			printf("%-16s %-6s %7u  skipped: %s\n", r->config, r->driver, r->threads, r->note);
 			continue;
 		}
-		printf("%-16s %-6s %7u %9.2f %9.1f %13.2fx %7.1f%% %11.1f%s\n", r->config,
-		       r->driver, r->threads, r->mpps, r->ns_per_packet, r->ratio_vs_mutex_burst,
-		       100 * r->spread, r->cpu_ns_per_packet, r->accounted ? "" : "  NOT ACCOUNTED");
+		printf("%-16s %-6s %7u %9.2f %9.1f ", r->config, r->driver, r->threads, r->mpps,
+		       r->ns_per_packet);
+		/* 0: mutex-burst did not run at this thread count. */
+		if (r->ratio_vs_mutex_burst > 0)
+			printf("%13.2fx", r->ratio_vs_mutex_burst);
+		else
+			printf("%14s", NOT_RUN);
+		printf(" %7.1f%% %11.1f%s\n", 100 * r->spread, r->cpu_ns_per_packet,
+		       r->accounted ? "" : "  NOT ACCOUNTED");
 	}
 	printf("\ncosts as ratios of medians (above 1: the first is faster)\n");
 	printf("%-28s %-6s %7s %7s\n", "ratio", "driver", "threads", "value");
 	for (size_t k = 0; k < NRATIOS; k++)
 		for (size_t d = 0; d < (cfg->sim ? 2 : 1); d++)
-			for (unsigned t = 1; t <= cfg->max_threads; t++)
-				printf("%-28s %-6s %7u %7.2f\n", ratio_defs[k].name, drivers[d], t,
-				       ratio(rows, n, ratio_defs[k].a, ratio_defs[k].b, drivers[d], t));
+			for (unsigned t = 1; t <= cfg->max_threads; t++) {
+				double v;
+
+				printf("%-28s %-6s %7u ", ratio_defs[k].name, drivers[d], t);
+				if (ratio(rows, n, ratio_defs[k].a, ratio_defs[k].b, drivers[d], t, &v))
+					printf("%7.2f\n", v);
+				else
+					printf("%7s\n", NOT_RUN);
+			}
 	print_plugin_ratios(cfg, rows, n);
 }
 
@@ -197,8 +220,11 @@ static void print_targets(const struct bench_row *rows, size_t n, unsigned max_t
 		printf("  1 producer, null driver: best %s %.2f Mpps (target >= 20)\n",
 		       one->config, one->mpps);
 	if (two && max_threads >= 2) {
-		printf("  2 producers: best %s %.2f Mpps = %.2fx mutex-burst (target >= 2)",
-		       two->config, two->mpps, two->ratio_vs_mutex_burst);
+		printf("  2 producers: best %s %.2f Mpps", two->config, two->mpps);
+		if (two->ratio_vs_mutex_burst > 0)
+			printf(" = %.2fx mutex-burst (target >= 2)", two->ratio_vs_mutex_burst);
+		else
+			printf(", mutex-burst " NOT_RUN);
 		if (ck && ck->mpps > 0)
 			printf(", %.2fx ckring (target >= 1)", two->mpps / ck->mpps);
 		if (rte && rte->mpps > 0)
@@ -225,7 +251,10 @@ static void print_json(const struct bench_cfg *cfg, const struct bench_row *rows
 		json_u64(&j, "threads", r->threads);
 		json_dbl(&j, "mpps", r->mpps);
 		json_dbl(&j, "ns_per_packet", r->ns_per_packet);
-		json_dbl(&j, "ratio_vs_mutex_burst", r->ratio_vs_mutex_burst);
+		if (r->ratio_vs_mutex_burst > 0)
+			json_dbl(&j, "ratio_vs_mutex_burst", r->ratio_vs_mutex_burst);
+		else
+			json_str(&j, "ratio_vs_mutex_burst", NULL);	/* mutex-burst did not run */
 		json_dbl(&j, "spread", r->spread);
 		json_dbl(&j, "cpu_ns_per_packet", r->cpu_ns_per_packet);
 		json_obj_end(&j);
@@ -235,12 +264,16 @@ static void print_json(const struct bench_cfg *cfg, const struct bench_row *rows
 	for (size_t k = 0; k < NRATIOS; k++)
 		for (size_t d = 0; d < (cfg->sim ? 2 : 1); d++)
 			for (unsigned t = 1; t <= cfg->max_threads; t++) {
+				double v;
+
+				/* A ratio whose cases did not run is left out. */
+				if (!ratio(rows, n, ratio_defs[k].a, ratio_defs[k].b, drivers[d], t, &v))
+					continue;
 				json_obj_begin(&j, NULL);
 				json_str(&j, "ratio", ratio_defs[k].name);
 				json_str(&j, "driver", drivers[d]);
 				json_u64(&j, "threads", t);
-				json_dbl(&j, "value", ratio(rows, n, ratio_defs[k].a, ratio_defs[k].b,
-							    drivers[d], t));
+				json_dbl(&j, "value", v);
 				json_obj_end(&j);
 			}
 	json_arr_end(&j);

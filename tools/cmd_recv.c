@@ -57,9 +57,10 @@ static const char recv_help[] =
 "Exit status: 0 when nothing was lost, duplicated, bad, out of window or\n"
 "untracked and the socket dropped nothing (and, with --packets, all N arrived;\n"
 "reordering is reported, not an error: LLTX reorders), 1 otherwise or when it\n"
-"could not listen, 2 on bad usage; 130 (SIGINT) or 143 (SIGTERM) when\n"
-"interrupted, after the report of what arrived until then (a second signal\n"
-"ends it at once).\n";
+"could not listen, or when the interface went down or away (it stops, reports\n"
+"what arrived until then and says so on stderr), 2 on bad usage; 130 (SIGINT)\n"
+"or 143 (SIGTERM) when interrupted, after the report of what arrived until\n"
+"then (a second signal ends it at once).\n";
 /* The figures the help gives. */
 _Static_assert(FLOWS_WINDOW == 1u << 22 && FLOWS_MAX == 256, "recv_help says 2^22 and 256");
 
@@ -67,6 +68,7 @@ struct recv {
 	struct recv_count count;
 	uint64_t socket_drops;
 	double seconds;
+	int link_err;		/* the socket's error when the interface went away, else 0 */
 };
 
 static double now_s(void)
@@ -144,6 +146,20 @@ static void recv_block(struct recv *rv, struct tpacket_block_desc *b)
 	__atomic_store_n(&b->hdr.bh1.block_status, TP_STATUS_KERNEL, __ATOMIC_RELEASE);
 }
 
+/* The socket's pending error (cleared by reading it) if it says the
+ * interface went down or away (the kernel unhooks the socket then), else 0. */
+static int recv_link_error(int fd)
+{
+	int e = 0;
+	socklen_t len = sizeof(e);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &len) != 0)
+		return 0;
+	return e == ENETDOWN || e == ENODEV || e == ENXIO ? e : 0;
+}
+
+/* Count until a signal, the deadline, the packets asked for, or the
+ * interface going down or away (rv->link_err). */
 static void recv_loop(struct recv *rv, int fd, void *map, double seconds, uint64_t packets)
 {
 	double t0 = now_s(), deadline = seconds > 0 ? t0 + seconds : 0;
@@ -160,7 +176,9 @@ static void recv_loop(struct recv *rv, int fd, void *map, double seconds, uint64
 		} else {
 			struct pollfd p = { .fd = fd, .events = POLLIN | POLLERR };
 
-			poll(&p, 1, 20);
+			if (poll(&p, 1, 20) > 0 && (p.revents & POLLERR) &&
+			    (rv->link_err = recv_link_error(fd)) != 0)
+				break;
 		}
 		if (packets && recv_count_ours(&rv->count) >= packets)
 			break;
@@ -266,6 +284,17 @@ static int recv_dev(struct recv *rv, const char *ifname, double seconds, uint64_
 	return 0;
 }
 
+/* The line for an interface that went down or away under recv. */
+static void recv_say_link(const struct recv *rv, const char *ifname)
+{
+	if (!if_nametoindex(ifname))
+		fprintf(stderr, "txpath recv: %s: the interface went away while listening (%s)\n",
+			ifname, strerror(rv->link_err));
+	else
+		fprintf(stderr, "txpath recv: %s: the link went down while listening (%s)\n",
+			ifname, strerror(rv->link_err));
+}
+
 /* 0 when every frame of txpath's was counted once, in the window, and all
  * that were asked for came. */
 static int recv_status(const struct recv *rv, uint64_t packets)
@@ -275,7 +304,7 @@ static int recv_status(const struct recv *rv, uint64_t packets)
 	flows_sum(rv->count.flows, &sum);
 	return sum.lost || sum.duplicated || sum.too_old || sum.too_far ||
 	       flows_untracked(rv->count.flows) || rv->count.bad || rv->socket_drops ||
-	       (packets && sum.received < packets) ? 1 : 0;
+	       rv->link_err || (packets && sum.received < packets) ? 1 : 0;
 }
 
 enum { OPT_DEV = 1000, OPT_FILE, OPT_SECONDS, OPT_PACKETS, OPT_JSON, OPT_HELP };
@@ -356,6 +385,8 @@ int cmd_recv(int argc, char **argv)
 		recv_report_json(&rv, ifname);
 	else
 		recv_report_text(&rv, ifname);
+	if (rv.link_err)
+		recv_say_link(&rv, ifname);
 	r = recv_status(&rv, packets);
 	flows_free(rv.count.flows);
 	return signals_status(r);

@@ -301,13 +301,17 @@ static void parse_xps(const char *cmd, const char *arg, struct txp_run_cfg *cfg)
 
 	cfg->xps_off = strcmp(arg, "off") == 0;
 	cfg->xps_len = 0;
+	if (!*arg)
+		usage_error(cmd, "--xps is off or a list of queue numbers like 0,1,0,1, got ''");
 	for (const char *s = arg; !cfg->xps_off && *s;) {
 		size_t n = strcspn(s, ",");
 
-		if (n == 0 || n >= sizeof(item) || strspn(s, "0123456789") < n ||
-		    cfg->xps_len == TXP_MAX_CTX)
+		if (n == 0 || n >= sizeof(item) || strspn(s, "0123456789") < n)
 			usage_error(cmd, "--xps is off or a list of queue numbers like 0,1,0,1, got '%s'",
 				    arg);
+		if (cfg->xps_len == TXP_MAX_CTX)
+			usage_error(cmd, "--xps takes at most %d queue numbers (one per producer), got more",
+				    TXP_MAX_CTX);
 		memcpy(item, s, n);
 		item[n] = '\0';
 		cfg->xps[cfg->xps_len++] = (int)parse_u64(cmd, "--xps", item, 0, TXP_DEV_MAX_QUEUES - 1);
@@ -483,6 +487,11 @@ void check_run_knobs(const struct cmdline *cl, const struct txp_run_cfg *cfg)
 
 	if (cmdline_given(cl, OPT_SEED) && !cmdline_given(cl, OPT_FAULT))
 		usage_error(cl->cmd, "--seed is the faults' seed: it needs --fault");
+	/* noqueue calls start_xmit directly and nolock has no root lock:
+	 * neither has a lock for the defer list to wait on. */
+	if (cfg->defer && (!cfg->qdisc->enqueue || cfg->qdisc->nolock))
+		usage_error(cl->cmd, "--defer on is for a root-locked qdisc (pfifo_fast): "
+			    "qdisc %s has no root lock to wait for", cfg->qdisc->id);
 	for (size_t i = 0; i < sizeof(knob_drivers) / sizeof(knob_drivers[0]); i++) {
 		const char *list = knob_drivers[i].drivers;
 

@@ -135,9 +135,22 @@ expect_usage "--queues must be 1..64, got 65" run --queues 65 --packets 10
 expect_usage "--xps is off or a list of queue numbers" run --xps garbage --packets 10
 expect_usage "--xps is off or a list of queue numbers" run --xps 0,x --packets 10
 expect_usage "but the device has 1 queue (" run --xps 0,5 --packets 10
+expect_usage "--xps is off or a list of queue numbers like 0,1,0,1, got ''" run --xps '' --packets 10
+expect_usage "--xps takes at most 64 queue numbers (one per producer)" \
+	run --xps "$(seq -s, 0 65 | sed 's/[0-9]*/0/g')" --packets 10
 expect_usage "--bql is on or off, got 'maybe'" run --bql maybe --packets 10
 expect_usage "predates byte queue limits" run --personality tg3-2004 --bql on --packets 10
 expect_usage "--defer is on or off" run --defer maybe --packets 10
+# docs/run.md's watchdog example: the queue stopped by lost interrupts is
+# reset by the watchdog and the run goes on to its end, not STALLED.
+expect_ok '"tx_timeouts":[1-9][0-9]*,.*"stalled":false,' \
+	run --fault lost-irq:100%,max=100 --watchdog-ms 200 --packets 200000 --json
+# The defer list waits on the root lock: none without one.
+expect_usage "--defer on is for a root-locked qdisc (pfifo_fast): qdisc noqueue has no root lock" \
+	run --qdisc noqueue --defer on --packets 10
+expect_usage "qdisc nolock has no root lock" run --qdisc nolock --defer on --packets 10
+expect_ok "qdisc noqueue\$" run --qdisc noqueue --defer off --packets 10
+expect_ok "qdisc pfifo_fast with defer list" run --defer on --packets 10
 expect_usage "--watchdog-ms wants a whole number, got '-1'" run --watchdog-ms -1 --packets 10
 expect_usage "--watchdog-ms is for drivers sim afpacket afxdp tap pcap, not null" \
 	run --driver null --watchdog-ms 100 --packets 10

@@ -133,6 +133,10 @@ check "bench SIGINT: exit 130 (got $rc)" '[ "$rc" = 130 ]'
 check "bench SIGINT: the first row" "grep -q '^mutex  *null  *1  *[0-9]' '$dir/bench.out'"
 check "bench SIGINT: not the last row" "! grep -q '^lltx/exclusive  *null  *2 ' '$dir/bench.out'"
 check "bench SIGINT: says interrupted by SIGINT" "grep -q 'interrupted by SIGINT' '$dir/bench.out'"
+# A ratio to a case never run says so: no 0.00 for it.
+check "bench SIGINT: a ratio of cases not run says 'not run'" \
+	"grep -q '^lltx/core, exclusive  *null  *2  *not run\$' '$dir/bench.out'"
+check "bench SIGINT: no ratio of 0.00" "! grep -q ' 0\.00\$' '$dir/bench.out'"
 start bench_json bench --threads 2 --no-sim --reps 1 --seconds 0.5 --json
 sleep 2.5
 kill -TERM "$pid"
@@ -140,11 +144,23 @@ finish "$pid" 15
 check "bench --json SIGTERM: exit 143 (got $rc)" '[ "$rc" = 143 ]'
 check "bench --json SIGTERM: some rows, not all, marked interrupted" \
 	'[ "$(json bench_json "0 < len(d[\"rows\"]) < 12 and d[\"interrupted\"] == \"SIGTERM\"")" = True ]'
+check "bench --json SIGTERM: the ratios of cases not run left out, none 0" \
+	'[ "$(json bench_json "all(r[\"value\"] > 0 for r in d[\"ratios\"]) and not any(r[\"ratio\"] == \"lltx/core, exclusive\" and r[\"threads\"] == 2 for r in d[\"ratios\"])")" = True ]'
 
-# demo: rows of 2 s; interrupted at 3 s: the first row, and the second,
-# interrupted; no third.
+# printed NAME PATTERN: wait (60 s at most) until NAME's stdout has a line
+# matching PATTERN: a row out, on a machine however loaded.
+printed() {
+	for _ in $(seq 600); do
+		grep -q -- "$2" "$dir/$1.out" 2>/dev/null && return 0
+		alive "$pid" || return 0
+		sleep 0.1
+	done
+}
+
+# demo: rows of 2 s; interrupted once the first is printed (the second
+# under way): the first row, and the second, interrupted; no third.
 start demo_json demo --seconds 2 --json
-sleep 3
+printed demo_json '"era":'
 kill -INT "$pid"
 finish "$pid" 15
 check "demo --json SIGINT: exit 130 (got $rc)" '[ "$rc" = 130 ]'
@@ -153,7 +169,7 @@ check "demo --json SIGINT: the first row whole, the second interrupted, no third
 check "demo --json SIGINT: every row accounted" \
 	'[ "$(json demo_json "all(r[\"submitted\"] == r[\"transmitted\"] + sum(r[\"dropped\"].values()) for r in d)")" = True ]'
 start demo_text demo --seconds 2
-sleep 3
+printed demo_text '^2\.6\.[89]  '
 kill -TERM "$pid"
 finish "$pid" 15
 check "demo SIGTERM: exit 143 (got $rc)" '[ "$rc" = 143 ]'

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The real drivers' errors, each one clear line and the right exit status:
-# no such interface, interface down, no permission, XDP zero-copy not
+# no such interface, a name no interface can have, out of descriptors
+# (ulimit -n), interface down, recv's interface deleted or set down, no permission, XDP zero-copy not
 # supported (veth has none), more queues than there are, and the link going down mid-run: the run
 # drops what is left with a reason (dev-down, tx-error), reports it, and ends; nothing hangs.
 # usage: errors.sh path/to/txpath
@@ -28,23 +29,81 @@ for d in afpacket afxdp tap; do
 	expect_error "nosuch0: no such interface" nsx "$TXPATH" run --driver $d --dev nosuch0 --packets 10
 done
 expect_error "nosuch0: no such interface" nsx "$TXPATH" recv --dev nosuch0 --packets 10
+expect_error "nosuch0: no such interface (ip tuntap add dev nosuch0 mode tap)" \
+	nsx "$TXPATH" run --driver tap --dev nosuch0 --packets 10
+# A name the kernel would refuse is said to be one, not looked up.
+long=$(printf '%038d' 0)
+for d in afpacket afxdp tap; do
+	expect_error "no interface given" nsx "$TXPATH" run --driver $d --dev '' --packets 10
+	expect_error "$long: interface name too long: 38 characters, at most 15" \
+		nsx "$TXPATH" run --driver $d --dev "$long" --packets 10
+	expect_error "'a/b': not an interface name" nsx "$TXPATH" run --driver $d --dev a/b --packets 10
+done
+# Out of descriptors (ulimit -n) is said so, not "no such interface".
+tap=""
+if [ -c /dev/net/tun ]; then
+	tap=tap
+	ip -n "$NS" tuntap add dev txtapq mode tap multi_queue
+	ip -n "$NS" link set txtapq up
+else
+	echo "note: no /dev/net/tun: no checks of TAP devices"
+fi
+for d in afpacket $tap; do
+	dev=veth0
+	[ $d = tap ] && dev=txtapq
+	expect_error "$dev: [^:]*: out of file descriptors (ulimit -n is 12: raise it" \
+		sh -c 'ulimit -n 12 && exec "$@"' sh ip netns exec "$NS" "$TXPATH" run --driver $d \
+		--dev $dev --queues 8 --packets 10
+done
 expect_error "zero-copy not supported" \
 	nsx "$TXPATH" run --driver afxdp --dev veth0 --xdp-mode zerocopy --packets 10
 # More queues than the interface has, or than a file or a single-queue
 # TAP takes, or a TUN for a TAP: said so, with what there is.
 expect_error "veth0: has 1 transmit queue, fewer than queues 0-1 need" \
 	nsx "$TXPATH" run --driver afxdp --dev veth0 --queues 2 --packets 10
-ip -n "$NS" tuntap add dev txtap1 mode tap
-expect_error "txtap1: not a multi-queue TAP device (ip tuntap add dev txtap1 mode tap multi_queue)" \
-	nsx "$TXPATH" run --driver tap --dev txtap1 --queues 2 --packets 10
-ip -n "$NS" tuntap add dev txtun1 mode tun
-expect_error "txtun1: not a TAP device (ip tuntap add dev txtun1 mode tap)" \
-	nsx "$TXPATH" run --driver tap --dev txtun1 --packets 10
+if [ -n "$tap" ]; then
+	ip -n "$NS" tuntap add dev txtap1 mode tap
+	expect_error "txtap1: not a multi-queue TAP device (ip tuntap add dev txtap1 mode tap multi_queue)" \
+		nsx "$TXPATH" run --driver tap --dev txtap1 --queues 2 --packets 10
+	ip -n "$NS" tuntap add dev txtun1 mode tun
+	expect_error "txtun1: not a TAP device (ip tuntap add dev txtun1 mode tap)" \
+		nsx "$TXPATH" run --driver tap --dev txtun1 --packets 10
+fi
 # (A usage error, exit 2.)
 "$TXPATH" run --driver pcap --file "$TMP/q.pcap" --queues 2 --packets 10 2>"$TMP/err"
 expect "pcap --queues 2: exit" $? 2
 grep -q "driver pcap writes one file: one queue, not --queues 2" "$TMP/err" ||
 	{ cat "$TMP/err"; fail "pcap --queues 2: no one-queue line"; }
+# recv on an interface deleted, or set down, under it: it stops, reports
+# what it counted, says why in one line, exits 1.
+for how in gone down; do
+	ip -n "$NS" link add txrecv0 type veth peer name txrecv1
+	ip -n "$NS" link set txrecv0 up
+	ip -n "$NS" link set txrecv1 up
+	nsx "$TXPATH" recv --dev txrecv1 --seconds 60 --json >"$TMP/recv.json" 2>"$TMP/recv.err" &
+	pid=$!
+	for _ in $(seq 200); do
+		grep -q listening "$TMP/recv.err" && break
+		sleep 0.05
+	done
+	if [ $how = gone ]; then
+		ip -n "$NS" link del txrecv0
+		want="txrecv1: the interface went away while listening"
+	else
+		ip -n "$NS" link set txrecv1 down
+		want="txrecv1: the link went down while listening"
+	fi
+	for _ in $(seq 100); do
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -0 $pid 2>/dev/null && { kill $pid; fail "recv still listening 10 s after txrecv1 went $how"; }
+	wait $pid
+	expect "recv, txrecv1 $how: exit" $? 1
+	grep -q "$want" "$TMP/recv.err" || { cat "$TMP/recv.err"; fail "recv, txrecv1 $how: no line '$want'"; }
+	expect "recv, txrecv1 $how: its report" "$(json "$TMP/recv.json" "d['received']")" 0
+	ip -n "$NS" link del txrecv1 2>/dev/null
+done
 ip -n "$NS" link set veth0 down
 for d in afpacket afxdp; do
 	expect_error "veth0: interface is down" nsx "$TXPATH" run --driver $d --dev veth0 --packets 10
@@ -64,14 +123,28 @@ else
 fi
 
 # The link goes down mid-run: the peer goes down, veth0 loses carrier.
+# Once veth0 has carrier the run starts, and once frames flow (veth1's
+# counter moves) the peer goes down: no sleep that a loaded machine
+# could outlast.
 for d in afpacket afxdp; do
 	for lock in core lltx; do
 		ip -n "$NS" link set veth1 up
-		(sleep 1; ip -n "$NS" link set veth1 down) &
+		for _ in $(seq 200); do
+			[ "$(nsx cat /sys/class/net/veth0/carrier 2>/dev/null)" = 1 ] && break
+			sleep 0.05
+		done
+		before=$(rx_packets veth1)
 		nsx timeout 30 "$TXPATH" run --driver $d --dev veth0 --lock $lock --threads 2 \
-			--seconds 3 --json >"$TMP/run.json" 2>"$TMP/run.err"
+			--seconds 20 --json >"$TMP/run.json" 2>"$TMP/run.err" &
+		pid=$!
+		for _ in $(seq 400); do
+			[ "$(rx_packets veth1)" -gt $((before + 1000)) ] && break
+			kill -0 $pid 2>/dev/null || break
+			sleep 0.05
+		done
+		ip -n "$NS" link set veth1 down
+		wait $pid
 		rc=$?
-		wait
 		[ $rc -eq 1 ] || { cat "$TMP/run.err"; fail "$d $lock link down: exit $rc, want 1"; }
 		grep -q "veth0: link went down mid-run" "$TMP/run.err" ||
 			{ cat "$TMP/run.err"; fail "$d $lock: no link-down line"; }

@@ -50,6 +50,22 @@ nsx() {
 	ip netns exec "$NS" "$@"
 }
 
+# qdisc_setup DEV QUEUES: a pfifo of 10000 packets per transmit queue,
+# under mq when there are many.  With one root FIFO for all the queues a
+# flow sometimes arrived reordered at veth1 (in core mode, where txpath
+# keeps it in order), more often with a larger socket send buffer
+# (net.core.wmem_default): the kernel's qdisc then holds more.
+qdisc_setup() {
+	if [ "$2" -gt 1 ]; then
+		nsx tc qdisc replace dev "$1" root handle 1: mq
+		for i in $(seq "$2"); do
+			nsx tc qdisc replace dev "$1" parent 1:$(printf '%x' "$i") pfifo limit 10000
+		done
+	else
+		nsx tc qdisc replace dev "$1" root pfifo limit 10000
+	fi
+}
+
 # veth_setup [QUEUES]: veth0 198.18.0.1/24 <-> veth1 198.18.0.2/24, each
 # with QUEUES transmit and receive queues (default 1).  veth0 gets a
 # qdisc so the kernel pushes back instead of dropping when veth1's ring is
@@ -64,7 +80,7 @@ veth_setup() {
 	done
 	ip -n "$NS" addr add 198.18.0.1/24 dev veth0
 	ip -n "$NS" addr add 198.18.0.2/24 dev veth1
-	nsx tc qdisc replace dev veth0 root pfifo limit 10000
+	qdisc_setup veth0 "$q"
 	nsx ethtool -K veth1 gro on >/dev/null 2>&1
 	# Many queues: veth1's NAPI takes every frame into the ring of its
 	# queue, in order, only when veth0 has no TSO (veth's

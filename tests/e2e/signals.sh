@@ -9,7 +9,11 @@
 # loads no XDP program (XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD), none is left.
 # On afpacket, txpath recv too: interrupted, it prints what it counted.
 # On afpacket, a third run goes through a slow token bucket, so that the
-# drain time runs out: the rest is dropped as interrupted.
+# drain time runs out: the rest is dropped as interrupted.  What the
+# kernel takes from the run is bounded by the run's own TX ring (--ring):
+# a frame stays in its slot until the kernel frees it, whatever the
+# socket's send buffer (net.core.wmem_default, which a namespace inherits
+# and cannot change); the run keeps more than that in flight (--sndbuf).
 #  - afpacket, afxdp: out of veth0 to veth1; tap: into the TAP device txtap0.
 # usage: signals.sh path/to/txpath afpacket|afxdp|tap
 set -u
@@ -42,15 +46,16 @@ refused_busy() {
 	grep -q 'busy' "$1"
 }
 
-# start NAME: `txpath run` in the background, SIGINT at its default (a
-# shell's background job inherits it ignored, and txpath respects that);
-# returns once frames arrive on the peer.
+# start NAME [run options]: `txpath run` in the background, SIGINT at its
+# default (a shell's background job inherits it ignored, and txpath
+# respects that); returns once frames arrive on the peer.
 start() {
 	name=$1
+	shift
 	for _ in $(seq 20); do
 		before=$(rx_packets $PEER)
 		env --default-signal=INT ip netns exec "$NS" "$TXPATH" run --driver "$DRIVER" \
-			--dev $DEV --threads 2 --seconds 60 --json >"$TMP/$name.json" 2>"$TMP/$name.err" &
+			--dev $DEV --threads 2 --seconds 60 --json "$@" >"$TMP/$name.json" 2>"$TMP/$name.err" &
 		pid=$!
 		for _ in $(seq 200); do
 			[ "$(rx_packets $PEER)" -gt "$before" ] && return 0
@@ -122,9 +127,11 @@ nothing_left "after two signals"
 
 # A link slower than the run (afpacket through a token bucket): what is
 # still in flight when the drain time is up is dropped as interrupted.
+# The kernel holds 64 frames at most (the ring), the run 2 x 1024 (its
+# qdisc takes them all): far more than the link sends in the drain time.
 if [ "$DRIVER" = afpacket ]; then
 	nsx tc qdisc replace dev veth0 root tbf rate 200kbit burst 1600 limit 1000000
-	start slow
+	start slow --ring 64 --sndbuf 1024 --txqueuelen 4096
 	kill -INT "$pid"
 	stopped
 	expect "slow run exit status after SIGINT" $rc 130
@@ -143,8 +150,15 @@ if [ "$DRIVER" = afpacket ]; then
 		grep -q listening "$TMP/recv.err" 2>/dev/null && break
 		sleep 0.05
 	done
+	before=$(rx_packets veth1)
 	nsx "$TXPATH" run --driver afpacket --dev veth0 --threads 2 --packets 1000 >/dev/null ||
 		fail "run for recv"
+	# The 1000 frames in (veth1's counter), then a moment for recv's
+	# ring to hand over its last block (it retires one after 10 ms).
+	for _ in $(seq 200); do
+		[ "$(rx_packets veth1)" -ge $((before + 1000)) ] && break
+		sleep 0.05
+	done
 	sleep 0.5
 	kill -INT "$pid"
 	name=recv

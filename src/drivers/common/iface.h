@@ -17,6 +17,12 @@ struct iface {
 	int ctl_fd;		/* a datagram socket for interface ioctls */
 };
 
+/* ifname's index: > 0, or -errno and a message: -EINVAL a name the
+ * kernel would refuse (empty, over IFNAMSIZ - 1 characters, with '/', ':'
+ * or white space), -ENODEV "no such interface", another -errno when the
+ * look-up itself failed (EMFILE: out of file descriptors). */
+int txp__iface_index(const char *ifname, char *err, size_t errlen);
+
 /* Find ifname and check it is up with carrier, waiting up to wait_ms for
  * the carrier (a TAP gets it just after being attached, once the kernel's
  * link watch ran); 0, or -1 and a message ("veth9: no such interface",
@@ -33,7 +39,7 @@ int txp__iface_tx_queues(const struct iface *ifc);
 bool txp__iface_link_ok(const struct iface *ifc);
 
 /* The message for a failed socket()/bind()/setsockopt() of a driver:
- * permission errors say what is needed. */
+ * permission errors say what is needed, EMFILE the descriptor limit. */
 void txp__iface_sock_error(char *err, size_t errlen, const char *ifname, const char *what, int e);
 
 /* Frames of len bytes fit the interface's MTU?  False and a message if not. */

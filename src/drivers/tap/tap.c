@@ -139,11 +139,12 @@ static int tap_attach(struct tapdrv *t, const char *ifname, bool multi, char *er
 	struct ifreq ifr;
 	int rc;
 
-	if (!ifname || !if_nametoindex(ifname)) {
+	rc = txp__iface_index(ifname, err, errlen);
+	if (rc == -ENODEV)
 		snprintf(err, errlen, "%s: no such interface (ip tuntap add dev %s mode tap)",
-			 ifname ? ifname : "(none)", ifname ? ifname : "IFNAME");
+			 ifname, ifname);
+	if (rc < 0)
 		return -1;
-	}
 	t->fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (t->fd < 0) {
 		txp__iface_sock_error(err, errlen, ifname, "open /dev/net/tun", errno);
