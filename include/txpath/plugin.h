@@ -5,7 +5,16 @@
  * The shared object defines one entry point, txp_plugin_entry (write
  * TXP_PLUGIN(the_struct) once), returning its struct txp_plugin: its
  * transmit op, its completion routine (NAPI poll), its knobs and its ring
- * geometry.  It links against nothing: the program that loads it provides
+ * geometry.  The entry point only returns it: it may not log (printk),
+ * nor call any other txp_ function.  The loader refuses, with one line
+ * naming the plugin, a struct that is not in the plugin's own memory
+ * (NULL, misaligned, on the heap or anywhere outside the shared object's
+ * segments), of another TXP_PLUGIN_ABI or size, whose strings, knobs or
+ * ops are not the plugin's own (each string, knob array and knob
+ * variable in the object's memory, each op in its code), with a
+ * priv_size over TXP_PLUGIN_PRIV_MAX, or with a knob whose name is empty
+ * or holds '=' or ',', whose range is empty (min > max) or whose default
+ * is outside it.  It links against nothing: the program that loads it provides
  * every txp_ symbol (txpath/sync.h, driver.h, dev.h, this file), with
  * the plain seam under `txpath run` and the explorer's under `txpath
  * check`.  Build it with `cc -shared -fPIC $(txpath config --cflags)`.
@@ -29,12 +38,17 @@
 /* The version of struct txp_plugin; a plugin of another is refused. */
 #define TXP_PLUGIN_ABI 1
 
+/* The largest netdev_priv() area: INT_MAX bytes, as the kernel's
+ * kvzalloc() of a net_device allows. */
+#define TXP_PLUGIN_PRIV_MAX 2147483647
+
 /* What the completion routine is given (struct napi_struct). */
 struct txp_napi {
 	struct txp_dev *dev;
 };
 
-/* A knob, set by --driver-arg NAME=VALUE before open: *value in min..max. */
+/* A knob, set by --driver-arg NAME=VALUE before open: *value in min..max
+ * (min <= max; the default, *value as loaded, inside). */
 struct txp_plugin_knob {
 	const char *name;
 	const char *help;	/* one line */
@@ -48,7 +62,8 @@ struct txp_plugin {
 	const char *name;	/* its diagrams' and logs' driver name: "tg3" */
 	const char *summary;	/* one line */
 	enum txp_lock_mode lock;	/* who serialises start_xmit (LLTX: the driver) */
-	size_t priv_size;	/* bytes of its netdev_priv() area, zeroed at open */
+	size_t priv_size;	/* bytes of its netdev_priv() area, zeroed at open;
+				 * at most TXP_PLUGIN_PRIV_MAX */
 	unsigned ring;		/* default descriptors (--ring overrides); read it at
 				 * open with txp_plugin_ring() */
 	unsigned max_frags;	/* largest nr_frags it takes: longer packets are never sent */
