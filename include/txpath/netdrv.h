@@ -29,6 +29,10 @@
 #include "txpath/net.h"
 #include "txpath/pkt.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* What every real device is made with. */
 struct txp_netdrv_cfg {
 	/* The core's knobs (lock, runner, qdisc, txqueuelen, bulk, log,
@@ -147,5 +151,9 @@ const char *txp_netdrv_dead(struct txp_dev *dev);
 
 /* The interface's MAC (NULL for pcap): the default source of frames. */
 const uint8_t *txp_netdrv_mac(struct txp_dev *dev);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

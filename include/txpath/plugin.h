@@ -35,6 +35,10 @@
 #include "txpath/driver.h"
 #include "txpath/pkt.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The version of struct txp_plugin; a plugin of another is refused. */
 #define TXP_PLUGIN_ABI 1
 
@@ -107,10 +111,11 @@ struct txp_plugin {
 
 #define TXP_PLUGIN_INIT .abi = TXP_PLUGIN_ABI, .size = sizeof(struct txp_plugin)
 
-/* The entry point's name, and its definition for a plugin struct p. */
+/* The entry point: its name, its declaration (of C linkage in C++ too,
+ * as dlsym finds it) and its definition for a plugin struct p. */
 #define TXP_PLUGIN_ENTRY "txp_plugin_entry"
+const struct txp_plugin *txp_plugin_entry(void);
 #define TXP_PLUGIN(p)							\
-	const struct txp_plugin *txp_plugin_entry(void);		\
 	const struct txp_plugin *txp_plugin_entry(void) { return &(p); }
 
 /* For the plugin: its netdev_priv() area, its ring's descriptors. */
@@ -134,5 +139,9 @@ void txp_plugin_printk_at(const char *site, const char *fmt, ...)
 /* net_ratelimit(): the first 10 lines of each second (always, under
  * check, which must be deterministic). */
 int txp_plugin_ratelimit(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -82,7 +82,12 @@ struct txp_qdisc {
 	const struct txp_qdisc_ops *ops;
 	unsigned qlen;		/* packets held, all bands (root-locked qdiscs) */
 #ifdef __cplusplus
-	alignas(16) unsigned char priv[];	/* a flexible array: a GNU extension in C++ */
+	/* A flexible array member: a GNU extension in C++ that g++ and
+	 * clang++ lay out as C does; -Wpedantic says so, and is told. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+	alignas(16) unsigned char priv[];
+#pragma GCC diagnostic pop
 #else
 	_Alignas(16) unsigned char priv[];
 #endif

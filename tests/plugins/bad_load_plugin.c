@@ -86,7 +86,6 @@ static struct txp_plugin one = {
 /* Room for a misaligned copy of the struct, inside this object. */
 static char odd[sizeof(struct txp_plugin) + 8] __attribute__((aligned(16)));
 
-const struct txp_plugin *txp_plugin_entry(void);
 const struct txp_plugin *txp_plugin_entry(void)
 {
 #if defined(PRIV_WRAP)
