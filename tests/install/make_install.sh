@@ -13,14 +13,7 @@ shift 3
 SANFLAGS="$*"
 TXPATH=$BUILD/txpath	# lib.sh names it; the installed one runs here
 . "$SRC/tests/cli/lib.sh"
-tmp=$(mktemp -d)
-manifest=$BUILD/install_manifest.txt
-[ -e "$manifest" ] && cp "$manifest" "$tmp/manifest.saved"
-restore() {
-	if [ -e "$tmp/manifest.saved" ]; then cp "$tmp/manifest.saved" "$manifest"; else rm -f "$manifest"; fi
-	rm -rf "$tmp"
-}
-trap restore EXIT
+. "$SRC/tests/install/manifest.sh"
 out=$tmp/out
 detail=$out
 # make's own variables from a make above this test are not this make's.
