@@ -88,8 +88,8 @@ struct txp_pcap_cfg {
  * Make and bring up the device.
  * Synchronization: none; the device is the caller's alone until this returns.
  * Context: any thread (it starts the device's completion threads).
- * Return codes: the device, or NULL and a one-line message in err (no
- * such interface, down, no permission, max_len over the MTU, ...).
+ * Return codes: the device, or NULL and a one-line message in err (cfg
+ * NULL, no such interface, down, no permission, max_len over the MTU, ...).
  */
 struct txp_dev *txp_afxdp_create(const struct txp_afxdp_cfg *cfg, char *err, size_t errlen);
 struct txp_dev *txp_afpacket_create(const struct txp_afpacket_cfg *cfg, char *err, size_t errlen);
@@ -117,6 +117,8 @@ struct txp_pkt_pool *txp_afxdp_pool_create(struct txp_dev *dev, unsigned capacit
  * Bring the device down and free it, its rings and sockets with it:
  * packets it still holds or has queued are dropped as dev-down.  dev: made
  * by a constructor above (any other is txp_dev_destroy()'s).  NULL: nothing.
+ * As with free(), dev is gone after it: a second destroy, or a transmit,
+ * is undefined.
  * Synchronization: no thread may transmit on it any more (joined).
  * Context: any thread; not a completion thread.
  */

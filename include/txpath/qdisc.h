@@ -110,7 +110,8 @@ extern const struct txp_qdisc_ops txp_noqueue_ops;
 /* Band of a priority in pfifo_fast (prio2band). */
 unsigned txp_pfifo_fast_band(unsigned priority);
 
-/* A qdisc of the given kind (calloc'd, init'ed); NULL when out of memory. */
+/* A qdisc of the given kind (calloc'd, init'ed); NULL when out of memory,
+ * or when ops is NULL or has no init. */
 struct txp_qdisc *txp_qdisc_create(const struct txp_qdisc_ops *ops, unsigned limit);
 void txp_qdisc_destroy(struct txp_qdisc *q);
 /* Packets q holds: caller holds the root lock, or a lockless q's seqlock. */

@@ -203,8 +203,10 @@ struct txp_sim_cfg {
  * maximal packet above the stop reserve. */
 unsigned txp_sim_min_ring(unsigned max_frags);
 
-/* NULL and a message in err when cfg is invalid or memory is short. */
+/* NULL and a message in err when cfg is NULL or invalid, or memory is
+ * short. */
 struct txp_sim *txp_sim_create(const struct txp_sim_cfg *cfg, char *err, size_t errlen);
+/* Free it (NULL: nothing); a second destroy is undefined, as free() is. */
 void txp_sim_destroy(struct txp_sim *sim);
 
 /* The driver ops; the device's priv must be a struct txp_sim.  Its

@@ -185,7 +185,10 @@ NETDRV_DEFINE(pcap, pcapdrv_create);
 
 struct txp_dev *txp_pcap_create(const struct txp_pcap_cfg *cfg, char *err, size_t errlen)
 {
-	const struct txp_net_cfg net = { .file = cfg->file };
+	struct txp_net_cfg net;
 
+	if (!cfg)
+		return txp__netdrv_no_cfg(err, errlen);
+	net = (struct txp_net_cfg){ .file = cfg->file };
 	return txp__netdrv_create(&pcap_netdrv, &cfg->base, &net, 0, err, errlen);
 }
