@@ -5,19 +5,21 @@
  * The shared object defines one entry point, txp_plugin_entry (write
  * TXP_PLUGIN(the_struct) once), returning its struct txp_plugin: its
  * transmit op, its completion routine (NAPI poll), its knobs and its ring
- * geometry.  The entry point only returns it: it may not log (printk),
- * nor call any other txp_ function.  The loader refuses, with one line
- * naming the plugin, a struct that is not in the plugin's own memory
- * (NULL, misaligned, on the heap or anywhere outside the shared object's
- * segments), of another TXP_PLUGIN_ABI or size, whose strings, knobs or
- * ops are not the plugin's own (each string, knob array and knob
- * variable in the object's memory, each op in its code), with a
- * priv_size over TXP_PLUGIN_PRIV_MAX, or with a knob whose name is empty
- * or holds '=' or ',', whose range is empty (min > max) or whose default
- * is outside it.  It links against nothing: the program that loads it provides
+ * geometry.  It links against nothing: the program that loads it provides
  * every txp_ symbol (txpath/sync.h, driver.h, dev.h, this file), with
  * the plain seam under `txpath run` and the explorer's under `txpath
  * check`.  Build it with `cc -shared -fPIC $(txpath config --cflags)`.
+ *
+ * The entry point only returns the struct: it runs before any device
+ * exists, so it may not log (printk there is refused) nor call the
+ * device's functions.  The loader refuses, with one line naming the
+ * plugin and exit 2, a struct that is not in the plugin's shared object
+ * (NULL, misaligned, on the heap, anywhere outside the object's
+ * segments), of another TXP_PLUGIN_ABI or size, whose strings, knob array
+ * and knob variables are not in the object or whose ops are not in its
+ * code, with a priv_size over TXP_PLUGIN_PRIV_MAX, or with a knob whose
+ * name is empty or holds '=' or ',', whose range is empty (min > max) or
+ * whose default is outside it.
  *
  * txpath plays the NIC: every descriptor the driver posted has been sent
  * by the time its poll runs, and poll runs in a completion context of its

@@ -114,7 +114,7 @@ static int refuse(char *err, size_t errlen, const char *fmt, ...)
 
 #define IMAGE_SEGMENTS 16
 
-/* The loaded plugin's memory: its PT_LOAD segments, as mapped. */
+/* The loaded plugin's shared object: its PT_LOAD segments, as mapped. */
 struct image {
 	const void *entry;		/* an address in it: its entry point */
 	unsigned n;
@@ -189,7 +189,7 @@ static bool code_in_image(const struct image *img, void (*fn)(void))
 }
 #define OP_IN_IMAGE(img, op) (!(op) || code_in_image((img), (void (*)(void))(op)))
 
-/* The struct itself: in the plugin's memory, of this ABI, complete. */
+/* The struct itself: in the plugin's shared object, of this ABI, complete. */
 static int struct_valid(const struct image *img, const struct txp_plugin *p, const char *path,
 			char *err, size_t errlen)
 {
@@ -200,7 +200,7 @@ static int struct_valid(const struct image *img, const struct txp_plugin *p, con
 			      "struct txp_plugin", path, TXP_PLUGIN_ENTRY, (const void *)p);
 	if (!in_image(img, p, 2 * sizeof(uint32_t), 1, PF_R))
 		return refuse(err, errlen, "--driver-so %s: %s() returned %p, not the address of "
-			      "a struct in the plugin's own memory (a static struct txp_plugin)", path,
+			      "a struct in the plugin's shared object (a static struct txp_plugin)", path,
 			      TXP_PLUGIN_ENTRY, (const void *)p);
 	if (p->abi != TXP_PLUGIN_ABI)
 		return refuse(err, errlen, "%s: plugin ABI version %u, this txpath loads version %u %s",
@@ -210,7 +210,7 @@ static int struct_valid(const struct image *img, const struct txp_plugin *p, con
 			      p->size, sizeof(*p), rebuild);
 	if (!in_image(img, p, sizeof(*p), 1, PF_R))
 		return refuse(err, errlen, "--driver-so %s: %s() returned a struct txp_plugin that "
-			      "runs past the plugin's memory", path, TXP_PLUGIN_ENTRY);
+			      "runs past the plugin's shared object", path, TXP_PLUGIN_ENTRY);
 	return 0;
 }
 
@@ -222,7 +222,7 @@ static int knobs_valid(const struct image *img, const struct txp_plugin *p, cons
 		return 0;
 	if (!p->knobs || !in_image(img, p->knobs, (size_t)p->nknobs * sizeof(*p->knobs),
 				   _Alignof(struct txp_plugin_knob), PF_R))
-		return refuse(err, errlen, "%s: %u knobs but no knobs array in the plugin's memory",
+		return refuse(err, errlen, "%s: %u knobs but no knobs array in the plugin's shared object",
 			      path, p->nknobs);
 	for (unsigned i = 0; i < p->nknobs; i++) {
 		const struct txp_plugin_knob *k = &p->knobs[i];
@@ -234,8 +234,8 @@ static int knobs_valid(const struct image *img, const struct txp_plugin *p, cons
 		if (k->help && !string_in_image(img, k->help))
 			return refuse(err, errlen, "%s: knob %s: its help is not a string", path, k->name);
 		if (!k->value || !in_image(img, k->value, sizeof(long), _Alignof(long), PF_R | PF_W))
-			return refuse(err, errlen, "%s: knob %s: no variable for its value (a long of "
-				      "the plugin's own)", path, k->name);
+			return refuse(err, errlen, "%s: knob %s: no variable for its value (a long in "
+				      "the plugin's shared object)", path, k->name);
 		if (k->min > k->max)
 			return refuse(err, errlen, "%s: knob %s: its range %ld..%ld is empty (min > max)",
 				      path, k->name, k->min, k->max);

@@ -42,8 +42,8 @@ refused knob_no_value "knob depth: no variable for its value"
 refused knob_empty "knob depth: its range 10..1 is empty (min > max)"
 refused entry_null "txp_plugin_entry() returned NULL"
 refused entry_odd "not aligned for a struct txp_plugin"
-refused entry_wild "returned 0x10000, not the address of a struct in the plugin's own memory"
-refused entry_heap "not the address of a struct in the plugin's own memory"
+refused entry_wild "returned 0x10000, not the address of a struct in the plugin's shared object"
+refused entry_mmap "not the address of a struct in the plugin's shared object"
 
 echo "bad_load_errors: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
