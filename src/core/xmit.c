@@ -309,8 +309,11 @@ static inline bool xmit_args_ok(const struct txp_dev *dev, struct txp_pkt *const
 #ifndef NDEBUG
 	for (unsigned i = 0; pkts && i < n; i++)
 		assert(pkts[i] != NULL);
+#else
+	(void)n;
 #endif
-	return txp_likely(dev && (pkts || !n));
+	/* pkts NULL with n 0 is refused too: nothing to do either way. */
+	return txp_likely(dev && pkts);
 }
 
 unsigned txp_xmit_burst(struct txp_dev *dev, struct txp_pkt **pkts, unsigned n)
