@@ -4,7 +4,6 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
-#include <limits.h>
 #include <link.h>
 #include <stdarg.h>
 #include <stdint.h>
