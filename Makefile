@@ -21,13 +21,21 @@ build: deps
 # The libraries (static and shared), headers, txpath.pc, txpath-net.pc,
 # the CMake package, the txpath binary and the man pages, under PREFIX;
 # uninstall removes what the last install from this build put there.
+# PREFIX and O reach the shell as one word each, whatever they hold
+# (spaces, quotes).  A PREFIX with a ';' is refused: CMake takes it for a
+# list separator and splits the install manifest there, which uninstall
+# could not read back.
 PREFIX ?= /usr/local
 
+# $(call shell_word,TEXT): TEXT single-quoted for sh, each ' in it as '\''.
+shell_word = '$(subst ','\'',$(1))'
+
 install: build
-	@cmake --install $(O)/build --prefix $(PREFIX)
+	$(if $(findstring ;,$(PREFIX)),$(error PREFIX '$(PREFIX)' holds a ';': CMake would split its install manifest there; choose another))
+	@cmake --install $(call shell_word,$(O)/build) --prefix $(call shell_word,$(PREFIX))
 
 uninstall:
-	@sh scripts/uninstall.sh $(O)/build/install_manifest.txt
+	@sh scripts/uninstall.sh $(call shell_word,$(O)/build/install_manifest.txt)
 
 run: build
 	$(O)/build/txpath demo

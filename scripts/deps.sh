@@ -9,9 +9,11 @@ need=""
 # --no-install-recommends): libFuzzer and clang's sanitizer runtimes, for
 # the fuzz targets; groff-base: the man pages test renders them.  tcpdump,
 # netcat-openbsd: the replay test's real traffic and captures; tcpreplay:
-# the replay bench's baseline.
+# the replay bench's baseline.  libsystemd-dev: `pkg-config --static
+# --libs txpath-net` names -lsystemd (libpcap's dbus-1 needs it), which
+# links only with it there.
 for pkg in build-essential cmake clang libclang-rt-dev libcmocka-dev libck-dev pkg-config \
-	libxdp-dev libbpf-dev libpcap-dev groff-base netsniff-ng iproute2 ethtool python3 util-linux \
+	libxdp-dev libbpf-dev libpcap-dev libsystemd-dev groff-base netsniff-ng iproute2 ethtool python3 util-linux \
 	tcpdump netcat-openbsd tcpreplay \
 	${1:+valgrind libdpdk-dev dpdk-dev}; do	# deps.sh bench: valgrind (callgrind), DPDK (rte_ring; dpdk-dev has dpdk-testpmd, for bench/e2e/vs.sh) too
 	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need="$need $pkg"

@@ -6,6 +6,12 @@
 set -eu
 manifest=$1
 [ -r "$manifest" ] || { echo "uninstall: no $manifest (nothing installed from this build)" >&2; exit 1; }
+# Every line an absolute path, or nothing is removed (a manifest CMake
+# split at a ';' would name relative paths and other files).
+if grep -q '^[^/]' "$manifest"; then
+	echo "uninstall: $manifest names a path that is not absolute ('$(grep '^[^/]' "$manifest" | head -n 1)'): removing nothing" >&2
+	exit 1
+fi
 while IFS= read -r f || [ -n "$f" ]; do
 	rm -f "$f"
 done <"$manifest"

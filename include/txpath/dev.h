@@ -121,13 +121,26 @@ struct txp_bql_info {
 	unsigned inflight;	/* bytes sent and not completed */
 };
 
-/* Create a device; NULL and a message in err on failure. */
+/*
+ * Create a device; NULL and a message in err (errlen bytes) on failure:
+ * cfg NULL, no driver or no start_xmit op, a lock or runner that is none
+ * of its enum's, a qdisc without init (or with enqueue but without
+ * dequeue or requeue), more than TXP_DEV_MAX_QUEUES queues, memory short.
+ */
 struct txp_dev *txp_dev_create(const struct txp_dev_cfg *cfg, char *err, size_t errlen);
-/* Bring it up: the driver's open op.  0 or a negative errno. */
+/* Bring it up: the driver's open op.  0 or a negative errno; -EINVAL for
+ * NULL.  A device that is up already is left as it is: 0, and open is
+ * not called again (as dev_open()).  One thread at a time opens and
+ * closes a device. */
 int txp_dev_open(struct txp_dev *dev);
 /* Bring it down: the driver's stop op, then every queued packet is
- * dropped as TXP_DROP_DEV_DOWN.  No producer may be running. */
+ * dropped as TXP_DROP_DEV_DOWN.  No producer may be running.  A device
+ * that is down (closed already, never opened) or NULL: nothing.  Packets
+ * sent to a device that is down are dropped as TXP_DROP_DEV_DOWN. */
 void txp_dev_close(struct txp_dev *dev);
+/* Close it and free it (NULL: nothing).  As with free(), dev is gone:
+ * any later call with it, a second destroy or a transmit included, is
+ * undefined (a use after free the library cannot see). */
 void txp_dev_destroy(struct txp_dev *dev);
 
 const char *txp_dev_name(const struct txp_dev *dev);
@@ -163,7 +176,8 @@ unsigned txp_dev_pick_tx(struct txp_dev *dev, struct txp_pkt *pkt, int *cache);
  * Queue a packet for transmission (dev_queue_xmit).  Multi-producer safe:
  * any number of contexts may call it at once.  Takes ownership of pkt in
  * every case.  Returns TXP_XMIT_OK when queued or sent, TXP_XMIT_DROP when
- * dropped (counted with its reason).
+ * dropped (counted with its reason); -EINVAL, nothing counted, when dev
+ * or pkt is NULL (a pkt is then freed).
  */
 int txp_dev_queue_xmit(struct txp_dev *dev, struct txp_pkt *pkt);
 /* The same on the given queue; a queue dev does not have drops the packet
@@ -176,6 +190,9 @@ int txp_dev_queue_xmit_on(struct txp_dev *dev, unsigned queue, struct txp_pkt *p
  * xmit_more).  Multi-producer safe.  Takes ownership of every packet;
  * returns how many were queued or sent, the others were dropped (counted
  * with their reason).  The order of pkts is kept within each band.
+ * Every pkts[i] must be a packet: a NULL entry is undefined (asserted in
+ * debug builds; not checked otherwise, per packet).  dev NULL, or pkts
+ * NULL with n > 0: 0, nothing counted, the packets freed.
  */
 unsigned txp_xmit_burst(struct txp_dev *dev, struct txp_pkt **pkts, unsigned n);
 /* The same on the given queue (see txp_dev_queue_xmit_on). */
@@ -189,7 +206,9 @@ unsigned txp_xmit_burst_on(struct txp_dev *dev, unsigned queue, struct txp_pkt *
  * queue could not take ends the call (a full qdisc band, a device without
  * a queue whose driver is busy or stopped, a device that is down: 0).
  * Nothing is dropped, but a driver recursing into its own queue (a dead
- * loop, dropped and counted as taken).  Multi-producer safe.
+ * loop, dropped and counted as taken).  Multi-producer safe.  The same
+ * arguments as txp_xmit_burst(): dev NULL, or pkts NULL with n > 0: 0,
+ * and the packets stay the caller's.
  */
 unsigned txp_xmit_burst_try(struct txp_dev *dev, struct txp_pkt **pkts, unsigned n);
 
@@ -237,6 +256,8 @@ void txp_txq_get_bql(const struct txp_txq *txq, struct txp_bql_info *bi);
  * device is down.  Returns the queue that timed out, or -1.
  */
 int txp_dev_watchdog(struct txp_dev *dev);
+/* The names of the enums' values ("qdisc-limit", "lltx", "exclusive");
+ * "?" for a value that is none of them. */
 const char *txp_drop_reason_name(enum txp_drop_reason r);
 const char *txp_lock_mode_name(enum txp_lock_mode m);
 const char *txp_runner_name(enum txp_runner r);

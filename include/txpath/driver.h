@@ -226,9 +226,11 @@ void txp_dev_trans_start_after_xmit(struct txp_dev *dev);
 
 /* The device sent pkt: counted as transmitted and freed.  Any context
  * with interrupts on (the lock validator reports a free with them off,
- * naming the caller's function). */
+ * naming the caller's function).  pkt NULL: nothing. */
 #define txp_pkt_complete(dev, pkt) txp_pkt_complete_at((dev), (pkt), __func__)
-/* The driver gives up on pkt: counted as dropped with reason, freed. */
+/* The driver gives up on pkt: counted as dropped with reason, freed.  pkt
+ * NULL: nothing; a reason that is not one (>= TXP_DROP_NR) is counted as
+ * TXP_DROP_DRIVER (and asserted in debug builds). */
 #define txp_pkt_drop(dev, pkt, reason) txp_pkt_drop_at((dev), (pkt), (reason), __func__)
 /* The same two naming the site themselves (the plugin host's
  * dev_kfree_skb passes on its caller's function). */

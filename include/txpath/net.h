@@ -29,6 +29,7 @@ extern "C" {
 #define TXP_FRAME_HDR_LEN   42u
 #define TXP_FRAME_MAGIC     0x54585031u	/* "TXP1" */
 #define TXP_FRAME_MIN_LEN   60u		/* Ethernet minimum without FCS */
+#define TXP_FRAME_MAX_LEN   65549u	/* Ethernet + the largest IPv4 packet */
 
 /* AF_XDP bind mode. */
 enum txp_xdp_mode {
@@ -76,18 +77,21 @@ static inline bool txp_ipv4_is_bench(uint32_t ip)
 }
 
 /*
- * Write the frame of (flow, seq) into buf: len bytes in all (at least
- * TXP_FRAME_MIN_LEN), headers and checksums included.  The payload is
- * magic, flow, seq, then a pattern derived from them.
+ * Write the frame of (flow, seq) into buf: len bytes in all, headers and
+ * checksums included.  The payload is magic, flow, seq, then a pattern
+ * derived from them.  0; or -EINVAL, nothing written, if len is outside
+ * TXP_FRAME_MIN_LEN..TXP_FRAME_MAX_LEN or buf or a is NULL.
  */
-void txp_frame_build(void *buf, unsigned len, const struct txp_frame_addr *a,
-		     uint32_t flow, uint64_t seq);
+int txp_frame_build(void *buf, unsigned len, const struct txp_frame_addr *a,
+		    uint32_t flow, uint64_t seq);
 /*
  * txp_frame_build() in two halves, for a sender of many frames of one
  * length and addresses: write the template once (flow and seq zero, UDP
  * checksum not yet set; returns its unfolded UDP checksum sum, csum_base),
  * then per frame stamp flow and seq into a copy of it and set the UDP
- * checksum.  Any thread; buf is the caller's.
+ * checksum.  Any thread; buf is the caller's.  The template's arguments
+ * as txp_frame_build()'s: outside them it writes nothing and returns 0
+ * (which stamps no frame; check them first).
  */
 uint32_t txp_frame_template(void *buf, unsigned len, const struct txp_frame_addr *a);
 void txp_frame_stamp(void *buf, uint32_t csum_base, uint32_t flow, uint64_t seq);

@@ -29,6 +29,10 @@
 #include "txpath/net.h"
 #include "txpath/pkt.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* What every real device is made with. */
 struct txp_netdrv_cfg {
 	/* The core's knobs (lock, runner, qdisc, txqueuelen, bulk, log,
@@ -86,8 +90,8 @@ struct txp_pcap_cfg {
  * Make and bring up the device.
  * Synchronization: none; the device is the caller's alone until this returns.
  * Context: any thread (it starts the device's completion threads).
- * Return codes: the device, or NULL and a one-line message in err (no
- * such interface, down, no permission, max_len over the MTU, ...).
+ * Return codes: the device, or NULL and a one-line message in err (cfg
+ * NULL, no such interface, down, no permission, max_len over the MTU, ...).
  */
 struct txp_dev *txp_afxdp_create(const struct txp_afxdp_cfg *cfg, char *err, size_t errlen);
 struct txp_dev *txp_afpacket_create(const struct txp_afpacket_cfg *cfg, char *err, size_t errlen);
@@ -115,6 +119,8 @@ struct txp_pkt_pool *txp_afxdp_pool_create(struct txp_dev *dev, unsigned capacit
  * Bring the device down and free it, its rings and sockets with it:
  * packets it still holds or has queued are dropped as dev-down.  dev: made
  * by a constructor above (any other is txp_dev_destroy()'s).  NULL: nothing.
+ * As with free(), dev is gone after it: a second destroy, or a transmit,
+ * is undefined.
  * Synchronization: no thread may transmit on it any more (joined).
  * Context: any thread; not a completion thread.
  */
@@ -149,5 +155,9 @@ const char *txp_netdrv_dead(struct txp_dev *dev);
 
 /* The interface's MAC (NULL for pcap): the default source of frames. */
 const uint8_t *txp_netdrv_mac(struct txp_dev *dev);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

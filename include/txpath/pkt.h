@@ -134,7 +134,11 @@ uint32_t txp_pkt_gather(const struct txp_pkt *pkt, void *dst, uint32_t cap);
 /* A zeroed packet from the heap, or NULL when memory is exhausted. */
 struct txp_pkt *txp_pkt_alloc(void);
 /* Run the destructor, if any, and free: back to its pool, or the heap.
- * Any thread. */
+ * Any thread.  NULL: nothing.  A packet goes home to the pool its pool
+ * field names: one changed (a packet of another pool, or of the heap,
+ * freed into this one) makes that pool hand out a slot it does not own,
+ * with its own buffer size over the slot's buffer, and is caught only at
+ * txp_pkt_pool_destroy().  Freeing a packet twice is undefined. */
 void txp_pkt_free(struct txp_pkt *pkt);
 /* Free a list linked through ->next (NULL-terminated).  Any thread.  Runs
  * of packets of one pool go home with one atomic operation. */
@@ -168,12 +172,16 @@ struct txp_pkt_pool_cfg {
  * without capacity).
  */
 struct txp_pkt_pool *txp_pkt_pool_create_cfg(const struct txp_pkt_pool_cfg *cfg);
+/* (cfg NULL: NULL.) */
 
 /*
  * Destroy a pool.  Every one of its packets must be home (freed): false,
- * and nothing is freed, if some are still out (a leak is safer than a
- * use after free).  Any thread, once the owner and every thread that
- * freed its packets are done with it (joined, or otherwise ordered).
+ * and nothing is freed, if some are still out, if a packet of another
+ * pool (or of the heap) was freed into it, if one was freed twice (a leak
+ * is safer than a use after free), or if memory is short for the check.
+ * Any thread, once the owner and every thread that freed its packets are
+ * done with it (joined, or otherwise ordered).  NULL: true.  A pool
+ * destroyed is gone: destroying it again is undefined, as free() is.
  */
 bool txp_pkt_pool_destroy(struct txp_pkt_pool *pool);
 
@@ -184,7 +192,8 @@ bool txp_pkt_pool_destroy(struct txp_pkt_pool *pool);
  * Owner only: single-consumer.  No malloc unless the pool must grow.
  */
 unsigned txp_pkt_pool_alloc_bulk(struct txp_pkt_pool *pool, struct txp_pkt **pkts, unsigned n);
-/* One packet, or NULL (see txp_pkt_pool_alloc_bulk).  Owner only. */
+/* One packet, or NULL (see txp_pkt_pool_alloc_bulk).  Owner only.  Both:
+ * pool (or pkts) NULL: nothing allocated. */
 struct txp_pkt *txp_pkt_pool_alloc(struct txp_pkt_pool *pool);
 
 #ifdef __cplusplus

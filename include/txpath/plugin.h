@@ -10,6 +10,17 @@
  * the plain seam under `txpath run` and the explorer's under `txpath
  * check`.  Build it with `cc -shared -fPIC $(txpath config --cflags)`.
  *
+ * The entry point only returns the struct: it runs before any device
+ * exists, so it may not log (printk there is refused) nor call the
+ * device's functions.  The loader refuses, with one line naming the
+ * plugin and exit 2, a struct that is not in the plugin's shared object
+ * (NULL, misaligned, on the heap, anywhere outside the object's
+ * segments), of another TXP_PLUGIN_ABI or size, whose strings, knob array
+ * and knob variables are not in the object or whose ops are not in its
+ * code, with a priv_size over TXP_PLUGIN_PRIV_MAX, or with a knob whose
+ * name is empty or holds '=' or ',', whose range is empty (min > max) or
+ * whose default is outside it.
+ *
  * txpath plays the NIC: every descriptor the driver posted has been sent
  * by the time its poll runs, and poll runs in a completion context of its
  * own ("IRQ": a thread under run, a fiber of the explorer under check),
@@ -26,15 +37,24 @@
 #include "txpath/driver.h"
 #include "txpath/pkt.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The version of struct txp_plugin; a plugin of another is refused. */
 #define TXP_PLUGIN_ABI 1
+
+/* The largest netdev_priv() area: INT_MAX bytes, as the kernel's
+ * kvzalloc() of a net_device allows. */
+#define TXP_PLUGIN_PRIV_MAX 2147483647
 
 /* What the completion routine is given (struct napi_struct). */
 struct txp_napi {
 	struct txp_dev *dev;
 };
 
-/* A knob, set by --driver-arg NAME=VALUE before open: *value in min..max. */
+/* A knob, set by --driver-arg NAME=VALUE before open: *value in min..max
+ * (min <= max; the default, *value as loaded, inside). */
 struct txp_plugin_knob {
 	const char *name;
 	const char *help;	/* one line */
@@ -48,7 +68,8 @@ struct txp_plugin {
 	const char *name;	/* its diagrams' and logs' driver name: "tg3" */
 	const char *summary;	/* one line */
 	enum txp_lock_mode lock;	/* who serialises start_xmit (LLTX: the driver) */
-	size_t priv_size;	/* bytes of its netdev_priv() area, zeroed at open */
+	size_t priv_size;	/* bytes of its netdev_priv() area, zeroed at open;
+				 * at most TXP_PLUGIN_PRIV_MAX */
 	unsigned ring;		/* default descriptors (--ring overrides); read it at
 				 * open with txp_plugin_ring() */
 	unsigned max_frags;	/* largest nr_frags it takes: longer packets are never sent */
@@ -92,10 +113,11 @@ struct txp_plugin {
 
 #define TXP_PLUGIN_INIT .abi = TXP_PLUGIN_ABI, .size = sizeof(struct txp_plugin)
 
-/* The entry point's name, and its definition for a plugin struct p. */
+/* The entry point: its name, its declaration (of C linkage in C++ too,
+ * as dlsym finds it) and its definition for a plugin struct p. */
 #define TXP_PLUGIN_ENTRY "txp_plugin_entry"
+const struct txp_plugin *txp_plugin_entry(void);
 #define TXP_PLUGIN(p)							\
-	const struct txp_plugin *txp_plugin_entry(void);		\
 	const struct txp_plugin *txp_plugin_entry(void) { return &(p); }
 
 /* For the plugin: its netdev_priv() area, its ring's descriptors. */
@@ -119,5 +141,9 @@ void txp_plugin_printk_at(const char *site, const char *fmt, ...)
 /* net_ratelimit(): the first 10 lines of each second (always, under
  * check, which must be deterministic). */
 int txp_plugin_ratelimit(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

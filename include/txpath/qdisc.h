@@ -82,7 +82,12 @@ struct txp_qdisc {
 	const struct txp_qdisc_ops *ops;
 	unsigned qlen;		/* packets held, all bands (root-locked qdiscs) */
 #ifdef __cplusplus
-	alignas(16) unsigned char priv[];	/* a flexible array: a GNU extension in C++ */
+	/* A flexible array member: a GNU extension in C++ that g++ and
+	 * clang++ lay out as C does; -Wpedantic says so, and is told. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+	alignas(16) unsigned char priv[];
+#pragma GCC diagnostic pop
 #else
 	_Alignas(16) unsigned char priv[];
 #endif
@@ -105,7 +110,8 @@ extern const struct txp_qdisc_ops txp_noqueue_ops;
 /* Band of a priority in pfifo_fast (prio2band). */
 unsigned txp_pfifo_fast_band(unsigned priority);
 
-/* A qdisc of the given kind (calloc'd, init'ed); NULL when out of memory. */
+/* A qdisc of the given kind (calloc'd, init'ed); NULL when out of memory,
+ * or when ops is NULL or has no init. */
 struct txp_qdisc *txp_qdisc_create(const struct txp_qdisc_ops *ops, unsigned limit);
 void txp_qdisc_destroy(struct txp_qdisc *q);
 /* Packets q holds: caller holds the root lock, or a lockless q's seqlock. */

@@ -16,6 +16,7 @@
 #include "txpath/driver.h"
 
 #ifdef __cplusplus
+#include <atomic>
 extern "C" {
 #endif
 
@@ -131,22 +132,32 @@ bool txp_fault_any(const struct txp_fault_cfg *c);
  */
 bool txp_fault_parse(struct txp_fault_cfg *c, const char *spec, char *err, size_t errlen);
 
-#ifndef __cplusplus	/* _Atomic: C11 only; the streams are for C injectors */
+/* The count the streams of a kind share: C11's _Atomic uint64_t, which
+ * C++ spells std::atomic<uint64_t> (the same size and alignment). */
+#ifdef __cplusplus
+typedef std::atomic<uint64_t> txp_atomic_u64;
+static_assert(sizeof(txp_atomic_u64) == 8 && alignof(txp_atomic_u64) == 8,
+	      "std::atomic<uint64_t> is laid out as C11's _Atomic uint64_t");
+#else
+typedef _Atomic uint64_t txp_atomic_u64;
+_Static_assert(sizeof(txp_atomic_u64) == 8 && _Alignof(txp_atomic_u64) == 8,
+	       "_Atomic uint64_t takes 8 bytes, aligned");
+#endif
+
 /* One context's stream of events of one kind. */
 struct txp_fault_stream {
 	const struct txp_fault *f;	/* NULL: the kind is off */
 	uint64_t key;			/* from the seed, the kind and the stream */
 	uint64_t events;
-	_Atomic uint64_t *injected;	/* shared by every stream of the kind */
+	txp_atomic_u64 *injected;	/* shared by every stream of the kind */
 };
 
 /* Stream number `stream` of kind k (one per injecting context). */
 void txp_fault_stream_init(struct txp_fault_stream *s, const struct txp_fault_cfg *c,
-			   enum txp_fault_kind k, uint64_t stream, _Atomic uint64_t *injected);
+			   enum txp_fault_kind k, uint64_t stream, txp_atomic_u64 *injected);
 /* The next event: does the fault fire on it?  If so it is counted in
  * *injected (multi-producer safe).  One context per stream. */
 bool txp_fault_next(struct txp_fault_stream *s);
-#endif
 
 /* -- the wire (wire.c) --------------------------------------------------- */
 
@@ -192,8 +203,10 @@ struct txp_sim_cfg {
  * maximal packet above the stop reserve. */
 unsigned txp_sim_min_ring(unsigned max_frags);
 
-/* NULL and a message in err when cfg is invalid or memory is short. */
+/* NULL and a message in err when cfg is NULL or invalid, or memory is
+ * short. */
 struct txp_sim *txp_sim_create(const struct txp_sim_cfg *cfg, char *err, size_t errlen);
+/* Free it (NULL: nothing); a second destroy is undefined, as free() is. */
 void txp_sim_destroy(struct txp_sim *sim);
 
 /* The driver ops; the device's priv must be a struct txp_sim.  Its

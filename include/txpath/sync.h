@@ -18,14 +18,32 @@
  * is read or written outside the lock that guards it must be read and
  * written with these operations (READ_ONCE, smp_load_acquire, ... in
  * txpath/linux.h), or its races are invisible to the check.
+ *
+ * From C++ (17 or later) the header is the same API: the lock's two
+ * atomic ints are std::atomic<int> there, which has the size, alignment
+ * and lock-free representation of C11's atomic_int (both checked below),
+ * so that a struct txp_spinlock has one layout in both languages.
  */
 #ifndef TXPATH_SYNC_H
 #define TXPATH_SYNC_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#ifdef __cplusplus
+#include <atomic>
+/* The atomic int of struct txp_spinlock, as each language spells it. */
+typedef std::atomic<int> txp_atomic_int;
+static_assert(sizeof(txp_atomic_int) == sizeof(int) && alignof(txp_atomic_int) == alignof(int) &&
+	      ATOMIC_INT_LOCK_FREE == 2, "std::atomic<int> is laid out as a plain int");
+extern "C" {
+#else
+#include <stdatomic.h>
+typedef atomic_int txp_atomic_int;
+_Static_assert(sizeof(txp_atomic_int) == sizeof(int) && _Alignof(txp_atomic_int) == _Alignof(int) &&
+	       ATOMIC_INT_LOCK_FREE == 2, "atomic_int is laid out as a plain int");
+#endif
 
 /* -- spin locks ------------------------------------------------------------ */
 
@@ -33,8 +51,8 @@
  * site arguments (the caller's function, given by the macros) are what
  * the lock validator and the diagrams name. */
 struct txp_spinlock {
-	atomic_int locked;
-	atomic_int owner;	/* context id of the holder, -1 if none */
+	txp_atomic_int locked;
+	txp_atomic_int owner;	/* context id of the holder, -1 if none */
 	const char *name;	/* its lock class: "queue lock", "&tp->tx_lock" */
 };
 
@@ -150,5 +168,9 @@ void txp_relax(void);
 /* An event of the caller's own for the explorer's diagram, drawn as
  * "site: event" (both kept, not copied); nothing in the normal library. */
 void txp_event_at(const char *event, const char *site);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -5,7 +5,7 @@
  * The workload (src/run/run.h) and the schedule explorer
  * (src/check/explore.h) are the txpath tool's, not the library's: they
  * are not installed.  A driver's headers are installed but not included
- * here: the concurrency seam (txpath/sync.h, C only: C11 atomics), the kernel's names
+ * here: the concurrency seam (txpath/sync.h), the kernel's names
  * (txpath/linux.h, which defines u32, likely, ... that a program may have
  * of its own) and the plugin ABI (txpath/plugin.h).
  */

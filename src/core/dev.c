@@ -1,6 +1,7 @@
 /*
  * dev.c - devices: creation, up/down, counters and the kernel log.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -47,21 +48,53 @@ static void txqs_destroy(struct txp_dev *dev)
 	free(dev->txqs);
 }
 
-struct txp_dev *txp_dev_create(const struct txp_dev_cfg *cfg, char *err, size_t errlen)
+/* Is cfg one a device can be made of?  False and why in err if not. */
+static bool cfg_valid(const struct txp_dev_cfg *cfg, char *err, size_t errlen)
 {
-	const struct txp_qdisc_ops *qops = cfg->qdisc ? cfg->qdisc : &txp_pfifo_fast_ops;
-	unsigned limit = cfg->txqueuelen ? cfg->txqueuelen : TXP_DEFAULT_TXQUEUELEN;
-	unsigned nq = cfg->num_tx_queues ? cfg->num_tx_queues : 1;
-	struct txp_dev *dev;
+	const struct txp_qdisc_ops *qops = cfg ? cfg->qdisc : NULL;
 
+	if (!cfg) {
+		snprintf(err, errlen, "no device configuration (cfg is NULL)");
+		return false;
+	}
 	if (!cfg->ops || !cfg->ops->start_xmit) {
 		snprintf(err, errlen, "device needs a driver with a start_xmit op");
-		return NULL;
+		return false;
 	}
-	if (nq > TXP_DEV_MAX_QUEUES) {
-		snprintf(err, errlen, "%u transmit queues asked, at most %u", nq, TXP_DEV_MAX_QUEUES);
-		return NULL;
+	if (cfg->lock != TXP_LOCK_CORE && cfg->lock != TXP_LOCK_LLTX) {
+		snprintf(err, errlen, "lock mode %d is neither TXP_LOCK_CORE nor TXP_LOCK_LLTX",
+			 (int)cfg->lock);
+		return false;
 	}
+	if (cfg->runner != TXP_RUNNER_CONCURRENT && cfg->runner != TXP_RUNNER_EXCLUSIVE) {
+		snprintf(err, errlen, "runner %d is neither TXP_RUNNER_CONCURRENT nor TXP_RUNNER_EXCLUSIVE",
+			 (int)cfg->runner);
+		return false;
+	}
+	if (qops && (!qops->init || (qops->enqueue && (!qops->dequeue || !qops->requeue)))) {
+		snprintf(err, errlen, "qdisc %s lacks an op (init, and dequeue and requeue with enqueue)",
+			 qops->id ? qops->id : "(unnamed)");
+		return false;
+	}
+	if (cfg->num_tx_queues > TXP_DEV_MAX_QUEUES) {
+		snprintf(err, errlen, "%u transmit queues asked, at most %u", cfg->num_tx_queues,
+			 TXP_DEV_MAX_QUEUES);
+		return false;
+	}
+	return true;
+}
+
+struct txp_dev *txp_dev_create(const struct txp_dev_cfg *cfg, char *err, size_t errlen)
+{
+	const struct txp_qdisc_ops *qops;
+	unsigned limit, nq;
+	struct txp_dev *dev;
+
+	if (!cfg_valid(cfg, err, errlen))
+		return NULL;
+	qops = cfg->qdisc ? cfg->qdisc : &txp_pfifo_fast_ops;
+	limit = cfg->txqueuelen ? cfg->txqueuelen : TXP_DEFAULT_TXQUEUELEN;
+	nq = cfg->num_tx_queues ? cfg->num_tx_queues : 1;
 	dev = aligned_alloc(TXP_CACHELINE, sizeof(*dev));
 	if (!dev) {
 		snprintf(err, errlen, "out of memory for device");
@@ -109,8 +142,14 @@ struct txp_dev *txp_dev_create(const struct txp_dev_cfg *cfg, char *err, size_t 
 
 int txp_dev_open(struct txp_dev *dev)
 {
-	int rc = dev->ops->open ? dev->ops->open(dev) : 0;
+	int rc;
 
+	if (!dev)
+		return -EINVAL;
+	/* Up already: nothing to do, as dev_open() says. */
+	if (txp_load_acquire(&dev->up))
+		return 0;
+	rc = dev->ops->open ? dev->ops->open(dev) : 0;
 	if (rc == 0)
 		txp_store_release(&dev->up, true);
 	return rc;
@@ -129,10 +168,11 @@ static void txq_purge(struct txp_txq *txq, int self)
 
 void txp_dev_close(struct txp_dev *dev)
 {
-	int self = txp_ctx_self();
+	int self;
 
-	if (!txp_load_acquire(&dev->up))
+	if (!dev || !txp_load_acquire(&dev->up))
 		return;
+	self = txp_ctx_self();
 	txp_store_release(&dev->up, false);
 	if (dev->ops->stop)
 		dev->ops->stop(dev);
@@ -307,12 +347,21 @@ void txp__drop_list(struct txp_txq *txq, int self, struct txp_pkt *list, enum tx
 void txp_pkt_drop_at(struct txp_dev *dev, struct txp_pkt *pkt, enum txp_drop_reason reason,
 		     const char *site)
 {
+	if (!pkt)
+		return;
+	/* A reason that is none: the driver's (the counters have no room
+	 * past TXP_DROP_NR). */
+	assert((unsigned)reason < TXP_DROP_NR);
+	if ((unsigned)reason >= TXP_DROP_NR)
+		reason = TXP_DROP_DRIVER;
 	txp_might_free(site);
 	txp__drop(txp__pkt_txq(dev, pkt), txp_ctx_self(), pkt, reason);
 }
 
 void txp_pkt_complete_at(struct txp_dev *dev, struct txp_pkt *pkt, const char *site)
 {
+	if (!pkt)
+		return;
 	txp_might_free(site);
 	txp__stat_add(txp__pkt_txq(dev, pkt), txp_ctx_self(), TXP__ST_TRANSMITTED, 1);
 	txp_pkt_free(pkt);
@@ -396,10 +445,10 @@ const char *txp_drop_reason_name(enum txp_drop_reason r)
 
 const char *txp_lock_mode_name(enum txp_lock_mode m)
 {
-	return m == TXP_LOCK_LLTX ? "lltx" : "core";
+	return m == TXP_LOCK_LLTX ? "lltx" : m == TXP_LOCK_CORE ? "core" : "?";
 }
 
 const char *txp_runner_name(enum txp_runner r)
 {
-	return r == TXP_RUNNER_EXCLUSIVE ? "exclusive" : "concurrent";
+	return r == TXP_RUNNER_EXCLUSIVE ? "exclusive" : r == TXP_RUNNER_CONCURRENT ? "concurrent" : "?";
 }

@@ -34,6 +34,7 @@ struct pool_slot {
 
 struct pool_chunk {
 	struct pool_chunk *next;
+	unsigned n;		/* slots */
 	struct pool_slot slot[];
 };
 
@@ -200,6 +201,8 @@ static void pool_free_run(struct txp_pkt *first, struct txp_pkt *last)
 
 void txp_pkt_free(struct txp_pkt *pkt)
 {
+	if (txp_unlikely(!pkt))
+		return;
 	if (pkt->destructor)
 		pkt->destructor(pkt);
 	if (pkt->pool)
@@ -237,7 +240,7 @@ struct txp_pkt_pool *txp_pkt_pool_create_cfg(const struct txp_pkt_pool_cfg *cfg)
 {
 	struct txp_pkt_pool *pool;
 
-	if ((cfg->buf_size && cfg->headroom >= cfg->buf_size) ||
+	if (!cfg || (cfg->buf_size && cfg->headroom >= cfg->buf_size) ||
 	    (cfg->area && (!cfg->capacity || !cfg->buf_size)))
 		return NULL;
 	pool = aligned_alloc(TXP_CACHELINE, sizeof(*pool));
@@ -290,6 +293,7 @@ static struct txp_pkt *pool_grow(struct txp_pkt_pool *pool)
 	if (pool->area)
 		stride = pool->buf_size;
 	c->next = pool->chunks;
+	c->n = n;
 	pool->chunks = c;
 	pool->created += n;
 	for (unsigned i = n; i-- > 0;) {
@@ -357,8 +361,12 @@ static __attribute__((noinline)) unsigned pool_alloc_rest(struct txp_pkt_pool *p
 
 unsigned txp_pkt_pool_alloc_bulk(struct txp_pkt_pool *pool, struct txp_pkt **pkts, unsigned n)
 {
-	struct txp_pkt *p = pool->free;
+	struct txp_pkt *p;
 	unsigned i;
+
+	if (txp_unlikely(!pool || !pkts))
+		return 0;
+	p = pool->free;
 
 	/* From the owner's list, with no call: the common case. */
 	for (i = 0; i < n && p; i++)
@@ -378,13 +386,69 @@ struct txp_pkt *txp_pkt_pool_alloc(struct txp_pkt_pool *pool)
 	return txp_pkt_pool_alloc_bulk(pool, &pkt, 1) ? pkt : NULL;
 }
 
-static unsigned list_len(const struct txp_pkt *p)
+/* The length of list p, counted up to max + 1 at most (a packet freed
+ * twice may have made it a cycle). */
+static unsigned list_len(const struct txp_pkt *p, unsigned max)
 {
 	unsigned n = 0;
 
-	for (; p; p = p->next)
+	for (; p && n <= max; p = p->next)
 		n++;
 	return n;
+}
+
+/* A chunk's slots, as addresses. */
+struct chunk_span {
+	uintptr_t start, end;
+};
+
+static int span_cmp(const void *a, const void *b)
+{
+	const struct chunk_span *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Is pkt a slot of one of the n chunks of spans (sorted)? */
+static bool in_spans(const struct chunk_span *spans, unsigned n, const struct txp_pkt *pkt)
+{
+	uintptr_t at = (uintptr_t)pkt;
+	unsigned lo = 0, hi = n;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (at < spans[mid].start)
+			hi = mid;
+		else if (at >= spans[mid].end)
+			lo = mid + 1;
+		else
+			return (at - spans[mid].start) % sizeof(struct pool_slot) == 0;
+	}
+	return false;
+}
+
+/* Is every packet of the list a slot of pool's own chunks (none freed
+ * into it from another pool, or from the heap)?  O(n log chunks), once,
+ * at destroy. */
+static bool all_own(const struct txp_pkt_pool *pool, const struct txp_pkt *list)
+{
+	struct chunk_span *spans;
+	unsigned n = 0, i = 0;
+	bool own = true;
+
+	for (const struct pool_chunk *c = pool->chunks; c; c = c->next)
+		n++;
+	spans = malloc((n ? n : 1) * sizeof(*spans));
+	if (!spans)
+		return false;
+	for (const struct pool_chunk *c = pool->chunks; c; c = c->next)
+		spans[i++] = (struct chunk_span){ (uintptr_t)&c->slot[0], (uintptr_t)&c->slot[c->n] };
+	qsort(spans, n, sizeof(*spans), span_cmp);
+	for (; list && own; list = list->next)
+		own = in_spans(spans, n, list);
+	free(spans);
+	return own;
 }
 
 bool txp_pkt_pool_destroy(struct txp_pkt_pool *pool)
@@ -403,7 +467,7 @@ bool txp_pkt_pool_destroy(struct txp_pkt_pool *pool)
 		last->next = pool->free;
 		pool->free = back;
 	}
-	if (list_len(pool->free) != pool->created)
+	if (list_len(pool->free, pool->created) != pool->created || !all_own(pool, pool->free))
 		return false;
 	for (c = pool->chunks; c; c = next) {
 		next = c->next;

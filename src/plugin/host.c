@@ -128,6 +128,10 @@ void txp_plugin_printk_at(const char *site, const char *fmt, ...)
 	/* The KERN_ level, and the trailing newline, are not the message. */
 	memmove(line, line + (line[0] == '\001' && line[1] ? 2 : 0), sizeof(line) - 2);
 	line[strcspn(line, "\n")] = '\0';
+	if (!up) {
+		plugin_printk_nodev(site, line);
+		return;
+	}
 	bug = strstr(line, "BUG");
 	if (bug) {
 		bug += strspn(bug, "BUG! ");

@@ -43,5 +43,8 @@ void plugin_host_ops(struct plugin_host *h);
 struct plugin_dev *plugin_dev_create(const struct plugin_host *h, unsigned ring, unsigned budget,
 				     unsigned flows, FILE *log);
 void plugin_dev_destroy(struct plugin_dev *pd);
+/* A printk with no device up (load.c): from an entry point being called,
+ * kept for the loader's refusal; otherwise said on stderr. */
+void plugin_printk_nodev(const char *site, const char *line);
 
 #endif

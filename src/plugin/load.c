@@ -4,7 +4,9 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,7 +70,8 @@ static int host_create(const struct txp_run_cfg *cfg, const struct txp_driver_op
 	*priv = plugin_dev_create(h, ring_of(h, cfg), cfg->batch, cfg->threads, cfg->log);
 	*ops = &h->ops;
 	if (!*priv)
-		snprintf(err, errlen, "out of memory");
+		snprintf(err, errlen, "driver %s: out of memory for a device (netdev_priv() of %zu bytes)",
+			 h->p->name, h->p->priv_size);
 	return *priv ? 0 : -1;
 }
 
@@ -106,29 +109,209 @@ static int refuse(char *err, size_t errlen, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* The ops and geometry a plugin must give. */
-static int plugin_valid(const struct txp_plugin *p, const char *path, char *err, size_t errlen)
-{
-	const char *missing = !p->name ? "name" : !p->start_xmit ? "start_xmit" : !p->poll ? "poll"
-			    : !p->stop ? "stop" : NULL;
+/* -- what the entry point returned: inside the plugin, well formed ------------------ */
 
+#define IMAGE_SEGMENTS 16
+
+/* The loaded plugin's shared object: its PT_LOAD segments, as mapped. */
+struct image {
+	const void *entry;		/* an address in it: its entry point */
+	unsigned n;
+	struct {
+		uintptr_t start, end;
+		unsigned flags;		/* PF_R, PF_W, PF_X */
+	} seg[IMAGE_SEGMENTS];
+};
+
+/* dl_iterate_phdr's callback: the segments of the object holding
+ * img->entry, and 1 (stop) once found. */
+static int image_of(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct image *img = arg;
+	uintptr_t at = (uintptr_t)img->entry;
+	bool mine = false;
+
+	(void)size;
+	img->n = 0;
+	for (unsigned i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type != PT_LOAD || img->n == IMAGE_SEGMENTS)
+			continue;
+		img->seg[img->n].start = start;
+		img->seg[img->n].end = start + ph->p_memsz;
+		img->seg[img->n++].flags = ph->p_flags;
+		mine |= at >= start && at < start + ph->p_memsz;
+	}
+	return mine;
+}
+
+/* The end of the segment of img holding addr and having every flag of
+ * flags, or 0 when addr is in none. */
+static uintptr_t segment_end(const struct image *img, const void *addr, unsigned flags)
+{
+	uintptr_t at = (uintptr_t)addr;
+
+	for (unsigned i = 0; i < img->n; i++)
+		if (at >= img->seg[i].start && at < img->seg[i].end &&
+		    (img->seg[i].flags & flags) == flags)
+			return img->seg[i].end;
+	return 0;
+}
+
+/* Do the len bytes at addr, aligned to align, lie in one segment of img
+ * with the flags given? */
+static bool in_image(const struct image *img, const void *addr, size_t len, size_t align,
+		     unsigned flags)
+{
+	uintptr_t end = segment_end(img, addr, flags);
+
+	return end && (uintptr_t)addr % align == 0 && len <= end - (uintptr_t)addr;
+}
+
+/* Is s a string that ends inside its segment of img? */
+static bool string_in_image(const struct image *img, const char *s)
+{
+	uintptr_t end = segment_end(img, s, PF_R);
+
+	return end && memchr(s, '\0', end - (uintptr_t)s);
+}
+
+/* A function of the plugin's own code? */
+static bool code_in_image(const struct image *img, void (*fn)(void))
+{
+	const void *addr;
+
+	memcpy(&addr, &fn, sizeof(addr));
+	return segment_end(img, addr, PF_R | PF_X) != 0;
+}
+#define OP_IN_IMAGE(img, op) (!(op) || code_in_image((img), (void (*)(void))(op)))
+
+/* The struct itself: in the plugin's shared object, of this ABI, complete. */
+static int struct_valid(const struct image *img, const struct txp_plugin *p, const char *path,
+			char *err, size_t errlen)
+{
+	const char *rebuild = "(rebuild it against this txpath's headers)";
+
+	if ((uintptr_t)p % _Alignof(struct txp_plugin))
+		return refuse(err, errlen, "--driver-so %s: %s() returned %p, not aligned for a "
+			      "struct txp_plugin", path, TXP_PLUGIN_ENTRY, (const void *)p);
+	if (!in_image(img, p, 2 * sizeof(uint32_t), 1, PF_R))
+		return refuse(err, errlen, "--driver-so %s: %s() returned %p, not the address of "
+			      "a struct in the plugin's shared object (a static struct txp_plugin)", path,
+			      TXP_PLUGIN_ENTRY, (const void *)p);
 	if (p->abi != TXP_PLUGIN_ABI)
-		return refuse(err, errlen, "%s: plugin ABI version %u, this txpath loads version %u "
-			      "(rebuild it against this txpath's headers)", path, p->abi, TXP_PLUGIN_ABI);
+		return refuse(err, errlen, "%s: plugin ABI version %u, this txpath loads version %u %s",
+			      path, p->abi, TXP_PLUGIN_ABI, rebuild);
 	if (p->size < sizeof(*p))
-		return refuse(err, errlen, "%s: struct txp_plugin of %u bytes, expected %zu "
-			      "(rebuild it against this txpath's headers)", path, p->size, sizeof(*p));
+		return refuse(err, errlen, "%s: struct txp_plugin of %u bytes, expected %zu %s", path,
+			      p->size, sizeof(*p), rebuild);
+	if (!in_image(img, p, sizeof(*p), 1, PF_R))
+		return refuse(err, errlen, "--driver-so %s: %s() returned a struct txp_plugin that "
+			      "runs past the plugin's shared object", path, TXP_PLUGIN_ENTRY);
+	return 0;
+}
+
+/* Its knobs: named, settable, their range not empty, their default in it. */
+static int knobs_valid(const struct image *img, const struct txp_plugin *p, const char *path,
+		       char *err, size_t errlen)
+{
+	if (!p->nknobs)
+		return 0;
+	if (!p->knobs || !in_image(img, p->knobs, (size_t)p->nknobs * sizeof(*p->knobs),
+				   _Alignof(struct txp_plugin_knob), PF_R))
+		return refuse(err, errlen, "%s: %u knobs but no knobs array in the plugin's shared object",
+			      path, p->nknobs);
+	for (unsigned i = 0; i < p->nknobs; i++) {
+		const struct txp_plugin_knob *k = &p->knobs[i];
+
+		if (!k->name || !string_in_image(img, k->name) || !*k->name ||
+		    strpbrk(k->name, "=,"))
+			return refuse(err, errlen, "%s: knob %u has no name (a word without '=' or ',')",
+				      path, i);
+		if (k->help && !string_in_image(img, k->help))
+			return refuse(err, errlen, "%s: knob %s: its help is not a string", path, k->name);
+		if (!k->value || !in_image(img, k->value, sizeof(long), _Alignof(long), PF_R | PF_W))
+			return refuse(err, errlen, "%s: knob %s: no variable for its value (a long in "
+				      "the plugin's shared object)", path, k->name);
+		if (k->min > k->max)
+			return refuse(err, errlen, "%s: knob %s: its range %ld..%ld is empty (min > max)",
+				      path, k->name, k->min, k->max);
+		if (*k->value < k->min || *k->value > k->max)
+			return refuse(err, errlen, "%s: knob %s: its default %ld is outside %ld..%ld",
+				      path, k->name, *k->value, k->min, k->max);
+	}
+	return 0;
+}
+
+/* The ops and geometry a plugin must give. */
+static int plugin_valid(const struct image *img, const struct txp_plugin *p, const char *path,
+			char *err, size_t errlen)
+{
+	const char *missing;
+	int rc = struct_valid(img, p, path, err, errlen);
+
+	if (rc)
+		return rc;
+	missing = !p->start_xmit ? "start_xmit" : !p->poll ? "poll" : !p->stop ? "stop" : NULL;
+	if (!p->name || !string_in_image(img, p->name) || !*p->name)
+		return refuse(err, errlen, "%s: the plugin gives no name", path);
+	if (p->summary && !string_in_image(img, p->summary))
+		return refuse(err, errlen, "%s: its summary is not a string", path);
 	if (missing)
 		return refuse(err, errlen, "%s: the plugin gives no %s", path, missing);
+	if (!OP_IN_IMAGE(img, p->open) || !OP_IN_IMAGE(img, p->stop) ||
+	    !OP_IN_IMAGE(img, p->start_xmit) || !OP_IN_IMAGE(img, p->poll))
+		return refuse(err, errlen, "%s: an op (open, stop, start_xmit or poll) that is not "
+			      "a function of the plugin", path);
 	if (p->lock != TXP_LOCK_CORE && p->lock != TXP_LOCK_LLTX)
 		return refuse(err, errlen, "%s: lock mode %d is neither TXP_LOCK_CORE nor TXP_LOCK_LLTX",
 			      path, (int)p->lock);
 	if (p->max_frags > TXP_MAX_FRAGS)
 		return refuse(err, errlen, "%s: max_frags %u, at most %d", path, p->max_frags,
 			      TXP_MAX_FRAGS);
-	if (p->nknobs && !p->knobs)
-		return refuse(err, errlen, "%s: %u knobs but no knobs array", path, p->nknobs);
-	return 0;
+	if (p->priv_size > TXP_PLUGIN_PRIV_MAX)
+		return refuse(err, errlen, "%s: priv_size %zu bytes, at most %d (TXP_PLUGIN_PRIV_MAX)",
+			      path, p->priv_size, TXP_PLUGIN_PRIV_MAX);
+	return knobs_valid(img, p, path, err, errlen);
+}
+
+/* -- the entry point's log ---------------------------------------------------------- */
+
+/* The first line an entry point being called logged; "" if none. */
+static char entry_log[128];
+static bool in_entry;
+
+void plugin_printk_nodev(const char *site, const char *line)
+{
+	if (in_entry) {
+		if (!entry_log[0])
+			snprintf(entry_log, sizeof(entry_log), "%s: %s", site, line);
+		return;
+	}
+	fprintf(stderr, "txpath: a plugin logged with no device up: %s: %s\n", site, line);
+}
+
+/* The plugin's description, from its entry point; NULL and why if the
+ * entry point logged, which a plugin may do only once a device exists. */
+static const struct txp_plugin *call_entry(const struct txp_plugin *(*entry)(void),
+					   const char *path, char *err, size_t errlen)
+{
+	const struct txp_plugin *p;
+
+	entry_log[0] = '\0';
+	in_entry = true;
+	p = entry();
+	in_entry = false;
+	if (entry_log[0]) {
+		refuse(err, errlen, "--driver-so %s: %s() called printk (\"%s\"): a plugin logs from "
+		       "its ops, once a device exists", path, TXP_PLUGIN_ENTRY, entry_log);
+		return NULL;
+	}
+	if (!p)
+		refuse(err, errlen, "--driver-so %s: %s() returned NULL", path, TXP_PLUGIN_ENTRY);
+	return p;
 }
 
 /* --driver-arg NAME=VALUE: the knob set, or -EINVAL and why. */
@@ -168,6 +351,7 @@ const struct txp_run_driver *txp_run_driver_plugin(const char *path, const char 
 						   unsigned nargs, char *err, size_t errlen)
 {
 	const struct txp_plugin *(*entry)(void);
+	struct image img = { 0 };
 	struct plugin_host *h;
 	void *so;
 
@@ -175,7 +359,7 @@ const struct txp_run_driver *txp_run_driver_plugin(const char *path, const char 
 	char *where = strchr(path, '/') ? strdup(path) : malloc(strlen(path) + 3);
 
 	if (!where) {
-		refuse(err, errlen, "out of memory");
+		refuse(err, errlen, "--driver-so %s: out of memory", path);
 		return NULL;
 	}
 	if (!strchr(path, '/'))
@@ -192,18 +376,19 @@ const struct txp_run_driver *txp_run_driver_plugin(const char *path, const char 
 		       path, TXP_PLUGIN_ENTRY);
 		return NULL;
 	}
+	memcpy(&img.entry, &entry, sizeof(img.entry));
+	if (!dl_iterate_phdr(image_of, &img)) {
+		refuse(err, errlen, "--driver-so %s: its entry point is in no loaded object", path);
+		return NULL;
+	}
 	h = calloc(1, sizeof(*h));
 	if (!h) {
-		refuse(err, errlen, "out of memory");
+		refuse(err, errlen, "--driver-so %s: out of memory", path);
 		return NULL;
 	}
-	h->p = entry();
-	if (!h->p) {
-		refuse(err, errlen, "--driver-so %s: %s() returned NULL", path, TXP_PLUGIN_ENTRY);
-		free(h);
-		return NULL;
-	}
-	for (unsigned i = 0; plugin_valid(h->p, path, err, errlen) == 0 && i <= nargs; i++) {
+	h->p = call_entry(entry, path, err, errlen);
+	for (unsigned i = 0; h->p && plugin_valid(&img, h->p, path, err, errlen) == 0 && i <= nargs;
+	     i++) {
 		if (i == nargs) {
 			/* Never unloaded: kept where the program can reach it. */
 			h->next = loaded;

@@ -19,8 +19,11 @@ static const struct txp_qdisc_ops *const qdisc_kinds[] = {
 
 struct txp_qdisc *txp_qdisc_create(const struct txp_qdisc_ops *ops, unsigned limit)
 {
-	struct txp_qdisc *q = calloc(1, sizeof(*q) + ops->priv_size);
+	struct txp_qdisc *q;
 
+	if (!ops || !ops->init)
+		return NULL;
+	q = calloc(1, sizeof(*q) + ops->priv_size);
 	if (!q)
 		return NULL;
 	q->ops = ops;

@@ -13,15 +13,7 @@ SANFLAGS="$*"
 FLAGS="-Wall -Wextra -Werror -pthread $SANFLAGS"
 TXPATH=$BUILD/txpath	# lib.sh names it; only the installed one runs here
 . "$SRC/tests/cli/lib.sh"
-tmp=$(mktemp -d)
-manifest=$BUILD/install_manifest.txt
-# A `make install` of this build keeps its manifest (for make uninstall).
-[ -e "$manifest" ] && cp "$manifest" "$tmp/manifest.saved"
-restore() {
-	if [ -e "$tmp/manifest.saved" ]; then cp "$tmp/manifest.saved" "$manifest"; else rm -f "$manifest"; fi
-	rm -rf "$tmp"
-}
-trap restore EXIT
+. "$SRC/tests/install/manifest.sh"
 P=$tmp/prefix out=$tmp/out
 
 check "cmake --install into $P" 'cmake --install "$BUILD" --prefix "$P" >"$out" 2>&1'

@@ -293,11 +293,14 @@ NETDRV_DEFINE(afpacket, afp_create);
 
 struct txp_dev *txp_afpacket_create(const struct txp_afpacket_cfg *cfg, char *err, size_t errlen)
 {
-	const struct txp_net_cfg net = {
+	struct txp_net_cfg net;
+
+	if (!cfg)
+		return txp__netdrv_no_cfg(err, errlen);
+	net = (struct txp_net_cfg){
 		.ifname = cfg->ifname,
 		.tpacket = cfg->tpacket,
 		.qdisc_bypass = cfg->qdisc_bypass,
 	};
-
 	return txp__netdrv_create(&afpacket_netdrv, &cfg->base, &net, 0, err, errlen);
 }

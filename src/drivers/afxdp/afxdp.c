@@ -513,13 +513,16 @@ NETDRV_DEFINE(afxdp, xdp_create);
 
 struct txp_dev *txp_afxdp_create(const struct txp_afxdp_cfg *cfg, char *err, size_t errlen)
 {
-	const struct txp_net_cfg net = {
+	struct txp_net_cfg net;
+
+	if (!cfg)
+		return txp__netdrv_no_cfg(err, errlen);
+	net = (struct txp_net_cfg){
 		.ifname = cfg->ifname,
 		.queue = cfg->queue,
 		.xdp_mode = cfg->mode,
 		.quiet_bpf_log = cfg->quiet_bpf_log,
 	};
-
 	return txp__netdrv_create(&afxdp_netdrv, &cfg->base, &net, cfg->pool_frames, err, errlen);
 }
 

@@ -66,6 +66,12 @@ static struct ring *netdrv_rings(const struct txp__netdrv *netdrv, struct netdrv
 	return first;
 }
 
+struct txp_dev *txp__netdrv_no_cfg(char *err, size_t errlen)
+{
+	snprintf(err, errlen, "no device configuration (cfg is NULL)");
+	return NULL;
+}
+
 struct txp_dev *txp__netdrv_create(const struct txp__netdrv *netdrv,
 				   const struct txp_netdrv_cfg *base, const struct txp_net_cfg *net,
 				   unsigned pool_frames, char *err, size_t errlen)

@@ -55,6 +55,9 @@ struct txp_dev *txp__netdrv_create(const struct txp__netdrv *netdrv,
 				   const struct txp_netdrv_cfg *base, const struct txp_net_cfg *net,
 				   unsigned pool_frames, char *err, size_t errlen);
 
+/* A public constructor given no cfg: NULL, and that said in err. */
+struct txp_dev *txp__netdrv_no_cfg(char *err, size_t errlen);
+
 /* The driver ops of a real driver are the ring's. */
 #define NETDRV_DEFINE(drv, create_fn)						\
 	static const struct txp_driver_ops drv##_driver_ops = {			\

@@ -3,6 +3,7 @@
  * the address defaults.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <string.h>
 
 #include "frame.h"
@@ -64,11 +65,19 @@ static uint32_t udp_pseudo_sum(const unsigned char *f, unsigned udp_len)
 	return sum + IPPROTO_UDP_ + udp_len;
 }
 
+/* Can a frame of len bytes be written at buf with a's addresses? */
+static bool frame_args_ok(const void *buf, unsigned len, const struct txp_frame_addr *a)
+{
+	return buf && a && len >= TXP_FRAME_MIN_LEN && len <= TXP_FRAME_MAX_LEN;
+}
+
 uint32_t txp_frame_template(void *buf, unsigned len, const struct txp_frame_addr *a)
 {
 	unsigned char *f = buf, *ip = f + FRAME_OFF_IP, *udp = f + FRAME_OFF_UDP;
 	unsigned ip_len = len - FRAME_OFF_IP, udp_len = len - FRAME_OFF_UDP;
 
+	if (!frame_args_ok(buf, len, a))
+		return 0;
 	memcpy(f, a->dst_mac, 6);
 	memcpy(f + 6, a->src_mac, 6);
 	put16(f + 12, ETH_P_IPV4);
@@ -107,10 +116,13 @@ void txp_frame_stamp(void *buf, uint32_t csum_base, uint32_t flow, uint64_t seq)
 	put16(f + FRAME_OFF_UDP + 6, c ? c : 0xffff);
 }
 
-void txp_frame_build(void *buf, unsigned len, const struct txp_frame_addr *a,
-		     uint32_t flow, uint64_t seq)
+int txp_frame_build(void *buf, unsigned len, const struct txp_frame_addr *a,
+		    uint32_t flow, uint64_t seq)
 {
+	if (!frame_args_ok(buf, len, a))
+		return -EINVAL;
 	txp_frame_stamp(buf, txp_frame_template(buf, len, a), flow, seq);
+	return 0;
 }
 
 bool txp_frame_parse(const void *buf, unsigned len, uint32_t *flow, uint64_t *seq)

@@ -232,9 +232,13 @@ NETDRV_DEFINE(pcap, pcapdrv_create);
 
 struct txp_dev *txp_pcap_create(const struct txp_pcap_cfg *cfg, char *err, size_t errlen)
 {
-	const struct txp_net_cfg net = { .file = cfg->file };
-	struct txp_netdrv_cfg base = cfg->base;
+	struct txp_net_cfg net;
+	struct txp_netdrv_cfg base;
 
+	if (!cfg)
+		return txp__netdrv_no_cfg(err, errlen);
+	net = (struct txp_net_cfg){ .file = cfg->file };
+	base = cfg->base;
 	if (!base.dev.name && pcapdrv_stdout(cfg->file))
 		base.dev.name = PCAPDRV_STDOUT;
 	return txp__netdrv_create(&pcap_netdrv, &base, &net, 0, err, errlen);

@@ -164,8 +164,13 @@ unsigned txp_sim_min_ring(unsigned max_frags)
 /* Check cfg; false and a message in err if it cannot be built. */
 static bool sim_cfg_ok(const struct txp_sim_cfg *cfg, char *err, size_t errlen)
 {
-	unsigned min = txp_sim_min_ring(cfg->max_frags);
+	unsigned min;
 
+	if (!cfg) {
+		snprintf(err, errlen, "no simulated NIC configuration (cfg is NULL)");
+		return false;
+	}
+	min = txp_sim_min_ring(cfg->max_frags);
 	if (!cfg->personality) {
 		snprintf(err, errlen, "no driver personality");
 		return false;
@@ -228,11 +233,12 @@ static struct txp_sim *sim_queue_create(const struct txp_sim_cfg *cfg, unsigned 
 
 struct txp_sim *txp_sim_create(const struct txp_sim_cfg *cfg, char *err, size_t errlen)
 {
-	unsigned nq = cfg->queues ? cfg->queues : 1;
 	struct txp_sim **queues;
+	unsigned nq;
 
 	if (!sim_cfg_ok(cfg, err, errlen))
 		return NULL;
+	nq = cfg->queues ? cfg->queues : 1;
 	queues = calloc(nq, sizeof(*queues));
 	for (unsigned i = 0; queues && i < nq; i++) {
 		queues[i] = sim_queue_create(cfg, i, i ? queues[0] : NULL);

@@ -198,7 +198,10 @@ NETDRV_DEFINE(tap, tap_create);
 
 struct txp_dev *txp_tap_create(const struct txp_tap_cfg *cfg, char *err, size_t errlen)
 {
-	const struct txp_net_cfg net = { .ifname = cfg->ifname };
+	struct txp_net_cfg net;
 
+	if (!cfg)
+		return txp__netdrv_no_cfg(err, errlen);
+	net = (struct txp_net_cfg){ .ifname = cfg->ifname };
 	return txp__netdrv_create(&tap_netdrv, &cfg->base, &net, 0, err, errlen);
 }
