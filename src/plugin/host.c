@@ -198,7 +198,7 @@ static int host_open(struct txp_dev *dev)
 			return rc;
 	}
 	atomic_init(&pd->running, true);
-	return -txp_thread_start_named(&pd->thread, "IRQ", completion_main, pd);
+	return -txp_thread_start_internal(&pd->thread, "IRQ", completion_main, pd);
 }
 
 static void host_stop(struct txp_dev *dev)
