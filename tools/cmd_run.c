@@ -30,7 +30,8 @@ DRIVER_SO_HELP
 "interrupted: the producers stop, what is queued and in flight has 1 s to go\n"
 "out, the rest is dropped as interrupted, and the report is printed.  A second\n"
 "signal ends it at once.  A run whose threads do not come back (a driver stuck\n"
-"in an op) still ends, with its report, once nothing has moved for a second.\n";
+"in an op) still ends, with its report, once nothing has moved for a few\n"
+"seconds.\n";
 
 /* Live progress on a terminal, for runs longer than a second. */
 static void show_progress(const struct txp_run_progress *p, void *arg)

@@ -18,8 +18,11 @@
 #define RUN_CLOCK_EVERY 256		/* producers read the clock this often */
 #define RUN_DRAIN_NS ((uint64_t)TXP_RUN_DRAIN_SECONDS * 1000000000u)
 /* A run that ends waits for its threads while something moves; nothing
- * moving this long, one of them is stuck (txp_run_result.wedged). */
+ * moving this long, one of them is stuck (txp_run_result.wedged): its
+ * producers, which stop within a burst; its device's close, which may
+ * wait on the kernel (sockets, XDP programs) with no packet moving. */
 #define RUN_SETTLE_NS RUN_DRAIN_NS
+#define RUN_CLOSE_SETTLE_NS (5 * RUN_SETTLE_NS)
 
 struct producer {
 	struct run *run;
@@ -600,7 +603,6 @@ static void held_as_dropped(struct txp_run_result *res, enum txp_drop_reason why
 static void run_report(struct run *run, struct txp_run_result *res)
 {
 	const uint64_t *closed = run->closed;
-
 	struct txp_dev_stats *st = &res->dev;
 	uint64_t gone;
 
@@ -656,9 +658,9 @@ static uint64_t run_motion(struct run *run)
 }
 
 /* Wait until ended(run), as long as something moves; false if nothing
- * moved for RUN_SETTLE_NS first: a thread of the run is stuck (in the
- * driver, or waiting for a lock that a stuck one holds). */
-static bool run_settle(struct run *run, bool (*ended)(struct run *run))
+ * moved for quiet_ns first: a thread of the run is stuck (in the driver,
+ * or waiting for a lock that a stuck one holds). */
+static bool run_settle(struct run *run, bool (*ended)(struct run *run), uint64_t quiet_ns)
 {
 	uint64_t last = run_motion(run), since = txp_now_ns();
 
@@ -671,7 +673,7 @@ static bool run_settle(struct run *run, bool (*ended)(struct run *run))
 		if (m != last) {
 			last = m;
 			since = now;
-		} else if (now - since >= RUN_SETTLE_NS) {
+		} else if (now - since >= quiet_ns) {
 			return false;
 		}
 	}
@@ -708,7 +710,7 @@ static bool run_close_settled(struct run *run)
 		closer_main(run);
 		return true;
 	}
-	if (!run_settle(run, close_ended))
+	if (!run_settle(run, close_ended, RUN_CLOSE_SETTLE_NS))
 		return false;
 	txp_thread_join(&run->closer);
 	return true;
@@ -750,7 +752,7 @@ int txp_run(const struct txp_run_cfg *cfg, struct txp_run_result *res, char *err
 		run->deadline = t0 + (uint64_t)(cfg->seconds * 1e9);
 	run->started = start_producers(run);
 	res->stalled = run_wait(run, run->started, t0, &t_end, &res->interrupted);
-	res->wedged = !run_settle(run, producers_ended);
+	res->wedged = !run_settle(run, producers_ended, RUN_SETTLE_NS);
 	for (unsigned i = 0; i < run->started && !res->wedged; i++) {
 		txp_thread_join(&run->prod[i].thread);
 		if (run->prod[i].error)
