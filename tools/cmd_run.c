@@ -31,7 +31,8 @@ DRIVER_SO_HELP
 "out, the rest is dropped as interrupted, and the report is printed.  A second\n"
 "signal ends it at once.  A run whose threads do not come back (a driver stuck\n"
 "in an op) still ends, with its report, once nothing has moved for a few\n"
-"seconds.\n";
+"seconds: exit 1 (or 130, 143).  A --driver-so driver that crashes, aborts or\n"
+"calls exit() in an op is named with the op, on one line: exit 1.\n";
 
 /* Live progress on a terminal, for runs longer than a second. */
 static void show_progress(const struct txp_run_progress *p, void *arg)
@@ -157,7 +158,7 @@ int cmd_run(int argc, char **argv)
 		report_text(stdout, &cfg, &res);
 	}
 	status = report_dev_died("run", &cfg, &res) ? 1 : run_ok(&res) ? 0 : 1;
-	if (res.wedged)
-		run_wedged_exit(&res, signals_status(status));
+	if (res.wedged)		/* a driver that never came back: a failure */
+		run_wedged_exit(&res, signals_status(1));
 	return signals_status(status);
 }
