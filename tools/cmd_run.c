@@ -29,7 +29,10 @@ DRIVER_SO_HELP
 "dev-down or tx-error), 2 on bad usage; 130 (SIGINT) or 143 (SIGTERM) when\n"
 "interrupted: the producers stop, what is queued and in flight has 1 s to go\n"
 "out, the rest is dropped as interrupted, and the report is printed.  A second\n"
-"signal ends it at once.\n";
+"signal ends it at once.  A run whose threads do not come back (a driver stuck\n"
+"in an op) still ends, with its report, once nothing has moved for a few\n"
+"seconds: exit 1 (or 130, 143).  A --driver-so driver that crashes, aborts or\n"
+"calls exit() in an op is named with the op, on one line: exit 1.\n";
 
 /* Live progress on a terminal, for runs longer than a second. */
 static void show_progress(const struct txp_run_progress *p, void *arg)
@@ -62,6 +65,19 @@ static bool frames_on_stdout(const struct txp_run_cfg *cfg)
 static FILE *report_stream(const struct txp_run_cfg *cfg)
 {
 	return frames_on_stdout(cfg) ? stderr : stdout;
+}
+
+/* A wedged run (txp_run_result.wedged), reported: say so, and end with
+ * status at once, its threads still running (no atexit work under them). */
+static _Noreturn void run_wedged_exit(const struct txp_run_result *r, int status)
+{
+	fprintf(stderr, "txpath run: a thread of the run never came back (a driver op that does "
+		"not return, or a lock never released): the device was left as it was, what it "
+		"held counted dropped as %s\n",
+		r->interrupted && !r->stalled ? "interrupted" : "dev-down");
+	fflush(stdout);
+	fflush(stderr);
+	_exit(status);
 }
 
 bool report_dev_died(const char *cmd, const struct txp_run_cfg *cfg,
@@ -99,7 +115,7 @@ int cmd_run(int argc, char **argv)
 	struct driver_so so = { 0 };
 	char err[256];
 	size_t n = 0;
-	int c;
+	int c, status;
 
 	for (; run_knob_options[n].name; n++)
 		opts[n] = run_knob_options[n];
@@ -134,6 +150,8 @@ int cmd_run(int argc, char **argv)
 	if (!txp_run_cfg_check(&cfg, err, sizeof(err)))
 		usage_error("run", "%s", err);
 	cfg.stop = signals_catch();
+	if (txp_run_driver_plugin_of(cfg.driver))
+		signals_catch_driver_ends();
 	if (tty) {
 		cfg.progress = show_progress;
 		cfg.progress_arg = NULL;
@@ -153,7 +171,8 @@ int cmd_run(int argc, char **argv)
 	} else {
 		report_text(report_stream(&cfg), &cfg, &res);
 	}
-	if (report_dev_died("run", &cfg, &res))
-		return signals_status(1);
-	return signals_status(run_ok(&res) ? 0 : 1);
+	status = report_dev_died("run", &cfg, &res) ? 1 : run_ok(&res) ? 0 : 1;
+	if (res.wedged)		/* a driver that never came back: a failure */
+		run_wedged_exit(&res, signals_status(1));
+	return signals_status(status);
 }

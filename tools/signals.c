@@ -10,6 +10,8 @@
  */
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -116,4 +118,88 @@ int signals_status(int status)
 	int signo = signals_caught();
 
 	return signo ? 128 + signo : status;
+}
+
+/* -- a driver that ends the program -------------------------------------- */
+
+/* The signals a crash raises (abort() too), each handler's predecessor. */
+static const struct {
+	int signo;
+	const char *name;
+} crashes[] = {
+	{ SIGSEGV, "SIGSEGV" }, { SIGBUS, "SIGBUS" }, { SIGILL, "SIGILL" },
+	{ SIGFPE, "SIGFPE" }, { SIGABRT, "SIGABRT" },
+};
+#define NCRASHES (sizeof(crashes) / sizeof(crashes[0]))
+static struct sigaction crash_old[NCRASHES];
+
+/* Append s to the line at *at (room to end); async-signal-safe. */
+static void line_add(char **at, const char *end, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n > (size_t)(end - *at))
+		n = (size_t)(end - *at);
+	memcpy(*at, s, n);
+	*at += n;
+}
+
+/* If the calling thread is inside a driver op: "txpath: the driver 'NAME'
+ * WHAT in OP", and _exit(1).  Async-signal-safe. */
+static void driver_ended(const char *what)
+{
+	const char *name, *op = txp_run_driver_plugin_op(&name);
+	char line[256], *at = line;
+	const char *end = line + sizeof(line) - 1;
+
+	if (!op)
+		return;
+	line_add(&at, end, "txpath: the driver '");
+	line_add(&at, end, name);
+	line_add(&at, end, "' ");
+	line_add(&at, end, what);
+	line_add(&at, end, " in ");
+	line_add(&at, end, op);
+	*at++ = '\n';
+	(void)!write(STDERR_FILENO, line, (size_t)(at - line));
+	_exit(1);
+}
+
+/* A crash: the driver's, named, exit 1; else txpath's own, left to the
+ * handler before this one (a core dump, a sanitizer's report). */
+static void on_crash(int signo, siginfo_t *si, void *uc)
+{
+	char what[32] = "crashed (", *at = what + strlen(what);
+	size_t i;
+
+	(void)uc;
+	for (i = 0; i < NCRASHES && crashes[i].signo != signo; i++)
+		;
+	if (i == NCRASHES)
+		return;
+	line_add(&at, what + sizeof(what) - 2, crashes[i].name);
+	*at++ = ')';
+	*at = '\0';
+	driver_ended(what);
+	sigaction(signo, &crash_old[i], NULL);
+	/* A fault comes back when the handler returns; a signal sent (abort,
+	 * raise) is sent again. */
+	if (si->si_code <= 0)
+		raise(signo);
+}
+
+/* exit() from within a driver op. */
+static void on_exit_in_driver(void)
+{
+	driver_ended("called exit()");
+}
+
+void signals_catch_driver_ends(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_crash, .sa_flags = SA_SIGINFO };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < NCRASHES; i++)
+		sigaction(crashes[i].signo, &sa, &crash_old[i]);
+	atexit(on_exit_in_driver);
 }

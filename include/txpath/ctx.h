@@ -6,7 +6,9 @@
  * use; attach explicitly to learn the id or to fail cleanly when too many
  * threads use the library at once: a thread that did not, and finds all
  * TXP_MAX_CTX ids taken on its first call, waits in that call until one
- * is given back.  A thread detaches when it exits.
+ * is given back.  A thread detaches when it exits.  The library's own
+ * threads (a device's completion contexts) have ids of their own, beyond
+ * these: they never take one of yours.
  */
 #ifndef TXPATH_CTX_H
 #define TXPATH_CTX_H
@@ -15,7 +17,7 @@
 extern "C" {
 #endif
 
-/* Contexts that may use the library at once. */
+/* Threads of yours that may use the library at once. */
 #define TXP_MAX_CTX 64
 
 /* Register the calling thread; returns its id (the one it has, if it is

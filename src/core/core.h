@@ -94,7 +94,7 @@ struct txp_txq {
 
 	struct txp_dql dql;	/* byte queue limits (dql.h) */
 
-	struct txp__pcpu_stats pcpu[TXP_MAX_CTX];
+	struct txp__pcpu_stats pcpu[TXP__CTX_IDS];	/* by context id (sync.h) */
 };
 
 /* The driver's stop bit (netif_tx_queue_stopped), for the core's hot path. */
@@ -141,7 +141,7 @@ struct txp_dev {
 	bool trans_after_xmit;
 	/* XPS: the queue each context sends on, or -1 (then the flow hash).
 	 * Written by txp_dev_set_xps(), read by every pick. */
-	txp_cacheline_aligned _Atomic int16_t xps[TXP_MAX_CTX];
+	txp_cacheline_aligned _Atomic int16_t xps[TXP__CTX_IDS];
 	txp_cacheline_aligned struct txp__ratelimit ratelimit;
 };
 

@@ -117,7 +117,7 @@ struct txp_dev *txp_dev_create(const struct txp_dev_cfg *cfg, char *err, size_t 
 	atomic_init(&dev->up, false);
 	txp_spin_init(&dev->ratelimit.lock, "net_ratelimit lock");
 	/* XPS: context i sends on queue i mod n. */
-	for (int i = 0; i < TXP_MAX_CTX; i++)
+	for (int i = 0; i < TXP__CTX_IDS; i++)
 		atomic_init(&dev->xps[i], (int16_t)(i % (int)nq));
 
 	dev->txqs = aligned_alloc(TXP_CACHELINE, nq * sizeof(*dev->txqs));
@@ -261,8 +261,9 @@ unsigned txp_dev_backlog(struct txp_dev *dev)
 static uint64_t stat_sum(const struct txp_txq *txq, enum txp__stat s)
 {
 	uint64_t sum = 0;
+	int n = txp__ctx_ids_used();
 
-	for (int i = 0; i < TXP_MAX_CTX; i++)
+	for (int i = 0; i < n; i++)
 		sum += txp__stat_own(txq, i, s);
 	return sum;
 }

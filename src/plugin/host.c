@@ -27,6 +27,36 @@ static struct plugin_dev *up;
 static txp_local bool in_poll;
 TXP_LOCAL(in_poll);
 
+/* The plugin's op the calling thread is inside ("start_xmit"), NULL if
+ * none, and the plugin it belongs to: what a crash handler names. */
+static txp_local const char *in_op;
+TXP_LOCAL(in_op);
+static txp_local const struct txp_plugin *in_op_of;
+TXP_LOCAL(in_op_of);
+
+/* Enter op of pd's plugin; returns the op entered before, for op_leave(). */
+static const char *op_enter(const struct plugin_dev *pd, const char *op)
+{
+	const char *was = in_op;
+
+	in_op_of = pd->h->p;
+	in_op = op;
+	return was;
+}
+
+static void op_leave(const char *was)
+{
+	in_op = was;
+}
+
+const char *txp_run_driver_plugin_op(const char **name)
+{
+	const char *op = in_op;
+
+	*name = op ? in_op_of->name : NULL;
+	return op;
+}
+
 /* Plugin misbehaviour that the contract does not allow: one line, exit 2. */
 static _Noreturn void contract_broken(const struct plugin_dev *pd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -168,9 +198,12 @@ static void *completion_main(void *arg)
 	while (txp_load_acquire(&pd->running)) {
 		int n;
 
+		const char *was = op_enter(pd, "poll");
+
 		in_poll = true;
 		n = pd->h->p->poll(&pd->napi, budget);
 		in_poll = false;
+		op_leave(was);
 		if (n < 0 || n > budget)
 			contract_broken(pd, "poll returned %d: the packets it retired, 0..%d", n, budget);
 		free_later(pd);
@@ -197,24 +230,30 @@ static int host_open(struct txp_dev *dev)
 	pd->napi.dev = dev;
 	up = pd;
 	if (pd->h->p->open) {
+		const char *was = op_enter(pd, "open");
+
 		rc = pd->h->p->open(dev);
+		op_leave(was);
 		if (rc)
 			return rc;
 	}
 	atomic_init(&pd->running, true);
-	return -txp_thread_start_named(&pd->thread, "IRQ", completion_main, pd);
+	return -txp_thread_start_internal(&pd->thread, "IRQ", completion_main, pd);
 }
 
 static void host_stop(struct txp_dev *dev)
 {
 	struct plugin_dev *pd = txp_dev_priv(dev);
+	const char *was;
 
 	/* Release: pairs with the acquire in completion_main(). */
 	txp_store_release(&pd->running, false);
 	txp_thread_join(&pd->thread);
 	pd->stopping = true;
 	free_later(pd);
+	was = op_enter(pd, "stop");
 	pd->h->p->stop(dev);
+	op_leave(was);
 	free_later(pd);
 }
 
@@ -222,8 +261,10 @@ static enum txp_tx host_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 {
 	struct txp_dev *dev = txp_txq_dev(txq);
 	struct plugin_dev *pd = txp_dev_priv(dev);
+	const char *was = op_enter(pd, "start_xmit");
 	int rc = pd->h->p->start_xmit(pkt, dev);
 
+	op_leave(was);
 	if (rc == TXP_TX_OK || rc == TXP_TX_BUSY ||
 	    (rc == TXP_TX_LOCKED && pd->h->p->lock == TXP_LOCK_LLTX))
 		return (enum txp_tx)rc;

@@ -17,6 +17,12 @@
 #define RUN_PROGRESS_NS 200000000u	/* progress callback every 200 ms */
 #define RUN_CLOCK_EVERY 256		/* producers read the clock this often */
 #define RUN_DRAIN_NS ((uint64_t)TXP_RUN_DRAIN_SECONDS * 1000000000u)
+/* A run that ends waits for its threads while something moves; nothing
+ * moving this long, one of them is stuck (txp_run_result.wedged): its
+ * producers, which stop within a burst; its device's close, which may
+ * wait on the kernel (sockets, XDP programs) with no packet moving. */
+#define RUN_SETTLE_NS RUN_DRAIN_NS
+#define RUN_CLOSE_SETTLE_NS (5 * RUN_SETTLE_NS)
 
 struct producer {
 	struct run *run;
@@ -45,6 +51,7 @@ struct run {
 	struct txp_frame_addr addr;	/* ... with these addresses */
 	uint64_t deadline;	/* ns, 0 for none */
 	struct producer *prod;
+	unsigned started;	/* producers started */
 	atomic_uint producers_done;
 	/* The device stalled or died, or the run was interrupted: producers
 	 * give up. */
@@ -54,6 +61,12 @@ struct run {
 	/* The first and the last sample's time and bytes retired, ever: the
 	 * rate bytes left the rings while they were sampled. */
 	uint64_t ring_t0, ring_t1, ring_out0, ring_out1;
+	/* The device brought down by a thread of its own (the closer), so
+	 * that a close stuck in the driver does not hold the run: what the
+	 * close dropped on each queue, then closed_done. */
+	struct txp_thread closer;
+	uint64_t closed[TXP_DEV_MAX_QUEUES];
+	atomic_bool closed_done;
 };
 
 /*
@@ -399,13 +412,16 @@ static int run_setup(struct run *run, const struct txp_run_cfg *cfg, char *err, 
 	return 0;
 }
 
-static void run_teardown(struct run *run)
+/* keep_pools: a driver freed packets twice, and their pools' lists may
+ * run in circles: they are left as they are. */
+static void run_teardown(struct run *run, bool keep_pools)
 {
 	txp_run_dev_destroy(run->cfg->driver, run->dev, run->drv);
 	/* Every packet is home once the device is down; a pool that is not
 	 * (a bug) is left alone rather than freed under its packets. */
 	for (unsigned i = 0; run->prod && i < run->cfg->threads; i++) {
-		txp_pkt_pool_destroy(run->prod[i].pool);
+		if (!keep_pools)
+			txp_pkt_pool_destroy(run->prod[i].pool);
 		free(run->prod[i].tmpl);
 	}
 	free(run->prod);
@@ -483,7 +499,9 @@ static bool run_wait(struct run *run, unsigned started, uint64_t t0, uint64_t *t
 			*t_end = now;
 			return false;
 		}
-		if (done != last_done) {
+		/* More packets ended than were submitted (a driver that frees
+		 * one twice, or frees it and returns BUSY) is no progress. */
+		if (done != last_done && done <= st.submitted) {
 			last_done = done;
 			last_move = now;
 		}
@@ -514,9 +532,11 @@ static bool run_wait(struct run *run, unsigned started, uint64_t t0, uint64_t *t
 }
 
 /* Where a stalled run is stuck: its first stopped queue (else queue 0),
- * and what the driver and the qdisc still hold.  Call with the producers
- * joined, before the device goes down: at a stall nothing moves. */
-static void run_note_stall(struct run *run, struct txp_run_stall *stall)
+ * and what the driver and the qdisc still hold (wedged: all of it said to
+ * be in the ring, the qdisc's locks perhaps held by the stuck thread).
+ * Call with the producers ended, before the device goes down: at a stall
+ * nothing moves. */
+static void run_note_stall(struct run *run, struct txp_run_stall *stall, bool wedged)
 {
 	struct txp_dev_stats st;
 	struct txp_txq *txq;
@@ -529,9 +549,11 @@ static void run_note_stall(struct run *run, struct txp_run_stall *stall)
 	snprintf(stall->dev, sizeof(stall->dev), "%s", txp_dev_name(run->dev));
 	stall->queue = txq ? i : 0;
 	stall->stopped = txq != NULL;
-	stall->in_qdisc = txp_dev_backlog(run->dev);
+	stall->in_qdisc = wedged ? 0 : txp_dev_backlog(run->dev);
 	txp_dev_get_stats(run->dev, &st);
 	held = st.submitted - st.transmitted - txp_dev_stats_dropped(&st);
+	if (held > st.submitted)	/* more ended than submitted: a driver's double free */
+		held = 0;
 	stall->in_ring = held > stall->in_qdisc ? held - stall->in_qdisc : 0;
 }
 
@@ -561,9 +583,26 @@ static void closed_as_interrupted(struct txp_dev_stats *st, uint64_t closed)
 	st->dropped[TXP_DROP_INTERRUPTED] += closed;
 }
 
-/* closed[q]: what the close dropped on queue q. */
-static void run_report(struct run *run, struct txp_run_result *res, const uint64_t *closed)
+/* A wedged run's device was never closed (or its close never ended):
+ * what it still holds is counted dropped as why, on each queue and the
+ * device. */
+static void held_as_dropped(struct txp_run_result *res, enum txp_drop_reason why)
 {
+	for (unsigned q = 0; q < res->queues; q++) {
+		struct txp_dev_stats *qs = &res->queue_stats[q];
+		uint64_t ended = qs->transmitted + txp_dev_stats_dropped(qs);
+
+		if (qs->submitted > ended) {
+			qs->dropped[why] += qs->submitted - ended;
+			res->dev.dropped[why] += qs->submitted - ended;
+		}
+	}
+}
+
+/* run->closed[q]: what the close dropped on queue q (unless wedged). */
+static void run_report(struct run *run, struct txp_run_result *res)
+{
+	const uint64_t *closed = run->closed;
 	struct txp_dev_stats *st = &res->dev;
 	uint64_t gone;
 
@@ -579,11 +618,14 @@ static void run_report(struct run *run, struct txp_run_result *res, const uint64
 	/* The device does not know why it was closed; the run does.  What an
 	 * interrupted run's close dropped (the device neither stalled nor lost
 	 * its link) was queued or in flight when the drain time ran out. */
-	if (res->interrupted && !res->stalled && !res->drv.link_down)
+	if (res->interrupted && !res->stalled && !res->drv.link_down && !res->wedged)
 		for (unsigned q = 0; q < res->queues; q++) {
 			closed_as_interrupted(&res->queue_stats[q], closed[q]);
 			closed_as_interrupted(st, closed[q]);
 		}
+	if (res->wedged)
+		held_as_dropped(res, res->interrupted && !res->stalled ? TXP_DROP_INTERRUPTED
+								       : TXP_DROP_DEV_DOWN);
 	res->dropped = txp_dev_stats_dropped(st);
 	res->accounted = txp_dev_stats_accounted(st);
 	gone = (res->drv.wire_measured ? res->drv.wire_unique : st->transmitted) + res->dropped;
@@ -599,50 +641,145 @@ static void run_report(struct run *run, struct txp_run_result *res, const uint64
 			(double)(run->ring_out1 - run->ring_out0) : 0;
 }
 
+/* -- ending: no thread waited on for ever ------------------------------------- */
+
+/* What moves while a run ends: producers finishing, packets ending (no
+ * more than were submitted: a driver that frees packets twice is no
+ * progress), the close finishing. */
+static uint64_t run_motion(struct run *run)
+{
+	struct txp_dev_stats st;
+	uint64_t done;
+
+	txp_dev_get_stats(run->dev, &st);
+	done = st.transmitted + txp_dev_stats_dropped(&st);
+	return txp_load_acquire(&run->producers_done) + (done < st.submitted ? done : st.submitted) +
+	       txp_load_acquire(&run->closed_done);
+}
+
+/* Wait until ended(run), as long as something moves; false if nothing
+ * moved for quiet_ns first: a thread of the run is stuck (in the driver,
+ * or waiting for a lock that a stuck one holds). */
+static bool run_settle(struct run *run, bool (*ended)(struct run *run), uint64_t quiet_ns)
+{
+	uint64_t last = run_motion(run), since = txp_now_ns();
+
+	while (!ended(run)) {
+		uint64_t now, m;
+
+		txp_sleep_ns(RUN_POLL_NS);
+		now = txp_now_ns();
+		m = run_motion(run);
+		if (m != last) {
+			last = m;
+			since = now;
+		} else if (now - since >= quiet_ns) {
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool producers_ended(struct run *run)
+{
+	return txp_load_acquire(&run->producers_done) == run->started;
+}
+
+static bool close_ended(struct run *run)
+{
+	/* Acquire: pairs with the release in closer_main(): closed[]. */
+	return txp_load_acquire(&run->closed_done);
+}
+
+static void *closer_main(void *arg)
+{
+	struct run *run = arg;
+
+	run_close(run, run->closed);
+	/* Release: closed[] before the flag; pairs with close_ended(). */
+	txp_store_release(&run->closed_done, true);
+	return NULL;
+}
+
+/* Bring the device down (run_close()) on a thread of its own, waiting as
+ * long as something moves: false if the close got stuck (its thread is
+ * left to it). */
+static bool run_close_settled(struct run *run)
+{
+	if (txp_thread_start(&run->closer, closer_main, run) != 0) {
+		closer_main(run);
+		return true;
+	}
+	if (!run_settle(run, close_ended, RUN_CLOSE_SETTLE_NS))
+		return false;
+	txp_thread_join(&run->closer);
+	return true;
+}
+
+/* Did the driver end more packets than were submitted (freed some twice)? */
+static bool ended_twice(const struct txp_run_result *res)
+{
+	return res->dev.transmitted + res->dropped > res->dev.submitted;
+}
+
 int txp_run(const struct txp_run_cfg *cfg, struct txp_run_result *res, char *err, size_t errlen)
 {
-	struct run run;
-	unsigned started;
+	struct run *run;
 	uint64_t t0, t_end;
 	const char *perr = NULL;
-	uint64_t closed[TXP_DEV_MAX_QUEUES];
 
 	memset(res, 0, sizeof(*res));
 	if (!txp_run_cfg_check(cfg, err, errlen))
 		return -1;
+	/* On the heap: a wedged run leaves it to its threads. */
+	run = calloc(1, sizeof(*run));
+	if (!run) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	/* On before the device exists: it declares its irq-safe locks. */
 	if (cfg->validate)
 		txp_validator_enable(true);
-	if (run_setup(&run, cfg, err, errlen) != 0) {
-		run_teardown(&run);
+	if (run_setup(run, cfg, err, errlen) != 0) {
+		run_teardown(run, false);
+		free(run);
 		if (cfg->validate)
 			txp_validator_enable(false);
 		return -1;
 	}
 	t0 = txp_now_ns();
 	if (cfg->seconds > 0)
-		run.deadline = t0 + (uint64_t)(cfg->seconds * 1e9);
-	started = start_producers(&run);
-	res->stalled = run_wait(&run, started, t0, &t_end, &res->interrupted);
-	for (unsigned i = 0; i < started; i++) {
-		txp_thread_join(&run.prod[i].thread);
-		if (run.prod[i].error)
-			perr = run.prod[i].error;
+		run->deadline = t0 + (uint64_t)(cfg->seconds * 1e9);
+	run->started = start_producers(run);
+	res->stalled = run_wait(run, run->started, t0, &t_end, &res->interrupted);
+	res->wedged = !run_settle(run, producers_ended, RUN_SETTLE_NS);
+	for (unsigned i = 0; i < run->started && !res->wedged; i++) {
+		txp_thread_join(&run->prod[i].thread);
+		if (run->prod[i].error)
+			perr = run->prod[i].error;
 	}
 	res->seconds = (double)(t_end - t0) / 1e9;
 	if (res->stalled)
-		run_note_stall(&run, &res->stall);
-	run_close(&run, closed);
-	run_report(&run, res, closed);
-	run_teardown(&run);
+		run_note_stall(run, &res->stall, res->wedged);
+	if (!res->wedged)
+		res->wedged = !run_close_settled(run);
+	run_report(run, res);
 	if (cfg->validate) {
 		res->validated = true;
 		res->hazards = txp_validator_count();
-		txp_validator_enable(false);
 	}
-	if (started < cfg->threads || perr) {
+	/* Its threads still run: the run, the device and the pools are
+	 * theirs, and the validator stays on under them. */
+	if (res->wedged)
+		return 0;
+	run_teardown(run, ended_twice(res));
+	if (cfg->validate)
+		txp_validator_enable(false);
+	if (run->started < cfg->threads || perr) {
 		snprintf(err, errlen, "%s", perr ? perr : "cannot start producer threads");
+		free(run);
 		return -1;
 	}
+	free(run);
 	return 0;
 }

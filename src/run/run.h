@@ -156,6 +156,14 @@ void txp_run_dev_destroy(const struct txp_run_driver *driver, struct txp_dev *de
  */
 const struct txp_run_driver *txp_run_driver_plugin(const char *path, const char *const *args,
 						   unsigned nargs, char *err, size_t errlen);
+/*
+ * The op of a plugin's driver ("open", "start_xmit", "poll", "stop") that
+ * the calling thread is inside, NULL if none; *name: the driver's name
+ * (struct txp_plugin.name), NULL if none.  Async-signal-safe (thread-local
+ * reads): for a crash's signal handler, or an atexit hook, to say which
+ * op of which driver ended the program.
+ */
+const char *txp_run_driver_plugin_op(const char **name);
 /* The plugin behind a driver that txp_run_driver_plugin() made, else NULL. */
 struct txp_plugin;
 const struct txp_plugin *txp_run_driver_plugin_of(const struct txp_run_driver *d);
@@ -269,6 +277,15 @@ struct txp_run_result {
 	double ring_wait_us;
 	int interrupted;	/* cfg->stop's why if it stopped the run (what did not drain
 				 * was dropped as interrupted), else 0 */
+	/* A thread of the run never came back as it ended: nothing moved for
+	 * a second while it waited for its producers, or for five while it
+	 * waited for the device's close (a driver op that never returns, a
+	 * lock never released).
+	 * The device was left as it was, neither closed nor freed, and what
+	 * it held is counted dropped as interrupted (an interrupted run) or
+	 * dev-down (a stalled one).  Its threads still run: the caller ends
+	 * the process once it has the result, without freeing anything. */
+	bool wedged;
 	bool accounted;		/* submitted == transmitted + dropped */
 	bool validated;		/* the lock validator was on ... */
 	unsigned hazards;	/* ... and made this many reports, each readable
@@ -287,7 +304,9 @@ bool txp_run_cfg_era(struct txp_run_cfg *cfg, const char *era);
 bool txp_run_cfg_check(const struct txp_run_cfg *cfg, char *err, size_t errlen);
 
 /* Run it.  0 when it ran (see res->stalled, res->accounted,
- * res->interrupted), -1 and a message in err when it could not be set up. */
+ * res->interrupted, res->wedged), -1 and a message in err when it could not
+ * be set up.  It returns however its driver behaves: a run waits for its
+ * threads only while something moves. */
 int txp_run(const struct txp_run_cfg *cfg, struct txp_run_result *res, char *err, size_t errlen);
 
 #ifdef __cplusplus

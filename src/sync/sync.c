@@ -252,7 +252,11 @@ static txp_local const char *txp__irq_off_site;
 TXP_LOCAL(txp__irq_off_site);
 static txp_local unsigned txp__in_irq;
 TXP_LOCAL(txp__in_irq);
-static _Atomic uint64_t txp__ctx_used;	/* bit i: id i taken */
+/* Bit i % 64 of word i / 64: id i taken. */
+#define CTX_WORDS ((TXP__CTX_IDS + 63) / 64)
+_Static_assert(TXP_MAX_CTX % 64 == 0 && TXP__CTX_IDS % 64 == 0, "the ranges are whole words");
+static _Atomic uint64_t txp__ctx_used[CTX_WORDS];
+static atomic_int txp__ctx_high;	/* txp__ctx_ids_used() */
 static pthread_key_t txp__ctx_key;
 static pthread_once_t txp__ctx_once = PTHREAD_ONCE_INIT;
 
@@ -269,30 +273,55 @@ static void txp__ctx_key_init(void)
 	txp__ctx_key_ok = pthread_key_create(&txp__ctx_key, txp__ctx_release) == 0;
 }
 
-int txp_ctx_attach(void)
+int txp__ctx_ids_used(void)
 {
-	uint64_t used;
+	return atomic_load_explicit(&txp__ctx_high, memory_order_relaxed);
+}
 
-	if (txp__ctx_id)
-		return txp__ctx_id - 1;
-	pthread_once(&txp__ctx_once, txp__ctx_key_init);
-	/* Context ids are bookkeeping, not part of any protocol: plain
-	 * atomics, never scheduling points. */
-	used = atomic_load_explicit(&txp__ctx_used, memory_order_relaxed);
-	for (;;) {
-		int id;
+/* Take a free id of lo..hi - 1 (whole words); -EBUSY if none.  Context
+ * ids are bookkeeping, not part of any protocol: plain atomics, never
+ * scheduling points. */
+static int ctx_take(int lo, int hi)
+{
+	for (int w = lo / 64; w < hi / 64; w++) {
+		uint64_t used = atomic_load_explicit(&txp__ctx_used[w], memory_order_relaxed);
 
-		if (used == UINT64_MAX)
-			return -EBUSY;
-		id = __builtin_ctzll(~used);
-		if (atomic_compare_exchange_weak(&txp__ctx_used, &used, used | (1ull << id))) {
-			txp__ctx_id = id + 1;
-			/* Any non-NULL value makes the destructor run. */
-			if (txp__ctx_key_ok)
-				pthread_setspecific(txp__ctx_key, &txp__ctx_id);
+		while (used != UINT64_MAX) {
+			int bit = __builtin_ctzll(~used), id = w * 64 + bit, high;
+
+			if (!atomic_compare_exchange_weak(&txp__ctx_used[w], &used,
+							  used | (1ull << bit)))
+				continue;
+			high = atomic_load_explicit(&txp__ctx_high, memory_order_relaxed);
+			while (high <= id &&
+			       !atomic_compare_exchange_weak(&txp__ctx_high, &high, id + 1))
+				;
 			return id;
 		}
 	}
+	return -EBUSY;
+}
+
+/* Make id (taken) the calling thread's. */
+static void ctx_adopt(int id)
+{
+	pthread_once(&txp__ctx_once, txp__ctx_key_init);
+	txp__ctx_id = id + 1;
+	/* Any non-NULL value makes the destructor run. */
+	if (txp__ctx_key_ok)
+		pthread_setspecific(txp__ctx_key, &txp__ctx_id);
+}
+
+int txp_ctx_attach(void)
+{
+	int id;
+
+	if (txp__ctx_id)
+		return txp__ctx_id - 1;
+	id = ctx_take(0, TXP_MAX_CTX);
+	if (id >= 0)
+		ctx_adopt(id);
+	return id;
 }
 
 void txp_ctx_detach(void)
@@ -306,7 +335,7 @@ void txp_ctx_detach(void)
 	txp__in_irq = 0;
 	if (txp__ctx_key_ok)
 		pthread_setspecific(txp__ctx_key, NULL);
-	atomic_fetch_and(&txp__ctx_used, ~(1ull << id));
+	atomic_fetch_and(&txp__ctx_used[id / 64], ~(1ull << (id % 64)));
 }
 
 /* A thread's first call with every id taken: it waits for one to be
@@ -391,6 +420,34 @@ void txp_irq_exit(void)
 /* -- threads ---------------------------------------------------------- */
 
 _Static_assert(sizeof(pthread_t) <= sizeof(unsigned long), "pthread_t fits");
+
+/* An internal thread: its id, then its function. */
+static void *internal_main(void *arg)
+{
+	struct txp_thread *t = arg;
+	void *ret;
+
+	ctx_adopt(t->id);
+	ret = t->fn(t->arg);
+	txp_ctx_detach();
+	return ret;
+}
+
+int txp_thread_start_internal(struct txp_thread *t, const char *name,
+			      void *(*fn)(void *), void *arg)
+{
+	int id = ctx_take(TXP_MAX_CTX, TXP__CTX_IDS), rc;
+
+	if (id < 0)
+		return EBUSY;
+	t->fn = fn;
+	t->arg = arg;
+	t->id = id;
+	rc = txp_thread_start_named(t, name, internal_main, t);
+	if (rc)
+		atomic_fetch_and(&txp__ctx_used[id / 64], ~(1ull << (id % 64)));
+	return rc;
+}
 
 #ifdef TXP_CHECK
 int txp_thread_start_named(struct txp_thread *t, const char *name,

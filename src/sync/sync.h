@@ -266,6 +266,27 @@ void txp_spin_wait(unsigned *spins);
 int txp__ctx_attach_slow(void);
 extern txp_local int txp__ctx_id;	/* 0: not attached, else id + 1 */
 
+/*
+ * Two ranges of ids, so that neither can run out for the other: the
+ * callers' threads (txp_ctx_attach(): 0..TXP_MAX_CTX - 1, as txpath/ctx.h
+ * promises), and the library's own threads, a device's completion
+ * contexts (txp_thread_start_internal(): TXP_MAX_CTX..TXP__CTX_IDS - 1).
+ * A run's producers and its device's completion contexts once shared the
+ * 64 ids, and 64 queues took them all: a producer then waited for one
+ * for ever, and a thread that needed one waited under a qdisc lock.
+ * TXP__CTX_INTERNAL: the completion contexts of two devices of
+ * TXP_DEV_MAX_QUEUES (txpath/dev.h) queues at once; a device that finds
+ * none left fails to open with -EBUSY, never waits.
+ */
+#define TXP__CTX_INTERNAL 128
+#define TXP__CTX_IDS (TXP_MAX_CTX + TXP__CTX_INTERNAL)
+
+/* Every id handed out so far is below this (a high-water mark): who sums
+ * per-context state looks at no more.  Relaxed: an id is marked before it
+ * is handed out, so a context sees its own; another's counts may be seen
+ * a moment late, as any of its counts may. */
+int txp__ctx_ids_used(void);
+
 /* The calling context's id, attaching the thread if needed. */
 static inline int txp_ctx_self(void)
 {
@@ -420,6 +441,10 @@ void txp_irq_exit(void);
 struct txp_thread {
 	unsigned long handle;	/* pthread_t */
 	int ctx;		/* check build: the runtime's context, or -1 */
+	/* txp_thread_start_internal(): what the thread runs, with its id. */
+	void *(*fn)(void *);
+	void *arg;
+	int id;
 };
 
 /* Start fn(arg) in a new context (in the check build, one the runtime
@@ -427,6 +452,11 @@ struct txp_thread {
 int txp_thread_start_named(struct txp_thread *t, const char *name,
 			   void *(*fn)(void *), void *arg);
 #define txp_thread_start(t, fn, arg) txp_thread_start_named((t), NULL, (fn), (arg))
+/* The same for one of the library's own threads (a completion context):
+ * it runs fn with an id of the library's range, taken here, before the
+ * thread starts.  EBUSY, and no thread, when none is left. */
+int txp_thread_start_internal(struct txp_thread *t, const char *name,
+			      void *(*fn)(void *), void *arg);
 void txp_thread_join(struct txp_thread *t);
 void txp_thread_yield(void);
 

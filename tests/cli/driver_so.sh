@@ -138,6 +138,60 @@ errors)
 	run_check 1 --driver-so "$BAD/bad_crash.so" --packets 3 --replay "$schedule"
 	check "its replay crashes too" 'grep -q "^VIOLATION crash" "$out"'
 	;;
+rogue_stall)
+	# A driver that spins in start_xmit, completes packets twice, or frees
+	# one and returns BUSY: the stall reported, exit 1, no hang (the
+	# timeout is a guard only: the run must end by itself).  The threads a
+	# wedged run leaves, the races of a driver's double frees on the
+	# pools, and the pools they corrupted (left unfreed) are the driver's,
+	# on purpose: the sanitizers are told not to report them.
+	for v in spin twice free_busy; do
+		TSAN_OPTIONS="${TSAN_OPTIONS:-} report_thread_leaks=0 report_bugs=0" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:-} detect_leaks=0" \
+		timeout -s KILL 60 "$TXPATH" run --driver-so "$BAD/rogue_$v.so" --packets 20000 \
+			--threads 2 --stall-seconds 1 >"$out" 2>"$err"
+		rc=$?
+		check "run rogue_$v: exit 1 (got $rc)" '[ "$rc" -eq 1 ]'
+		check "run rogue_$v: the stall reported" 'grep -q "^  STALLED: nothing moved for 1 s" "$out"'
+		check "run rogue_$v: the verdict" 'grep -q "^  verdict: BROKEN: stalled" "$out"'
+	done
+	;;
+rogue_ends)
+	# A driver that crashes, aborts or calls exit() in an op: one line
+	# naming the driver, what it did and in which op; exit 1.
+	for v in "segv:crashed (SIGSEGV) in start_xmit" "abort:crashed (SIGABRT) in poll" \
+		"exit:called exit() in start_xmit"; do
+		so=${v%%:*} said=${v#*:}
+		timeout -s KILL 60 "$TXPATH" run --driver-so "$BAD/rogue_$so.so" --packets 20000 \
+			--threads 2 >"$out" 2>"$err"
+		rc=$?
+		check "run rogue_$so: exit 1 (got $rc)" '[ "$rc" -eq 1 ]'
+		check "run rogue_$so: says so on one line" \
+			'[ "$(cat "$err")" = "txpath: the driver '"'rogue'"' $said" ]'
+	done
+	;;
+rogue_signal)
+	# A run that cannot progress (its driver spins in start_xmit, and no
+	# stall is declared for 10 minutes) still ends on SIGTERM: the
+	# report, what the device held dropped as interrupted, exit 143.
+	TSAN_OPTIONS="${TSAN_OPTIONS:-} report_thread_leaks=0" \
+		env --default-signal=TERM "$TXPATH" run --driver-so "$BAD/rogue_spin.so" --packets 20000 \
+		--threads 2 --stall-seconds 600 --json >"$out" 2>"$err" &
+	pid=$!
+	# Once it catches SIGTERM (bit 15 of SigCgt) and is stuck.
+	for _ in $(seq 500); do
+		mask=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$pid/status" 2>/dev/null)
+		[ -n "$mask" ] && [ $((0x$mask & 0x4000)) -ne 0 ] && break
+		sleep 0.01
+	done
+	sleep 1
+	kill -TERM "$pid"
+	finish "$pid" 30
+	check "rogue_spin SIGTERM: exit 143 (got $rc)" '[ "$rc" = 143 ]'
+	check "rogue_spin SIGTERM: the report, interrupted, balanced, the rest interrupted" \
+		'[ "$(python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print(d[\"interrupted\"] == \"SIGTERM\" and d[\"accounted\"] and d[\"dropped\"][\"interrupted\"] > 0)" "$out")" = True ]'
+	check "rogue_spin SIGTERM: says the driver never came back" 'grep -q "never came back" "$err"'
+	;;
 *)
 	echo "unknown case $CASE"
 	exit 2

@@ -2,7 +2,9 @@
  * test_ctx.c - contexts past TXP_MAX_CTX: the library neither aborts nor
  * prints.  An explicit attach with every id taken returns -EBUSY, and
  * succeeds once an id is given back; a thread whose first call attaches
- * lazily waits in that call for an id, then goes on.
+ * lazily waits in that call for an id, then goes on.  The library's own
+ * threads (completion contexts) have ids of their own: they never take
+ * the callers', so a run with 64 queues has ids left for its producers.
  *
  * Holder threads attach and keep their id until the test lets them go.
  * Threads synchronise through C11 atomics only; cmocka asserts are made
@@ -25,6 +27,7 @@
 #include "txpath/ctx.h"
 #include "txpath/dev.h"
 #include "txpath/driver.h"
+#include "sync/sync.h"
 
 struct holder {
 	pthread_t tid;
@@ -139,11 +142,78 @@ static void test_lazy_attach_waits_for_an_id(void **state)
 	txp_dev_destroy(dev);
 }
 
+/* An internal thread: its id, then it waits until the test lets go. */
+static atomic_int internal_ids[TXP__CTX_INTERNAL];
+static atomic_bool internal_release;
+
+static void *internal_hold(void *arg)
+{
+	atomic_store((atomic_int *)arg, txp_ctx_self());
+	while (!atomic_load(&internal_release))
+		sched_yield();
+	return NULL;
+}
+
+static void test_internal_threads_have_ids_of_their_own(void **state)
+{
+	static struct txp_thread t[TXP__CTX_INTERNAL + 1];
+
+	(void)state;
+	txp_ctx_detach();	/* this thread's id, if a case before gave it one */
+	hold_all();
+	atomic_store(&internal_release, false);
+	for (int i = 0; i < TXP__CTX_INTERNAL; i++) {
+		atomic_store(&internal_ids[i], -2);
+		assert_int_equal(txp_thread_start_internal(&t[i], NULL, internal_hold,
+							   &internal_ids[i]), 0);
+	}
+	for (int i = 0; i < TXP__CTX_INTERNAL; i++) {
+		int id;
+
+		while ((id = atomic_load(&internal_ids[i])) == -2)
+			sched_yield();
+		assert_in_range(id, TXP_MAX_CTX, TXP__CTX_IDS - 1);
+	}
+	/* Every id of both ranges taken: no thread, no wait. */
+	assert_int_equal(txp_thread_start_internal(&t[TXP__CTX_INTERNAL], NULL, internal_hold,
+						   &internal_ids[0]), EBUSY);
+	atomic_store(&internal_release, true);
+	for (int i = 0; i < TXP__CTX_INTERNAL; i++)
+		txp_thread_join(&t[i]);
+	/* The callers' ids were never touched: still all held. */
+	assert_int_equal(txp_ctx_attach(), -EBUSY);
+	for (int i = 0; i < TXP_MAX_CTX; i++)
+		release(i);
+}
+
+/* txpath run --era 6.x --queues 64: 64 completion contexts and the
+ * producers; it used to hang, the producers waiting for ids for ever. */
+static void test_run_with_64_queues(void **state)
+{
+	struct txp_run_cfg cfg;
+	struct txp_run_result res;
+	char err[256];
+
+	(void)state;
+	txp_run_cfg_init(&cfg);
+	assert_true(txp_run_cfg_era(&cfg, "6.x"));
+	cfg.queues = TXP_DEV_MAX_QUEUES;
+	cfg.threads = 2;
+	cfg.packets = 20000;
+	assert_int_equal(txp_run(&cfg, &res, err, sizeof(err)), 0);
+	assert_false(res.stalled);
+	assert_true(res.accounted);
+	assert_int_equal(res.dev.submitted, cfg.packets);
+	assert_int_equal(res.dev.transmitted, cfg.packets);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_attach_past_the_limit_is_ebusy),
 		cmocka_unit_test(test_lazy_attach_waits_for_an_id),
+		cmocka_unit_test(test_internal_threads_have_ids_of_their_own),
+		cmocka_unit_test(test_run_with_64_queues),
 	};
 
 	return txp_test_main(argc, argv, tests);

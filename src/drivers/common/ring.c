@@ -894,7 +894,7 @@ static void *ring_completion_main(void *arg)
 static int ring_completion_start(struct ring *r)
 {
 	atomic_init(&r->running, true);
-	return -txp_thread_start(&r->thread, ring_completion_main, r);
+	return -txp_thread_start_internal(&r->thread, NULL, ring_completion_main, r);
 }
 
 static void ring_completion_stop(struct ring *r)

@@ -363,7 +363,7 @@ static void *sim_completion_main(void *arg)
 int txp__sim_completion_start(struct txp_sim *sim)
 {
 	atomic_init(&sim->running, true);
-	return -txp_thread_start_named(&sim->thread, "IRQ", sim_completion_main, sim);
+	return -txp_thread_start_internal(&sim->thread, "IRQ", sim_completion_main, sim);
 }
 
 void txp__sim_completion_stop(struct txp_sim *sim)
