@@ -230,6 +230,7 @@ void report_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp
 	json_dbl(j, "seconds", r->seconds);
 	json_dbl(j, "mpps", r->mpps);
 	json_bool(j, "stalled", r->stalled);
+	json_bool(j, "wedged", r->wedged);	/* a thread never came back */
 	stall_json(j, r);
 	faults_json(j, cfg, r);
 	queues_json(j, cfg, r);

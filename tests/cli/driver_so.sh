@@ -188,8 +188,8 @@ rogue_signal)
 	kill -TERM "$pid"
 	finish "$pid" 30
 	check "rogue_spin SIGTERM: exit 143 (got $rc)" '[ "$rc" = 143 ]'
-	check "rogue_spin SIGTERM: the report, interrupted, balanced, the rest interrupted" \
-		'[ "$(python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print(d[\"interrupted\"] == \"SIGTERM\" and d[\"accounted\"] and d[\"dropped\"][\"interrupted\"] > 0)" "$out")" = True ]'
+	check "rogue_spin SIGTERM: the report, interrupted, wedged, balanced, the rest interrupted" \
+		'[ "$(python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print(d[\"interrupted\"] == \"SIGTERM\" and d[\"wedged\"] and d[\"accounted\"] and d[\"dropped\"][\"interrupted\"] > 0)" "$out")" = True ]'
 	check "rogue_spin SIGTERM: says the driver never came back" 'grep -q "never came back" "$err"'
 	;;
 *)
