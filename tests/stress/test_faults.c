@@ -302,7 +302,10 @@ static void test_watchdog_recovers_a_stopped_queue(void **state)
 					    .ring = txp_sim_min_ring(RUN_FRAGS_MAX),
 					    .batch = RUN_FRAGS_MAX + 1,
 					    .watchdog_ms = 20,
-					    .stall_seconds = 0.5,
+					    /* Long enough that a loaded machine's
+					     * starved threads are not taken for the
+					     * awake queue's stall at the end. */
+					    .stall_seconds = 2,
 					    .may_stall = true,
 					    .validate = true,
 					    .check = check_watchdog_recovers });
