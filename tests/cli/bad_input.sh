@@ -144,7 +144,7 @@ expect_usage "--defer is on or off" run --defer maybe --packets 10
 # docs/run.md's watchdog example: the queue stopped by lost interrupts is
 # reset by the watchdog and the run goes on to its end, not STALLED.
 expect_ok '"tx_timeouts":[1-9][0-9]*,.*"stalled":false,' \
-	run --fault lost-irq:100%,max=100 --watchdog-ms 200 --packets 200000 --json
+	run --fault lost-irq:100%,max=16 --ring 8 --watchdog-ms 100 --packets 200000 --json
 # The defer list waits on the root lock: none without one.
 expect_usage "--defer on is for a root-locked qdisc (pfifo_fast): qdisc noqueue has no root lock" \
 	run --qdisc noqueue --defer on --packets 10
