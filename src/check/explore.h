@@ -8,11 +8,11 @@
  * one simulated NIC, plus its completion context), over and over, one
  * interleaving at a time.  On every schedule it checks: a driver logged
  * BUG; each packet, followed from its allocation to its one free (lost,
- * held twice, completed twice); a deadlock, a stall (packets queued,
- * queue stopped, nothing in flight: a lost wakeup), a lock-validator
- * report, a single-writer counter written by two contexts; whether
- * start_xmit ran on a stopped queue, by its own watch of the stopped flag
- * against the core's count, and against the era's claim.
+ * held twice, completed twice); a deadlock, a stall (packets left in
+ * the qdisc or the ring, no context left to move them: a lost wakeup), a
+ * lock-validator report, a single-writer counter written by two contexts;
+ * whether start_xmit ran on a stopped queue, by its own watch of the
+ * stopped flag against the core's count, and against the era's claim.
  */
 #ifndef TXPATH_EXPLORE_H
 #define TXPATH_EXPLORE_H

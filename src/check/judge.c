@@ -116,8 +116,12 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 	} else if (done < st.submitted) {
 		o->kind = "stall";
 		snprintf(o->detail, sizeof(o->detail),
-			 "%llu packets queued, queue %s, nothing in flight: nothing will ever wake it",
-			 (unsigned long long)backlog, any_queue_stopped(sc->dev) ? "stopped" : "awake");
+			 "%llu packets queued, %llu in the driver's ring, queue %s, no context left "
+			 "to move them: nothing will ever wake it",
+			 (unsigned long long)backlog,
+			 (unsigned long long)(st.submitted - done > backlog ?
+					      st.submitted - done - backlog : 0),
+			 any_queue_stopped(sc->dev) ? "stopped" : "awake");
 	} else if (judge_xmit_on_stopped(cfg, st.xmit_on_stopped, o)) {
 		return;
 	} else if (ss.unique + txp_dev_stats_dropped(&st) < st.submitted || ss.ring_errors) {

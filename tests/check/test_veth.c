@@ -92,7 +92,7 @@ static void test_2025_stall_arm(void **state)
 			 (unsigned long long)res.schedules);
 	assert_string_equal(res.kind, "stall");
 	assert_int_equal(res.preemptions, 1);
-	assert_non_null(strstr(res.detail, "queue stopped, nothing in flight"));
+	assert_non_null(strstr(res.detail, "0 in the driver's ring, queue stopped, no context left"));
 	assert_true(saw_in(&res, column_of(&res, "IRQ"), "reclaim descriptors"));
 	assert_true(saw_in(&res, column_of(&res, "CPU 2"), "ring full, netif_tx_stop_queue()"));
 	assert_false(saw_in(&res, -1, "netif_wake_queue()"));
