@@ -402,7 +402,7 @@ static void summarise(struct bench_row *rows, size_t n)
 		r->ns_per_packet = r->mpps > 0 ? 1e3 / r->mpps : 0;
 	}
 	for (size_t i = 0; i < n; i++) {
-		rows[i].ratio_vs_mutex_burst = 0;
+		rows[i].ratio_vs_mutex_burst = -1;
 		for (size_t j = 0; j < n; j++)
 			if (rows[j].kind == BENCH_MUTEX_BURST && rows[j].threads == rows[i].threads &&
 			    rows[j].mpps > 0)

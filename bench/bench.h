@@ -63,7 +63,9 @@ struct bench_row {
 	double cpu_ns_per_packet; /* median CPU time of the process per packet: what
 				 * it costs, whatever else the machine runs */
 	double ratio_vs_mutex_burst; /* mpps / mutex-burst's mpps at the same thread
-				 * count: the same batching as txpath's */
+				 * count: the same batching as txpath's; < 0
+				 * when mutex-burst did not run (a case that
+				 * ran and moved nothing is 0, measured) */
 	double spread;		/* (max - min) / median */
 	double min, max;
 	bool accounted;		/* every packet transmitted or dropped with a reason */

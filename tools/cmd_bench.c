@@ -173,8 +173,8 @@ static void print_table(const struct bench_cfg *cfg, const struct bench_row *row
 		}
 		printf("%-16s %-6s %7u %9.2f %9.1f ", r->config, r->driver, r->threads, r->mpps,
 		       r->ns_per_packet);
-		/* 0: mutex-burst did not run at this thread count. */
-		if (r->ratio_vs_mutex_burst > 0)
+		/* < 0: mutex-burst did not run at this thread count. */
+		if (r->ratio_vs_mutex_burst >= 0)
 			printf("%13.2fx", r->ratio_vs_mutex_burst);
 		else
 			printf("%14s", NOT_RUN);
@@ -221,7 +221,7 @@ static void print_targets(const struct bench_row *rows, size_t n, unsigned max_t
 		       one->config, one->mpps);
 	if (two && max_threads >= 2) {
 		printf("  2 producers: best %s %.2f Mpps", two->config, two->mpps);
-		if (two->ratio_vs_mutex_burst > 0)
+		if (two->ratio_vs_mutex_burst >= 0)
 			printf(" = %.2fx mutex-burst (target >= 2)", two->ratio_vs_mutex_burst);
 		else
 			printf(", mutex-burst " NOT_RUN);
@@ -251,7 +251,7 @@ static void print_json(const struct bench_cfg *cfg, const struct bench_row *rows
 		json_u64(&j, "threads", r->threads);
 		json_dbl(&j, "mpps", r->mpps);
 		json_dbl(&j, "ns_per_packet", r->ns_per_packet);
-		if (r->ratio_vs_mutex_burst > 0)
+		if (r->ratio_vs_mutex_burst >= 0)
 			json_dbl(&j, "ratio_vs_mutex_burst", r->ratio_vs_mutex_burst);
 		else
 			json_str(&j, "ratio_vs_mutex_burst", NULL);	/* mutex-burst did not run */
