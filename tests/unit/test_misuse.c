@@ -7,12 +7,15 @@
  * no-op, never a crash or a hang.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -317,22 +320,53 @@ static void test_pool_foreign_packet(void **state)
 	assert_true(txp_pkt_pool_destroy(pool));
 }
 
-/* Kept reachable: the pool a double free spoiled cannot be freed. */
-static struct txp_pkt_pool *spoiled;
+/* Kept reachable: the pools a double free spoiled cannot be freed. */
+static struct txp_pkt_pool *spoiled[2];
+
+/* Freed twice by a thread that does not own its pool. */
+static void *free_twice(void *arg)
+{
+	txp_pkt_free(arg);
+	txp_pkt_free(arg);
+	return NULL;
+}
+
+/* The guard of a call that must return: a hang fails the case, named. */
+static void hang_alarm(int sig)
+{
+	static const char msg[] = "test_misuse: txp_pkt_pool_destroy() hung (a walk of a cycle)\n";
+
+	(void)sig;
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+		_exit(2);
+	_exit(1);
+}
 
 /* A packet freed twice makes the pool's list a cycle: destroy says false
- * at once, it does not walk the cycle for ever. */
+ * at once, it does not walk the cycle for ever.  By the owner (its own
+ * list), and by another thread (the return list the owner collects). */
 static void test_pool_double_free(void **state)
 {
 	struct txp_pkt *pkt;
+	pthread_t th;
 
 	(void)state;
-	spoiled = txp_pkt_pool_create(2);
-	pkt = txp_pkt_pool_alloc(spoiled);
+	spoiled[0] = txp_pkt_pool_create(2);
+	pkt = txp_pkt_pool_alloc(spoiled[0]);
 	assert_non_null(pkt);
 	txp_pkt_free(pkt);
 	txp_pkt_free(pkt);
-	assert_false(txp_pkt_pool_destroy(spoiled));
+	assert_false(txp_pkt_pool_destroy(spoiled[0]));
+
+	spoiled[1] = txp_pkt_pool_create(2);
+	pkt = txp_pkt_pool_alloc(spoiled[1]);
+	assert_non_null(pkt);
+	assert_int_equal(pthread_create(&th, NULL, free_twice, pkt), 0);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	signal(SIGALRM, hang_alarm);
+	alarm(10);
+	assert_false(txp_pkt_pool_destroy(spoiled[1]));
+	alarm(0);
 }
 
 /* -- frames ---------------------------------------------------------------------------- */
