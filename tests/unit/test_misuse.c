@@ -373,7 +373,7 @@ static void test_pool_double_free(void **state)
 
 /* A frame of 16 bytes (or past the largest, or without a buffer or
  * addresses): -EINVAL and nothing written; the template writes nothing
- * either. */
+ * either, nor does the stamp of its 0. */
 static void test_frame_too_short(void **state)
 {
 	unsigned char buf[TXP_FRAME_MIN_LEN];
@@ -387,6 +387,8 @@ static void test_frame_too_short(void **state)
 	assert_int_equal(txp_frame_build(buf, TXP_FRAME_MAX_LEN + 1, &a, 1, 2), -EINVAL);
 	assert_int_equal(txp_frame_build(NULL, sizeof(buf), &a, 1, 2), -EINVAL);
 	assert_int_equal(txp_frame_build(buf, sizeof(buf), NULL, 1, 2), -EINVAL);
+	/* The template refused: 0, and stamping with it writes nothing. */
+	txp_frame_stamp(buf, txp_frame_template(buf, 16, &a), 1, 2);
 	assert_int_equal(txp_frame_template(buf, 16, &a), 0);
 	for (unsigned i = 0; i < sizeof(buf); i++)
 		assert_int_equal(buf[i], 0xa5);
