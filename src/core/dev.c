@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core.h"
+#include "no_cfg.h"
 
 #define TXP_DEFAULT_TXQUEUELEN 1000
 
@@ -53,10 +54,8 @@ static bool cfg_valid(const struct txp_dev_cfg *cfg, char *err, size_t errlen)
 {
 	const struct txp_qdisc_ops *qops = cfg ? cfg->qdisc : NULL;
 
-	if (!cfg) {
-		snprintf(err, errlen, "no device configuration (cfg is NULL)");
-		return false;
-	}
+	if (!cfg)
+		return txp__no_cfg("device", err, errlen);
 	if (!cfg->ops || !cfg->ops->start_xmit) {
 		snprintf(err, errlen, "device needs a driver with a start_xmit op");
 		return false;
