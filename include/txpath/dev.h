@@ -190,9 +190,9 @@ int txp_dev_queue_xmit_on(struct txp_dev *dev, unsigned queue, struct txp_pkt *p
  * xmit_more).  Multi-producer safe.  Takes ownership of every packet;
  * returns how many were queued or sent, the others were dropped (counted
  * with their reason).  The order of pkts is kept within each band.
- * Every pkts[i] must be a packet: a NULL entry is undefined (asserted in
- * debug builds; not checked otherwise, per packet).  dev NULL, or pkts
- * NULL with n > 0: 0, nothing counted, the packets freed.
+ * Every pkts[i] must be a packet: a NULL entry is undefined (not checked,
+ * in any build: that would cost a pass over the burst per call).  dev
+ * NULL, or pkts NULL with n > 0: 0, nothing counted, the packets freed.
  */
 unsigned txp_xmit_burst(struct txp_dev *dev, struct txp_pkt **pkts, unsigned n);
 /* The same on the given queue (see txp_dev_queue_xmit_on). */

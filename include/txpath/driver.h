@@ -230,7 +230,7 @@ void txp_dev_trans_start_after_xmit(struct txp_dev *dev);
 #define txp_pkt_complete(dev, pkt) txp_pkt_complete_at((dev), (pkt), __func__)
 /* The driver gives up on pkt: counted as dropped with reason, freed.  pkt
  * NULL: nothing; a reason that is not one (>= TXP_DROP_NR) is counted as
- * TXP_DROP_DRIVER (and asserted in debug builds). */
+ * TXP_DROP_DRIVER, in every build (no assert). */
 #define txp_pkt_drop(dev, pkt, reason) txp_pkt_drop_at((dev), (pkt), (reason), __func__)
 /* The same two naming the site themselves (the plugin host's
  * dev_kfree_skb passes on its caller's function). */

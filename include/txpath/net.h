@@ -90,8 +90,9 @@ int txp_frame_build(void *buf, unsigned len, const struct txp_frame_addr *a,
  * checksum not yet set; returns its unfolded UDP checksum sum, csum_base),
  * then per frame stamp flow and seq into a copy of it and set the UDP
  * checksum.  Any thread; buf is the caller's.  The template's arguments
- * as txp_frame_build()'s: outside them it writes nothing and returns 0
- * (which stamps no frame; check them first).
+ * as txp_frame_build()'s: outside them it writes nothing and returns 0,
+ * and a stamp with csum_base 0 writes nothing either (a template's real
+ * sum is never 0), so no half-built frame comes of it.
  */
 uint32_t txp_frame_template(void *buf, unsigned len, const struct txp_frame_addr *a);
 void txp_frame_stamp(void *buf, uint32_t csum_base, uint32_t flow, uint64_t seq);

@@ -168,11 +168,10 @@ struct txp_pkt_pool_cfg {
 /*
  * A pool as cfg says, owned by the calling thread: each packet allocated
  * has buf, buf_size set, data at buf + headroom, head_len 0.  NULL when
- * memory is short or cfg is inconsistent (headroom >= buf_size, an area
- * without capacity).
+ * cfg is NULL, memory is short or cfg is inconsistent (headroom >=
+ * buf_size, an area without capacity).
  */
 struct txp_pkt_pool *txp_pkt_pool_create_cfg(const struct txp_pkt_pool_cfg *cfg);
-/* (cfg NULL: NULL.) */
 
 /*
  * Destroy a pool.  Every one of its packets must be home (freed): false,

@@ -1,7 +1,6 @@
 /*
  * dev.c - devices: creation, up/down, counters and the kernel log.
  */
-#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,6 +8,7 @@
 #include <string.h>
 
 #include "core.h"
+#include "no_cfg.h"
 
 #define TXP_DEFAULT_TXQUEUELEN 1000
 
@@ -53,10 +53,8 @@ static bool cfg_valid(const struct txp_dev_cfg *cfg, char *err, size_t errlen)
 {
 	const struct txp_qdisc_ops *qops = cfg ? cfg->qdisc : NULL;
 
-	if (!cfg) {
-		snprintf(err, errlen, "no device configuration (cfg is NULL)");
-		return false;
-	}
+	if (!cfg)
+		return txp__no_cfg("device", err, errlen);
 	if (!cfg->ops || !cfg->ops->start_xmit) {
 		snprintf(err, errlen, "device needs a driver with a start_xmit op");
 		return false;
@@ -350,9 +348,8 @@ void txp_pkt_drop_at(struct txp_dev *dev, struct txp_pkt *pkt, enum txp_drop_rea
 {
 	if (!pkt)
 		return;
-	/* A reason that is none: the driver's (the counters have no room
-	 * past TXP_DROP_NR). */
-	assert((unsigned)reason < TXP_DROP_NR);
+	/* A reason that is none: the driver's, in every build (the
+	 * counters have no room past TXP_DROP_NR). */
 	if ((unsigned)reason >= TXP_DROP_NR)
 		reason = TXP_DROP_DRIVER;
 	txp_might_free(site);

@@ -462,6 +462,12 @@ bool txp_pkt_pool_destroy(struct txp_pkt_pool *pool)
 	 * pairs with the CAS in pool_put()). */
 	back = txp_xchg(&pool->remote, NULL);
 	if (back) {
+		/* More packets than were made: one freed twice by another
+		 * thread is on it twice, maybe a cycle (not walked). */
+		if (list_len(back, pool->created) > pool->created) {
+			txp_store_relaxed(&pool->remote, back);	/* as it was */
+			return false;
+		}
 		for (last = back; last->next; last = last->next)
 			;
 		last->next = pool->free;

@@ -7,12 +7,15 @@
  * no-op, never a crash or a hang.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -91,13 +94,18 @@ static struct txp_dev_stats stats_of(const struct txp_dev *dev)
 
 /* -- creation ---------------------------------------------------------------------- */
 
-/* create(NULL, err, len): NULL, and err says cfg is NULL. */
+/* create(NULL, err, len): NULL, and err says cfg is NULL, in the one
+ * form every constructor shares. */
 #define assert_refuses_null_cfg(create)						\
 	do {									\
 		char err_[128] = "";						\
+		size_t n_;							\
 										\
 		assert_null(create(NULL, err_, sizeof(err_)));			\
-		assert_non_null(strstr(err_, "cfg is NULL"));			\
+		n_ = strlen(err_);						\
+		assert_true(strncmp(err_, "no ", 3) == 0);			\
+		assert_true(n_ > 28 &&						\
+			    strcmp(err_ + n_ - 28, " configuration (cfg is NULL)") == 0); \
 	} while (0)
 
 /* No cfg, an enum out of range, a qdisc missing an op: NULL and why. */
@@ -254,8 +262,7 @@ static void test_burst_null(void **state)
 }
 
 /* A driver's completion or drop of no packet: nothing; a drop reason
- * that is none: counted as the driver's (release builds; debug builds
- * assert). */
+ * that is none: counted as the driver's, in every build. */
 static void test_driver_frees(void **state)
 {
 	struct txp_dev *dev = now_dev();
@@ -265,15 +272,9 @@ static void test_driver_frees(void **state)
 	txp_pkt_drop(dev, NULL, TXP_DROP_DRIVER);
 	txp_pkt_free(NULL);
 	assert_int_equal(stats_of(dev).transmitted, 0);
-#ifdef NDEBUG
-	{
-		struct txp_pkt *pkt = counted_pkt();
-
-		txp_pkt_drop(dev, pkt, (enum txp_drop_reason)(TXP_DROP_NR + 5));
-		assert_int_equal(stats_of(dev).dropped[TXP_DROP_DRIVER], 1);
-		assert_int_equal(destructed, 1);
-	}
-#endif
+	txp_pkt_drop(dev, counted_pkt(), (enum txp_drop_reason)(TXP_DROP_NR + 5));
+	assert_int_equal(stats_of(dev).dropped[TXP_DROP_DRIVER], 1);
+	assert_int_equal(destructed, 1);
 	txp_dev_destroy(dev);
 }
 
@@ -317,29 +318,60 @@ static void test_pool_foreign_packet(void **state)
 	assert_true(txp_pkt_pool_destroy(pool));
 }
 
-/* Kept reachable: the pool a double free spoiled cannot be freed. */
-static struct txp_pkt_pool *spoiled;
+/* Kept reachable: the pools a double free spoiled cannot be freed. */
+static struct txp_pkt_pool *spoiled[2];
+
+/* Freed twice by a thread that does not own its pool. */
+static void *free_twice(void *arg)
+{
+	txp_pkt_free(arg);
+	txp_pkt_free(arg);
+	return NULL;
+}
+
+/* The guard of a call that must return: a hang fails the case, named. */
+static void hang_alarm(int sig)
+{
+	static const char msg[] = "test_misuse: txp_pkt_pool_destroy() hung (a walk of a cycle)\n";
+
+	(void)sig;
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+		_exit(2);
+	_exit(1);
+}
 
 /* A packet freed twice makes the pool's list a cycle: destroy says false
- * at once, it does not walk the cycle for ever. */
+ * at once, it does not walk the cycle for ever.  By the owner (its own
+ * list), and by another thread (the return list the owner collects). */
 static void test_pool_double_free(void **state)
 {
 	struct txp_pkt *pkt;
+	pthread_t th;
 
 	(void)state;
-	spoiled = txp_pkt_pool_create(2);
-	pkt = txp_pkt_pool_alloc(spoiled);
+	spoiled[0] = txp_pkt_pool_create(2);
+	pkt = txp_pkt_pool_alloc(spoiled[0]);
 	assert_non_null(pkt);
 	txp_pkt_free(pkt);
 	txp_pkt_free(pkt);
-	assert_false(txp_pkt_pool_destroy(spoiled));
+	assert_false(txp_pkt_pool_destroy(spoiled[0]));
+
+	spoiled[1] = txp_pkt_pool_create(2);
+	pkt = txp_pkt_pool_alloc(spoiled[1]);
+	assert_non_null(pkt);
+	assert_int_equal(pthread_create(&th, NULL, free_twice, pkt), 0);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	signal(SIGALRM, hang_alarm);
+	alarm(10);
+	assert_false(txp_pkt_pool_destroy(spoiled[1]));
+	alarm(0);
 }
 
 /* -- frames ---------------------------------------------------------------------------- */
 
 /* A frame of 16 bytes (or past the largest, or without a buffer or
  * addresses): -EINVAL and nothing written; the template writes nothing
- * either. */
+ * either, nor does the stamp of its 0. */
 static void test_frame_too_short(void **state)
 {
 	unsigned char buf[TXP_FRAME_MIN_LEN];
@@ -353,6 +385,8 @@ static void test_frame_too_short(void **state)
 	assert_int_equal(txp_frame_build(buf, TXP_FRAME_MAX_LEN + 1, &a, 1, 2), -EINVAL);
 	assert_int_equal(txp_frame_build(NULL, sizeof(buf), &a, 1, 2), -EINVAL);
 	assert_int_equal(txp_frame_build(buf, sizeof(buf), NULL, 1, 2), -EINVAL);
+	/* The template refused: 0, and stamping with it writes nothing. */
+	txp_frame_stamp(buf, txp_frame_template(buf, 16, &a), 1, 2);
 	assert_int_equal(txp_frame_template(buf, 16, &a), 0);
 	for (unsigned i = 0; i < sizeof(buf); i++)
 		assert_int_equal(buf[i], 0xa5);

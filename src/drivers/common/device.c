@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/no_cfg.h"
 #include "device.h"
 #include "txpath/netdrv.h"
 
@@ -68,7 +69,7 @@ static struct ring *netdrv_rings(const struct txp__netdrv *netdrv, struct netdrv
 
 struct txp_dev *txp__netdrv_no_cfg(char *err, size_t errlen)
 {
-	snprintf(err, errlen, "no device configuration (cfg is NULL)");
+	txp__no_cfg("device", err, errlen);
 	return NULL;
 }
 

@@ -107,6 +107,10 @@ void txp_frame_stamp(void *buf, uint32_t csum_base, uint32_t flow, uint64_t seq)
 	uint32_t hi = (uint32_t)(seq >> 32), lo = (uint32_t)seq;
 	uint16_t c;
 
+	/* 0: the template refused its arguments (a real base holds the
+	 * pseudo header's protocol and length, never 0). */
+	if (!csum_base)
+		return;
 	put32(f + FRAME_OFF_FLOW, flow);
 	put32(f + FRAME_OFF_SEQ, hi);
 	put32(f + FRAME_OFF_SEQ + 4, lo);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/no_cfg.h"
 #include "drivers/ring_full.h"
 #include "sim.h"
 
@@ -166,10 +167,8 @@ static bool sim_cfg_ok(const struct txp_sim_cfg *cfg, char *err, size_t errlen)
 {
 	unsigned min;
 
-	if (!cfg) {
-		snprintf(err, errlen, "no simulated NIC configuration (cfg is NULL)");
-		return false;
-	}
+	if (!cfg)
+		return txp__no_cfg("simulated NIC", err, errlen);
 	min = txp_sim_min_ring(cfg->max_frags);
 	if (!cfg->personality) {
 		snprintf(err, errlen, "no driver personality");
