@@ -241,8 +241,13 @@ void txp_pkt_drop_at(struct txp_dev *dev, struct txp_pkt *pkt, enum txp_drop_rea
 /* -- the kernel log ---------------------------------------------------- */
 
 /* Log "<driver>: <dev>: BUG! <what>" like printk(KERN_ERR), rate-limited
- * like net_ratelimit(); every call is counted in bug_logs. */
+ * like net_ratelimit(); every call is counted in bug_logs, and the first
+ * is kept (txp_dev_bug_line()).  what is copied. */
 void txp_dev_log_bug(struct txp_dev *dev, const char *what);
+
+/* The first line logged with txp_dev_log_bug(), as "BUG! <what>", or
+ * NULL if none; the string lives as long as the process. */
+const char *txp_dev_bug_line(const struct txp_dev *dev);
 
 #ifdef __cplusplus
 }

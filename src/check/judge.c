@@ -106,7 +106,7 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 		o->kind = "counter";
 	} else if (st.bug_logs) {
 		o->kind = "bug-log";
-		snprintf(o->detail, sizeof(o->detail), "BUG! Tx Ring full when queue awake! (%llu times)",
+		snprintf(o->detail, sizeof(o->detail), "%s (%llu times)", txp_dev_bug_line(sc->dev),
 			 (unsigned long long)st.bug_logs);
 	} else if (pv.recheck) {
 		o->recheck = true;

@@ -139,11 +139,17 @@ struct txp_dev {
 	 * returns OK, not before an XOFF bit is set; the watchdog reads it
 	 * before the bits (txp_dev_trans_start_after_xmit). */
 	bool trans_after_xmit;
+	/* The first BUG line logged, kept by bug.c (under its lock), or NULL. */
+	const char *bug_line;
 	/* XPS: the queue each context sends on, or -1 (then the flow hash).
 	 * Written by txp_dev_set_xps(), read by every pick. */
 	txp_cacheline_aligned _Atomic int16_t xps[TXP__CTX_IDS];
 	txp_cacheline_aligned struct txp__ratelimit ratelimit;
 };
+
+/* Note a BUG line of dev's (bug.c): returns "BUG! what", kept for the
+ * life of the process; the device's first one is remembered. */
+const char *txp__bug_note(struct txp_dev *dev, const char *what);
 
 /* The watchdog's time, in ns. */
 static inline uint64_t txp__dev_clock(const struct txp_dev *dev)

@@ -418,7 +418,7 @@ void txp__dev_log(struct txp_dev *dev, const char *fmt, ...)
 void txp_dev_log_bug(struct txp_dev *dev, const char *what)
 {
 	txp__stat_add(&dev->txqs[0], txp_ctx_self(), TXP__ST_BUG_LOGS, 1);
-	txp_event("BUG! Tx Ring full when queue awake!");
+	txp_event(txp__bug_note(dev, what));
 	txp__dev_log(dev, "%s: %s: BUG! %s", dev->ops->name, dev->name, what);
 }
 

@@ -85,6 +85,24 @@ static void test_freed_not_requeued_is_lost(void **state)
 	expect_planted(frees_when_busy, "2.6.11", 0, "lost", words);
 }
 
+/* A driver that logs a BUG line of its own on its first packet: the
+ * verdict quotes that line, not the 2004 one (before, every bug-log read
+ * "BUG! Tx Ring full when queue awake!"). */
+static enum txp_tx logs_its_own_bug(struct txp_pkt *pkt, struct txp_txq *txq)
+{
+	if (pkt->flow == 0 && pkt->seq == 0)
+		txp_dev_log_bug(txp_txq_dev(txq), "descriptor 7 owned by the NIC twice");
+	return txp_sim_ops.start_xmit(pkt, txq);
+}
+
+static void test_bug_log_quotes_the_line(void **state)
+{
+	static const char *const words[] = { "BUG! descriptor 7 owned by the NIC twice (1 times)", NULL };
+
+	(void)state;
+	expect_planted(logs_its_own_bug, "2.6.18", 0, "bug-log", words);
+}
+
 /* A driver that completes its first packet at once, though its ring
  * still holds it (the completion frees it again): before, a double free
  * that killed the explorer. */
@@ -171,6 +189,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_freed_not_requeued_is_lost),
+		cmocka_unit_test(test_bug_log_quotes_the_line),
 		cmocka_unit_test(test_double_completion),
 		cmocka_unit_test(test_held_twice_is_duplicated),
 		cmocka_unit_test(test_claim_broken),
