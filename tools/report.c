@@ -21,7 +21,7 @@ static bool run_accounted(const struct txp_run_result *r)
 
 bool run_ok(const struct txp_run_result *r)
 {
-	return !r->stalled && run_accounted(r);
+	return !r->stalled && !r->wedged && run_accounted(r);
 }
 
 bool run_stall_is_the_era(const struct txp_run_cfg *cfg, const struct txp_run_result *r)

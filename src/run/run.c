@@ -19,10 +19,12 @@
 #define RUN_DRAIN_NS ((uint64_t)TXP_RUN_DRAIN_SECONDS * 1000000000u)
 /* A run that ends waits for its threads while something moves; nothing
  * moving this long, one of them is stuck (txp_run_result.wedged): its
- * producers, which stop within a burst; its device's close, which may
- * wait on the kernel (sockets, XDP programs) with no packet moving. */
-#define RUN_SETTLE_NS RUN_DRAIN_NS
-#define RUN_CLOSE_SETTLE_NS (5 * RUN_SETTLE_NS)
+ * producers, which stop within a burst once the run ends (after a stall,
+ * a signal or a dead device: a normal end finds them done); its device's
+ * close, which may wait on the kernel (sockets, XDP programs) with no
+ * packet moving.  Long enough that a thread a loaded machine (or a
+ * sanitizer) starves of the CPU is not taken for a stuck one. */
+#define RUN_QUIET_NS 5000000000ull
 
 struct producer {
 	struct run *run;
@@ -599,6 +601,26 @@ static void held_as_dropped(struct txp_run_result *res, enum txp_drop_reason why
 	}
 }
 
+/* The device's counts as the sum of the queues' snapshots (what
+ * txp_dev_get_stats() adds up), so that both agree even when a wedged
+ * run's threads still move packets while they are read. */
+static void stats_of_queues(struct txp_dev_stats *st, const struct txp_dev_stats *qs, unsigned n)
+{
+	enum { WORDS = sizeof(*st) / sizeof(uint64_t) };
+	_Static_assert(sizeof(struct txp_dev_stats) % sizeof(uint64_t) == 0,
+		       "struct txp_dev_stats holds only uint64_t counters");
+	uint64_t sum[WORDS] = { 0 };
+
+	for (unsigned q = 0; q < n; q++) {
+		uint64_t w[WORDS];
+
+		memcpy(w, &qs[q], sizeof(w));
+		for (unsigned i = 0; i < WORDS; i++)
+			sum[i] += w[i];
+	}
+	memcpy(st, sum, sizeof(*st));
+}
+
 /* run->closed[q]: what the close dropped on queue q (unless wedged). */
 static void run_report(struct run *run, struct txp_run_result *res)
 {
@@ -606,12 +628,12 @@ static void run_report(struct run *run, struct txp_run_result *res)
 	struct txp_dev_stats *st = &res->dev;
 	uint64_t gone;
 
-	txp_dev_get_stats(run->dev, st);
 	res->queues = run->cfg->queues;
 	for (unsigned i = 0; i < res->queues; i++) {
 		txp_txq_get_stats(txp_dev_txq(run->dev, i), &res->queue_stats[i]);
 		txp_txq_get_bql(txp_dev_txq(run->dev, i), &res->queue_bql[i]);
 	}
+	stats_of_queues(st, res->queue_stats, res->queues);
 	samples_summary(&run->inflight[RING_DESCS], &res->ring_descs);
 	samples_summary(&run->inflight[RING_BYTES], &res->ring_bytes);
 	run->cfg->driver->stats(run->drv, &res->drv);
@@ -710,7 +732,7 @@ static bool run_close_settled(struct run *run)
 		closer_main(run);
 		return true;
 	}
-	if (!run_settle(run, close_ended, RUN_CLOSE_SETTLE_NS))
+	if (!run_settle(run, close_ended, RUN_QUIET_NS))
 		return false;
 	txp_thread_join(&run->closer);
 	return true;
@@ -752,7 +774,7 @@ int txp_run(const struct txp_run_cfg *cfg, struct txp_run_result *res, char *err
 		run->deadline = t0 + (uint64_t)(cfg->seconds * 1e9);
 	run->started = start_producers(run);
 	res->stalled = run_wait(run, run->started, t0, &t_end, &res->interrupted);
-	res->wedged = !run_settle(run, producers_ended, RUN_SETTLE_NS);
+	res->wedged = !run_settle(run, producers_ended, RUN_QUIET_NS);
 	for (unsigned i = 0; i < run->started && !res->wedged; i++) {
 		txp_thread_join(&run->prod[i].thread);
 		if (run->prod[i].error)

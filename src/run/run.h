@@ -278,9 +278,8 @@ struct txp_run_result {
 	int interrupted;	/* cfg->stop's why if it stopped the run (what did not drain
 				 * was dropped as interrupted), else 0 */
 	/* A thread of the run never came back as it ended: nothing moved for
-	 * a second while it waited for its producers, or for five while it
-	 * waited for the device's close (a driver op that never returns, a
-	 * lock never released).
+	 * five seconds while it waited for its producers or for the device's
+	 * close (a driver op that never returns, a lock never released).
 	 * The device was left as it was, neither closed nor freed, and what
 	 * it held is counted dropped as interrupted (an interrupted run) or
 	 * dev-down (a stalled one).  Its threads still run: the caller ends

@@ -67,6 +67,7 @@ static inline void txp_test_assert_accounted(const struct txp_dev *dev)
 static inline void txp_test_assert_run_clean(const struct txp_run_result *res)
 {
 	assert_false(res->stalled);
+	assert_false(res->wedged);
 	assert_true(res->accounted);
 	assert_int_equal(res->dev.submitted, res->dev.transmitted + res->dropped);
 	assert_int_equal(res->lost, 0);
