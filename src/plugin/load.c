@@ -278,36 +278,43 @@ static int plugin_valid(const struct image *img, const struct txp_plugin *p, con
 	return knobs_valid(img, p, path, err, errlen);
 }
 
-/* -- the entry point's log ---------------------------------------------------------- */
+/* -- host calls with no device: the entry point's, refused ----------------------------- */
 
-/* The first line an entry point being called logged; "" if none. */
-static char entry_log[128];
+/* The first host call an entry point being called made; "" if none. */
+static char entry_call[160];
 static bool in_entry;
 
-void plugin_printk_nodev(const char *site, const char *line)
+void plugin_call_nodev(const char *call, const char *site, const char *line)
 {
-	if (in_entry) {
-		if (!entry_log[0])
-			snprintf(entry_log, sizeof(entry_log), "%s: %s", site, line);
-		return;
-	}
-	fprintf(stderr, "txpath: a plugin logged with no device up: %s: %s\n", site, line);
+	char what[sizeof(entry_call)];
+
+	if (line)
+		snprintf(what, sizeof(what), "%s (\"%s: %s\")", call, site, line);
+	else if (site)
+		snprintf(what, sizeof(what), "%s (in %s)", call, site);
+	else
+		snprintf(what, sizeof(what), "%s", call);
+	if (!in_entry)
+		fprintf(stderr, "txpath: a plugin called %s with no device up\n", what);
+	else if (!entry_call[0])
+		memcpy(entry_call, what, sizeof(entry_call));
 }
 
 /* The plugin's description, from its entry point; NULL and why if the
- * entry point logged, which a plugin may do only once a device exists. */
+ * entry point called the host (logged, freed a packet, asked for a
+ * device's area), which a plugin may do only once a device exists. */
 static const struct txp_plugin *call_entry(const struct txp_plugin *(*entry)(void),
 					   const char *path, char *err, size_t errlen)
 {
 	const struct txp_plugin *p;
 
-	entry_log[0] = '\0';
+	entry_call[0] = '\0';
 	in_entry = true;
 	p = entry();
 	in_entry = false;
-	if (entry_log[0]) {
-		refuse(err, errlen, "--driver-so %s: %s() called printk (\"%s\"): a plugin logs from "
-		       "its ops, once a device exists", path, TXP_PLUGIN_ENTRY, entry_log);
+	if (entry_call[0]) {
+		refuse(err, errlen, "--driver-so %s: %s() called %s: a plugin calls the host from "
+		       "its ops, once a device exists", path, TXP_PLUGIN_ENTRY, entry_call);
 		return NULL;
 	}
 	if (!p)

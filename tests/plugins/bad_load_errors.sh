@@ -63,6 +63,11 @@ check "a plugin of many segments is checked (got $?)" '[ $? -eq 0 ]'
 refused priv_wrap "priv_size 18446744073709551607 bytes, at most 2147483647"
 refused priv_huge "priv_size 70368744177664 bytes, at most 2147483647"
 refused printk_entry "txp_plugin_entry() called printk (\"txp_plugin_entry: bad_load: hello"
+# The other host calls from the entry point: refused as printk is, not a
+# crash on the device that does not exist.
+refused free_entry "txp_plugin_entry() called dev_kfree_skb() (in txp_plugin_entry): a plugin"
+refused free_irq_entry "txp_plugin_entry() called dev_kfree_skb_irq() (in txp_plugin_entry)"
+refused priv_entry "txp_plugin_entry() called netdev_priv(): a plugin calls the host from its ops"
 refused knob_no_name "knob 0 has no name"
 refused knob_no_value "knob depth: no variable for its value"
 refused knob_empty "knob depth: its range 10..1 is empty (min > max)"

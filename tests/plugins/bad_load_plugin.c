@@ -5,6 +5,9 @@
  *   PRIV_WRAP      priv_size SIZE_MAX - 8 (rounding it up would wrap)
  *   PRIV_HUGE      priv_size 2^46
  *   PRINTK_ENTRY   the entry point calls printk
+ *   FREE_ENTRY     ... dev_kfree_skb (no device to drop it on)
+ *   FREE_IRQ_ENTRY ... dev_kfree_skb_irq
+ *   PRIV_ENTRY     ... netdev_priv (no device to have one)
  *   KNOB_NO_NAME   a knob whose name is NULL
  *   KNOB_NO_VALUE  a knob whose value is NULL
  *   KNOB_EMPTY     a knob with min > max (10..1)
@@ -107,6 +110,13 @@ const struct txp_plugin *txp_plugin_entry(void)
 	one.priv_size = (size_t)1 << 46;
 #elif defined(PRINTK_ENTRY)
 	printk(KERN_INFO "bad_load: hello from the entry point\n");
+#elif defined(FREE_ENTRY)
+	dev_kfree_skb(NULL);
+#elif defined(FREE_IRQ_ENTRY)
+	dev_kfree_skb_irq(NULL);
+#elif defined(PRIV_ENTRY)
+	if (netdev_priv(NULL))
+		return NULL;
 #elif defined(KNOB_NO_NAME)
 	knobs[0].name = NULL;
 #elif defined(KNOB_NO_VALUE)
