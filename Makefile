@@ -6,6 +6,27 @@ JOBS ?= 2
 O ?= .
 CMAKE_FLAGS ?=
 
+# PREFIX (for install, below) and O reach the shell as one word each,
+# whatever they hold (spaces, quotes): every recipe names O as $(OQ).  A
+# ';' in either is refused before anything runs: CMake takes it for a
+# list separator (it would split a build tree's paths, or the install
+# manifest there, which uninstall could not read back).
+PREFIX ?= /usr/local
+
+# $(call shell_word,TEXT): TEXT single-quoted for sh, each ' in it as '\''.
+shell_word = '$(subst ','\'',$(1))'
+OQ = $(call shell_word,$(O))
+
+ifeq ($(strip $(O)),)
+$(error O is empty: give the directory of the build trees (default .))
+endif
+ifneq ($(findstring ;,$(O)),)
+$(error O '$(O)' holds a ';': CMake would split the build tree's paths there; choose another)
+endif
+ifneq ($(findstring ;,$(PREFIX)),)
+$(error PREFIX '$(PREFIX)' holds a ';': CMake would split its install manifest there; choose another)
+endif
+
 .PHONY: all deps build run test test-plain test-asan test-tsan bench prove mutate clean \
 	fuzz fuzz-build test-fuzz install uninstall
 
@@ -15,41 +36,31 @@ deps:
 	@sh scripts/deps.sh
 
 build: deps
-	@cmake -S . -B $(O)/build -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
-	@cmake --build $(O)/build -j $(JOBS)
+	@cmake -S . -B $(OQ)/build -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(OQ)/build -j $(JOBS)
 
 # The libraries (static and shared), headers, txpath.pc, txpath-net.pc,
 # the CMake package, the txpath binary and the man pages, under PREFIX;
 # uninstall removes what the last install from this build put there.
-# PREFIX and O reach the shell as one word each, whatever they hold
-# (spaces, quotes).  A PREFIX with a ';' is refused: CMake takes it for a
-# list separator and splits the install manifest there, which uninstall
-# could not read back.
-PREFIX ?= /usr/local
-
-# $(call shell_word,TEXT): TEXT single-quoted for sh, each ' in it as '\''.
-shell_word = '$(subst ','\'',$(1))'
-
 install: build
-	$(if $(findstring ;,$(PREFIX)),$(error PREFIX '$(PREFIX)' holds a ';': CMake would split its install manifest there; choose another))
-	@cmake --install $(call shell_word,$(O)/build) --prefix $(call shell_word,$(PREFIX))
+	@cmake --install $(OQ)/build --prefix $(call shell_word,$(PREFIX))
 
 uninstall:
-	@sh scripts/uninstall.sh $(call shell_word,$(O)/build/install_manifest.txt)
+	@sh scripts/uninstall.sh $(OQ)/build/install_manifest.txt
 
 run: build
-	$(O)/build/txpath demo
+	$(OQ)/build/txpath demo
 
 define variant
-	@cmake -S . -B $(O)/$(1) -DTXP_SANITIZE=$(2) $(CMAKE_FLAGS) >/dev/null
-	@cmake --build $(O)/$(1) -j $(JOBS)
-	cd $(O)/$(1) && ctest --output-on-failure -j $(JOBS)
+	@cmake -S . -B $(OQ)/$(1) -DTXP_SANITIZE=$(2) $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(OQ)/$(1) -j $(JOBS)
+	cd $(OQ)/$(1) && ctest --output-on-failure -j $(JOBS)
 endef
 
 test: test-plain test-asan test-fuzz test-tsan
 
 test-plain: build
-	cd $(O)/build && ctest --output-on-failure -j $(JOBS)
+	cd $(OQ)/build && ctest --output-on-failure -j $(JOBS)
 
 test-asan: deps
 	$(call variant,build-asan,address)
@@ -64,14 +75,14 @@ test-tsan: deps
 FUZZ_SECONDS ?= 60
 
 fuzz-build: deps
-	@cmake -S . -B $(O)/build-fuzz -DCMAKE_C_COMPILER=clang -DTXP_FUZZ=ON $(CMAKE_FLAGS) >/dev/null
-	@cmake --build $(O)/build-fuzz -j $(JOBS) --target fuzz-targets
+	@cmake -S . -B $(OQ)/build-fuzz -DCMAKE_C_COMPILER=clang -DTXP_FUZZ=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(OQ)/build-fuzz -j $(JOBS) --target fuzz-targets
 
 fuzz: fuzz-build
-	@sh tests/fuzz/run.sh $(O)/build-fuzz $(FUZZ_SECONDS)
+	@sh tests/fuzz/run.sh $(OQ)/build-fuzz $(FUZZ_SECONDS)
 
 test-fuzz: fuzz-build
-	@sh tests/fuzz/run.sh $(O)/build-fuzz 3
+	@sh tests/fuzz/run.sh $(OQ)/build-fuzz 3
 
 # Throughput of txpath against its baselines (a table, and a chart in
 # $(O)/build/bench.svg), then the hot path's instructions per packet under
@@ -79,9 +90,9 @@ test-fuzz: fuzz-build
 # `make test`.
 bench: build
 	@sh scripts/deps.sh bench
-	$(O)/build/txpath bench --svg $(O)/build/bench.svg
-	@sh bench/callgrind.sh $(O)/build/txpath
-	@sh bench/callgrind.sh $(O)/build/txpath --burst 1 --bulk 1
+	$(OQ)/build/txpath bench --svg $(OQ)/build/bench.svg
+	@sh bench/callgrind.sh $(OQ)/build/txpath
+	@sh bench/callgrind.sh $(OQ)/build/txpath --burst 1 --bulk 1
 
 # Every era through the schedule explorer over a matrix of scenarios
 # (producers x packets x ring x fragments x bulk, each filling the ring):
@@ -89,7 +100,7 @@ bench: build
 # at bound 2 (WIDE_BOUND=K), each checked against the seeds, and which it
 # proved printed.  Minutes; never part of `make test`.
 prove: build
-	@sh scripts/prove.sh $(O)/build/txpath
+	@sh scripts/prove.sh $(OQ)/build/txpath
 
 # Every mutant of tests/mutants (a small bug in the real code each)
 # applied to a scratch copy in $(O)/mutate, built, and checked by the
@@ -98,8 +109,8 @@ prove: build
 # Then again with the search's reduction (check --reduce) wherever it
 # applies: it must kill what the full search kills.
 mutate: deps
-	@python3 tests/mutants/mutate.py . $(O)/mutate
-	@python3 tests/mutants/mutate.py . $(O)/mutate --reduce
+	@python3 tests/mutants/mutate.py . $(OQ)/mutate
+	@python3 tests/mutants/mutate.py . $(OQ)/mutate --reduce
 
 clean:
-	rm -rf $(O)/build $(O)/build-asan $(O)/build-tsan $(O)/build-fuzz $(O)/mutate
+	rm -rf $(OQ)/build $(OQ)/build-asan $(OQ)/build-tsan $(OQ)/build-fuzz $(OQ)/mutate

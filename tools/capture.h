@@ -14,7 +14,7 @@
 struct cap_frame {
 	unsigned char *data;	/* caplen bytes, as captured */
 	uint32_t len;
-	uint32_t flow;		/* hash of the 5-tuple (IPv4 TCP/UDP), else of the addresses */
+	uint32_t flow;		/* capture_flow(): hash of the 5-tuple, else of the MACs */
 	uint64_t ts_ns;		/* capture time */
 };
 
@@ -43,9 +43,10 @@ struct cap_rewrite {
 };
 
 /* Apply rw to every frame: MACs of every frame, IPv4 addresses of IPv4
- * frames (untagged, or under one or two 802.1Q/802.1ad tags), with the IPv4 header checksum and the TCP or UDP checksum
- * updated (a UDP checksum of 0, none, stays 0).  Returns the frames
- * whose IPv4 addresses were changed. */
+ * frames (untagged, or under one or two 802.1Q/802.1ad tags), with the
+ * IPv4 header checksum and the TCP or UDP checksum updated (a UDP
+ * checksum of 0, none, stays 0).  Returns the frames whose IPv4
+ * addresses were changed. */
 uint64_t capture_rewrite(struct capture *c, const struct cap_rewrite *rw);
 
 /* A record's time in ns from libpcap's seconds and nanoseconds: the
@@ -53,8 +54,9 @@ uint64_t capture_rewrite(struct capture *c, const struct cap_rewrite *rw);
  * past 2^31 negative). */
 uint64_t capture_time_ns(int64_t sec, int64_t nsec);
 
-/* The flow of a frame (VLAN tags skipped): hash of its IPv4 5-tuple (ports for TCP and UDP,
- * first fragments only), else of its Ethernet addresses and type. */
+/* The flow of a frame (VLAN tags skipped): hash of its IPv4 5-tuple
+ * (ports for TCP and UDP, first fragments only), else of its Ethernet
+ * addresses and type. */
 uint32_t capture_flow(const unsigned char *f, uint32_t len);
 
 #endif

@@ -90,6 +90,10 @@ bool parse_run_knob(const struct cmdline *cl, int opt, const char *arg, struct t
  * is a usage error naming the knob and the driver; so is --defer on with
  * a qdisc that has no root lock (noqueue, nolock). */
 void check_run_knobs(const struct cmdline *cl, const struct txp_run_cfg *cfg);
+/* --defer on (defer) with a qdisc (NULL: pfifo_fast) that has no root
+ * lock for the defer list to wait on (noqueue, nolock): a usage error of
+ * cmd, for run, demo and check alike. */
+void check_defer(const char *cmd, const struct txp_qdisc_ops *qdisc, bool defer);
 /* getopt_long entries for those knobs, ending in an all-zero entry. */
 extern const struct option run_knob_options[];
 /* --fault and --seed, part of RUN_KNOB_HELP. */

@@ -2,12 +2,13 @@
  * cmd_run.c - `txpath run`: producer threads push packets through one
  * simulated device; prints what happened, every packet accounted for.
  */
+#include <signal.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "signals.h"
+#include "txpath/netdrv.h"
 
 static const char run_help[] =
 "usage: txpath run [options]\n"
@@ -57,7 +58,7 @@ enum { OPT_JSON = 1000, OPT_QUIET, OPT_HELP };
 /* Do the frames go to standard output (--driver pcap --file -)? */
 static bool frames_on_stdout(const struct txp_run_cfg *cfg)
 {
-	return cfg->net.file && !strcmp(cfg->net.file, "-");
+	return txp_pcap_file_is_stdout(cfg->net.file);
 }
 
 /* Where the report goes: standard output, unless the frames go there:
@@ -84,7 +85,7 @@ bool report_dev_died(const char *cmd, const struct txp_run_cfg *cfg,
 		     const struct txp_run_result *r)
 {
 	const char *where = cfg->net.ifname ? cfg->net.ifname
-			    : frames_on_stdout(cfg) ? "standard output" : cfg->net.file;
+			    : frames_on_stdout(cfg) ? TXP_PCAP_STDOUT_NAME : cfg->net.file;
 	enum txp_drop_reason why = r->drv.died_drop;
 
 	if (!r->drv.link_down)
@@ -150,6 +151,10 @@ int cmd_run(int argc, char **argv)
 	if (!txp_run_cfg_check(&cfg, err, sizeof(err)))
 		usage_error("run", "%s", err);
 	cfg.stop = signals_catch();
+	/* A reader that goes away (| head) is the file's write error, which
+	 * the driver reports, not a silent death by SIGPIPE. */
+	if (frames_on_stdout(&cfg))
+		signal(SIGPIPE, SIG_IGN);
 	if (txp_run_driver_plugin_of(cfg.driver))
 		signals_catch_driver_ends();
 	if (tty) {

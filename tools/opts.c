@@ -481,17 +481,24 @@ static const char *knob_name(int opt)
 	return "?";
 }
 
+void check_defer(const char *cmd, const struct txp_qdisc_ops *qdisc, bool defer)
+{
+	if (!qdisc)
+		qdisc = &txp_pfifo_fast_ops;
+	/* noqueue calls start_xmit directly and nolock has no root lock:
+	 * neither has a lock for the defer list to wait on. */
+	if (defer && (!qdisc->enqueue || qdisc->nolock))
+		usage_error(cmd, "--defer on is for a root-locked qdisc (pfifo_fast): "
+			    "qdisc %s has no root lock to wait for", qdisc->id);
+}
+
 void check_run_knobs(const struct cmdline *cl, const struct txp_run_cfg *cfg)
 {
 	const char *driver = cfg->driver->name;
 
 	if (cmdline_given(cl, OPT_SEED) && !cmdline_given(cl, OPT_FAULT))
 		usage_error(cl->cmd, "--seed is the faults' seed: it needs --fault");
-	/* noqueue calls start_xmit directly and nolock has no root lock:
-	 * neither has a lock for the defer list to wait on. */
-	if (cfg->defer && (!cfg->qdisc->enqueue || cfg->qdisc->nolock))
-		usage_error(cl->cmd, "--defer on is for a root-locked qdisc (pfifo_fast): "
-			    "qdisc %s has no root lock to wait for", cfg->qdisc->id);
+	check_defer(cl->cmd, cfg->qdisc, cfg->defer);
 	for (size_t i = 0; i < sizeof(knob_drivers) / sizeof(knob_drivers[0]); i++) {
 		const char *list = knob_drivers[i].drivers;
 

@@ -86,6 +86,16 @@ struct txp_pcap_cfg {
 	const char *file;
 };
 
+/* The name of the pcap file "-" (standard output) in the device's log
+ * lines and in messages, and its default device name. */
+#define TXP_PCAP_STDOUT_NAME "standard output"
+
+/* Is file, a struct txp_pcap_cfg's, standard output ("-")? */
+static inline bool txp_pcap_file_is_stdout(const char *file)
+{
+	return file && file[0] == '-' && !file[1];
+}
+
 /*
  * Make and bring up the device.
  * Synchronization: none; the device is the caller's alone until this returns.

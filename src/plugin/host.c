@@ -75,13 +75,24 @@ static _Noreturn void contract_broken(const struct plugin_dev *pd, const char *f
 	_exit(2);
 }
 
+/* With no device up (the entry point's call), the calls below are
+ * refused (plugin_call_nodev()): they touch nothing, NULL and 0. */
+
 void *txp_plugin_priv(const struct txp_dev *dev)
 {
+	if (!up) {
+		plugin_call_nodev("netdev_priv()", NULL, NULL);
+		return NULL;
+	}
 	return ((struct plugin_dev *)txp_dev_priv(dev))->drv;
 }
 
 unsigned txp_plugin_ring(const struct txp_dev *dev)
 {
+	if (!up) {
+		plugin_call_nodev("txp_plugin_ring()", NULL, NULL);
+		return 0;
+	}
 	return ((struct plugin_dev *)txp_dev_priv(dev))->ring;
 }
 
@@ -101,6 +112,10 @@ static enum txp_drop_reason drop_reason(const struct plugin_dev *pd)
 
 void txp_plugin_free_at(struct txp_pkt *skb, const char *site)
 {
+	if (!up) {
+		plugin_call_nodev("dev_kfree_skb()", site, NULL);
+		return;
+	}
 	txp_event_at("dev_kfree_skb()", site);
 	if (in_poll)
 		sent(up, skb, site);
@@ -112,6 +127,10 @@ void txp_plugin_free_deferred_at(struct txp_pkt *skb, const char *site)
 {
 	struct txp_pkt *head;
 
+	if (!up) {
+		plugin_call_nodev("dev_kfree_skb_irq()", site, NULL);
+		return;
+	}
 	txp_event_at("dev_kfree_skb_irq()", site);
 	if (in_poll) {
 		/* Completion context only: no lock. */
@@ -159,7 +178,7 @@ void txp_plugin_printk_at(const char *site, const char *fmt, ...)
 	memmove(line, line + (line[0] == '\001' && line[1] ? 2 : 0), sizeof(line) - 2);
 	line[strcspn(line, "\n")] = '\0';
 	if (!up) {
-		plugin_printk_nodev(site, line);
+		plugin_call_nodev("printk", site, line);
 		return;
 	}
 	bug = strstr(line, "BUG");

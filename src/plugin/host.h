@@ -43,8 +43,10 @@ void plugin_host_ops(struct plugin_host *h);
 struct plugin_dev *plugin_dev_create(const struct plugin_host *h, unsigned ring, unsigned budget,
 				     unsigned flows, FILE *log);
 void plugin_dev_destroy(struct plugin_dev *pd);
-/* A printk with no device up (load.c): from an entry point being called,
- * kept for the loader's refusal; otherwise said on stderr. */
-void plugin_printk_nodev(const char *site, const char *line);
+/* A host call with no device up (load.c): call ("printk", "netdev_priv()"),
+ * from the plugin's function site (NULL: not known), logging line (NULL:
+ * none).  From an entry point being called, the first is kept for the
+ * loader's refusal; otherwise said on stderr. */
+void plugin_call_nodev(const char *call, const char *site, const char *line);
 
 #endif

@@ -111,52 +111,53 @@ static int refuse(char *err, size_t errlen, const char *fmt, ...)
 
 /* -- what the entry point returned: inside the plugin, well formed ------------------ */
 
-#define IMAGE_SEGMENTS 16
-
-/* The loaded plugin's shared object: its PT_LOAD segments, as mapped. */
+/* The loaded plugin's shared object: its PT_LOAD segments, as mapped,
+ * however many it has. */
 struct image {
 	const void *entry;		/* an address in it: its entry point */
-	unsigned n;
-	struct {
-		uintptr_t start, end;
-		unsigned flags;		/* PF_R, PF_W, PF_X */
-	} seg[IMAGE_SEGMENTS];
+	uintptr_t base;			/* where it is loaded (dlpi_addr) */
+	const ElfW(Phdr) *phdr;		/* its program headers, the loader's own */
+	unsigned phnum;
 };
 
-/* dl_iterate_phdr's callback: the segments of the object holding
- * img->entry, and 1 (stop) once found. */
+/* Does segment ph of img hold addr?  Its end then, else 0. */
+static uintptr_t segment_holds(const struct image *img, const ElfW(Phdr) *ph, uintptr_t addr)
+{
+	uintptr_t start = img->base + ph->p_vaddr;
+
+	return ph->p_type == PT_LOAD && addr >= start && addr < start + ph->p_memsz ?
+	       start + ph->p_memsz : 0;
+}
+
+/* dl_iterate_phdr's callback: img becomes the object holding img->entry,
+ * and 1 (stop) once found.  Its program headers stay valid while it is
+ * loaded: a plugin is never unloaded. */
 static int image_of(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct image *img = arg;
-	uintptr_t at = (uintptr_t)img->entry;
-	bool mine = false;
+	struct image at = { img->entry, info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum };
 
 	(void)size;
-	img->n = 0;
-	for (unsigned i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
-
-		if (ph->p_type != PT_LOAD || img->n == IMAGE_SEGMENTS)
-			continue;
-		img->seg[img->n].start = start;
-		img->seg[img->n].end = start + ph->p_memsz;
-		img->seg[img->n++].flags = ph->p_flags;
-		mine |= at >= start && at < start + ph->p_memsz;
+	for (unsigned i = 0; i < at.phnum; i++) {
+		if (segment_holds(&at, &at.phdr[i], (uintptr_t)img->entry)) {
+			*img = at;
+			return 1;
+		}
 	}
-	return mine;
+	return 0;
 }
 
 /* The end of the segment of img holding addr and having every flag of
  * flags, or 0 when addr is in none. */
 static uintptr_t segment_end(const struct image *img, const void *addr, unsigned flags)
 {
-	uintptr_t at = (uintptr_t)addr;
+	for (unsigned i = 0; i < img->phnum; i++) {
+		const ElfW(Phdr) *ph = &img->phdr[i];
+		uintptr_t end = segment_holds(img, ph, (uintptr_t)addr);
 
-	for (unsigned i = 0; i < img->n; i++)
-		if (at >= img->seg[i].start && at < img->seg[i].end &&
-		    (img->seg[i].flags & flags) == flags)
-			return img->seg[i].end;
+		if (end && (ph->p_flags & flags) == flags)
+			return end;
+	}
 	return 0;
 }
 
@@ -277,36 +278,43 @@ static int plugin_valid(const struct image *img, const struct txp_plugin *p, con
 	return knobs_valid(img, p, path, err, errlen);
 }
 
-/* -- the entry point's log ---------------------------------------------------------- */
+/* -- host calls with no device: the entry point's, refused ----------------------------- */
 
-/* The first line an entry point being called logged; "" if none. */
-static char entry_log[128];
+/* The first host call an entry point being called made; "" if none. */
+static char entry_call[160];
 static bool in_entry;
 
-void plugin_printk_nodev(const char *site, const char *line)
+void plugin_call_nodev(const char *call, const char *site, const char *line)
 {
-	if (in_entry) {
-		if (!entry_log[0])
-			snprintf(entry_log, sizeof(entry_log), "%s: %s", site, line);
-		return;
-	}
-	fprintf(stderr, "txpath: a plugin logged with no device up: %s: %s\n", site, line);
+	char what[sizeof(entry_call)];
+
+	if (line)
+		snprintf(what, sizeof(what), "%s (\"%s: %s\")", call, site, line);
+	else if (site)
+		snprintf(what, sizeof(what), "%s (in %s)", call, site);
+	else
+		snprintf(what, sizeof(what), "%s", call);
+	if (!in_entry)
+		fprintf(stderr, "txpath: a plugin called %s with no device up\n", what);
+	else if (!entry_call[0])
+		memcpy(entry_call, what, sizeof(entry_call));
 }
 
 /* The plugin's description, from its entry point; NULL and why if the
- * entry point logged, which a plugin may do only once a device exists. */
+ * entry point called the host (logged, freed a packet, asked for a
+ * device's area), which a plugin may do only once a device exists. */
 static const struct txp_plugin *call_entry(const struct txp_plugin *(*entry)(void),
 					   const char *path, char *err, size_t errlen)
 {
 	const struct txp_plugin *p;
 
-	entry_log[0] = '\0';
+	entry_call[0] = '\0';
 	in_entry = true;
 	p = entry();
 	in_entry = false;
-	if (entry_log[0]) {
-		refuse(err, errlen, "--driver-so %s: %s() called printk (\"%s\"): a plugin logs from "
-		       "its ops, once a device exists", path, TXP_PLUGIN_ENTRY, entry_log);
+	if (entry_call[0]) {
+		refuse(err, errlen, "--driver-so %s: %s() called %s: a plugin calls the host from "
+		       "its ops, once a device exists", path, TXP_PLUGIN_ENTRY, entry_call);
 		return NULL;
 	}
 	if (!p)

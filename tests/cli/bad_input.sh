@@ -151,6 +151,11 @@ expect_usage "--defer on is for a root-locked qdisc (pfifo_fast): qdisc noqueue 
 expect_usage "qdisc nolock has no root lock" run --qdisc nolock --defer on --packets 10
 expect_ok "qdisc noqueue\$" run --qdisc noqueue --defer off --packets 10
 expect_ok "qdisc pfifo_fast with defer list" run --defer on --packets 10
+# check by the same rule, whether the qdisc is given or the era's.
+expect_usage "txpath check: --defer on is for a root-locked qdisc (pfifo_fast): qdisc noqueue has no root lock" \
+	check --qdisc noqueue --defer on --bound 0
+expect_usage "qdisc nolock-5.13 has no root lock" check --era 5.13-missed --defer on --bound 0
+expect_ok "qdisc pfifo_fast with defer list" check --defer on --bound 0
 expect_usage "--watchdog-ms wants a whole number, got '-1'" run --watchdog-ms -1 --packets 10
 expect_usage "--watchdog-ms is for drivers sim afpacket afxdp tap pcap, not null" \
 	run --driver null --watchdog-ms 100 --packets 10

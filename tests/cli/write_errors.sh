@@ -3,8 +3,9 @@
 # never a success: the pcap driver on a full file (/dev/full; a tiny
 # tmpfs, root only) stops the run with the frames it could not write
 # dropped as tx-error, the file holding exactly the frames counted
-# transmitted; bench --svg on a full file; and standard output itself,
-# for every command.
+# transmitted; the pcap driver on standard output, full or a pipe closed
+# early; bench --svg on a full file; and standard output itself, for every
+# command.
 # usage: write_errors.sh path/to/txpath
 set -u
 TXPATH=$1
@@ -70,26 +71,39 @@ expect_write_error "/dev/full: write error" \
 	timeout 30 "$TXPATH" run --driver pcap --file /dev/full --seconds 1 --quiet --json
 check_accounting
 
-# The pcap driver on standard output (--file -), full: the report (JSON)
-# on stderr, then the one line naming standard output and the count the
-# report has; exit 1.
-sh -c '"$0" run --driver pcap --file - --packets 1000 --quiet --json >/dev/full' "$TXPATH" \
-	2>"$TMP/err"
-rc=$?
-if [ $rc -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 2 ] && python3 - "$TMP/err" <<'PY'; then
+# stdout_error RC CAUSE SENT WHAT: a run of --file - ended with exit 1
+# (RC), its report (JSON) on stderr, then the one line naming standard
+# output, CAUSE and the count the report has; SENT: the frames it counts
+# transmitted, "none" or "some" (any number).
+stdout_error() {
+	if [ "$1" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 2 ] &&
+		python3 - "$TMP/err" "$2" "$3" <<'PY'; then
 import json, sys
 report, line = open(sys.argv[1]).read().splitlines()
 d = json.loads(report)
 n = d["dropped"]["tx-error"]
-assert n > 0 and d["transmitted"] == 0, d
-want = "txpath run: standard output: write error (No space left on device); " \
-       "%d packets dropped as tx-error" % n
+assert n > 0 and d["accounted"], d
+assert sys.argv[3] != "none" or d["transmitted"] == 0, d
+want = "txpath run: standard output: write error (%s); %d packets dropped as tx-error" \
+       % (sys.argv[2], n)
 assert line == want, (line, want)
 PY
-	pass=$((pass + 1))
-else
-	bad "run --driver pcap --file - >/dev/full -> exit $rc"
-fi
+		pass=$((pass + 1))
+	else
+		bad "$4 -> exit $1 (want 1, the report and one line: write error ($2))"
+	fi
+}
+
+# The pcap driver on standard output (--file -), full.
+sh -c '"$0" run --driver pcap --file - --packets 1000 --quiet --json >/dev/full' "$TXPATH" \
+	2>"$TMP/err"
+stdout_error $? "No space left on device" none "run --driver pcap --file - >/dev/full"
+# ... into a pipe whose reader goes away (| head): not a silent death by
+# SIGPIPE (exit 141) but the same write error, Broken pipe.  More frames
+# than the pipe holds, so that the writes after head's exit fail.
+{ "$TXPATH" run --driver pcap --file - --packets 200000 --quiet --json 2>"$TMP/err"
+	echo $? >"$TMP/rc"; } | head -c 1000 >/dev/null
+stdout_error "$(cat "$TMP/rc")" "Broken pipe" some "run --driver pcap --file - | head -c 1000"
 
 # -- bench --svg on a full file: the error, and no "chart:" line -----------
 BENCH="bench --quick --no-sim --threads 1 --seconds 0.01"

@@ -1,11 +1,14 @@
 #!/bin/sh
-# `make install` and `make uninstall` with a PREFIX (and an O) that the
-# shell would split or run (issue 28, item 8): a space and a quote
-# install where they say; a ';' with a command after it is refused (CMake
-# would split its install manifest there), running nothing; pkg-config's flags for the spaced prefix build and link a
-# program (eval: pkg-config escapes the space); `pkg-config --static
-# --libs txpath-net` links (libpcap's dbus-1 needs -lsystemd: deps.sh
-# installs libsystemd-dev); uninstall leaves each prefix without a file.
+# `make install` and `make uninstall` with a PREFIX and an O that the
+# shell would split or run (issue 28, item 8; review item 3): a space and
+# a quote reach cmake as one word each, for the build step as for the
+# install, and install where they say; a ';' with a command after it, in
+# PREFIX or in O, is refused before anything runs (CMake would split its
+# paths or its install manifest there), running nothing; pkg-config's
+# flags for the spaced prefix build and link a program (eval: pkg-config
+# escapes the space); `pkg-config --static --libs txpath-net` links
+# (libpcap's dbus-1 needs -lsystemd: deps.sh installs libsystemd-dev);
+# uninstall leaves each prefix without a file.
 # usage: make_install.sh SOURCE_DIR BUILD_DIR CC [FLAGS...]
 set -u
 SRC=$1 BUILD=$2 CC=$3
@@ -19,25 +22,58 @@ detail=$out
 # make's own variables from a make above this test are not this make's.
 unset MAKEFLAGS MAKELEVEL MFLAGS
 
-# O with a space: a directory whose build is this build.
-O="$tmp/o dir"
+# O with a space and a quote: a directory whose build is this build.
+O="$tmp/o dir's"
 mkdir -p "$O" && ln -s "$(cd "$BUILD" && pwd)" "$O/build"
 
-# install PREFIX: make install there (the build taken as done), which
-# must run no command of the prefix's and put txpath there.
+# The make runs its recipes as they are, build step included (deps, the
+# packages' check, aside), with a cmake of the test's own first on PATH:
+# it logs each call's arguments, one a line, fails unless the tree it is
+# given is "$O/build", one word, and installs this build.  It configures
+# and builds nothing: through the link, the real one would move this
+# build tree to the link's path, and relink it under the tests running.
+mkdir "$tmp/bin"
+cat >"$tmp/bin/cmake" <<'EOF'
+#!/bin/sh
+printf '%s\n' "$@" >>"$FAKE_LOG"
+case $1 in
+-S) tree=$4 ;;
+--build | --install) tree=$2 ;;
+*) tree= ;;
+esac
+if [ "$tree" != "$FAKE_O/build" ]; then
+	echo "cmake $*: the build tree is not '$FAKE_O/build'" >&2
+	exit 1
+fi
+[ "$1" = --install ] || exit 0
+shift 2
+exec "$FAKE_CMAKE" --install "$FAKE_BUILD" "$@"
+EOF
+chmod +x "$tmp/bin/cmake"
+FAKE_LOG=$tmp/cmake.log FAKE_O=$O FAKE_BUILD=$BUILD FAKE_CMAKE=$(command -v cmake)
+export FAKE_LOG FAKE_O FAKE_BUILD FAKE_CMAKE
+mk() {
+	PATH="$tmp/bin:$PATH" make --no-print-directory -C "$SRC" -o deps "$@"
+}
+
+# install PREFIX: make install there, its build step first, which must
+# run no command of the prefix's and put txpath there.
 install() {
 	prefix=$1
-	make -C "$SRC" -o build install O="$O" PREFIX="$prefix" >"$out" 2>&1
+	: >"$FAKE_LOG"
+	mk install O="$O" PREFIX="$prefix" >"$out" 2>&1
 	rc=$?
-	check "make install PREFIX=\"$prefix\" exits 0 (got $rc)" '[ "$rc" -eq 0 ]'
+	check "make install O=\"$O\" PREFIX=\"$prefix\" exits 0 (got $rc)" '[ "$rc" -eq 0 ]'
 	check "... runs nothing of the prefix's" '! grep -q "^INJECTED" "$out"'
+	check "... configures, builds and installs \"$O/build\" (cmake -B, --build, --install)" \
+		'[ "$(grep -cxF -- "$O/build" "$FAKE_LOG")" -eq 3 ]'
 	check "... installs txpath there" '[ "$("$prefix/bin/txpath" --version)" = "$("$TXPATH" --version)" ]'
 }
 
 # uninstall PREFIX: make uninstall removes every file of the install.
 uninstall() {
 	prefix=$1
-	make -C "$SRC" uninstall O="$O" >"$out" 2>&1
+	mk uninstall O="$O" >"$out" 2>&1
 	rc=$?
 	check "make uninstall exits 0 (got $rc)" '[ "$rc" -eq 0 ]'
 	check "... and \"$prefix\" holds no file" '[ -z "$(find "$prefix" -type f -o -type l)" ]'
@@ -62,15 +98,24 @@ P="$tmp/it's here"
 install "$P"
 uninstall "$P"
 
-# A ';' and a command after it: refused in one line (CMake would split
-# its manifest there), nothing run, nothing installed.
-P="$tmp/x;echo INJECTED"
-make -C "$SRC" -o build install O="$O" PREFIX="$P" >"$out" 2>&1
-rc=$?
-check "make install PREFIX=\"$P\" exits 2 (got $rc)" '[ "$rc" -eq 2 ]'
-check "... runs nothing of the prefix's" '! grep -q "^INJECTED" "$out"'
-check "... says why" 'grep -q "holds a .;.: CMake would split its install manifest there" "$out"'
-check "... installs nothing" '[ ! -e "$P" ]'
+# A ';' and a command after it, in PREFIX or in O: refused in one line
+# before anything runs (CMake would split its paths there), nothing run,
+# nothing installed.
+# refused VAR VALUE WHY: make install with VAR=VALUE (the other one fine).
+refused() {
+	value=$2 why=$3
+	: >"$FAKE_LOG"
+	mk install O="$O" PREFIX="$tmp/p" "$1=$2" >"$out" 2>&1
+	rc=$?
+	check "make install $1=\"$2\" exits 2 (got $rc)" '[ "$rc" -eq 2 ]'
+	check "... runs nothing of it" '! grep -q "^INJECTED" "$out"'
+	check "... runs nothing at all (no cmake)" '[ ! -s "$FAKE_LOG" ]'
+	check "... says why, in one line" \
+		'[ "$(wc -l <"$out")" -eq 1 ] && grep -q "holds a .;.: CMake would split $why" "$out"'
+	check "... installs nothing" '[ ! -e "$value" ] && [ ! -e "$tmp/p" ]'
+}
+refused PREFIX "$tmp/x;echo INJECTED" "its install manifest there"
+refused O "$tmp/o;echo INJECTED" "the build tree's paths there"
 
 # A manifest naming a relative path (as CMake's, split at a ';'): the
 # uninstall script removes nothing.

@@ -5,6 +5,9 @@
  *   PRIV_WRAP      priv_size SIZE_MAX - 8 (rounding it up would wrap)
  *   PRIV_HUGE      priv_size 2^46
  *   PRINTK_ENTRY   the entry point calls printk
+ *   FREE_ENTRY     ... dev_kfree_skb (no device to drop it on)
+ *   FREE_IRQ_ENTRY ... dev_kfree_skb_irq
+ *   PRIV_ENTRY     ... netdev_priv (no device to have one)
  *   KNOB_NO_NAME   a knob whose name is NULL
  *   KNOB_NO_VALUE  a knob whose value is NULL
  *   KNOB_EMPTY     a knob with min > max (10..1)
@@ -13,7 +16,9 @@
  *   ENTRY_WILD     ... a pointer into no loaded object
  *   ENTRY_MMAP     ... a well-formed struct, but in memory it mapped
  * Without a switch: a driver that loads and sends everything (one packet
- * in flight at a time).
+ * in flight at a time).  With MANY_SEGMENTS, the same driver, loadable
+ * too, in an object of over 16 PT_LOAD segments, its knob's variable in
+ * the last (in .bss).
  */
 #include <stdint.h>
 #include <string.h>
@@ -25,7 +30,18 @@ struct one {
 	struct sk_buff *slot;
 };
 
+#if defined(MANY_SEGMENTS)
+/* 16 writable sections 64 KiB apart: a page skipped between two is a new
+ * segment to the linker, so each is one, after .data, in whatever order
+ * the compiler emits them; .bss follows them all, in the last segment:
+ * the knob lives there, its default set by the entry point. */
+#define SEG(n) static char seg##n __attribute__((section(".txp_seg" #n), aligned(65536), used)) = 1;
+SEG(0) SEG(1) SEG(2) SEG(3) SEG(4) SEG(5) SEG(6) SEG(7)
+SEG(8) SEG(9) SEG(10) SEG(11) SEG(12) SEG(13) SEG(14) SEG(15)
+static long knob;
+#else
 static long knob = 5;
+#endif
 
 static void one_stop(struct net_device *dev)
 {
@@ -94,6 +110,13 @@ const struct txp_plugin *txp_plugin_entry(void)
 	one.priv_size = (size_t)1 << 46;
 #elif defined(PRINTK_ENTRY)
 	printk(KERN_INFO "bad_load: hello from the entry point\n");
+#elif defined(FREE_ENTRY)
+	dev_kfree_skb(NULL);
+#elif defined(FREE_IRQ_ENTRY)
+	dev_kfree_skb_irq(NULL);
+#elif defined(PRIV_ENTRY)
+	if (netdev_priv(NULL))
+		return NULL;
 #elif defined(KNOB_NO_NAME)
 	knobs[0].name = NULL;
 #elif defined(KNOB_NO_VALUE)
@@ -101,6 +124,8 @@ const struct txp_plugin *txp_plugin_entry(void)
 #elif defined(KNOB_EMPTY)
 	knobs[0].min = 10;
 	knobs[0].max = 1;
+#elif defined(MANY_SEGMENTS)
+	knob = 5;
 #elif defined(ENTRY_NULL)
 	return NULL;
 #elif defined(ENTRY_ODD)

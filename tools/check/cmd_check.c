@@ -60,7 +60,8 @@ static const char check_help[] =
 "                          whatever the runner; nolock-5.1 nolock-5.13\n"
 "                          nolock-5.19 nolock: pfifo_fast without the root\n"
 "                          lock, one runner by its seqlock (see txpath run)\n"
-"  --defer on|off          a root-locked qdisc's defer list (6.18; default off)\n"
+"  --defer on|off          a root-locked qdisc's defer list (6.18; default off;\n"
+"                          an error with noqueue or nolock: no root lock)\n"
 "  --producers N           producer contexts (default 2)\n"
 "  --packets N             packets each (default 2)\n"
 "  --ring N                descriptors (default: the smallest that fits one\n"
@@ -651,6 +652,7 @@ static bool parse_args(int argc, char **argv, struct txp_explore_cfg *cfg, struc
 	}
 	check_combination(&cl);
 	apply_picks(cfg, p);
+	check_defer("check", cfg->qdisc, cfg->defer);
 	use_driver_so(cfg, p);
 	if (!txp_explore_cfg_valid(cfg, err, sizeof(err)))
 		usage_error("check", "%s", err);

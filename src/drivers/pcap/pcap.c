@@ -163,13 +163,6 @@ static const struct ring_ops pcapdrv_ring_ops = {
 	.release = pcapdrv_release,
 };
 
-#define PCAPDRV_STDOUT "stdout"	/* the name of file "-" in messages */
-
-static bool pcapdrv_stdout(const char *file)
-{
-	return file && !strcmp(file, "-");
-}
-
 /* The dumper of file: "-" is a copy of standard output's descriptor
  * (what stdout holds goes first); NULL and libpcap's or errno's message in
  * err if it cannot be opened. */
@@ -179,7 +172,7 @@ static pcap_dumper_t *pcapdrv_open(pcap_t *dead, const char *file, char *err, si
 	FILE *f;
 	int fd;
 
-	if (!pcapdrv_stdout(file)) {
+	if (!txp_pcap_file_is_stdout(file)) {
 		dump = pcap_dump_open(dead, file);
 		if (!dump)	/* libpcap's message names the file. */
 			snprintf(err, errlen, "cannot write the pcap file: %s", pcap_geterr(dead));
@@ -223,8 +216,8 @@ static struct ring *pcapdrv_create(const struct netdrv_queue_cfg *c, char *err, 
 		return NULL;
 	}
 	p->start = pcapdrv_start(p->dump);
-	if (pcapdrv_stdout(c->net->file))
-		rc.ifname = PCAPDRV_STDOUT;
+	if (txp_pcap_file_is_stdout(c->net->file))
+		rc.ifname = TXP_PCAP_STDOUT_NAME;
 	return txp__netdrv_make_ring(&rc, p, NULL, err, errlen);
 }
 
@@ -239,7 +232,7 @@ struct txp_dev *txp_pcap_create(const struct txp_pcap_cfg *cfg, char *err, size_
 		return txp__netdrv_no_cfg(err, errlen);
 	net = (struct txp_net_cfg){ .file = cfg->file };
 	base = cfg->base;
-	if (!base.dev.name && pcapdrv_stdout(cfg->file))
-		base.dev.name = PCAPDRV_STDOUT;
+	if (!base.dev.name && txp_pcap_file_is_stdout(cfg->file))
+		base.dev.name = TXP_PCAP_STDOUT_NAME;
 	return txp__netdrv_create(&pcap_netdrv, &base, &net, 0, err, errlen);
 }
