@@ -246,5 +246,9 @@ void report_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp_run_re
  * more) says so in one line on stderr, "txpath CMD: ..."; true if it did. */
 bool report_dev_died(const char *cmd, const struct txp_run_cfg *cfg,
 		     const struct txp_run_result *r);
+/* A wedged run (txp_run_result.wedged), reported: say so on stderr and
+ * end the process with status at once, its threads still running (no
+ * atexit work under them). */
+_Noreturn void report_wedged_exit(const char *cmd, const struct txp_run_result *r, int status);
 
 #endif

@@ -118,6 +118,8 @@ static bool demo_row(const struct txp_run_cfg *cfg, bool json, struct json *j, b
 		print_hazards(&r);
 	}
 	*all_ok &= run_ok(&r) || run_stall_is_the_era(cfg, &r);
+	if (r.wedged)	/* its threads still run: no next row beside them */
+		report_wedged_exit("demo", &r, signals_status(1));
 	return flush_stdout() && !report_dev_died("demo", cfg, &r);
 }
 

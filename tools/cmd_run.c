@@ -68,19 +68,6 @@ static FILE *report_stream(const struct txp_run_cfg *cfg)
 	return frames_on_stdout(cfg) ? stderr : stdout;
 }
 
-/* A wedged run (txp_run_result.wedged), reported: say so, and end with
- * status at once, its threads still running (no atexit work under them). */
-static _Noreturn void run_wedged_exit(const struct txp_run_result *r, int status)
-{
-	fprintf(stderr, "txpath run: a thread of the run never came back (a driver op that does "
-		"not return, or a lock never released): the device was left as it was, what it "
-		"held counted dropped as %s\n",
-		r->interrupted && !r->stalled ? "interrupted" : "dev-down");
-	fflush(stdout);
-	fflush(stderr);
-	_exit(status);
-}
-
 bool report_dev_died(const char *cmd, const struct txp_run_cfg *cfg,
 		     const struct txp_run_result *r)
 {
@@ -178,6 +165,6 @@ int cmd_run(int argc, char **argv)
 	}
 	status = report_dev_died("run", &cfg, &res) ? 1 : run_ok(&res) ? 0 : 1;
 	if (res.wedged)		/* a driver that never came back: a failure */
-		run_wedged_exit(&res, signals_status(1));
+		report_wedged_exit("run", &res, signals_status(1));
 	return signals_status(status);
 }

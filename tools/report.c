@@ -2,6 +2,7 @@
  * report.c - a run's result as text, as JSON, and as a one-line verdict.
  */
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "signals.h"
@@ -331,4 +332,15 @@ void report_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp_run_re
 		fprintf(f, "  interrupted by %s: producers stopped; what had not gone out %d s later was dropped as interrupted\n",
 			signals_name(r->interrupted), TXP_RUN_DRAIN_SECONDS);
 	fprintf(f, "  verdict: %s\n", run_verdict(cfg, r, verdict, sizeof(verdict)));
+}
+
+void report_wedged_exit(const char *cmd, const struct txp_run_result *r, int status)
+{
+	fprintf(stderr, "txpath %s: a thread of the run never came back (a driver op that does "
+		"not return, or a lock never released): the device was left as it was, what it "
+		"held counted dropped as %s\n", cmd,
+		r->interrupted && !r->stalled ? "interrupted" : "dev-down");
+	fflush(stdout);
+	fflush(stderr);
+	_exit(status);
 }

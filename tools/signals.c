@@ -180,7 +180,10 @@ static void on_crash(int signo, siginfo_t *si, void *uc)
 	line_add(&at, what + sizeof(what) - 2, crashes[i].name);
 	*at++ = ')';
 	*at = '\0';
-	driver_ended(what);
+	/* The driver's doing: a fault, or a signal the process sent itself
+	 * (abort()); not one sent from outside (kill -ABRT). */
+	if (si->si_code > 0 || si->si_pid == getpid())
+		driver_ended(what);
 	sigaction(signo, &crash_old[i], NULL);
 	/* A fault comes back when the handler returns; a signal sent (abort,
 	 * raise) is sent again. */

@@ -129,7 +129,8 @@ struct txp_bql_info {
  */
 struct txp_dev *txp_dev_create(const struct txp_dev_cfg *cfg, char *err, size_t errlen);
 /* Bring it up: the driver's open op.  0 or a negative errno; -EINVAL for
- * NULL.  A device that is up already is left as it is: 0, and open is
+ * NULL; -EBUSY from a driver whose completion contexts find no context
+ * id left (txpath/ctx.h: the library's own range, 128).  A device that is up already is left as it is: 0, and open is
  * not called again (as dev_open()).  One thread at a time opens and
  * closes a device. */
 int txp_dev_open(struct txp_dev *dev);

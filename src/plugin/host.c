@@ -31,7 +31,7 @@ TXP_LOCAL(in_poll);
  * none, and the plugin it belongs to: what a crash handler names. */
 static txp_local const char *in_op;
 TXP_LOCAL(in_op);
-static txp_local const struct txp_plugin *in_op_of;
+static txp_local const struct plugin_host *in_op_of;
 TXP_LOCAL(in_op_of);
 
 /* Enter op of pd's plugin; returns the op entered before, for op_leave(). */
@@ -39,7 +39,7 @@ static const char *op_enter(const struct plugin_dev *pd, const char *op)
 {
 	const char *was = in_op;
 
-	in_op_of = pd->h->p;
+	in_op_of = pd->h;
 	in_op = op;
 	return was;
 }
@@ -257,7 +257,14 @@ static int host_open(struct txp_dev *dev)
 			return rc;
 	}
 	atomic_init(&pd->running, true);
-	return -txp_thread_start_internal(&pd->thread, "IRQ", completion_main, pd);
+	rc = txp_thread_start_internal(&pd->thread, "IRQ", completion_main, pd);
+	if (rc) {	/* undo what open did, as Linux calls ndo_stop */
+		const char *was = op_enter(pd, "stop");
+
+		pd->h->p->stop(dev);
+		op_leave(was);
+	}
+	return -rc;
 }
 
 static void host_stop(struct txp_dev *dev)
@@ -294,6 +301,7 @@ static enum txp_tx host_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 
 void plugin_host_ops(struct plugin_host *h)
 {
+	snprintf(h->name, sizeof(h->name), "%s", h->p->name);
 	h->ops = (struct txp_driver_ops){
 		.name = h->p->name,
 		.open = host_open,

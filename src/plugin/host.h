@@ -15,6 +15,9 @@
 /* One loaded plugin; never unloaded. */
 struct plugin_host {
 	const struct txp_plugin *p;
+	char name[64];			/* p->name, copied: a crash handler reads
+					 * it, and the plugin's memory may be what
+					 * the crash corrupted */
 	struct txp_driver_ops ops;	/* the device's: the plugin's, wrapped */
 	struct txp_run_driver drv;	/* the workload's view */
 	struct plugin_host *next;	/* the one loaded before */
@@ -36,7 +39,7 @@ struct plugin_dev {
 	struct txp_wire *wire;		/* what poll sent */
 };
 
-/* Fill h->ops from h->p. */
+/* Fill h->ops and h->name from h->p. */
 void plugin_host_ops(struct plugin_host *h);
 /* A device's state: ring descriptors, poll's budget, flows the wire
  * tracks; NULL when out of memory. */

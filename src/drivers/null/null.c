@@ -29,7 +29,7 @@ struct null_pcpu {
 struct txp_null {
 	struct txp_dev *dev;		/* set by open */
 	bool bql;			/* ... and whether it reports to BQL */
-	struct null_pcpu pcpu[TXP_MAX_CTX];
+	struct null_pcpu pcpu[TXP__CTX_IDS];	/* by context id, the library's own too */
 	/* The doorbell registers, one per queue: every context that flushes
 	 * a queue writes its own; a queue per producer shares none. */
 	struct {
@@ -44,7 +44,7 @@ struct txp_null *txp_null_create(void)
 	if (!nul)
 		return NULL;
 	memset(nul, 0, sizeof(*nul));
-	for (int i = 0; i < TXP_MAX_CTX; i++)
+	for (int i = 0; i < TXP__CTX_IDS; i++)
 		nul->pcpu[i].tail = &nul->pcpu[i].head;
 	return nul;
 }
@@ -57,7 +57,7 @@ void txp_null_destroy(struct txp_null *nul)
 void txp_null_get_stats(struct txp_null *nul, struct txp_null_stats *st)
 {
 	memset(st, 0, sizeof(*st));
-	for (int i = 0; i < TXP_MAX_CTX; i++) {
+	for (int i = 0; i < TXP__CTX_IDS; i++) {
 		st->packets += txp_counter_read(&nul->pcpu[i].packets);
 		st->doorbells += txp_counter_read(&nul->pcpu[i].doorbells);
 	}
@@ -103,7 +103,7 @@ static void null_stop(struct txp_dev *dev)
 {
 	struct txp_null *nul = txp_dev_priv(dev);
 
-	for (int i = 0; i < TXP_MAX_CTX; i++)
+	for (int i = 0; i < TXP__CTX_IDS; i++)
 		null_flush(nul, &nul->pcpu[i]);
 }
 
