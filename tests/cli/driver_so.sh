@@ -114,6 +114,8 @@ errors)
 	error "is written for --lock lltx, not core" check --driver-so "$EX/tg3_2005.so" --lock core
 	error "applies to --driver-so only" check --driver-arg wake=2
 	error "choose one of --personality, --driver-so" check --driver-so "$EX/tg3_2005.so" --personality tg3-2004
+	# Before, check took it, and reported a false bug-log for modern.so.
+	error "--queues is for the simulated NIC, not --driver-so" check --driver-so "$EX/modern.so" --queues 2
 	error "give one of --cflags, --libs" config
 	error "unknown option '--x'" config --x
 	# The build helper builds a plugin that loads.

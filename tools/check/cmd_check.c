@@ -70,7 +70,8 @@ static const char check_help[] =
 "  --batch N               packets the completion retires per pass (default 32)\n"
 "  --queues N              transmit queues, 1..4, each with its ring and its\n"
 "                          completion context (default: the era's, else 1);\n"
-"                          producer i sends on queue i mod N\n"
+"                          producer i sends on queue i mod N; not with\n"
+"                          --driver-so (a plugin drives one queue)\n"
 "  --bql on|off            byte queue limits (default: the era's, else off)\n"
 "  --bulk N                packets the queue hands the driver per xmit lock,\n"
 "                          each but the last with xmit_more, and each\n"
@@ -424,6 +425,10 @@ static void check_combination(const struct cmdline *cl)
 		usage_error("check", "choose one of --personality, --driver-so");
 	if (cmdline_given(cl, OPT_DRIVER_SO) && cmdline_given(cl, OPT_ERA))
 		usage_error("check", "--era picks a personality: choose one of --era, --driver-so");
+	/* As txpath run refuses it: a plugin drives one queue, its own. */
+	if (cmdline_given(cl, OPT_DRIVER_SO) && cmdline_given(cl, OPT_QUEUES))
+		usage_error("check", "--queues is for the simulated NIC, not --driver-so (a plugin "
+			    "drives one queue)");
 }
 
 /* --driver-so: the plugin is the driver, with its lock mode unless
