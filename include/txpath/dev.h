@@ -112,6 +112,7 @@ struct txp_dev_stats {
 	uint64_t wakes;		/* stopped -> awake transitions */
 	uint64_t bug_logs;	/* driver "BUG!" log lines (counted even if not printed) */
 	uint64_t tx_timeouts;	/* the watchdog found the queue stuck (trans_timeout) */
+	uint64_t bql_stops;	/* BQL stopped the queue (STACK_XOFF set at its limit) */
 };
 
 /* A queue's byte queue limits, as read now. */

@@ -143,6 +143,10 @@ struct txp_explore_result {
 	unsigned bound_reached;		/* TXP_EXPLORE_BOUND: the bound searched last;
 					 * every bound below it in full */
 	bool xmit_on_stopped_reachable;
+	bool queue_stopped;		/* some schedule stopped a queue; if none did,
+					 * no stop or wake raced anything: the
+					 * scenario proves little (txpath check
+					 * warns) */
 	bool reduced;			/* cfg->reduce, kept to the end */
 	bool reduce_dropped;		/* ... dropped: a fair switch came, the
 					 * search began again without it */

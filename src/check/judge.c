@@ -95,6 +95,7 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 	done = st.transmitted + txp_dev_stats_dropped(&st);
 	backlog = txp_dev_backlog(sc->dev);
 	o->xmit_on_stopped = st.xmit_on_stopped > 0 || oracle_xmit_on_stopped() > 0;
+	o->stopped = st.stops + st.bql_stops > 0;
 	rt_release();
 	txp_dev_close(sc->dev);
 	scenario_wire(sc, &ss);

@@ -16,6 +16,7 @@ struct outcome {
 	const char *kind;	/* NULL: no violation */
 	char detail[400];
 	bool xmit_on_stopped;
+	bool stopped;		/* a queue was stopped (the scenario reached a stop) */
 	bool recheck;		/* run again, the oracle precise */
 };
 

@@ -36,6 +36,7 @@ static int run_schedule(const struct txp_explore_cfg *cfg, const struct rt_plan 
 		return -EPROTO;
 	res->schedules++;
 	res->xmit_on_stopped_reachable |= o->xmit_on_stopped;
+	res->queue_stopped |= o->stopped;
 	if (!o->kind)
 		return 0;
 	result_violation(res, o);
@@ -249,6 +250,7 @@ int explore_replay(const struct txp_explore_cfg *cfg, struct txp_explore_result 
 		return rc;
 	res->schedules = 1;
 	res->xmit_on_stopped_reachable = o->xmit_on_stopped;
+	res->queue_stopped = o->stopped;
 	stop_asked(cfg, res);
 	if (o->kind) {
 		result_violation(res, o);

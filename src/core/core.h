@@ -27,6 +27,7 @@ enum txp__stat {
 	TXP__ST_WAKES,
 	TXP__ST_BUG_LOGS,
 	TXP__ST_TX_TIMEOUTS,
+	TXP__ST_BQL_STOPS,
 	TXP__ST_NR,
 };
 

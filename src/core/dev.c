@@ -283,6 +283,7 @@ static void txq_stats_add(const struct txp_txq *txq, struct txp_dev_stats *st)
 	st->wakes += stat_sum(txq, TXP__ST_WAKES);
 	st->bug_logs += stat_sum(txq, TXP__ST_BUG_LOGS);
 	st->tx_timeouts += stat_sum(txq, TXP__ST_TX_TIMEOUTS);
+	st->bql_stops += stat_sum(txq, TXP__ST_BQL_STOPS);
 }
 
 void txp_txq_get_stats(const struct txp_txq *txq, struct txp_dev_stats *st)

@@ -72,6 +72,14 @@ expect_usage "--burst" run --burst 0
 expect_usage "--bulk" run --bulk 65
 expect_usage "--validate" run --personality rc2-naive --lock core --packets 10
 expect_usage "unknown personality" check --personality foo
+# A scenario in which no schedule stops a queue proves nothing of stop and
+# wake: check says so (text and JSON), and says nothing when one does.
+expect_ok "^warning: no schedule stopped a queue, so no stop or wake raced anything: a ring of 16 never filled" \
+	check --era 2.6.8 --ring 16 --bound 1
+expect_ok '"warnings":\["no schedule stopped a queue' check --era 2.6.8 --ring 16 --bound 1 --json
+expect_ok '"warnings":\[\]' check --era 2.6.8 --bound 1 --json
+# BQL's stop counts: 6.x's queues stop by their byte limit, not a full ring.
+expect_ok '"warnings":\[\]' check --era 6.x --bound 1 --json
 expect_usage "whole number" check --bound x
 expect_usage "malformed schedule" check --era 2.6.9 --replay 12:x
 expect_usage "sc, tso or arm" check --memory-model power

@@ -542,10 +542,24 @@ static const char *qdisc_name(const struct txp_explore_cfg *cfg)
 	return cfg->qdisc ? cfg->qdisc->id : txp_pfifo_fast_ops.id;
 }
 
+/* What the search did not reach that a reader would take for granted:
+ * a warning into buf, or false.  No schedule that stopped a queue means
+ * no stop or wake raced anything, whatever "no violation" says. */
+static bool scenario_warning(const struct txp_explore_cfg *cfg, const struct txp_explore_result *r,
+			     char *buf, size_t len)
+{
+	if (r->found || r->queue_stopped || !r->schedules)
+		return false;
+	snprintf(buf, len, "no schedule stopped a queue, so no stop or wake raced anything: "
+		 "a ring of %u never filled with %u producers x %u packets (a smaller --ring, "
+		 "or more --packets)", ring_shown(cfg), cfg->producers, cfg->packets);
+	return true;
+}
+
 static void print_text(const struct txp_explore_cfg *cfg, const struct txp_explore_result *r,
 		       int argc, char **argv)
 {
-	char strat[128], end[128];
+	char strat[128], end[128], warning[256];
 	double rate = r->seconds > 0 ? (double)r->schedules / r->seconds : 0;
 
 	printf("txpath check: era %s (lock %s, runner %s, qdisc %s%s, driver %s), %u producers x %u packets, "
@@ -575,10 +589,13 @@ static void print_text(const struct txp_explore_cfg *cfg, const struct txp_explo
 	printf("start_xmit on a stopped queue: %s%s\n",
 	       r->xmit_on_stopped_reachable ? "reachable" : "not reachable",
 	       r->interrupted && !r->found ? " in the schedules explored" : "");
+	if (scenario_warning(cfg, r, warning, sizeof(warning)))
+		printf("warning: %s\n", warning);
 }
 
 static void print_json(const struct txp_explore_cfg *cfg, const struct txp_explore_result *r)
 {
+	char warning[256];
 	struct json j;
 
 	json_init(&j, stdout);
@@ -624,6 +641,10 @@ static void print_json(const struct txp_explore_cfg *cfg, const struct txp_explo
 	else
 		json_str(&j, "bound_reached", NULL);
 	json_bool(&j, "xmit_on_stopped_reachable", r->xmit_on_stopped_reachable);
+	json_arr_begin(&j, "warnings");
+	if (scenario_warning(cfg, r, warning, sizeof(warning)))
+		json_str(&j, NULL, warning);
+	json_arr_end(&j);
 	json_bool(&j, "reduced", r->reduced);
 	json_bool(&j, "reduce_dropped", r->reduce_dropped);
 	json_u64(&j, "pruned", r->pruned);
