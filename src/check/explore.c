@@ -82,34 +82,49 @@ bool txp_explore_cfg_valid(const struct txp_explore_cfg *cfg, char *err, size_t 
 	return scenario_fits(cfg, err, errlen);
 }
 
-/* -- a driver that crashes ------------------------------------------------------ */
+/* -- a driver that crashes or exits --------------------------------------------- */
 
 /*
- * A plugin driver's crash (a fault signal in one of its contexts) ends
- * the program: the explorer's contexts share its one thread, so nothing
- * survives it.  Before it ends, on an alternate stack, the schedule that
- * led there is written out (the diagram so far, and the string that
- * --replay runs again), best effort: the heap may be what broke.  Exit 1,
- * a violation found.
+ * A plugin driver's crash (a fault signal in one of its contexts), or its
+ * call of exit() from one, ends the program: the explorer's contexts
+ * share its one thread, so nothing survives it.  Before it ends (a crash:
+ * on an alternate stack) the schedule that led there is written out (the
+ * diagram so far, and the string that --replay runs again), best effort:
+ * the heap may be what broke.  Exit 1, a violation found.
  */
 static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 static bool crash_caught;
 
-static void on_crash(int sig)
+static _Noreturn void report_ending(const char *kind, const char *what)
 {
 	struct txp_explore_result res = { 0 };
-	struct outcome o = { .kind = "crash" };
+	struct outcome o = { .kind = kind };
 
-	snprintf(o.detail, sizeof(o.detail), "driver crashed: %s", strsignal(sig));
+	snprintf(o.detail, sizeof(o.detail), "%s", what);
 	result_violation(&res, &o);
 	fflush(stdout);
-	printf("VIOLATION crash after %u preemptions: the driver crashed (%s)\n\n", res.preemptions,
-	       strsignal(sig));
+	printf("VIOLATION %s after %u preemptions: %s\n\n", kind, res.preemptions, what);
 	txp_explore_diagram(stdout, &res);
 	printf("\nschedule: %s\nreplay: the same command with --replay %s\n",
 	       res.schedule ? res.schedule : "?", res.schedule ? res.schedule : "?");
 	fflush(stdout);
 	_exit(1);
+}
+
+static void on_crash(int sig)
+{
+	char what[96];
+
+	snprintf(what, sizeof(what), "the driver crashed (%s)", strsignal(sig));
+	report_ending("crash", what);
+}
+
+/* exit() called by a context under exploration (its driver's op): the
+ * controller's own exit is the program's. */
+static void on_exit_in_context(void)
+{
+	if (rt_current() >= 0)
+		report_ending("exit", "the driver called exit() in the context drawn last");
 }
 
 static void crash_catch(void)
@@ -122,6 +137,7 @@ static void crash_catch(void)
 	sigaltstack(&ss, NULL);
 	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
 		sigaction(crash_signals[i], &sa, NULL);
+	atexit(on_exit_in_context);
 }
 
 int txp_explore_run(const struct txp_explore_cfg *cfg, struct txp_explore_result *res,

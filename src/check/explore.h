@@ -128,8 +128,9 @@ struct txp_explore_result {
 					 * claims impossible was reached),
 					 * "false-timeout" (the watchdog reset a queue
 					 * stopped for less than its timeout); a plugin
-					 * driver that crashes ends the program with its
-					 * schedule (exit 1) */
+					 * driver that crashes ("crash") or calls exit()
+					 * ("exit") ends the program with its schedule
+					 * (exit 1) */
 	char detail[400];
 	unsigned preemptions;
 	char *schedule;			/* replay string (malloc'd) */

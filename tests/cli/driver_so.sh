@@ -139,6 +139,13 @@ errors)
 	schedule=$(sed -n 's/^schedule: //p' "$out")
 	run_check 1 --driver-so "$BAD/bad_crash.so" --packets 3 --replay "$schedule"
 	check "its replay crashes too" 'grep -q "^VIOLATION crash" "$out"'
+	# exit() from an op: a violation with its schedule (before: check
+	# ended with the driver's status 3, and said nothing).
+	run_check 1 --driver-so "$BAD/bad_exit.so" --packets 3
+	check "the exit reported" 'grep -q "^VIOLATION exit after .*the driver called exit()" "$out"'
+	schedule=$(sed -n 's/^schedule: //p' "$out")
+	run_check 1 --driver-so "$BAD/bad_exit.so" --packets 3 --replay "$schedule"
+	check "its replay exits too" 'grep -q "^VIOLATION exit" "$out"'
 	;;
 rogue_stall)
 	# A driver that spins in start_xmit, completes packets twice, or frees

@@ -4,11 +4,14 @@
  * missing), BAD_RETURN (start_xmit returns 7), NO_ENTRY (no entry point),
  * CRASH (start_xmit traps, as the kernel's BUG() does, when it finds the
  * ring full, which only some schedules reach; a trap and not a NULL
- * store, which the sanitizer builds would catch before any signal), LEAK
+ * store, which the sanitizer builds would catch before any signal), EXIT
+ * (start_xmit calls exit(3) when it finds the ring full), LEAK
  * (poll forgets the second packet of each flow: retires its slot, never
  * frees it).  Without a switch: a driver that drops nothing
  * and sends everything.
  */
+#include <stdlib.h>
+
 #include "txpath/linux.h"
 
 #define RING 4
@@ -39,6 +42,8 @@ static netdev_tx_t bad_start_xmit(struct sk_buff *skb, struct net_device *dev)
 #ifdef CRASH
 		/* The ring full: BUG(). */
 		__builtin_trap();
+#elif defined(EXIT)
+		exit(3);
 #endif
 		netif_stop_queue(dev);
 		return NETDEV_TX_BUSY;
