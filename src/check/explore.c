@@ -95,7 +95,7 @@ bool txp_explore_cfg_valid(const struct txp_explore_cfg *cfg, char *err, size_t 
 static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 static bool crash_caught;
 
-static _Noreturn void report_ending(const char *kind, const char *what)
+static _Noreturn void report_ending(const char *kind, const char *what, int status)
 {
 	struct txp_explore_result res = { 0 };
 	struct outcome o = { .kind = kind };
@@ -108,7 +108,7 @@ static _Noreturn void report_ending(const char *kind, const char *what)
 	printf("\nschedule: %s\nreplay: the same command with --replay %s\n",
 	       res.schedule ? res.schedule : "?", res.schedule ? res.schedule : "?");
 	fflush(stdout);
-	_exit(1);
+	_exit(status);
 }
 
 static void on_crash(int sig)
@@ -116,7 +116,7 @@ static void on_crash(int sig)
 	char what[96];
 
 	snprintf(what, sizeof(what), "the driver crashed (%s)", strsignal(sig));
-	report_ending("crash", what);
+	report_ending("crash", what, 1);
 }
 
 /* exit() called by a context under exploration (its driver's op): the
@@ -124,7 +124,7 @@ static void on_crash(int sig)
 static void on_exit_in_context(void)
 {
 	if (rt_current() >= 0)
-		report_ending("exit", "the driver called exit() in the context drawn last");
+		report_ending("exit", "the driver called exit() in the context drawn last", 1);
 }
 
 static void crash_catch(void)
@@ -140,11 +140,35 @@ static void crash_catch(void)
 	atexit(on_exit_in_context);
 }
 
+/* -- a context that never reaches a scheduling point ---------------------------- */
+
+static bool monitor_asked(void *arg)
+{
+	const struct txp_explore_cfg *cfg = arg;
+
+	return cfg->stop && txp_run_interrupted(cfg->stop);
+}
+
+/* From the monitor's thread, the explorer's stuck in the loop: it reads
+ * the explorer's last state, which that thread will never write again. */
+static _Noreturn void monitor_stuck(void *arg, bool asked, double seconds)
+{
+	const struct txp_explore_cfg *cfg = arg;
+	char what[200];
+
+	snprintf(what, sizeof(what), "the context drawn last ran %.1f s without reaching a "
+		 "scheduling point (a lock, an atomic, a barrier): a loop on plain memory, which "
+		 "nothing preempts%s", seconds, asked ? "; a stop was asked" : "");
+	report_ending("livelock", what, asked ? 128 + txp_run_interrupted(cfg->stop) : 1);
+}
+
 int txp_explore_run(const struct txp_explore_cfg *cfg, struct txp_explore_result *res,
 		  char *err, size_t errlen)
 {
 	struct outcome o;
+	struct rt_monitor mon;
 	uint64_t t0 = txp_now_ns();
+	bool monitored;
 	int rc;
 
 	memset(res, 0, sizeof(*res));
@@ -152,12 +176,22 @@ int txp_explore_run(const struct txp_explore_cfg *cfg, struct txp_explore_result
 		return -EINVAL;
 	if (cfg->driver && !crash_caught)
 		crash_catch();
+	mon = (struct rt_monitor){
+		.quiet_ns = (uint64_t)((cfg->spin_seconds > 0 ? cfg->spin_seconds
+							   : TXP_EXPLORE_SPIN_SECONDS) * 1e9),
+		.asked = monitor_asked,
+		.stuck = monitor_stuck,
+		.arg = (void *)cfg,
+	};
+	monitored = rt_monitor_start(&mon) == 0;
 	if (cfg->replay)
 		rc = explore_replay(cfg, res, &o, err, errlen);
 	else if (cfg->strategy == TXP_EXPLORE_BOUND)
 		rc = explore_bound(cfg, res, &o, err, errlen);
 	else
 		rc = explore_sampled(cfg, res, &o, err, errlen);
+	if (monitored)
+		rt_monitor_stop(&mon);
 	res->seconds = (double)(txp_now_ns() - t0) / 1e9;
 	return rc;
 }

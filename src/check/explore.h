@@ -103,12 +103,18 @@ struct txp_explore_cfg {
 	uint64_t runs, seed;	/* TXP_EXPLORE_PCT, TXP_EXPLORE_RANDOM */
 	const char *replay;	/* run exactly this schedule instead */
 	unsigned max_steps;	/* per schedule; 0: a default */
+	/* A context this long without reaching a scheduling point (a loop on
+	 * plain memory, which nothing preempts) ends the program as a
+	 * livelock, with its schedule; 0: TXP_EXPLORE_SPIN_SECONDS. */
+	double spin_seconds;
 	void (*progress)(uint64_t schedules, unsigned bound, void *arg);
 	void *progress_arg;
 	/* Polled between schedules (NULL: never): once it is asked
 	 * (txp_run_interrupt()), the search ends there, res->interrupted. */
 	const struct txp_run_stop *stop;
 };
+
+#define TXP_EXPLORE_SPIN_SECONDS 10.0
 
 struct txp_explore_event {
 	int column;		/* 0..ncolumns-1 */
@@ -128,9 +134,11 @@ struct txp_explore_result {
 					 * claims impossible was reached),
 					 * "false-timeout" (the watchdog reset a queue
 					 * stopped for less than its timeout); a plugin
-					 * driver that crashes ("crash") or calls exit()
-					 * ("exit") ends the program with its schedule
-					 * (exit 1) */
+					 * driver that crashes ("crash"), calls exit()
+					 * ("exit") or spins without a scheduling point
+					 * ("livelock", after spin_seconds) ends the
+					 * program with its schedule (exit 1; 128 + the
+					 * signal if a stop was asked) */
 	char detail[400];
 	unsigned preemptions;
 	char *schedule;			/* replay string (malloc'd) */

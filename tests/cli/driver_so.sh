@@ -29,6 +29,18 @@ proven() {
 	check "check $*: complete" 'grep -q "the search within the bound is complete" "$out"'
 }
 
+# signal_when_stuck PID SIG NUMBER: once PID catches SIG (its bit in
+# SigCgt), and a second more (what it runs is stuck by then), send it.
+signal_when_stuck() {
+	for _ in $(seq 500); do
+		mask=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
+		[ -n "$mask" ] && [ $((0x$mask & (1 << ($3 - 1)))) -ne 0 ] && break
+		sleep 0.01
+	done
+	sleep 1
+	kill -"$2" "$1"
+}
+
 # error PATTERN ARGS...: txpath ARGS says one line on stderr matching
 # PATTERN, and exits 2.
 error() {
@@ -146,6 +158,29 @@ errors)
 	schedule=$(sed -n 's/^schedule: //p' "$out")
 	run_check 1 --driver-so "$BAD/bad_exit.so" --packets 3 --replay "$schedule"
 	check "its replay exits too" 'grep -q "^VIOLATION exit" "$out"'
+	# A loop on plain memory, which nothing preempts: a livelock after
+	# --spin-seconds, with its schedule (before: check hung for ever).
+	# The report is written from the monitor's thread, which reads what
+	# the stuck explorer left: ThreadSanitizer would call that a race.
+	TSAN_OPTIONS="${TSAN_OPTIONS:-} report_bugs=0" \
+		run_check 1 --driver-so "$BAD/bad_spin.so" --packets 3 --spin-seconds 1
+	check "the spin reported" \
+		'grep -q "^VIOLATION livelock after .* without reaching a scheduling point" "$out"'
+	schedule=$(sed -n 's/^schedule: //p' "$out")
+	TSAN_OPTIONS="${TSAN_OPTIONS:-} report_bugs=0" \
+		run_check 1 --driver-so "$BAD/bad_spin.so" --packets 3 --spin-seconds 1 --replay "$schedule"
+	check "its replay spins too" 'grep -q "^VIOLATION livelock" "$out"'
+	# SIGINT while it spins: the report at once, exit 130 (before: the
+	# signal waited for a schedule's end that never came).
+	TSAN_OPTIONS="${TSAN_OPTIONS:-} report_bugs=0" env --default-signal=INT \
+		"$TXPATH" check --driver-so "$BAD/bad_spin.so" --packets 3 --spin-seconds 600 \
+		>"$out" 2>"$err" &
+	pid=$!
+	signal_when_stuck "$pid" INT 2
+	finish "$pid" 30
+	check "spin, SIGINT: exit 130 (got $rc)" '[ "$rc" = 130 ]'
+	check "spin, SIGINT: the livelock, a stop asked" \
+		'grep -q "^VIOLATION livelock after .*; a stop was asked" "$out"'
 	;;
 rogue_stall)
 	# A driver that spins in start_xmit, completes packets twice, or frees
@@ -187,14 +222,7 @@ rogue_signal)
 		env --default-signal=TERM "$TXPATH" run --driver-so "$BAD/rogue_spin.so" --packets 20000 \
 		--threads 2 --stall-seconds 600 --json >"$out" 2>"$err" &
 	pid=$!
-	# Once it catches SIGTERM (bit 15 of SigCgt) and is stuck.
-	for _ in $(seq 500); do
-		mask=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$pid/status" 2>/dev/null)
-		[ -n "$mask" ] && [ $((0x$mask & 0x4000)) -ne 0 ] && break
-		sleep 0.01
-	done
-	sleep 1
-	kill -TERM "$pid"
+	signal_when_stuck "$pid" TERM 15
 	finish "$pid" 30
 	check "rogue_spin SIGTERM: exit 143 (got $rc)" '[ "$rc" = 143 ]'
 	check "rogue_spin SIGTERM: the report, interrupted, wedged, balanced, the rest interrupted" \

@@ -5,7 +5,9 @@
  * CRASH (start_xmit traps, as the kernel's BUG() does, when it finds the
  * ring full, which only some schedules reach; a trap and not a NULL
  * store, which the sanitizer builds would catch before any signal), EXIT
- * (start_xmit calls exit(3) when it finds the ring full), LEAK
+ * (start_xmit calls exit(3) when it finds the ring full), SPIN
+ * (start_xmit, the ring full, waits on a plain flag nobody sets: a loop
+ * without a scheduling point), LEAK
  * (poll forgets the second packet of each flow: retires its slot, never
  * frees it).  Without a switch: a driver that drops nothing
  * and sends everything.
@@ -44,6 +46,11 @@ static netdev_tx_t bad_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		__builtin_trap();
 #elif defined(EXIT)
 		exit(3);
+#elif defined(SPIN)
+		/* The ring full: wait for poll to make room, on a plain
+		 * read (the bug: a loop nothing can preempt). */
+		while (*(volatile u32 *)&b->cons == b->prod - RING)
+			;
 #endif
 		netif_stop_queue(dev);
 		return NETDEV_TX_BUSY;

@@ -145,6 +145,11 @@ static const char check_help[] =
 "                          index past the schedule's last branch point, or a\n"
 "                          context that cannot act there, is refused\n"
 "  --max-steps N           steps per schedule before calling it a livelock\n"
+"  --spin-seconds S        a context that runs S seconds without reaching a\n"
+"                          scheduling point (a loop on plain memory: nothing\n"
+"                          preempts it) is a livelock, reported with its\n"
+"                          schedule; also how SIGINT ends such a run, after 1 s\n"
+"                          (default 10)\n"
 "Output:\n"
 "  --json                  {\"violation\": null | {\"kind\", \"preemptions\",\n"
 "                          \"schedule\", \"events\": [...]}, \"schedules\",\n"
@@ -218,7 +223,9 @@ static const char check_help[] =
 "\n"
 "The first SIGINT or SIGTERM stops the search at the next schedule and prints\n"
 "what was explored, marked incomplete (exit 130 or 143); a second ends it at\n"
-"once.\n"
+"once.  If a context never comes back to a scheduling point (see\n"
+"--spin-seconds), the livelock is reported a second after the first signal,\n"
+"with the same exit status.\n"
 "\n"
 "Exit status: 0 when no violation was found, 1 when one was, 2 on bad usage,\n"
 "130 or 143 when interrupted.\n";
@@ -226,7 +233,7 @@ static const char check_help[] =
 enum {
 	OPT_ERA = 256, OPT_LOCK, OPT_RUNNER, OPT_PERSONALITY, OPT_PRODUCERS, OPT_PACKETS,
 	OPT_RING, OPT_FRAGS, OPT_BATCH, OPT_MM, OPT_BOUND, OPT_PCT, OPT_RANDOM, OPT_RUNS,
-	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_JSON, OPT_HELP, OPT_QDISC, OPT_QUEUES, OPT_BQL,
+	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_SPIN_SECONDS, OPT_JSON, OPT_HELP, OPT_QDISC, OPT_QUEUES, OPT_BQL,
 	OPT_BULK, OPT_DEFER, OPT_WATCHDOG, OPT_REDUCE, OPT_REDUCE_WITHOUT,
 };
 
@@ -257,6 +264,7 @@ static const struct option check_options[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "max-steps", required_argument, NULL, OPT_MAX_STEPS },
+	{ "spin-seconds", required_argument, NULL, OPT_SPIN_SECONDS },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -400,6 +408,9 @@ static void parse_option(int c, const char *arg, struct txp_explore_cfg *cfg, st
 	case OPT_RUNS: cfg->runs = parse_u64("check", "--runs", arg, 1, UINT64_C(1) << 40); break;
 	case OPT_SEED: cfg->seed = parse_u64("check", "--seed", arg, 0, UINT64_MAX); break;
 	case OPT_REPLAY: cfg->replay = parse_replay(arg); break;
+	case OPT_SPIN_SECONDS:
+		cfg->spin_seconds = parse_seconds("check", "--spin-seconds", arg);
+		break;
 	case OPT_MAX_STEPS:
 		cfg->max_steps = (unsigned)parse_u64("check", "--max-steps", arg, 100, 100000000);
 		break;

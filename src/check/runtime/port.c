@@ -6,6 +6,7 @@
 
 void txp_rt_point(enum txp_rt_op op, const volatile void *addr, size_t size)
 {
+	rt_beat();
 	rt_watch_point(addr, size);
 	if (!rt.me || rt.freerun)
 		return;

@@ -14,6 +14,7 @@
  *   events.c    what the diagrams draw
  *   trace.c     the execution's trace, for the reduction (trace.h)
  *   fiber.c     stacks to run contexts on (fiber.h)
+ *   spin.c      the monitor: nothing reached a scheduling point for long
  */
 #ifndef TXP_CHECK_RT_H
 #define TXP_CHECK_RT_H
@@ -22,6 +23,9 @@
 #include <stdlib.h>
 
 #include "check/runtime/runtime.h"
+
+/* A scheduling point was reached (spin.c): the monitor's heartbeat. */
+void rt_beat(void);
 
 #define RT_READS 32
 #define RT_BUF 16

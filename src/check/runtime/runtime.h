@@ -23,6 +23,8 @@
 #ifndef TXP_CHECK_RUNTIME_H
 #define TXP_CHECK_RUNTIME_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -204,5 +206,23 @@ struct rt_mark rt_watch_seen(int word);
 bool rt_watch_rose_since(int word, struct rt_mark m);
 /* The context exploring now, -1 for the controller or a free run. */
 int rt_current(void);
+
+/* -- the monitor (spin.c) ------------------------------------------------ */
+
+/* A thread beside the explorer's: when no scheduling point is reached for
+ * quiet_ns (a context looping on plain memory, which nothing preempts),
+ * or for a second once asked(arg) says a stop was asked, it calls
+ * stuck(arg, asked, seconds), which must end the program. */
+struct rt_monitor {
+	uint64_t quiet_ns;
+	bool (*asked)(void *arg);
+	void (*stuck)(void *arg, bool asked, double seconds);	/* never returns */
+	void *arg;
+	pthread_t thread;
+	_Atomic bool on;
+};
+/* 0, or an errno (the thread could not start: no monitor). */
+int rt_monitor_start(struct rt_monitor *m);
+void rt_monitor_stop(struct rt_monitor *m);
 
 #endif /* TXP_CHECK_RUNTIME_H */
