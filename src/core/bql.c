@@ -17,8 +17,8 @@ static inline void bql_sent(struct txp_txq *txq, unsigned bytes)
 	/* Release: trans_start before the bit, for the watchdog (pairs with
 	 * its barrier in stopped_for()). */
 	txp_store_release(&txq->stack_xoff, 1);
-	txp__stat_add(txq, txp_ctx_self(), TXP__ST_BQL_STOPS, 1);
 	txp_event("BQL limit: STACK_XOFF set");
+	txp__stat_add(txq, txp_ctx_self(), TXP__ST_BQL_STOPS, 1);
 	/* smp_mb__after_atomic(): the stop is visible before the recheck
 	 * below reads the completion side.  Pairs with the barrier in
 	 * bql_completed(): one of the two sees the other,
