@@ -144,7 +144,8 @@ int txp_dev_open(struct txp_dev *dev)
 
 	if (!dev)
 		return -EINVAL;
-	/* Up already: nothing to do, as dev_open() says. */
+	/* Up already: nothing to do, as dev_open() says.  Acquire: pairs
+	 * with the release stores of up below and in txp_dev_close(). */
 	if (txp_load_acquire(&dev->up))
 		return 0;
 	rc = dev->ops->open ? dev->ops->open(dev) : 0;

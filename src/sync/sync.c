@@ -289,6 +289,9 @@ static int ctx_take(int lo, int hi)
 		while (used != UINT64_MAX) {
 			int bit = __builtin_ctzll(~used), id = w * 64 + bit, high;
 
+			/* Seq_cst: acquires what the id's last owner wrote to
+			 * its per-context slots; pairs with the release in
+			 * ctx_give_back(). */
 			if (!atomic_compare_exchange_weak(&txp__ctx_used[w], &used,
 							  used | (1ull << bit)))
 				continue;
@@ -310,6 +313,13 @@ static void ctx_adopt(int id)
 	/* Any non-NULL value makes the destructor run. */
 	if (txp__ctx_key_ok)
 		pthread_setspecific(txp__ctx_key, &txp__ctx_id);
+}
+
+/* Id free again.  Seq_cst (a release): what its owner wrote to its
+ * per-context slots before reaches the next ctx_take() of it. */
+static void ctx_give_back(int id)
+{
+	atomic_fetch_and(&txp__ctx_used[id / 64], ~(1ull << (id % 64)));
 }
 
 int txp_ctx_attach(void)
@@ -335,7 +345,7 @@ void txp_ctx_detach(void)
 	txp__in_irq = 0;
 	if (txp__ctx_key_ok)
 		pthread_setspecific(txp__ctx_key, NULL);
-	atomic_fetch_and(&txp__ctx_used[id / 64], ~(1ull << (id % 64)));
+	ctx_give_back(id);
 }
 
 /* A thread's first call with every id taken: it waits for one to be
@@ -445,7 +455,7 @@ int txp_thread_start_internal(struct txp_thread *t, const char *name,
 	t->id = id;
 	rc = txp_thread_start_named(t, name, internal_main, t);
 	if (rc)
-		atomic_fetch_and(&txp__ctx_used[id / 64], ~(1ull << (id % 64)));
+		ctx_give_back(id);
 	return rc;
 }
 

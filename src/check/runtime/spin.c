@@ -18,7 +18,7 @@
 
 /* Beats of the explorer's thread, its only writer: one per scheduling
  * point, free run or not. */
-static _Atomic uint64_t beats;
+static _Atomic uint64_t beats;	/* relaxed: a count, publishing nothing */
 static uint64_t beats_mine;
 
 void rt_beat(void)
@@ -47,6 +47,7 @@ static void *monitor_main(void *arg)
 	sigemptyset(&none);
 	pthread_sigmask(SIG_SETMASK, &none, NULL);
 
+	/* Acquire: pairs with the release in rt_monitor_stop(). */
 	while (atomic_load_explicit(&m->on, memory_order_acquire)) {
 		uint64_t b = atomic_load_explicit(&beats, memory_order_relaxed), now = now_ns();
 		bool asked;
