@@ -169,11 +169,22 @@ bool txp_fault_next(struct txp_fault_stream *s);
  */
 struct txp_wire;
 
+/* A frame recorded after a later one of its flow had been: the first. */
+struct txp_wire_reorder {
+	uint32_t flow;
+	uint64_t ahead;		/* the later sequence number, recorded first */
+	uint64_t behind;	/* the earlier one, recorded after it */
+};
+
 struct txp_wire_stats {
 	uint64_t frames;	/* frames recorded */
 	uint64_t unique;	/* distinct (flow, seq) */
 	uint64_t duplicates;	/* frames recorded more than once */
 	uint64_t alien;		/* frames of a flow it does not track */
+	/* Distinct frames recorded after a higher sequence number of their
+	 * flow (out of order); the first is first_reorder. */
+	uint64_t reordered;
+	struct txp_wire_reorder first_reorder;
 };
 
 /* A wire tracking flows 0..nflows-1; NULL when memory is short. */
@@ -219,6 +230,8 @@ struct txp_sim_stats {
 	uint64_t wire_unique;		/* distinct (flow, seq) seen */
 	uint64_t wire_duplicates;	/* frames seen more than once */
 	uint64_t wire_alien;		/* frames of a flow the wire does not track */
+	uint64_t wire_reordered;	/* frames out of order in their flow */
+	struct txp_wire_reorder first_reorder;	/* the first queue's first, if any */
 	uint64_t ring_full_awake;	/* start_xmit found the ring full, queue awake */
 	uint64_t ring_full_stopped;	/* ... queue already stopped: the race */
 	uint64_t ring_errors;		/* descriptors found in an impossible state */
@@ -233,6 +246,12 @@ struct txp_sim_stats {
  * the queues; txp_sim_get_queue_stats gives one queue's. */
 void txp_sim_get_stats(struct txp_sim *sim, struct txp_sim_stats *st);
 void txp_sim_get_queue_stats(struct txp_sim *sim, unsigned queue, struct txp_sim_stats *st);
+/* Descriptors queue's start_xmit posted with xmit_more and has not
+ * announced yet (no doorbell since): the NIC will not send them until it
+ * does.  0 once the core's batch is done, whenever the core keeps its
+ * promise (the last packet of a batch without xmit_more).  Any context;
+ * never a scheduling point of txpath check. */
+unsigned txp_sim_unannounced(const struct txp_sim *sim, unsigned queue);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,8 @@
 
 #include <stdbool.h>
 
+struct txp_spinlock;
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -34,6 +36,10 @@ enum txp_hazard {
  * clears what it learned and reported before. */
 void txp_validator_enable(bool on);
 bool txp_validator_enabled(void);
+/* Does the calling context hold l, by the validator's own record of the
+ * locks it took (lockdep_is_held; not the lock's owner field)?  False
+ * while the validator is off. */
+bool txp_validator_holds(const struct txp_spinlock *l);
 /* Distinct reports so far, and each one (NULL past the end). */
 unsigned txp_validator_count(void);
 const char *txp_validator_report(unsigned i, enum txp_hazard *kind);

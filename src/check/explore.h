@@ -132,6 +132,11 @@ struct txp_explore_result {
 					 * counted fewer calls on a stopped queue than
 					 * the explorer saw), "claim" (the race an era
 					 * claims impossible was reached),
+					 * "reordered" (a flow out of order at the
+					 * wire where the device promises order),
+					 * "unjustified-drop" (a drop whose reason's
+					 * precondition did not hold), "no-doorbell"
+					 * (descriptors left unannounced to the NIC),
 					 * "false-timeout" (the watchdog reset a queue
 					 * stopped for less than its timeout); a plugin
 					 * driver that crashes ("crash"), calls exit()

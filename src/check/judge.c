@@ -67,6 +67,17 @@ static bool judge_xmit_on_stopped(const struct txp_explore_cfg *cfg, uint64_t co
 	return o->kind != NULL;
 }
 
+/* Does the scenario's device promise each flow's order at the wire?  A
+ * flow is one producer's.  The core's xmit lock, taken under the root
+ * lock, or one runner per queue, sends a queue's packets in their order;
+ * without a qdisc each producer calls the driver itself.  An LLTX driver
+ * run by any number of contexts (2.6.9-2.6.17) makes no such promise. */
+static bool order_promised(const struct scenario *sc)
+{
+	return txp_dev_lock_mode(sc->dev) == TXP_LOCK_CORE ||
+	       sc->cfg->runner == TXP_RUNNER_EXCLUSIVE || sc->cfg->qdisc == &txp_noqueue_ops;
+}
+
 /* Was the execution cut at a state explored in full (rt_cut())?  Its
  * end is one that state's search judged already, and passed. */
 static bool execution_cut(void)
@@ -85,6 +96,7 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 	struct wire_seen ss;
 	struct oracle_verdict pv;
 	uint64_t done, backlog;
+	bool promised;
 
 	if (execution_cut()) {
 		rt_release();
@@ -96,6 +108,7 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 	backlog = txp_dev_backlog(sc->dev);
 	o->xmit_on_stopped = st.xmit_on_stopped > 0 || oracle_xmit_on_stopped() > 0;
 	o->stopped = st.stops + st.bql_stops > 0;
+	promised = order_promised(sc);
 	rt_release();
 	txp_dev_close(sc->dev);
 	scenario_wire(sc, &ss);
@@ -114,6 +127,10 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 	} else if (pv.kind) {
 		o->kind = pv.kind;
 		snprintf(o->detail, sizeof(o->detail), "%s", pv.detail);
+	} else if (oracle_unjustified_drop(o->detail, sizeof(o->detail))) {
+		o->kind = "unjustified-drop";
+	} else if (oracle_no_doorbell(o->detail, sizeof(o->detail))) {
+		o->kind = "no-doorbell";
 	} else if (done < st.submitted) {
 		o->kind = "stall";
 		snprintf(o->detail, sizeof(o->detail),
@@ -130,6 +147,14 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 		snprintf(o->detail, sizeof(o->detail), "%llu packets never reached the wire, %llu ring errors",
 			 (unsigned long long)(st.submitted - ss.unique - txp_dev_stats_dropped(&st)),
 			 (unsigned long long)ss.ring_errors);
+	} else if (promised && ss.reordered) {
+		o->kind = "reordered";
+		snprintf(o->detail, sizeof(o->detail),
+			 "flow %u: seq %llu reached the wire before seq %llu, which CPU %u sent "
+			 "first (%llu frames out of order)",
+			 ss.first_reorder.flow, (unsigned long long)ss.first_reorder.ahead,
+			 (unsigned long long)ss.first_reorder.behind, ss.first_reorder.flow + 1,
+			 (unsigned long long)ss.reordered);
 	}
 }
 

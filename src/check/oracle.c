@@ -18,12 +18,22 @@
 #include "check/oracle.h"
 #include "check/runtime/runtime.h"
 #include "core/core.h"
+#include "txpath/validator.h"
 
 struct pkt_track {
 	unsigned frees;		/* while the contexts were explored */
 	unsigned teardown;	/* afterwards (free run, tear-down) */
 	int by[2];		/* the contexts of the first two frees (-1: tear-down) */
 	int unaccounted;	/* freed with no count first: by whom; -2: never */
+};
+
+/* A doorbell the driver owed and did not ring. */
+struct bell_miss {
+	int by;			/* the context; -1: no violation */
+	unsigned queue, descs;	/* what it left unannounced */
+	int slot;		/* its last packet there */
+	bool batch_end;		/* it left the batch (else: a packet without
+				 * xmit_more, not announced) */
 };
 
 static struct {
@@ -48,9 +58,84 @@ static struct {
 		int queue;	/* the first false reset's queue, -1: none */
 		uint64_t lasted;	/* how long that queue had been stopped, at most */
 	} wd;
+	/* Drops: the first whose reason's precondition did not hold. */
+	struct {
+		const char *why;	/* NULL: none yet */
+		enum txp_drop_reason reason;
+		int by;			/* the context; -1: the tear-down */
+		int slot;		/* the packet's; -1: not the oracle's */
+		unsigned queue;
+		char because[160];
+	} drop;
+	int in_timeout;		/* the context inside tx_timeout; -2: none */
+	/* The doorbell.  NULL: the driver has none the oracle can read. */
+	unsigned (*unannounced)(struct txp_dev *dev, unsigned queue);
+	unsigned inside[TXP_DEV_MAX_QUEUES];	/* contexts in each queue's start_xmit */
+	int owed[RT_MAX_CTX];		/* queue + 1 the context's last packet,
+					 * taken with xmit_more, went to; 0: none */
+	int owed_slot[RT_MAX_CTX];
+	struct bell_miss bell;
 	struct txp_pkt pkt[ORACLE_PKTS];
 	struct pkt_track track[ORACLE_PKTS];
 } O;
+
+/* The oracle's slot of pkt, or -1. */
+static int slot_of(const struct txp_pkt *pkt)
+{
+	return pkt >= O.pkt && pkt < O.pkt + ORACLE_PKTS ? (int)(pkt - O.pkt) : -1;
+}
+
+/* Is the doorbell of queue q someone's to ring still: a context inside
+ * its start_xmit (which, holding the driver, announces what it posts
+ * and what it finds posted), or between two packets of a batch (its last
+ * one taken with xmit_more)? */
+static bool bell_someones(unsigned q)
+{
+	if (O.inside[q])
+		return true;
+	for (unsigned c = 0; c < RT_MAX_CTX; c++)
+		if (O.owed[c] == (int)q + 1)
+			return true;
+	return false;
+}
+
+/* Context who just left queue q's driver (its start_xmit, with packet
+ * slot, or its batch): what is posted there and unannounced must be
+ * somebody's to ring, or the NIC will never send it. */
+static void bell_check(int who, unsigned q, int slot, bool batch_end)
+{
+	unsigned left;
+
+	if (O.bell.by >= 0 || bell_someones(q) || !(left = O.unannounced(O.dev, q)))
+		return;
+	O.bell = (struct bell_miss){ who, q, left, slot, batch_end };
+}
+
+/* After a call of start_xmit by context who on queue q (packet slot,
+ * taken with xmit_more `more` if rc says it was taken). */
+static void bell_after_xmit(int who, unsigned q, int slot, bool more, enum txp_tx rc)
+{
+	if (who < 0 || who >= RT_MAX_CTX)
+		return;
+	if (rc == TXP_TX_OK) {
+		O.owed[who] = more ? (int)q + 1 : 0;
+		O.owed_slot[who] = slot;
+	}
+	bell_check(who, q, slot, false);
+}
+
+/* txp__xmit_left: the calling context is done with txq's driver; if its
+ * last packet there went with xmit_more, none followed. */
+static void bell_xmit_left(struct txp_txq *txq)
+{
+	int who = rt_current();
+	unsigned q = txp_txq_index(txq);
+
+	if (who < 0 || who >= RT_MAX_CTX || O.owed[who] != (int)q + 1)
+		return;
+	O.owed[who] = 0;
+	bell_check(who, q, O.owed_slot[who], true);
+}
 
 /* The driver's start_xmit, watched. */
 static enum txp_tx watched_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
@@ -58,10 +143,18 @@ static enum txp_tx watched_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 	unsigned q = txp_txq_index(txq);
 	int word = q < RT_WATCH_MAX ? O.word[q] : -1;
 	struct rt_mark m = word >= 0 ? rt_watch_seen(word) : (struct rt_mark){ 0, 0 };
-	enum txp_tx rc = O.base->start_xmit(pkt, txq);
+	/* Read before the call: once it is the driver's, it may be freed. */
+	bool more = pkt->xmit_more;
+	int slot = slot_of(pkt);
+	enum txp_tx rc;
 
+	O.inside[q]++;
+	rc = O.base->start_xmit(pkt, txq);
+	O.inside[q]--;
 	if (word >= 0 && rt_current() >= 0 && rt_watch_rose_since(word, m))
 		O.on_stopped++;
+	if (O.unannounced)
+		bell_after_xmit(rt_current(), q, slot, more, rc);
 	return rc;
 }
 
@@ -76,7 +169,9 @@ static void watched_tx_timeout(struct txp_dev *dev, unsigned queue)
 			O.wd.lasted = lasted;
 		}
 	}
+	O.in_timeout = rt_current();
 	O.base->tx_timeout(dev, queue);
+	O.in_timeout = -2;
 }
 
 void oracle_precise(bool on)
@@ -85,8 +180,10 @@ void oracle_precise(bool on)
 }
 
 static bool oracle_keep(struct txp_pkt *pkt);
+static void oracle_drop_seen(struct txp_txq *txq, struct txp_pkt *pkt, enum txp_drop_reason r);
 
-const struct txp_driver_ops *oracle_begin(const struct txp_driver_ops *ops, unsigned packets)
+const struct txp_driver_ops *oracle_begin(const struct txp_driver_ops *ops, unsigned packets,
+				 unsigned (*unannounced)(struct txp_dev *dev, unsigned queue))
 {
 	O.packets = packets;
 	O.base = ops;
@@ -99,7 +196,15 @@ const struct txp_driver_ops *oracle_begin(const struct txp_driver_ops *ops, unsi
 	O.dev = NULL;
 	O.frees = O.counted = O.matched = 0;
 	O.on_stopped = 0;
+	O.drop.why = NULL;
+	O.in_timeout = -2;
+	O.unannounced = unannounced;
+	memset(O.owed, 0, sizeof(O.owed));
+	memset(O.inside, 0, sizeof(O.inside));
+	O.bell.by = -1;
 	txp__pkt_keep = oracle_keep;
+	txp__drop_seen = oracle_drop_seen;
+	txp__xmit_left = unannounced ? bell_xmit_left : NULL;
 	return &O.ops;
 }
 
@@ -170,12 +275,12 @@ static uint64_t accounted(void)
  * memory stays the oracle's, so that a second free is told, not a crash. */
 static bool oracle_keep(struct txp_pkt *pkt)
 {
+	int slot = slot_of(pkt), who;
 	struct pkt_track *t;
-	int who;
 
-	if (pkt < O.pkt || pkt >= O.pkt + ORACLE_PKTS)
+	if (slot < 0)
 		return false;
-	t = &O.track[pkt - O.pkt];
+	t = &O.track[slot];
 	who = rt_current();
 	if (who >= 0) {
 		if (t->frees < 2)
@@ -196,6 +301,81 @@ static bool oracle_keep(struct txp_pkt *pkt)
 	else if (t->unaccounted == -2)
 		t->unaccounted = who;
 	return true;
+}
+
+/* Packets txq's qdisc can hold now, at most: submitted there and not yet
+ * transmitted nor dropped (some may be in the ring, or in a context's
+ * hands). */
+static uint64_t queue_held_at_most(const struct txp_txq *txq)
+{
+	struct txp_dev_stats st;
+	uint64_t ended;
+
+	txp_txq_get_stats(txq, &st);
+	ended = st.transmitted + txp_dev_stats_dropped(&st);
+	return st.submitted > ended ? st.submitted - ended : 0;
+}
+
+/* Why a drop of a packet of txq for reason r cannot be right, now, in
+ * buf; NULL if it can.  The driver's own reasons (driver, tx-error) are
+ * its word: a bad packet, a failed descriptor. */
+static const char *drop_unjustified(struct txp_txq *txq, enum txp_drop_reason r, char *buf,
+				    size_t len)
+{
+	struct txp_dev *dev = txq->dev;
+	uint64_t held;
+
+	switch (r) {
+	case TXP_DROP_DEAD_LOOP:
+		/* The validator's record of the locks this context took, not
+		 * the lock's owner field (which the core compared). */
+		return txp_validator_holds(&txq->xmit_lock) ? NULL :
+		       "which does not hold the queue's xmit lock: start_xmit did not recurse";
+	case TXP_DROP_QDISC_LIMIT:
+		held = queue_held_at_most(txq);
+		if (held >= dev->txqueuelen)
+			return NULL;
+		snprintf(buf, len, "with at most %llu packets in the queue, below its limit of %u",
+			 (unsigned long long)held, dev->txqueuelen);
+		return buf;
+	case TXP_DROP_VIRTUAL_BUSY:
+		return txq->qdisc->ops == &txp_noqueue_ops ? NULL :
+		       "on a queue with a qdisc: only a device without one drops a packet so";
+	case TXP_DROP_DEV_DOWN:
+		/* Not a scheduling point: the oracle's own look. */
+		return !atomic_load_explicit(&dev->up, memory_order_relaxed) ? NULL :
+		       "while the device is up";
+	case TXP_DROP_TX_TIMEOUT:
+		return O.in_timeout >= 0 && O.in_timeout == rt_current() ? NULL :
+		       "outside the driver's tx_timeout";
+	case TXP_DROP_INTERRUPTED:
+		return "though no signal interrupts a check";
+	case TXP_DROP_NO_QUEUE:
+		return "though every producer of the scenario sends on a queue the device has";
+	case TXP_DROP_DRIVER:
+	case TXP_DROP_TX_ERROR:
+	case TXP_DROP_NR:
+		break;
+	}
+	return NULL;
+}
+
+/* txp__drop_seen: the first drop whose reason's precondition does not
+ * hold is kept, to be judged. */
+static void oracle_drop_seen(struct txp_txq *txq, struct txp_pkt *pkt, enum txp_drop_reason r)
+{
+	const char *why;
+
+	if (O.drop.why)
+		return;
+	why = drop_unjustified(txq, r, O.drop.because, sizeof(O.drop.because));
+	if (!why)
+		return;
+	O.drop.why = why;
+	O.drop.reason = r;
+	O.drop.by = rt_current();
+	O.drop.slot = slot_of(pkt);
+	O.drop.queue = txp_txq_index(txq);
 }
 
 static const char *who_name(int ctx)
@@ -268,4 +448,46 @@ void oracle_judge_packets(unsigned producers, unsigned packets, uint64_t wire_du
 unsigned oracle_xmit_on_stopped(void)
 {
 	return O.on_stopped;
+}
+
+/* "packet 2 of CPU 1 (flow 0, seq 1)", or "a packet" not the oracle's. */
+static const char *slot_name(int slot, char *buf, size_t len)
+{
+	if (slot < 0)
+		return "a packet";
+	return pkt_name((unsigned)slot, buf, len);
+}
+
+bool oracle_unjustified_drop(char *detail, size_t len)
+{
+	char name[80];
+
+	if (!O.drop.why)
+		return false;
+	snprintf(detail, len, "%s dropped as %s on queue %u by %s, %s",
+		 slot_name(O.drop.slot, name, sizeof(name)), txp_drop_reason_name(O.drop.reason),
+		 O.drop.queue, who_name(O.drop.by), O.drop.why);
+	return true;
+}
+
+bool oracle_no_doorbell(char *detail, size_t len)
+{
+	char name[80];
+
+	if (O.bell.by < 0)
+		return false;
+	if (O.bell.batch_end)
+		snprintf(detail, len,
+			 "%s left the driver of queue %u after %s, sent with xmit_more (more to "
+			 "follow), and none followed: %u descriptors posted, no doorbell, the NIC "
+			 "never told",
+			 who_name(O.bell.by), O.bell.queue,
+			 slot_name(O.bell.slot, name, sizeof(name)), O.bell.descs);
+	else
+		snprintf(detail, len,
+			 "start_xmit took %s on queue %u without xmit_more, and left %u descriptors "
+			 "unannounced: no doorbell, the NIC never told (%s)",
+			 slot_name(O.bell.slot, name, sizeof(name)), O.bell.queue, O.bell.descs,
+			 who_name(O.bell.by));
+	return true;
 }

@@ -20,10 +20,14 @@
 #define ORACLE_PKTS (6 * 64)
 
 /* A new scenario whose driver is ops, `packets` per producer: forget the
- * last one, and keep its packets past their free (core.h's
- * txp__pkt_keep).  Returns the ops to create the device with (ops, their
- * start_xmit watched). */
-const struct txp_driver_ops *oracle_begin(const struct txp_driver_ops *ops, unsigned packets);
+ * last one, keep its packets past their free (core.h's txp__pkt_keep),
+ * and hear every drop (txp__drop_seen).  unannounced, if the driver has a
+ * doorbell the oracle can read (the simulated NIC's,
+ * txp_sim_unannounced()): the descriptors posted on a queue and not yet
+ * announced to the NIC.  Returns the ops to create the device with (ops,
+ * their start_xmit and tx_timeout watched). */
+const struct txp_driver_ops *oracle_begin(const struct txp_driver_ops *ops, unsigned packets,
+				 unsigned (*unannounced)(struct txp_dev *dev, unsigned queue));
 /* The device exists: count its packets, watch its queue's stopped flag. */
 void oracle_watch(struct txp_dev *dev);
 /* Packet k of flow (a producer), zeroed: the oracle's own memory. */
@@ -65,5 +69,23 @@ bool oracle_false_timeout(char *detail, size_t len);
 /* Calls of start_xmit the oracle saw run on a queue another context
  * stopped (between the caller's check of "stopped" and the return). */
 unsigned oracle_xmit_on_stopped(void);
+
+/*
+ * Drops justified: each drop is checked as it is counted against its
+ * reason's precondition (dead-loop: the context holds the queue's xmit
+ * lock, by the validator's record; qdisc-limit: the queue can hold its
+ * limit; virtual-busy: a device without a qdisc; dev-down: the device is
+ * down; tx-timeout: inside the driver's tx_timeout; interrupted and
+ * no-queue: never, in a check).  The first that failed, into detail
+ * ("unjustified-drop").
+ */
+bool oracle_unjustified_drop(char *detail, size_t len);
+/*
+ * The doorbell: a context that leaves the driver after a packet it gave
+ * with xmit_more (none followed), or a packet given without it, must
+ * leave nothing posted and unannounced.  The first that did, into detail
+ * ("no-doorbell").  Only for a driver whose doorbell the oracle reads.
+ */
+bool oracle_no_doorbell(char *detail, size_t len);
 
 #endif

@@ -94,13 +94,21 @@ bool scenario_fits(const struct txp_explore_cfg *cfg, char *err, size_t errlen)
 	return rcfg.driver->check(&rcfg, err, errlen);
 }
 
+/* The simulated NIC's doorbell, for the oracle. */
+static unsigned sim_unannounced(struct txp_dev *dev, unsigned queue)
+{
+	return txp_sim_unannounced(txp_dev_priv(dev), queue);
+}
+
 /* The oracle's watch on the device: the driver's ops (cfg->ops in place
  * of the simulated NIC's) wrapped, ... */
 static const struct txp_driver_ops *scenario_watch_ops(const struct txp_driver_ops *ops, void *arg)
 {
 	const struct txp_explore_cfg *cfg = ((const struct scenario *)arg)->cfg;
 
-	return oracle_begin(!cfg->driver && cfg->ops ? cfg->ops : ops, cfg->packets);
+	if (cfg->driver)
+		return oracle_begin(ops, cfg->packets, NULL);
+	return oracle_begin(cfg->ops ? cfg->ops : ops, cfg->packets, sim_unannounced);
 }
 
 /* ... and its queues' stopped flags, before it opens. */
@@ -115,7 +123,8 @@ void scenario_wire(const struct scenario *sc, struct wire_seen *w)
 	struct txp_run_drv_stats ds;
 
 	sc->driver->stats(sc->drv_priv, &ds);
-	*w = (struct wire_seen){ ds.wire_unique, ds.wire_duplicates, ds.ring_errors };
+	*w = (struct wire_seen){ ds.wire_unique, ds.wire_duplicates, ds.ring_errors,
+				 ds.wire_reordered, ds.first_reorder };
 }
 
 void scenario_free(struct scenario *sc)

@@ -23,6 +23,8 @@ struct scenario {
 /* What a scenario's wire and ring saw. */
 struct wire_seen {
 	uint64_t unique, duplicates, ring_errors;
+	uint64_t reordered;			/* frames behind a later one of their flow */
+	struct txp_wire_reorder first_reorder;	/* the first such */
 };
 
 

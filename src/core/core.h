@@ -37,6 +37,19 @@ enum txp__stat {
  * free is told, not a crash); true: pkt was noted and is kept.  NULL:
  * every heap packet is freed. */
 extern bool (*txp__pkt_keep)(struct txp_pkt *pkt);
+/* The check build: told of every drop as it is counted, before the free
+ * (the oracle checks the reason's precondition: dead-loop only by the
+ * holder of the xmit lock, ...).  NULL: nobody. */
+extern void (*txp__drop_seen)(struct txp_txq *txq, struct txp_pkt *pkt,
+			      enum txp_drop_reason r);
+/* The check build: told when the calling context leaves the driver of
+ * txq after a batch of start_xmit calls (the last packet had xmit_more
+ * clear, or the batch was cut short), so that the oracle can see the
+ * doorbell rung.  NULL: nobody. */
+extern void (*txp__xmit_left)(struct txp_txq *txq);
+#define txp__check_hook(fn, ...) ((fn) ? (fn)(__VA_ARGS__) : (void)0)
+#else
+#define txp__check_hook(fn, ...) ((void)0)
 #endif
 
 /* Written only by its context (txp_counter_add), summed by readers. */

@@ -329,8 +329,14 @@ void txp_txq_get_bql(const struct txp_txq *txq, struct txp_bql_info *bi)
 
 /* -- packets leaving ------------------------------------------------- */
 
+#ifdef TXP_CHECK
+void (*txp__drop_seen)(struct txp_txq *txq, struct txp_pkt *pkt, enum txp_drop_reason r);
+void (*txp__xmit_left)(struct txp_txq *txq);
+#endif
+
 void txp__drop(struct txp_txq *txq, int self, struct txp_pkt *pkt, enum txp_drop_reason r)
 {
+	txp__check_hook(txp__drop_seen, txq, pkt, r);
 	txp__stat_add(txq, self, TXP__ST_DROPPED + r, 1);
 	txp_pkt_free(pkt);
 }
@@ -339,8 +345,10 @@ void txp__drop_list(struct txp_txq *txq, int self, struct txp_pkt *list, enum tx
 {
 	unsigned n = 0;
 
-	for (const struct txp_pkt *p = list; p; p = p->next)
+	for (struct txp_pkt *p = list; p; p = p->next) {
+		txp__check_hook(txp__drop_seen, txq, p, r);
 		n++;
+	}
 	txp__stat_add(txq, self, TXP__ST_DROPPED + r, n);
 	txp_pkt_free_list(list);
 }

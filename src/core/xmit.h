@@ -179,6 +179,8 @@ txp__send_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self
 			break;
 	}
 	txp__stat_add(txq, self, TXP__ST_XMIT_CALLS, calls);
+	if (calls)
+		txp__check_hook(txp__xmit_left, txq);
 	return i;
 }
 

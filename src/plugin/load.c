@@ -87,6 +87,8 @@ static void host_stats(void *priv, struct txp_run_drv_stats *st)
 		.wire_unique = ws.unique,
 		.wire_duplicates = ws.duplicates,
 		.wire_alien = ws.alien,
+		.wire_reordered = ws.reordered,
+		.first_reorder = ws.first_reorder,
 	};
 }
 

@@ -71,6 +71,8 @@ static void sim_stats(void *priv, struct txp_run_drv_stats *st)
 		.wire_unique = s.wire_unique,
 		.wire_duplicates = s.wire_duplicates,
 		.wire_alien = s.wire_alien,
+		.wire_reordered = s.wire_reordered,
+		.first_reorder = s.first_reorder,
 		.ring_full_awake = s.ring_full_awake,
 		.ring_full_stopped = s.ring_full_stopped,
 		.ring_errors = s.ring_errors,

@@ -261,6 +261,11 @@ static const struct v_held *find_held(const struct txp_spinlock *l)
 	return NULL;
 }
 
+bool txp_validator_holds(const struct txp_spinlock *l)
+{
+	return txp_validator_enabled() && find_held(l) != NULL;
+}
+
 /* A lock this context holds from now on; past V_HELD that is said once
  * and the deeper locks are not checked. */
 static void push_held(const struct txp_spinlock *l, int cls, const char *site, bool nested)

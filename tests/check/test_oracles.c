@@ -4,8 +4,10 @@
  * simulated NIC's ops, cfg.ops) that frees a packet it cannot take, that
  * completes a packet its ring still holds, that takes a packet and says
  * busy (so the core sends it again); and an era's claim against a
- * scenario that breaks it.  Each is named as what it is, with its
- * schedule, where before it was a stall, a crash, or nothing.  (The core
+ * scenario that breaks it; a driver that reorders a flow, drops a packet
+ * for a reason that does not hold, or leaves a packet unannounced to its
+ * NIC.  Each is named as what it is, with its schedule, where before it
+ * was a stall, a crash, or nothing.  (The core
  * counting start_xmit on a stopped queue wrongly is a mutant of the core:
  * tests/mutants/core-stop-gen-first.mut.)
  */
@@ -148,6 +150,96 @@ static void test_held_twice_is_duplicated(void **state)
 	expect_planted(posts_and_says_busy, "2.6.8", 1, "duplicated", words);
 }
 
+/* A driver that swaps the sequence numbers of a flow's first two packets:
+ * the wire sees seq 1 first.  Where the device promises each flow's order
+ * (one runner per queue, 2.6.18) that is reordered; where it does not
+ * (LLTX called by any number of contexts, 2.6.11) it is no violation. */
+static enum txp_tx swaps_first_two(struct txp_pkt *pkt, struct txp_txq *txq)
+{
+	bool swap = pkt->flow == 0 && pkt->seq < 2;
+	enum txp_tx rc;
+
+	if (swap)
+		pkt->seq ^= 1;
+	rc = txp_sim_ops.start_xmit(pkt, txq);
+	if (swap && rc != TXP_TX_OK)
+		pkt->seq ^= 1;	/* still the core's, to be sent again */
+	return rc;
+}
+
+static void test_reordered(void **state)
+{
+	static const char *const words[] = { "flow 0: seq 1 reached the wire before seq 0",
+					     "which CPU 1 sent first", NULL };
+	struct txp_explore_cfg cfg;
+	struct txp_explore_result res;
+	char err[256] = "";
+
+	(void)state;
+	expect_planted(swaps_first_two, "2.6.18", 1, "reordered", words);
+	txp_test_era_cfg(&cfg, "2.6.11");
+	cfg.bound = 1;
+	cfg.ops = txp_test_sim_ops_with(swaps_first_two);
+	assert_int_equal(txp_explore_run(&cfg, &res, err, sizeof(err)), 0);
+	if (res.found)
+		fail_msg("2.6.11 promises no order, got %s: %s", res.kind, res.detail);
+	txp_explore_result_free(&res);
+}
+
+/* A driver that drops its first packet as if the qdisc were full, with one
+ * packet queued at most: the reason's precondition fails. */
+static enum txp_tx drops_as_qdisc_limit(struct txp_pkt *pkt, struct txp_txq *txq)
+{
+	if (pkt->flow == 0 && pkt->seq == 0) {
+		txp_pkt_drop(txp_txq_dev(txq), pkt, TXP_DROP_QDISC_LIMIT);
+		return TXP_TX_OK;
+	}
+	return txp_sim_ops.start_xmit(pkt, txq);
+}
+
+/* ... and one that drops it as a dead loop, under LLTX, where the core
+ * takes no xmit lock for it to hold. */
+static enum txp_tx drops_as_dead_loop(struct txp_pkt *pkt, struct txp_txq *txq)
+{
+	if (pkt->flow == 0 && pkt->seq == 0) {
+		txp_pkt_drop(txp_txq_dev(txq), pkt, TXP_DROP_DEAD_LOOP);
+		return TXP_TX_OK;
+	}
+	return txp_sim_ops.start_xmit(pkt, txq);
+}
+
+static void test_unjustified_drop(void **state)
+{
+	static const char *const limit[] = {
+		"packet 1 of CPU 1 (flow 0, seq 0) dropped as qdisc-limit on queue 0 by CPU 1",
+		"below its limit of 1000", NULL };
+	static const char *const loop[] = {
+		"dropped as dead-loop", "does not hold the queue's xmit lock", NULL };
+
+	(void)state;
+	expect_planted(drops_as_qdisc_limit, "2.6.18", 1, "unjustified-drop", limit);
+	expect_planted(drops_as_dead_loop, "2.6.11", 1, "unjustified-drop", loop);
+}
+
+/* A driver that treats a packet given without xmit_more as if more would
+ * follow: the simulated NIC defers its doorbell, and it is never rung. */
+static enum txp_tx ignores_last(struct txp_pkt *pkt, struct txp_txq *txq)
+{
+	if (pkt->flow == 0 && pkt->seq == 0)
+		pkt->xmit_more = 1;
+	return txp_sim_ops.start_xmit(pkt, txq);
+}
+
+static void test_no_doorbell(void **state)
+{
+	static const char *const words[] = {
+		"start_xmit took packet 1 of CPU 1 (flow 0, seq 0) on queue 0 without xmit_more",
+		"1 descriptors unannounced", NULL };
+
+	(void)state;
+	expect_planted(ignores_last, "2.6.18", 1, "no-doorbell", words);
+}
+
 /* 2.6.18 claims the race impossible (one runner); without a qdisc every
  * producer calls start_xmit itself, and the race is reached: the claim
  * fails, with the schedule that breaks it.  Without the claim the same
@@ -192,6 +284,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_bug_log_quotes_the_line),
 		cmocka_unit_test(test_double_completion),
 		cmocka_unit_test(test_held_twice_is_duplicated),
+		cmocka_unit_test(test_reordered),
+		cmocka_unit_test(test_unjustified_drop),
+		cmocka_unit_test(test_no_doorbell),
 		cmocka_unit_test(test_claim_broken),
 		cmocka_unit_test(test_claims_of_the_eras),
 	};

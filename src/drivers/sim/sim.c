@@ -274,11 +274,16 @@ void txp_sim_destroy(struct txp_sim *sim)
 static void sim_stats_add(struct txp_sim *sim, struct txp_sim_stats *st)
 {
 	uint64_t cons, prod, retired, posted;
+	struct txp_wire_stats ws;
 
-	st->wire_frames += txp_load_relaxed(&sim->wire.frames);
-	st->wire_unique += txp_load_relaxed(&sim->wire.unique);
-	st->wire_duplicates += txp_load_relaxed(&sim->wire.duplicates);
-	st->wire_alien += txp_load_relaxed(&sim->wire.alien);
+	txp_wire_get_stats(&sim->wire, &ws);
+	st->wire_frames += ws.frames;
+	st->wire_unique += ws.unique;
+	st->wire_duplicates += ws.duplicates;
+	st->wire_alien += ws.alien;
+	if (ws.reordered && !st->wire_reordered)
+		st->first_reorder = ws.first_reorder;
+	st->wire_reordered += ws.reordered;
 	st->ring_full_awake += txp_load_relaxed(&sim->ring_full_awake);
 	st->ring_full_stopped += txp_load_relaxed(&sim->ring_full_stopped);
 	st->ring_errors += txp_load_relaxed(&sim->ring_errors);
@@ -315,6 +320,13 @@ void txp_sim_get_queue_stats(struct txp_sim *sim, unsigned queue, struct txp_sim
 	if (queue < sim->nq)
 		sim_stats_add(sim->queues[queue], st);
 	sim_faults_get(sim, st);
+}
+
+unsigned txp_sim_unannounced(const struct txp_sim *sim, unsigned queue)
+{
+	if (queue >= sim->nq)
+		return 0;
+	return atomic_load_explicit(&sim->queues[queue]->pending, memory_order_relaxed);
 }
 
 /* -- ops ------------------------------------------------------------------ */
@@ -359,10 +371,14 @@ static int sim_open(struct txp_dev *dev)
 static void sim_ring_take(struct txp_sim *sim, uint64_t done, struct sim_retired *r)
 {
 	uint64_t cons = txp_load_relaxed(&sim->cons);
-	uint64_t prod = txp_load_acquire(&sim->prod);
+	uint64_t prod = txp_load_acquire(&sim->prod), posted = sim_posted(sim, prod);
 
 	sim_retired_init(r);
-	for (; cons < prod; cons++) {
+	/* What xmit_more left unannounced is the ring's too: announced
+	 * here, the NIC stopped, so that both counts agree once it is empty. */
+	if (posted != prod)
+		sim_doorbell(sim, posted);
+	for (; cons < posted; cons++) {
 		unsigned i = (unsigned)(cons % sim->size);
 		struct txp_pkt *pkt = sim->ring[i].pkt;
 
@@ -466,8 +482,29 @@ static enum txp_tx sim_xmit_ring_full(struct txp_sim *sim, unsigned long flags)
 	return TXP_TX_BUSY;
 }
 
-/* Post pkt's descriptors: fragments first, the packet on the last one.
- * A slot still in use means two producers raced: counted, never hidden. */
+/* The ring is full at entry: what xmit_more left unannounced is
+ * announced before BUSY, so that the NIC can make room (the core will
+ * not call again until it does). */
+static void sim_doorbell_if_pending(struct txp_sim *sim, uint64_t posted)
+{
+	if (atomic_load_explicit(&sim->pending, memory_order_relaxed))
+		sim_doorbell(sim, posted);
+}
+
+/* After the stop test, what xmit_more left unannounced is announced if the
+ * queue is stopped now (by the driver or by BQL): no later call may come
+ * to ring it.  netif_xmit_stopped() || !netdev_xmit_more(). */
+static void sim_doorbell_if_stopped(struct txp_sim *sim, uint64_t posted)
+{
+	if (atomic_load_explicit(&sim->pending, memory_order_relaxed) &&
+	    txp_netif_xmit_stopped(sim->txq))
+		sim_doorbell(sim, posted);
+}
+
+/* Post pkt's descriptors: fragments first, the packet on the last one, and
+ * ring the doorbell unless xmit_more says more follow (veth has none: it
+ * hands each packet over).  A slot still in use means two producers
+ * raced: counted, never hidden. */
 static void sim_post(struct txp_sim *sim, struct txp_pkt *pkt, uint64_t prod, unsigned need)
 {
 	/* Read before the slots are written: a producer racing this one
@@ -488,11 +525,12 @@ static void sim_post(struct txp_sim *sim, struct txp_pkt *pkt, uint64_t prod, un
 	 * could report them first, and BQL would stop the queue for bytes
 	 * already gone. */
 	if (sim->p->bql)
-		txp_netdev_tx_sent_queue_more(sim->txq, len, more);
+		more = !txp_netdev_tx_sent_queue_more(sim->txq, len, more);
 	txp_event("queue packet to HW");
-	/* Release: the descriptors before the index; pairs with the acquire
-	 * of prod in sim_reap(). */
-	txp_store_release(&sim->prod, prod + need);
+	if (more && !sim->p->veth)
+		atomic_fetch_add_explicit(&sim->pending, need, memory_order_relaxed);
+	else
+		sim_doorbell(sim, prod + need);
 }
 
 /* Free descriptors now (the helpers' get_desc). */
@@ -561,14 +599,16 @@ static enum txp_tx rc2_naive_start_xmit(struct txp_sim *sim, struct txp_pkt *pkt
 		txp_netif_tx_unlock_irq(sim->txq);
 		return TXP_TX_OK;
 	}
-	prod = txp_load_relaxed(&sim->prod);
+	prod = sim_posted(sim, txp_load_relaxed(&sim->prod));
 	avail = sim_avail(sim, prod, txp_load_acquire(&sim->cons));
 	if (sim_ring_full(sim, avail, need)) {
+		sim_doorbell_if_pending(sim, prod);
 		txp_netif_tx_unlock_irq(sim->txq);
 		return sim_xmit_ring_full(sim, 0);
 	}
 	sim_post(sim, pkt, prod, need);
 	sim_maybe_stop(sim, prod + need, avail - need);
+	sim_doorbell_if_stopped(sim, prod + need);
 	txp_netif_tx_unlock_irq(sim->txq);
 	return TXP_TX_OK;
 }
@@ -599,18 +639,24 @@ static enum txp_tx sim_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 		txp_event("TX lock busy");
 		return TXP_TX_LOCKED;
 	}
-	prod = txp_load_relaxed(&sim->prod);
+	prod = sim_posted(sim, txp_load_relaxed(&sim->prod));
 	/* Acquire: pairs with the release of cons in sim_reap(), so retired
 	 * slots are clean before they are reused. */
 	avail = sim_avail(sim, prod, txp_load_acquire(&sim->cons));
-	if (txp_unlikely(sim_ring_full(sim, avail, need)))
-		return sim->p->veth ? txp__sim_veth_full(sim, prod) : sim_xmit_ring_full(sim, flags);
+	if (txp_unlikely(sim_ring_full(sim, avail, need))) {
+		if (sim->p->veth)
+			return txp__sim_veth_full(sim, prod);
+		sim_doorbell_if_pending(sim, prod);
+		return sim_xmit_ring_full(sim, flags);
+	}
 
 	sim_post(sim, pkt, prod, need);
-	if (sim->p->veth)
+	if (sim->p->veth) {
 		txp__sim_veth_kick(sim);
-	else
+	} else {
 		sim_maybe_stop(sim, prod + need, avail - need);
+		sim_doorbell_if_stopped(sim, prod + need);
+	}
 	sim_tx_unlock(sim, flags);
 	return TXP_TX_OK;
 }

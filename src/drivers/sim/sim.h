@@ -36,7 +36,13 @@ struct txp_sim {
 	unsigned batch;
 
 	/* Producer side: written under tx_lock (LLTX) or the xmit lock. */
-	txp_cacheline_aligned _Atomic uint64_t prod;	/* descriptors posted, ever */
+	/* Descriptors announced to the NIC, ever: the doorbell (the tail
+	 * register the driver writes); the NIC sends nothing past it. */
+	txp_cacheline_aligned _Atomic uint64_t prod;
+	/* Posted past prod with xmit_more, not announced yet: the driver's
+	 * own count, never the NIC's.  Not a scheduling point (relaxed
+	 * atomics outside the seam), so that the explorer can read it. */
+	_Atomic unsigned pending;
 	struct txp_spinlock tx_lock;		/* the driver's own (tp->tx_lock) */
 	_Atomic uint64_t ring_full_awake, ring_full_stopped;
 	/* Bytes posted, ever: shared adds, as a racing personality may post
@@ -56,6 +62,21 @@ struct txp_sim {
 	_Atomic uint64_t napi_polls;
 	_Atomic uint64_t ring_resets;	/* tx_timeout's, one writer (the watchdog) */
 };
+
+/* The driver's count of descriptors posted, ever: announced or not. */
+static inline uint64_t sim_posted(struct txp_sim *sim, uint64_t announced)
+{
+	return announced + atomic_load_explicit(&sim->pending, memory_order_relaxed);
+}
+
+/* Ring the doorbell: every descriptor posted, up to posted, is the NIC's
+ * to send.  Release: the descriptors before the index; pairs with the
+ * acquire of prod in txp__sim_reap(). */
+static inline void sim_doorbell(struct txp_sim *sim, uint64_t posted)
+{
+	atomic_store_explicit(&sim->pending, 0, memory_order_relaxed);
+	txp_store_release(&sim->prod, posted);
+}
 
 /* Free descriptors, given a producer and a consumer count. */
 static inline unsigned sim_avail(const struct txp_sim *sim, uint64_t prod, uint64_t cons)

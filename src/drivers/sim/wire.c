@@ -1,5 +1,6 @@
 /*
- * wire.c - per-flow bitmaps of the sequence numbers seen on the wire.
+ * wire.c - per-flow bitmaps of the sequence numbers seen on the wire, and
+ * the highest, so that a frame behind it is counted out of order.
  */
 #include "wire.h"
 
@@ -81,14 +82,30 @@ void txp_wire_record(struct txp_wire *w, uint32_t flow, uint64_t seq)
 	}
 	f->seen[seq / 64] |= bit;
 	txp_counter_add(&w->unique, 1);
+	if (seq + 1 > f->next) {
+		f->next = seq + 1;
+	} else if (!txp_counter_read(&w->reordered)) {
+		/* Written once, before it is counted.  Release: pairs with the
+		 * acquire in txp_wire_get_stats(), which reads it only then. */
+		w->first = (struct txp_wire_reorder){ flow, f->next - 1, seq };
+		atomic_store_explicit(&w->reordered, 1, memory_order_release);
+	} else {
+		txp_counter_add(&w->reordered, 1);
+	}
 }
 
 void txp_wire_get_stats(const struct txp_wire *w, struct txp_wire_stats *st)
 {
+	/* Acquire: pairs with the release in txp_wire_record(). */
+	uint64_t reordered = atomic_load_explicit(&((struct txp_wire *)w)->reordered,
+						  memory_order_acquire);
+
 	*st = (struct txp_wire_stats){
 		.frames = txp_counter_read(&w->frames),
 		.unique = txp_counter_read(&w->unique),
 		.duplicates = txp_counter_read(&w->duplicates),
 		.alien = txp_counter_read(&w->alien),
+		.reordered = reordered,
+		.first_reorder = reordered ? w->first : (struct txp_wire_reorder){ 0, 0, 0 },
 	};
 }

@@ -13,12 +13,14 @@
 struct wire_flow {
 	uint64_t *seen;		/* bit seq: frame seq was seen */
 	uint64_t words;		/* allocated length of seen */
+	uint64_t next;		/* one past the highest seq seen */
 };
 
 struct txp_wire {
 	unsigned nflows;
 	struct wire_flow *flows;
-	_Atomic uint64_t frames, unique, duplicates, alien;
+	_Atomic uint64_t frames, unique, duplicates, alien, reordered;
+	struct txp_wire_reorder first;	/* the writer's; read once it stopped */
 };
 
 /* txp_wire_create() and txp_wire_destroy() of a wire in place: 0, or -1
