@@ -57,6 +57,8 @@ check "the queues' drops sum to the device's, reason by reason" \
 	"holds '$dir/mq' 'all(sum(q[\"dropped\"][r] for q in d[\"per_queue\"]) == n for r, n in d[\"dropped\"].items())'"
 check "both queues carried packets" "holds '$dir/mq' 'all(q[\"transmitted\"] > 0 for q in d[\"per_queue\"])'"
 check "the small ring stopped a queue (the counters are not all zero)" "holds '$dir/mq' 'd[\"stops\"] > 0'"
+check "each flow in order at the wire (the core's xmit lock, one runner)" \
+	"holds '$dir/mq' 'd[\"reordered\"] == 0 and d[\"requeues\"] > 0'"
 
 # The demo's rows include the modern eras.  (Its exit status is not
 # asked: 5.1-nolock, the lockless qdisc as merged, may strand a packet.)
