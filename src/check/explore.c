@@ -29,6 +29,7 @@ void txp_explore_cfg_init(struct txp_explore_cfg *cfg)
 	cfg->personality = txp_sim_personality("tg3-2005");
 	cfg->producers = 2;
 	cfg->packets = 2;
+	cfg->pools = true;
 	cfg->batch = 32;
 	cfg->strategy = TXP_EXPLORE_BOUND;
 	cfg->bound = 2;

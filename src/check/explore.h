@@ -82,6 +82,11 @@ struct txp_explore_cfg {
 	unsigned bulk;		/* packets dequeued per xmit lock, each but the
 				 * last with xmit_more; 0 or 1: one, as 2.6 */
 	bool defer;		/* a locked qdisc's defer list (txp_dev_cfg.defer) */
+	/* Each producer's packets from a pool of its own (txp_pkt_pool),
+	 * freed by whichever context ends them: the pools' return stacks are
+	 * explored, and each must have every packet home at the end.  Else
+	 * the oracle's own memory.  txp_explore_cfg_init(): true. */
+	bool pools;
 	bool tso;		/* store buffers: the memory model tso */
 	/* One more context: the watchdog's timer, expiring once, on a device
 	 * idle for long when the contexts start and a logical clock that

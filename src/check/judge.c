@@ -97,6 +97,7 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 	struct oracle_verdict pv;
 	uint64_t done, backlog;
 	bool promised;
+	int away;
 
 	if (execution_cut()) {
 		rt_release();
@@ -111,6 +112,7 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 	promised = order_promised(sc);
 	rt_release();
 	txp_dev_close(sc->dev);
+	away = scenario_pools_home(sc);
 	scenario_wire(sc, &ss);
 	oracle_judge_packets(cfg->producers, cfg->packets, ss.duplicates, &pv);
 	if (validator_reports) {
@@ -127,6 +129,11 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 	} else if (pv.kind) {
 		o->kind = pv.kind;
 		snprintf(o->detail, sizeof(o->detail), "%s", pv.detail);
+	} else if (away >= 0) {
+		o->kind = "lost";
+		snprintf(o->detail, sizeof(o->detail),
+			 "CPU %d's pool did not have every packet home at the end: one freed into "
+			 "another pool, or a packet of another freed into it", away + 1);
 	} else if (oracle_unjustified_drop(o->detail, sizeof(o->detail))) {
 		o->kind = "unjustified-drop";
 	} else if (oracle_no_doorbell(o->detail, sizeof(o->detail))) {

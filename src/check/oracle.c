@@ -77,12 +77,21 @@ static struct {
 	struct bell_miss bell;
 	struct txp_pkt pkt[ORACLE_PKTS];
 	struct pkt_track track[ORACLE_PKTS];
+	/* Each slot's packet from a producer's pool (oracle_pkt_from());
+	 * NULL: none, or the slot's own in pkt. */
+	struct txp_pkt *pooled[ORACLE_PKTS];
+	unsigned npooled;	/* slots below this may be pooled */
 } O;
 
 /* The oracle's slot of pkt, or -1. */
 static int slot_of(const struct txp_pkt *pkt)
 {
-	return pkt >= O.pkt && pkt < O.pkt + ORACLE_PKTS ? (int)(pkt - O.pkt) : -1;
+	if (pkt >= O.pkt && pkt < O.pkt + ORACLE_PKTS)
+		return (int)(pkt - O.pkt);
+	for (unsigned i = 0; i < O.npooled; i++)
+		if (O.pooled[i] == pkt)
+			return (int)i;
+	return -1;
 }
 
 /* Is the doorbell of queue q someone's to ring still: a context inside
@@ -202,6 +211,8 @@ const struct txp_driver_ops *oracle_begin(const struct txp_driver_ops *ops, unsi
 	memset(O.owed, 0, sizeof(O.owed));
 	memset(O.inside, 0, sizeof(O.inside));
 	O.bell.by = -1;
+	O.npooled = 0;
+	memset(O.pooled, 0, sizeof(O.pooled));	/* the last scenario's, maybe at the same addresses */
 	txp__pkt_keep = oracle_keep;
 	txp__drop_seen = oracle_drop_seen;
 	txp__xmit_left = unannounced ? bell_xmit_left : NULL;
@@ -250,15 +261,42 @@ bool oracle_false_timeout(char *detail, size_t len)
 	return true;
 }
 
-struct txp_pkt *oracle_pkt(unsigned flow, unsigned k)
+/* Slot i of packet k of flow, its track afresh; -1 past the oracle's room. */
+static int slot_new(unsigned flow, unsigned k)
 {
 	unsigned i = flow * O.packets + k;
 
 	if (!O.packets || k >= O.packets || i >= ORACLE_PKTS)
+		return -1;
+	O.track[i] = (struct pkt_track){ .by = { -1, -1 }, .unaccounted = -2 };
+	return (int)i;
+}
+
+struct txp_pkt *oracle_pkt(unsigned flow, unsigned k)
+{
+	int i = slot_new(flow, k);
+
+	if (i < 0)
 		return NULL;
 	memset(&O.pkt[i], 0, sizeof(O.pkt[i]));
-	O.track[i] = (struct pkt_track){ .by = { -1, -1 }, .unaccounted = -2 };
 	return &O.pkt[i];
+}
+
+unsigned oracle_pkts_from(struct txp_pkt_pool *pool, unsigned flow, struct txp_pkt **pkts,
+			  unsigned n)
+{
+	unsigned got = txp_pkt_pool_alloc_bulk(pool, pkts, n);
+
+	for (unsigned k = 0; k < got; k++) {
+		int i = slot_new(flow, k);
+
+		if (i < 0)
+			return k;	/* the rest are not followed: pool_home fails */
+		O.pooled[i] = pkts[k];
+		if ((unsigned)i >= O.npooled)
+			O.npooled = (unsigned)i + 1;
+	}
+	return got;
 }
 
 static uint64_t accounted(void)
@@ -269,10 +307,11 @@ static uint64_t accounted(void)
 	return st.transmitted + txp_dev_stats_dropped(&st);
 }
 
-/* txp__pkt_keep: a heap packet is being freed (its destructor has run).
- * True if it is one of the oracle's, whose free is then noted (by whom,
- * whether the core counted it transmitted or dropped first) and whose
- * memory stays the oracle's, so that a second free is told, not a crash. */
+/* txp__pkt_keep: a packet is being freed (its destructor has run).  If it
+ * is one of the oracle's, its free is noted (by whom, whether the core
+ * counted it transmitted or dropped first), and its memory kept from going
+ * back when it is the oracle's own, or a pool's freed again: so that a
+ * second free is told, not a crash or a pool corrupted. */
 static bool oracle_keep(struct txp_pkt *pkt)
 {
 	int slot = slot_of(pkt), who;
@@ -290,17 +329,17 @@ static bool oracle_keep(struct txp_pkt *pkt)
 		t->teardown++;
 	}
 	O.frees++;
-	if (!O.precise)
-		return true;
 	/* Counted before it is freed, or not at all.  Counts only grow: a
 	 * count read once covers the frees it is ahead by (a list). */
-	if (O.dev && O.counted <= O.matched)
-		O.counted = accounted();
-	if (O.counted > O.matched)
-		O.matched++;
-	else if (t->unaccounted == -2)
-		t->unaccounted = who;
-	return true;
+	if (O.precise) {
+		if (O.dev && O.counted <= O.matched)
+			O.counted = accounted();
+		if (O.counted > O.matched)
+			O.matched++;
+		else if (t->unaccounted == -2)
+			t->unaccounted = who;
+	}
+	return !pkt->pool || t->frees + t->teardown > 1;
 }
 
 /* Packets txq's qdisc can hold now, at most: submitted there and not yet

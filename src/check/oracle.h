@@ -32,6 +32,11 @@ const struct txp_driver_ops *oracle_begin(const struct txp_driver_ops *ops, unsi
 void oracle_watch(struct txp_dev *dev);
 /* Packet k of flow (a producer), zeroed: the oracle's own memory. */
 struct txp_pkt *oracle_pkt(unsigned flow, unsigned k);
+/* Packets 0..n-1 of flow from pool (the producer's own, its owner), all
+ * at once, followed all the same: each goes home when freed, unless freed
+ * again.  How many the pool gave. */
+unsigned oracle_pkts_from(struct txp_pkt_pool *pool, unsigned flow, struct txp_pkt **pkts,
+			  unsigned n);
 
 struct oracle_verdict {
 	const char *kind;	/* NULL: the packets are all accounted for */

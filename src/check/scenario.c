@@ -28,9 +28,25 @@ static void *producer_main(void *arg)
 	struct producer_arg *pa = arg;
 	const struct txp_explore_cfg *cfg = pa->sc->cfg;
 	unsigned span = cfg->frags_max - cfg->frags_min + 1, bulk = cfg->bulk ? cfg->bulk : 1;
-	struct txp_pkt *burst[TXP_DEV_BULK_MAX];
+	struct txp_pkt *burst[TXP_DEV_BULK_MAX], *mine[SCENARIO_MAX_PACKETS];
+	unsigned got = 0;
 
 	txp_ctx_attach();
+	/* Its packets, all taken before it sends: from a pool it owns, whose
+	 * return stack the others' frees go onto (none is handed out again,
+	 * so the oracle knows each by its address); past what the pool
+	 * gives (memory short), the oracle's own. */
+	if (cfg->pools && (pa->sc->pool[pa->flow] = txp_pkt_pool_create(cfg->packets)))
+		got = oracle_pkts_from(pa->sc->pool[pa->flow], pa->flow, mine, cfg->packets);
+	for (unsigned k = 0; k < cfg->packets; k++) {
+		struct txp_pkt *pkt = k < got ? mine[k] : oracle_pkt(pa->flow, k);
+
+		pkt->flow = pa->flow;
+		pkt->seq = k;
+		pkt->len = 64;
+		pkt->nr_frags = (uint16_t)(cfg->frags_min + (pa->flow + k) % span);
+		mine[k] = pkt;
+	}
 	/* XPS: producer i sends on queue i mod the queues.  Set here, for
 	 * the context slot this fiber got (which one depends on the order
 	 * earlier executions left them in; the default map would follow). */
@@ -39,15 +55,8 @@ static void *producer_main(void *arg)
 	for (unsigned k = 0; k < cfg->packets;) {
 		unsigned n = 0;
 
-		for (; n < bulk && k < cfg->packets; n++, k++) {
-			struct txp_pkt *pkt = oracle_pkt(pa->flow, k);
-
-			pkt->flow = pa->flow;
-			pkt->seq = k;
-			pkt->len = 64;
-			pkt->nr_frags = (uint16_t)(cfg->frags_min + (pa->flow + k) % span);
-			burst[n] = pkt;
-		}
+		for (; n < bulk && k < cfg->packets; n++, k++)
+			burst[n] = mine[k];
 		if (n == 1)
 			txp_dev_queue_xmit(pa->sc->dev, burst[0]);
 		else
@@ -125,6 +134,18 @@ void scenario_wire(const struct scenario *sc, struct wire_seen *w)
 	sc->driver->stats(sc->drv_priv, &ds);
 	*w = (struct wire_seen){ ds.wire_unique, ds.wire_duplicates, ds.ring_errors,
 				 ds.wire_reordered, ds.first_reorder };
+}
+
+int scenario_pools_home(struct scenario *sc)
+{
+	int first = -1;
+
+	for (unsigned i = 0; i < sc->cfg->producers; i++) {
+		if (!txp_pkt_pool_destroy(sc->pool[i]) && first < 0)
+			first = (int)i;
+		sc->pool[i] = NULL;
+	}
+	return first;
 }
 
 void scenario_free(struct scenario *sc)

@@ -12,12 +12,16 @@
 #include "check/explore.h"
 #include "run/run.h"
 
+/* Packets per producer at most (txp_explore_cfg_valid()). */
+#define SCENARIO_MAX_PACKETS 64
+
 struct scenario {
 	const struct txp_explore_cfg *cfg;
 	const struct txp_run_driver *driver;	/* the simulated NIC, or cfg->driver */
 	void *drv_priv;		/* its state */
 	struct txp_dev *dev;
 	unsigned next_flow;
+	struct txp_pkt_pool *pool[RT_MAX_CTX];	/* each producer's (cfg->pools) */
 };
 
 /* What a scenario's wire and ring saw. */
@@ -38,6 +42,10 @@ int scenario_setup(struct scenario *sc, const struct txp_explore_cfg *cfg, char 
 /* What its wire and ring saw (the device closed). */
 void scenario_wire(const struct scenario *sc, struct wire_seen *w);
 void scenario_free(struct scenario *sc);
+/* With cfg->pools, the device closed: destroy the producers' pools.  The
+ * first producer whose pool did not have every packet home (one freed
+ * into another pool, or never), or -1 when they all did. */
+int scenario_pools_home(struct scenario *sc);
 /* Do the producers differ in nothing but their ids (the reduction's
  * symmetry)?  After scenario_tell_apart(true), no longer, until false. */
 bool scenario_producers_alike(const struct txp_explore_cfg *cfg);

@@ -32,10 +32,11 @@ enum txp__stat {
 };
 
 #ifdef TXP_CHECK
-/* The check build: set by whoever must keep the heap packets it made past
- * their free (the explorer's oracle follows its packets, so that a second
- * free is told, not a crash); true: pkt was noted and is kept.  NULL:
- * every heap packet is freed. */
+/* The check build: told of every packet's free (after its destructor) by
+ * whoever follows packets (the explorer's oracle, so that a second free
+ * is told, not a crash); true: pkt was noted and its memory is kept (the
+ * oracle's own packets, and a pool's packet freed again, which must not
+ * go home twice).  NULL: every packet goes back. */
 extern bool (*txp__pkt_keep)(struct txp_pkt *pkt);
 /* The check build: told of every drop as it is counted, before the free
  * (the oracle checks the reason's precondition: dead-loop only by the

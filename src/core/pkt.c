@@ -62,8 +62,10 @@ TXP_LOCAL(pool_token);
 
 static inline uint64_t thread_token(void)
 {
+	/* Relaxed, outside the seam: only unique, ordered with nothing (and
+	 * in the check build no scheduling point). */
 	if (txp_unlikely(!pool_token))
-		pool_token = txp_fetch_add(&pool_next_token, 1);
+		pool_token = atomic_fetch_add_explicit(&pool_next_token, 1, memory_order_relaxed);
 	return pool_token;
 }
 
@@ -153,15 +155,25 @@ uint32_t txp_pkt_gather(const struct txp_pkt *pkt, void *dst, uint32_t cap)
 bool (*txp__pkt_keep)(struct txp_pkt *pkt);
 #endif
 
-/* A heap packet's memory goes back.  In the check build the explorer's
- * own packets stay its (it notes the free: a second is a finding). */
-static inline void heap_free(struct txp_pkt *pkt)
+/* In the check build, is pkt's memory kept from going back (its free
+ * noted by the explorer's oracle, which keeps its own packets, and a
+ * pool's packet freed a second time, so that a second free is a finding,
+ * not a corrupted pool)? */
+static inline bool kept(struct txp_pkt *pkt)
 {
 #ifdef TXP_CHECK
-	if (txp__pkt_keep && txp__pkt_keep(pkt))
-		return;
+	return txp__pkt_keep && txp__pkt_keep(pkt);
+#else
+	(void)pkt;
+	return false;
 #endif
-	free(pkt);
+}
+
+/* A heap packet's memory goes back. */
+static inline void heap_free(struct txp_pkt *pkt)
+{
+	if (!kept(pkt))
+		free(pkt);
 }
 
 /* -- going home ----------------------------------------------------------- */
@@ -184,12 +196,37 @@ static void pool_put(struct txp_pkt_pool *pool, struct txp_pkt *first, struct tx
 	} while (!txp_cas(&pool->remote, &head, first));
 }
 
+#ifdef TXP_CHECK
+/* The check build: first..last without the packets kept(), relinked;
+ * their first, or NULL if none is left, and *last. */
+static struct txp_pkt *run_unkept(struct txp_pkt *first, struct txp_pkt **last)
+{
+	struct txp_pkt *head = NULL, **tail = &head, *end = *last, *next;
+
+	for (struct txp_pkt *p = first;; p = next) {
+		next = p->next;
+		if (!kept(p)) {
+			*tail = p;
+			tail = &p->next;
+			*last = p;
+		}
+		if (p == end)
+			break;
+	}
+	return head;
+}
+#endif
+
 /* first..last, all of first's pool (or all from the heap), go home. */
 static void pool_free_run(struct txp_pkt *first, struct txp_pkt *last)
 {
 	struct txp_pkt *next;
 
 	if (first->pool) {
+#ifdef TXP_CHECK
+		if (!(first = run_unkept(first, &last)))
+			return;
+#endif
 		pool_put(first->pool, first, last);
 		return;
 	}
@@ -205,10 +242,10 @@ void txp_pkt_free(struct txp_pkt *pkt)
 		return;
 	if (pkt->destructor)
 		pkt->destructor(pkt);
-	if (pkt->pool)
-		pool_put(pkt->pool, pkt, pkt);
-	else
+	if (!pkt->pool)
 		heap_free(pkt);
+	else if (!kept(pkt))
+		pool_put(pkt->pool, pkt, pkt);
 }
 
 void txp_pkt_free_list(struct txp_pkt *list)

@@ -72,6 +72,11 @@ static const char check_help[] =
 "                          lock, one runner by its seqlock (see txpath run)\n"
 "  --defer on|off          a root-locked qdisc's defer list (6.18; default off;\n"
 "                          an error with noqueue or nolock: no root lock)\n"
+"  --pools on|off          each producer's packets from a pool of its own\n"
+"                          (txp_pkt_pool), freed by whichever context ends\n"
+"                          them: the pools' return stacks explored, and every\n"
+"                          packet home at the end (default on; off: the\n"
+"                          explorer's own packets, about 7 % fewer schedules)\n"
 "  --producers N           producer contexts (default 2)\n"
 "  --packets N             packets each (default 2)\n"
 "  --ring N                descriptors (default: the smallest that fits one\n"
@@ -244,7 +249,7 @@ enum {
 	OPT_ERA = 256, OPT_LOCK, OPT_RUNNER, OPT_PERSONALITY, OPT_PRODUCERS, OPT_PACKETS,
 	OPT_RING, OPT_FRAGS, OPT_BATCH, OPT_MM, OPT_BOUND, OPT_PCT, OPT_RANDOM, OPT_RUNS,
 	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_SPIN_SECONDS, OPT_JSON, OPT_HELP, OPT_QDISC, OPT_QUEUES, OPT_BQL,
-	OPT_BULK, OPT_DEFER, OPT_WATCHDOG, OPT_REDUCE, OPT_REDUCE_WITHOUT,
+	OPT_BULK, OPT_DEFER, OPT_POOLS, OPT_WATCHDOG, OPT_REDUCE, OPT_REDUCE_WITHOUT,
 };
 
 static const struct option check_options[] = {
@@ -263,6 +268,7 @@ static const struct option check_options[] = {
 	{ "bql", required_argument, NULL, OPT_BQL },
 	{ "bulk", required_argument, NULL, OPT_BULK },
 	{ "defer", required_argument, NULL, OPT_DEFER },
+	{ "pools", required_argument, NULL, OPT_POOLS },
 	{ "watchdog", no_argument, NULL, OPT_WATCHDOG },
 	{ "memory-model", required_argument, NULL, OPT_MM },
 	{ "bound", required_argument, NULL, OPT_BOUND },
@@ -388,6 +394,7 @@ static void parse_option(int c, const char *arg, struct txp_explore_cfg *cfg, st
 		break;
 	case OPT_QDISC: p->qdisc = parse_qdisc("check", arg); break;
 	case OPT_DEFER: cfg->defer = parse_on_off("check", "--defer", arg); break;
+	case OPT_POOLS: cfg->pools = parse_on_off("check", "--pools", arg); break;
 	case OPT_PRODUCERS: cfg->producers = (unsigned)parse_u64("check", "--producers", arg, 1, 6); break;
 	case OPT_PACKETS: cfg->packets = (unsigned)parse_u64("check", "--packets", arg, 1, 64); break;
 	case OPT_RING: cfg->ring = (unsigned)parse_u64("check", "--ring", arg, 1, 4096); break;
@@ -583,12 +590,12 @@ static void print_text(const struct txp_explore_cfg *cfg, const struct txp_explo
 	char strat[128], end[128], warning[256];
 	double rate = r->seconds > 0 ? (double)r->schedules / r->seconds : 0;
 
-	printf("txpath check: era %s (lock %s, runner %s, qdisc %s%s, driver %s), %u producers x %u packets, "
+	printf("txpath check: era %s (lock %s, runner %s, qdisc %s%s, driver %s), %u producers x %u packets%s, "
 	       "ring %u, frags %u-%u, bulk %u, memory model %s%s\n",
 	       cfg->era ? cfg->era : "(custom)", txp_lock_mode_name(cfg->lock),
 	       txp_runner_name(cfg->runner), qdisc_name(cfg), cfg->defer ? " with defer list" : "",
-	       driver_name(cfg),
-	       cfg->producers, cfg->packets, ring_shown(cfg), cfg->frags_min,
+	       driver_name(cfg), cfg->producers, cfg->packets, cfg->pools ? " from their pools" : "",
+	       ring_shown(cfg), cfg->frags_min,
 	       cfg->frags_max, cfg->bulk ? cfg->bulk : 1, mm_name(cfg),
 	       cfg->watchdog ? ", watchdog" : "");
 	printf("strategy: %s\n\n", strategy_text(cfg, strat, sizeof(strat)));
@@ -629,6 +636,7 @@ static void print_json(const struct txp_explore_cfg *cfg, const struct txp_explo
 	json_str(&j, "driver", driver_name(cfg));
 	json_str(&j, "memory_model", mm_name(cfg));
 	json_bool(&j, "defer", cfg->defer);
+	json_bool(&j, "pools", cfg->pools);
 	json_u64(&j, "producers", cfg->producers);
 	json_u64(&j, "packets", cfg->packets);
 	json_u64(&j, "ring", cfg->ring ? cfg->ring : txp_sim_min_ring(cfg->frags_max));
