@@ -66,6 +66,7 @@ void rt_run_on(int id)
 	locals_save(from ? from->locals : controller_locals);
 	rt.me = id >= 0 ? &rt.ctx[id] : NULL;
 	locals_load(rt.me ? rt.me->locals : controller_locals);
+	rt_beat_switch(rt.me != NULL);
 	fiber_switch(from ? &fibers[from->id] : &controller, rt.me ? &fibers[id] : &controller,
 		     from && from->state == SC_DONE);
 }

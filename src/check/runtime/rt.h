@@ -26,6 +26,9 @@
 
 /* A scheduling point was reached (spin.c): the monitor's heartbeat. */
 void rt_beat(void);
+/* The thread switches to a context (true) or to the controller: a beat,
+ * and the monitor counts quiet time only while a context runs. */
+void rt_beat_switch(bool to_context);
 
 #define RT_READS 32
 #define RT_BUF 16

@@ -20,10 +20,20 @@
  * point, free run or not. */
 static _Atomic uint64_t beats;	/* relaxed: a count, publishing nothing */
 static uint64_t beats_mine;
+/* Is a context running, not the controller?  Only a context can spin:
+ * the controller's own work between schedules (the visited table grown
+ * and rehashed, a result written) may take long, and is no livelock. */
+static atomic_bool in_context;	/* relaxed, as beats */
 
 void rt_beat(void)
 {
 	atomic_store_explicit(&beats, ++beats_mine, memory_order_relaxed);
+}
+
+void rt_beat_switch(bool to_context)
+{
+	atomic_store_explicit(&in_context, to_context, memory_order_relaxed);
+	rt_beat();
 }
 
 static uint64_t now_ns(void)
@@ -53,7 +63,7 @@ static void *monitor_main(void *arg)
 		bool asked;
 
 		nanosleep(&poll, NULL);
-		if (b != last) {
+		if (b != last || !atomic_load_explicit(&in_context, memory_order_relaxed)) {
 			last = b;
 			since = now;
 			continue;
