@@ -25,10 +25,12 @@ static bool stop_asked(const struct txp_explore_cfg *cfg, struct txp_explore_res
 	return res->interrupted;
 }
 
-/* One schedule, counted and judged: a negative errno on error, 1 on a
- * violation (res filled), 2 when asked to stop before it, 0 to go on. */
+/* One schedule, counted and judged (in piece pc too, if any): a negative
+ * errno on error, 1 on a violation (res filled), 2 when asked to stop
+ * before it, 0 to go on. */
 static int run_schedule(const struct txp_explore_cfg *cfg, const struct rt_plan *plan,
-			struct txp_explore_result *res, struct outcome *o, char *err, size_t errlen)
+			struct txp_explore_result *res, struct txp_explore_piece *pc,
+			struct outcome *o, char *err, size_t errlen)
 {
 	if (stop_asked(cfg, res))
 		return 2;
@@ -37,18 +39,79 @@ static int run_schedule(const struct txp_explore_cfg *cfg, const struct rt_plan 
 	res->schedules++;
 	res->xmit_on_stopped_reachable |= o->xmit_on_stopped;
 	res->queue_stopped |= o->stopped;
+	if (pc) {
+		pc->schedules++;
+		pc->flags |= (o->xmit_on_stopped ? TXP_EXPLORE_PIECE_XMIT_ON_STOPPED : 0) |
+			     (o->stopped ? TXP_EXPLORE_PIECE_QUEUE_STOPPED : 0);
+	}
 	if (!o->kind)
 		return 0;
 	result_violation(res, o);
 	return 1;
 }
 
+/* -- a part of the bounded search (cfg->split) ---------------------------------- */
+
+/* One schedule of a piece another part explores, run only for the tree
+ * it shows: uncounted, its verdict left to that part.  As run_schedule(). */
+static int walk_schedule(const struct txp_explore_cfg *cfg, const struct rt_plan *plan,
+			 struct txp_explore_result *res, struct outcome *o, char *err, size_t errlen)
+{
+	if (stop_asked(cfg, res))
+		return 2;
+	return judge_exec(cfg, plan, o, err, errlen) != 0 ? -EPROTO : 0;
+}
+
+/* Where a part's walk over the pieces is. */
+struct walk {
+	uint64_t piece;		/* the next piece's index */
+	bool taken;		/* the current piece is this part's */
+};
+
+/* The next piece begins: asked of cfg->split, and if taken, its record
+ * begun in res.  -ENOMEM, or the answer. */
+static int piece_begin(const struct txp_explore_cfg *cfg, struct txp_explore_result *res,
+		       struct walk *w, unsigned round)
+{
+	uint64_t index = w->piece++;
+	enum txp_explore_take t = cfg->split->take(index, cfg->split->arg);
+	struct txp_explore_piece *p;
+
+	w->taken = t == TXP_EXPLORE_TAKE;
+	if (!w->taken)
+		return t;
+	p = realloc(res->pieces, (res->npieces + 1) * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	res->pieces = p;
+	p[res->npieces++] = (struct txp_explore_piece){ .index = index, .round = round };
+	return t;
+}
+
+/* The record of the piece under way, if this part's. */
+static struct txp_explore_piece *piece_now(const struct txp_explore_cfg *cfg,
+					   struct txp_explore_result *res, const struct walk *w)
+{
+	return cfg->split && w->taken ? &res->pieces[res->npieces - 1] : NULL;
+}
+
+/* A violation in the piece under way. */
+static void piece_found(const struct txp_explore_cfg *cfg, struct txp_explore_result *res)
+{
+	if (!cfg->split)
+		return;
+	res->found_piece = res->pieces[res->npieces - 1].index;
+	if (cfg->split->found)
+		cfg->split->found(res->found_piece, cfg->split->arg);
+}
 
 /* The search from bound 0 again, nothing known explored. */
 static void dfs_restart(struct dfs *d, struct txp_explore_result *res, unsigned *k,
-			unsigned *prefix)
+			unsigned *prefix, struct walk *w)
 {
 	visited_clear();
+	w->piece = 0;
+	res->npieces = 0;
 	*k = 0;
 	*prefix = 0;
 	res->bound_reached = 0;
@@ -62,12 +125,19 @@ static void dfs_restart(struct dfs *d, struct txp_explore_result *res, unsigned 
  * context ran): the search then starts again without it.  Symmetry too
  * starts again without itself when a default of the scheduler told the
  * producers apart.
+ *
+ * A part of it (cfg->split) walks every round's pieces in order, runs
+ * those it takes and skips the others (no execution: dfs_skip()), but
+ * for the default execution each piece branches off, which it runs
+ * whole (uncut by the reduction, unjudged if not its own) to know them.
  */
 int explore_bound(const struct txp_explore_cfg *cfg, struct txp_explore_result *res,
 		  struct outcome *o, char *err, size_t errlen)
 {
 	struct dfs d = { 0 };
+	struct walk w = { 0 };
 	bool reduce = cfg->reduce, expect = !(cfg->reduce_without & TXP_EXPLORE_REDUCE_NO_ASLEEP);
+	bool ended = false;
 	int rc = 0;
 
 	scenario_tell_apart(false);
@@ -80,15 +150,35 @@ int explore_bound(const struct txp_explore_cfg *cfg, struct txp_explore_result *
 		res->bound_reached = k;
 		dfs_round(&d, k);
 		for (;;) {
-			struct rt_plan plan = dfs_plan(&d, prefix, reduce, expect);
+			struct rt_plan plan;
 
-			rc = run_schedule(cfg, &plan, res, o, err, errlen);
+			if (cfg->split && d.root) {
+				rc = piece_begin(cfg, res, &w, k);
+				ended = rc == TXP_EXPLORE_END;
+				if (rc < 0 || ended)
+					break;
+				if (!w.taken && prefix) {
+					dfs_skip(&d, prefix);
+					if (!dfs_next(&d, k, reduce, &prefix))
+						break;
+					continue;
+				}
+			}
+			plan = dfs_plan(&d, prefix, reduce, expect);
+			if (cfg->split && !prefix)
+				plan.explored = NULL;	/* the path the pieces branch off */
+			if (cfg->split && !w.taken)
+				rc = walk_schedule(cfg, &plan, res, o, err, errlen);
+			else
+				rc = run_schedule(cfg, &plan, res, piece_now(cfg, res, &w), o, err, errlen);
+			if (rc == 1)
+				piece_found(cfg, res);
 			if (rc)
 				break;
 			if (reduce && rt_fair_switches()) {
 				reduce = res->reduced = res->symmetric = false;
 				res->reduce_dropped = true;
-				dfs_restart(&d, res, &k, &prefix);
+				dfs_restart(&d, res, &k, &prefix, &w);
 				continue;
 			}
 			/* The scheduler's default chose between producers by
@@ -97,7 +187,7 @@ int explore_bound(const struct txp_explore_cfg *cfg, struct txp_explore_result *
 			if (res->symmetric && rt_told_apart()) {
 				scenario_tell_apart(true);
 				res->symmetric = false;
-				dfs_restart(&d, res, &k, &prefix);
+				dfs_restart(&d, res, &k, &prefix, &w);
 				continue;
 			}
 			rc = dfs_record(&d, prefix, reduce, &res->pruned, &res->asleep);
@@ -112,7 +202,13 @@ int explore_bound(const struct txp_explore_cfg *cfg, struct txp_explore_result *
 			if (!dfs_next(&d, k, reduce, &prefix))
 				break;
 		}
+		if (ended) {
+			rc = 0;
+			break;
+		}
 	}
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
 	res->complete = rc == 0;
 	res->states = visited_count();
 	res->states_full = visited_full();
@@ -161,7 +257,7 @@ int explore_sampled(const struct txp_explore_cfg *cfg, struct txp_explore_result
 			policy_random_init(&draw, draws);
 			plan.policy = &draw.p;
 		}
-		rc = run_schedule(cfg, &plan, res, o, err, errlen);
+		rc = run_schedule(cfg, &plan, res, NULL, o, err, errlen);
 		if (rc)
 			break;
 		if (cfg->progress && res->schedules % 256 == 0)

@@ -10,6 +10,13 @@
  * (trace.h); a point whose trace was explored in full with at least as
  * many preemptions left and the same context running (or nobody), or with
  * one more left and any, is not explored again (visited.h).
+ *
+ * A round's schedules fall into pieces, one for each branch off the
+ * default execution's path (and that execution alone): the schedules whose
+ * first choice that is not the default is that one.  Numbered in the
+ * search's order, they are the same whoever walks the tree, so parts of
+ * the search (shards, workers: txp_explore_split) can each explore some
+ * and skip the rest (dfs_skip(): no execution runs for a skipped piece).
  */
 #include <stdlib.h>
 
@@ -136,7 +143,7 @@ bool dfs_next(struct dfs *d, unsigned bound, bool reduce, unsigned *prefix_len)
 		if (!left) {
 			/* Below it all is explored: so is its state (past
 			 * the cut, untraced, known already). */
-			if (reduce && b[i].kind == RT_BR_RUN && i < d->cut)
+			if (reduce && b[i].kind == RT_BR_RUN && i < d->cut && i >= d->partial)
 				visited_add(b[i].key_a, b[i].key_b, b[i].key_cur, bound - b[i].preempt);
 			continue;
 		}
@@ -145,6 +152,11 @@ bool dfs_next(struct dfs *d, unsigned bound, bool reduce, unsigned *prefix_len)
 		d->tried[i] |= 1u << bit;
 		d->path[i] = (int8_t)a;
 		*prefix_len = i + 1;
+		d->root = i <= d->first;
+		if (d->root)
+			d->first = i;
+		if (d->partial > i + 1)
+			d->partial = i + 1;
 		return true;
 	}
 	return false;
@@ -161,6 +173,18 @@ void dfs_round(struct dfs *d, unsigned bound)
 {
 	d->len = 0;
 	d->bound = bound;
+	d->first = UINT_MAX;
+	d->partial = 0;
+	d->root = true;
+}
+
+/* The branches below the prefix's last are the last execution's, the same
+ * down to it: the next prefix is found among them, past nothing run. */
+void dfs_skip(struct dfs *d, unsigned prefix_len)
+{
+	d->len = prefix_len;
+	if (d->partial < prefix_len)
+		d->partial = prefix_len;
 }
 
 void dfs_free(struct dfs *d)

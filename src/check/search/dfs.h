@@ -4,6 +4,7 @@
 #ifndef TXP_CHECK_DFS_H
 #define TXP_CHECK_DFS_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -19,6 +20,15 @@ struct dfs {
 	unsigned len, cap;
 	unsigned cut;		/* the last execution's first explored state */
 	unsigned bound;		/* this round's */
+	/* Pieces: the schedules below one branch off the default execution's
+	 * path (its first choice that is not the default), each piece
+	 * contiguous in the search's order.  first: the current path's first
+	 * branch off the default (UINT_MAX: none); root: the last prefix
+	 * began a piece.  Branches [0, partial) have a piece below them that
+	 * another part of the search explores (dfs_skip()): never marked
+	 * explored in full. */
+	unsigned first, partial;
+	bool root;
 };
 
 /* A round of the search at this bound, from the empty prefix. */
@@ -36,6 +46,9 @@ int dfs_record(struct dfs *d, unsigned forced, bool reduce, uint64_t *pruned,
 /* The next prefix (its length in *prefix_len) within bound; false when
  * this round is complete. */
 bool dfs_next(struct dfs *d, unsigned bound, bool reduce, unsigned *prefix_len);
+/* The piece the last prefix began (d->root) is another's: leave it
+ * unexplored, as if its every schedule had run. */
+void dfs_skip(struct dfs *d, unsigned prefix_len);
 void dfs_free(struct dfs *d);
 
 #endif
