@@ -9,6 +9,8 @@
 
 #include "../cli.h"
 #include "../signals.h"
+#include "shard.h"
+#include "txpath/version.h"
 #include "txpath/validator.h"
 #include "check/explore.h"
 #include "txpath/plugin.h"
@@ -150,6 +152,39 @@ static const char check_help[] =
 "                          preempts it) is a livelock, reported with its\n"
 "                          schedule; also how SIGINT ends such a run, after 1 s\n"
 "                          (default 10)\n"
+"Splitting the bounded search (docs/checking.md):\n"
+"  --jobs N                workers on this machine (default: the CPUs; 1 for\n"
+"                          --pct, --random, --replay, --driver-so, whose\n"
+"                          crash a worker reports as it meets it, not first\n"
+"                          in order): processes, each handed\n"
+"                          the next piece of the search when it asks (a\n"
+"                          piece: the schedules whose first choice off the\n"
+"                          default execution is one choice).  The verdict,\n"
+"                          the schedules counted (without --reduce), and the\n"
+"                          violation reported (the first in the one search's\n"
+"                          order, so its --replay string) are one run's,\n"
+"                          whatever N and the timing; with --reduce each\n"
+"                          worker has its own table of states: the same\n"
+"                          verdict, more schedules\n"
+"  --shard I/N             explore shard I (0..N-1) of N only: the pieces\n"
+"                          whose index is I modulo N; print its JSON (with\n"
+"                          the command's arguments, the scenario and txpath's\n"
+"                          version) for --merge.  Exit 0 when it ran to its\n"
+"                          end (a violation too: the merge judges), 130 or\n"
+"                          143 interrupted.  One process: run more shards\n"
+"  --shard env[/N]         I and N from the job scheduler: a Slurm array's\n"
+"                          SLURM_ARRAY_TASK_ID (less SLURM_ARRAY_TASK_MIN) and\n"
+"                          SLURM_ARRAY_TASK_COUNT, a Kubernetes Indexed Job's\n"
+"                          JOB_COMPLETION_INDEX, GNU parallel's PARALLEL_SEQ\n"
+"                          (less one); N from /N where the environment has\n"
+"                          none\n"
+"  --merge FILE...         the shards' files put together (last on the line;\n"
+"                          only --json before it): the search's result as one\n"
+"                          run prints it, from the arguments the shards ran\n"
+"                          with; a file of another scenario or txpath version,\n"
+"                          a shard missing, twice or interrupted is refused\n"
+"  --progress              show progress on stderr even when it is no terminal\n"
+"                          (on a terminal it is shown unless --json)\n"
 "Output:\n"
 "  --json                  {\"violation\": null | {\"kind\", \"preemptions\",\n"
 "                          \"schedule\", \"events\": [...]}, \"schedules\",\n"
@@ -227,6 +262,9 @@ static const char check_help[] =
 "--spin-seconds), the livelock is reported a second after the first signal,\n"
 "with the same exit status.\n"
 "\n"
+"With --jobs, the signal goes to this process, which asks each worker to stop\n"
+"at its next schedule and prints what they explored together.\n"
+"\n"
 "Exit status: 0 when no violation was found, 1 when one was, 2 on bad usage,\n"
 "130 or 143 when interrupted.\n";
 
@@ -234,7 +272,8 @@ enum {
 	OPT_ERA = 256, OPT_LOCK, OPT_RUNNER, OPT_PERSONALITY, OPT_PRODUCERS, OPT_PACKETS,
 	OPT_RING, OPT_FRAGS, OPT_BATCH, OPT_MM, OPT_BOUND, OPT_PCT, OPT_RANDOM, OPT_RUNS,
 	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_SPIN_SECONDS, OPT_JSON, OPT_HELP, OPT_QDISC, OPT_QUEUES, OPT_BQL,
-	OPT_BULK, OPT_DEFER, OPT_WATCHDOG, OPT_REDUCE, OPT_REDUCE_WITHOUT,
+	OPT_BULK, OPT_DEFER, OPT_WATCHDOG, OPT_REDUCE, OPT_REDUCE_WITHOUT, OPT_JOBS, OPT_SHARD,
+	OPT_PROGRESS,
 };
 
 static const struct option check_options[] = {
@@ -265,10 +304,15 @@ static const struct option check_options[] = {
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "max-steps", required_argument, NULL, OPT_MAX_STEPS },
 	{ "spin-seconds", required_argument, NULL, OPT_SPIN_SECONDS },
+	{ "jobs", required_argument, NULL, OPT_JOBS },
+	{ "shard", required_argument, NULL, OPT_SHARD },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
+
+#define CHECK_JOBS_MAX 256	/* as txp_explore_jobs() takes */
 
 /* Knobs given on their own override the era wherever --era stands. */
 struct picks {
@@ -277,7 +321,9 @@ struct picks {
 	const struct txp_sim_personality *personality;
 	const struct txp_qdisc_ops *qdisc;	/* NULL: from the era */
 	struct driver_so so;
-	bool json;
+	bool json, progress;
+	unsigned jobs;		/* 0: the CPUs (the bounded search), else 1 */
+	const char *shard;	/* --shard I/N or env */
 };
 
 static void apply_picks(struct txp_explore_cfg *cfg, const struct picks *p)
@@ -416,6 +462,9 @@ static void parse_option(int c, const char *arg, struct txp_explore_cfg *cfg, st
 		break;
 	case OPT_WATCHDOG: cfg->watchdog = true; break;
 	case OPT_JSON: p->json = true; break;
+	case OPT_JOBS: p->jobs = (unsigned)parse_u64("check", "--jobs", arg, 1, CHECK_JOBS_MAX); break;
+	case OPT_SHARD: p->shard = arg; break;
+	case OPT_PROGRESS: p->progress = true; break;
 	default: break;
 	}
 }
@@ -424,6 +473,7 @@ static void parse_option(int c, const char *arg, struct txp_explore_cfg *cfg, st
 static void check_combination(const struct cmdline *cl)
 {
 	bool sampler = cmdline_given(cl, OPT_PCT) || cmdline_given(cl, OPT_RANDOM);
+	bool bounded = !sampler && !cmdline_given(cl, OPT_REPLAY);
 
 	if (cmdline_given(cl, OPT_BOUND) + cmdline_given(cl, OPT_PCT) + cmdline_given(cl, OPT_RANDOM) +
 	    cmdline_given(cl, OPT_REPLAY) > 1)
@@ -436,6 +486,15 @@ static void check_combination(const struct cmdline *cl)
 		usage_error("check", "choose one of --personality, --driver-so");
 	if (cmdline_given(cl, OPT_DRIVER_SO) && cmdline_given(cl, OPT_ERA))
 		usage_error("check", "--era picks a personality: choose one of --era, --driver-so");
+	if (cmdline_given(cl, OPT_JOBS) && !bounded)
+		usage_error("check", "--jobs splits the bounded search (--bound), not --pct, "
+			    "--random or --replay");
+	if (cmdline_given(cl, OPT_SHARD) && !bounded)
+		usage_error("check", "--shard splits the bounded search (--bound), not --pct, "
+			    "--random or --replay");
+	if (cmdline_given(cl, OPT_SHARD) && cmdline_given(cl, OPT_JOBS))
+		usage_error("check", "a shard runs as one process: choose one of --shard, --jobs "
+			    "(or run more shards)");
 	/* As txpath run refuses it: a plugin drives one queue, its own. */
 	if (cmdline_given(cl, OPT_DRIVER_SO) && cmdline_given(cl, OPT_QUEUES))
 		usage_error("check", "--queues is for the simulated NIC, not --driver-so (a plugin "
@@ -567,8 +626,9 @@ static bool scenario_warning(const struct txp_explore_cfg *cfg, const struct txp
 	return true;
 }
 
+/* by: how the search was split (" by 2 workers"), or "". */
 static void print_text(const struct txp_explore_cfg *cfg, const struct txp_explore_result *r,
-		       int argc, char **argv)
+		       const char *by, int argc, char **argv)
 {
 	char strat[128], end[128], warning[256];
 	double rate = r->seconds > 0 ? (double)r->schedules / r->seconds : 0;
@@ -594,8 +654,9 @@ static void print_text(const struct txp_explore_cfg *cfg, const struct txp_explo
 	} else {
 		printf("no violation%s\n", r->interrupted ? " in the schedules explored" : "");
 	}
-	printf("explored %llu schedules in %.2f s (%.0f schedules/s)%s\n",
-	       (unsigned long long)r->schedules, r->seconds, rate, search_end(cfg, r, end, sizeof(end)));
+	printf("explored %llu schedules in %.2f s (%.0f schedules/s%s)%s\n",
+	       (unsigned long long)r->schedules, r->seconds, rate, by,
+	       search_end(cfg, r, end, sizeof(end)));
 	print_reduction(cfg, r);
 	printf("start_xmit on a stopped queue: %s%s\n",
 	       r->xmit_on_stopped_reachable ? "reachable" : "not reachable",
@@ -604,7 +665,9 @@ static void print_text(const struct txp_explore_cfg *cfg, const struct txp_explo
 		printf("warning: %s\n", warning);
 }
 
-static void print_json(const struct txp_explore_cfg *cfg, const struct txp_explore_result *r)
+/* s: a shard's document, with its own members (argc, argv: its command). */
+static void print_json(const struct txp_explore_cfg *cfg, const struct txp_explore_result *r,
+		       const struct shard *s, int argc, char **argv)
 {
 	char warning[256];
 	struct json j;
@@ -664,6 +727,8 @@ static void print_json(const struct txp_explore_cfg *cfg, const struct txp_explo
 	json_u64(&j, "states", r->states);
 	json_dbl(&j, "seconds", r->seconds);
 	json_dbl(&j, "schedules_per_second", r->seconds > 0 ? (double)r->schedules / r->seconds : 0);
+	if (s)
+		shard_json(&j, s, cfg, r, argc, argv);
 	json_obj_end(&j);
 	json_finish(&j);
 }
@@ -703,33 +768,195 @@ void check_cfg_parse(int argc, char **argv, struct txp_explore_cfg *cfg)
 	(void)parse_args(argc, argv, cfg, &picks);
 }
 
+/* The result, as asked; the command's exit status. */
+static int report(const struct txp_explore_cfg *cfg, struct txp_explore_result *res,
+		  const struct picks *p, const char *by, int argc, char **argv)
+{
+	int rc;
+
+	if (p->json)
+		print_json(cfg, res, NULL, argc, argv);
+	else
+		print_text(cfg, res, by, argc, argv);
+	rc = res->interrupted ? 128 + signals_caught() : res->found ? 1 : 0;
+	txp_explore_result_free(res);
+	return rc;
+}
+
+/* -- --merge ------------------------------------------------------------------------ */
+
+/* Two scenarios' identities (shard_identity()) told apart by their first
+ * knob that differs. */
+static _Noreturn void merge_refuse_scenario(const char *path, const char *id, const char *path0,
+					    const char *id0)
+{
+	size_t at = 0, len;
+
+	while (id[at] && id[at] == id0[at])
+		at++;
+	while (at && strncmp(id + at - 2, ", ", 2))
+		at--;
+	len = strcspn(id + at, ",");
+	usage_error("check", "--merge: %s is of another scenario than %s (%.*s, not %.*s)", path,
+		    path0, (int)len, id + at, (int)strcspn(id0 + at, ","), id0 + at);
+}
+
+/* The shards' files, each of one search, every shard once: a usage error
+ * naming the first that is not. */
+static void merge_check(struct shard_file *f, unsigned n, char **paths)
+{
+	bool *seen = calloc(f[0].s.count, sizeof(*seen));
+
+	if (!seen)
+		usage_error("check", "out of memory");
+	for (unsigned i = 0; i < n; i++) {
+		if (strcmp(f[i].version, txp_version()))
+			usage_error("check", "--merge: %s is from txpath %s, this is txpath %s",
+				    paths[i], f[i].version, txp_version());
+		if (strcmp(f[i].identity, f[0].identity))
+			merge_refuse_scenario(paths[i], f[i].identity, paths[0], f[0].identity);
+		if (f[i].s.count != f[0].s.count)
+			usage_error("check", "--merge: %s is shard %u of %u, %s of %u", paths[i],
+				    f[i].s.index, f[i].s.count, paths[0], f[0].s.count);
+		if (seen[f[i].s.index])
+			usage_error("check", "--merge: shard %u/%u given twice (%s)", f[i].s.index,
+				    f[i].s.count, paths[i]);
+		if (!f[i].done)
+			usage_error("check", "--merge: %s (shard %u/%u) was interrupted: run it again",
+				    paths[i], f[i].s.index, f[i].s.count);
+		seen[f[i].s.index] = true;
+	}
+	for (unsigned i = 0; i < f[0].s.count; i++)
+		if (!seen[i])
+			usage_error("check", "--merge: shard %u/%u is missing", i, f[0].s.count);
+	free(seen);
+}
+
+/* txpath check [--json] --merge FILE...: the search the shards made, as
+ * one run reports it, from the arguments they were run with. */
+static int check_merge(int argc, char **argv, int at)
+{
+	unsigned n = (unsigned)(argc - at - 1);
+	struct shard_file *f = calloc(n ? n : 1, sizeof(*f));
+	struct txp_explore_result *parts = calloc(n ? n : 1, sizeof(*parts));
+	struct txp_explore_cfg cfg;
+	struct txp_explore_result res;
+	struct picks picks = PICKS_INIT;
+	bool json = false;
+	char err[512], by[48];
+	int rc;
+
+	for (int i = 1; i < at; i++) {
+		if (strcmp(argv[i], "--json"))
+			usage_error("check", "--merge takes the scenario from the shards' files: only "
+				    "--json goes with it, got '%s'", argv[i]);
+		json = true;
+	}
+	if (!n)
+		usage_error("check", "--merge needs the shards' files");
+	if (!f || !parts)
+		usage_error("check", "out of memory");
+	for (unsigned i = 0; i < n; i++)
+		if (!shard_read(argv[at + 1 + i], &f[i], err, sizeof(err)))
+			usage_error("check", "--merge: %s: %s", argv[at + 1 + i], err);
+	merge_check(f, n, argv + at + 1);
+	if (!parse_args(f[0].argc, f[0].argv, &cfg, &picks))
+		usage_error("check", "--merge: %s: its arguments ask for --help", argv[at + 1]);
+	picks.json = json;
+	for (unsigned i = 0; i < n; i++)
+		parts[i] = f[i].part;
+	rc = txp_explore_merge(&cfg, parts, n, &res, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "txpath check: --merge: %s\n", err);
+		return 1;
+	}
+	for (unsigned i = 0; i < n; i++)
+		res.seconds += parts[i].seconds;
+	snprintf(by, sizeof(by), ", %u shards' time added", n);
+	rc = report(&cfg, &res, &picks, by, f[0].argc, f[0].argv);
+	for (unsigned i = 0; i < n; i++)
+		shard_file_free(&f[i]);
+	free(f);
+	free(parts);
+	return rc;
+}
+
+/* -- a search, split or not ------------------------------------------------------- */
+
+/* Workers for the search: --jobs, else the CPUs for a bounded search
+ * (one for a shard, a sample or a replay, and for a plugin driver: its
+ * crash, exit or livelock ends the process it happens in, reported there,
+ * so by a worker the first one met, not the first in the search's order). */
+static unsigned jobs_of(const struct txp_explore_cfg *cfg, const struct picks *p)
+{
+	long cpus;
+
+	if (p->jobs)
+		return p->jobs;
+	if (p->shard || cfg->replay || cfg->strategy != TXP_EXPLORE_BOUND || cfg->driver)
+		return 1;
+	cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	return cpus < 1 ? 1 : cpus > CHECK_JOBS_MAX ? CHECK_JOBS_MAX : (unsigned)cpus;
+}
+
+/* --shard: this shard's part of the search, as its JSON document. */
+static int check_shard(struct txp_explore_cfg *cfg, const struct picks *p, int argc, char **argv)
+{
+	struct shard s = shard_spec(p->shard);
+	struct txp_explore_split split = shard_split(&s);
+	struct txp_explore_result res;
+	char err[256];
+	int rc;
+
+	cfg->split = &split;
+	rc = txp_explore_run(cfg, &res, err, sizeof(err));
+	if (cfg->progress)
+		fputs("\r\033[K", stderr);
+	if (rc != 0) {
+		fprintf(stderr, "txpath check: %s\n", err);
+		return 1;
+	}
+	print_json(cfg, &res, &s, argc, argv);
+	rc = res.interrupted ? 128 + signals_caught() : 0;
+	txp_explore_result_free(&res);
+	return rc;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct txp_explore_cfg cfg;
 	struct txp_explore_result res;
 	struct picks picks = PICKS_INIT;
+	unsigned jobs;
+	char err[256], by[32] = "";
 	int rc;
-	char err[256];
 
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--merge"))
+			return check_merge(argc, argv, i);
 	if (!parse_args(argc, argv, &cfg, &picks))
 		return 0;
-	if (!picks.json && isatty(STDERR_FILENO))
+	if (picks.progress || (!picks.json && !picks.shard && isatty(STDERR_FILENO)))
 		cfg.progress = show_progress;
 	cfg.stop = signals_catch();
-	rc = txp_explore_run(&cfg, &res, err, sizeof(err));
+	if (picks.shard)
+		return check_shard(&cfg, &picks, argc, argv);
+	jobs = jobs_of(&cfg, &picks);
+	if (jobs > 1) {
+		rc = txp_explore_jobs(&cfg, jobs, &res, err, sizeof(err));
+		snprintf(by, sizeof(by), ", %u workers", jobs);
+	} else {
+		rc = txp_explore_run(&cfg, &res, err, sizeof(err));
+	}
 	if (cfg.progress)
 		fputs("\r\033[K", stderr);
 	if (rc == -EINVAL)
 		usage_error("check", "%s", err);
+	if (rc > 0)
+		return rc;	/* a worker ended the program, its report printed */
 	if (rc != 0) {
 		fprintf(stderr, "txpath check: %s\n", err);
 		return 1;
 	}
-	if (picks.json)
-		print_json(&cfg, &res);
-	else
-		print_text(&cfg, &res, argc, argv);
-	rc = res.interrupted ? 128 + signals_caught() : res.found ? 1 : 0;
-	txp_explore_result_free(&res);
-	return rc;
+	return report(&cfg, &res, &picks, by, argc, argv);
 }
