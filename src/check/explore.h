@@ -88,6 +88,17 @@ struct txp_explore_piece {
 #define TXP_EXPLORE_PIECE_XMIT_ON_STOPPED 1u	/* a schedule reached the race */
 #define TXP_EXPLORE_PIECE_QUEUE_STOPPED 2u	/* a schedule stopped a queue */
 
+/* Where a search is (txp_explore_cfg.progress). */
+struct txp_explore_progress {
+	uint64_t schedules;	/* so far */
+	unsigned bound;		/* TXP_EXPLORE_BOUND: the bound of the round under way */
+	/* The part of that round (of the runs, sampling) done: an estimate
+	 * for a round, from where its pieces are (a piece's schedules grow
+	 * with its distance from the end of the default execution, as the
+	 * (bound - 1)th power); 0..1. */
+	double done;
+};
+
 struct txp_explore_cfg {
 	const char *era;	/* label only */
 	enum txp_lock_mode lock;
@@ -142,7 +153,8 @@ struct txp_explore_cfg {
 	 * plain memory, which nothing preempts) ends the program as a
 	 * livelock, with its schedule; 0: TXP_EXPLORE_SPIN_SECONDS. */
 	double spin_seconds;
-	void (*progress)(uint64_t schedules, unsigned bound, void *arg);
+	/* Now and then (every 256 schedules), where the search is. */
+	void (*progress)(const struct txp_explore_progress *p, void *arg);
 	void *progress_arg;
 	/* Polled between schedules (NULL: never): once it is asked
 	 * (txp_run_interrupt()), the search ends there, res->interrupted. */

@@ -32,11 +32,18 @@
 #define JOBS_MAX 256
 #define JOBS_POLL_NS 100000000L	/* progress and the stop, looked at */
 
+/* A worker's progress: its schedules, its round, and how far into it
+ * (in millionths), each written by the worker alone. */
+struct gauge {
+	_Atomic uint64_t schedules;
+	atomic_uint bound, done;
+};
+
 struct board {
 	_Atomic uint64_t next;		/* the next piece to hand out */
 	_Atomic uint64_t found;		/* the first piece with a violation so far */
 	struct txp_run_stop stop;	/* the workers' */
-	_Atomic uint64_t schedules[JOBS_MAX];
+	struct gauge gauge[JOBS_MAX];
 };
 
 /* A worker: the pieces it took, in order (asked again after the search
@@ -106,12 +113,15 @@ static void worker_found(uint64_t piece, void *arg)
 		;
 }
 
-static void worker_progress(uint64_t schedules, unsigned bound, void *arg)
+/* Relaxed: progress shown is a glimpse, nothing is read through it. */
+static void worker_progress(const struct txp_explore_progress *p, void *arg)
 {
 	struct worker *w = arg;
+	struct gauge *g = &w->board->gauge[w->id];
 
-	(void)bound;
-	atomic_store_explicit(&w->board->schedules[w->id], schedules, memory_order_relaxed);
+	atomic_store_explicit(&g->schedules, p->schedules, memory_order_relaxed);
+	atomic_store_explicit(&g->bound, p->bound, memory_order_relaxed);
+	atomic_store_explicit(&g->done, (unsigned)(p->done * 1e6), memory_order_relaxed);
 }
 
 /* -- a part, from the worker to this process ---------------------------------- */
@@ -224,6 +234,28 @@ static void crew_reap(struct crew *c, pid_t pid, int status)
 	}
 }
 
+/* The workers' schedules together, in the furthest round any is in, as
+ * far into it as the one least far there. */
+static void crew_progress(const struct crew *c, const struct txp_explore_cfg *cfg)
+{
+	struct txp_explore_progress p = { .done = 1 };
+
+	for (unsigned i = 0; i < c->n; i++) {
+		const struct gauge *g = &c->board->gauge[i];
+		unsigned bound = atomic_load_explicit(&g->bound, memory_order_relaxed);
+		double done = atomic_load_explicit(&g->done, memory_order_relaxed) / 1e6;
+
+		p.schedules += atomic_load_explicit(&g->schedules, memory_order_relaxed);
+		if (bound > p.bound)
+			p.done = 1;
+		if (bound >= p.bound && done < p.done)
+			p.done = done;
+		if (bound > p.bound)
+			p.bound = bound;
+	}
+	cfg->progress(&p, cfg->progress_arg);
+}
+
 /* Wait for the workers, passing the stop on and showing progress. */
 static void crew_wait(struct crew *c, const struct txp_explore_cfg *cfg)
 {
@@ -241,13 +273,8 @@ static void crew_wait(struct crew *c, const struct txp_explore_cfg *cfg)
 		}
 		if (pid < 0 && errno != EINTR)
 			break;
-		if (cfg->progress) {
-			uint64_t sum = 0;
-
-			for (unsigned i = 0; i < c->n; i++)
-				sum += atomic_load_explicit(&c->board->schedules[i], memory_order_relaxed);
-			cfg->progress(sum, cfg->bound, cfg->progress_arg);
-		}
+		if (cfg->progress)
+			crew_progress(c, cfg);
 		nanosleep(&nap, NULL);
 	}
 }

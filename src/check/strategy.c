@@ -105,6 +105,24 @@ static void piece_found(const struct txp_explore_cfg *cfg, struct txp_explore_re
 		cfg->split->found(res->found_piece, cfg->split->arg);
 }
 
+/*
+ * Where round k is: its pieces run from the end of the default execution
+ * (base branches) to its start; the piece at branch i holds about
+ * (base - i)^(k-1) schedules, so those done (past the current one's
+ * branch, d->first) about (base - first)^k of base^k.
+ */
+static void round_progress(const struct txp_explore_cfg *cfg, const struct txp_explore_result *res,
+			   const struct dfs *d, unsigned k)
+{
+	struct txp_explore_progress p = { .schedules = res->schedules, .bound = k };
+	double part = d->first < d->base ? (double)(d->base - d->first) / d->base : 0;
+
+	p.done = part;
+	for (unsigned i = 1; i < k; i++)
+		p.done *= part;
+	cfg->progress(&p, cfg->progress_arg);
+}
+
 /* The search from bound 0 again, nothing known explored. */
 static void dfs_restart(struct dfs *d, struct txp_explore_result *res, unsigned *k,
 			unsigned *prefix, struct walk *w)
@@ -197,8 +215,10 @@ int explore_bound(const struct txp_explore_cfg *cfg, struct txp_explore_result *
 				rc = rc == -2 ? -EPROTO : -ENOMEM;
 				break;
 			}
+			if (!prefix)
+				d.base = d.len;
 			if (cfg->progress && res->schedules % 256 == 0)
-				cfg->progress(res->schedules, k, cfg->progress_arg);
+				round_progress(cfg, res, &d, k);
 			if (!dfs_next(&d, k, reduce, &prefix))
 				break;
 		}
@@ -260,8 +280,12 @@ int explore_sampled(const struct txp_explore_cfg *cfg, struct txp_explore_result
 		rc = run_schedule(cfg, &plan, res, NULL, o, err, errlen);
 		if (rc)
 			break;
-		if (cfg->progress && res->schedules % 256 == 0)
-			cfg->progress(res->schedules, 0, cfg->progress_arg);
+		if (cfg->progress && res->schedules % 256 == 0) {
+			struct txp_explore_progress p = { res->schedules, 0,
+							  (double)res->schedules / (double)cfg->runs };
+
+			cfg->progress(&p, cfg->progress_arg);
+		}
 	}
 	res->complete = false;
 	return rc < 0 ? rc : 0;

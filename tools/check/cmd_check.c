@@ -3,8 +3,10 @@
  * Built only into txpath-check, the binary of the check build.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../cli.h"
@@ -524,10 +526,38 @@ static unsigned ring_shown(const struct txp_explore_cfg *cfg)
 			   : txp_sim_min_ring(cfg->frags_max);
 }
 
-static void show_progress(uint64_t schedules, unsigned bound, void *arg)
+/* Progress on stderr, one line redrawn: the schedules, their rate, the
+ * round and how far into it (an estimate), and the time its rest takes
+ * at the rate of it so far. */
+static void show_progress(const struct txp_explore_progress *p, void *arg)
 {
-	(void)arg;
-	fprintf(stderr, "\r\033[K  %llu schedules (bound %u)...", (unsigned long long)schedules, bound);
+	static uint64_t t0, round_t0;
+	static unsigned round = UINT_MAX;
+	const struct txp_explore_cfg *cfg = arg;
+	struct timespec ts;
+	uint64_t now;
+	double secs, in_round;
+	char left[48] = "";
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	if (!t0)
+		t0 = now;
+	if (p->bound != round) {
+		round = p->bound;
+		round_t0 = now;
+	}
+	secs = (double)(now - t0) / 1e9;
+	in_round = (double)(now - round_t0) / 1e9;
+	if (p->done >= 0.01 && p->done < 1 && in_round >= 1)
+		snprintf(left, sizeof(left), ", ~%.0f s left of it", in_round * (1 - p->done) / p->done);
+	if (cfg->strategy == TXP_EXPLORE_BOUND)
+		fprintf(stderr, "\r\033[K  %llu schedules, %.0f/s, bound %u of %u: ~%.0f%% of it%s",
+			(unsigned long long)p->schedules, secs > 0 ? (double)p->schedules / secs : 0,
+			p->bound, cfg->bound, p->done * 100, left);
+	else
+		fprintf(stderr, "\r\033[K  %llu of %llu runs, %.0f/s", (unsigned long long)p->schedules,
+			(unsigned long long)cfg->runs, secs > 0 ? (double)p->schedules / secs : 0);
 	fflush(stderr);
 }
 
@@ -936,8 +966,10 @@ int cmd_check(int argc, char **argv)
 			return check_merge(argc, argv, i);
 	if (!parse_args(argc, argv, &cfg, &picks))
 		return 0;
-	if (picks.progress || (!picks.json && !picks.shard && isatty(STDERR_FILENO)))
+	if (picks.progress || (!picks.json && !picks.shard && isatty(STDERR_FILENO))) {
 		cfg.progress = show_progress;
+		cfg.progress_arg = &cfg;
+	}
 	cfg.stop = signals_catch();
 	if (picks.shard)
 		return check_shard(&cfg, &picks, argc, argv);

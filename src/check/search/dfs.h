@@ -29,6 +29,7 @@ struct dfs {
 	 * explored in full. */
 	unsigned first, partial;
 	bool root;
+	unsigned base;		/* the default execution's branches (its caller's) */
 };
 
 /* A round of the search at this bound, from the empty prefix. */
