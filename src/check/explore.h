@@ -28,6 +28,7 @@
 
 struct txp_run_driver;
 struct txp_run_stop;	/* run/run.h */
+struct txp_explore_result;
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -162,6 +163,14 @@ struct txp_explore_cfg {
 	/* TXP_EXPLORE_BOUND: explore this part only (NULL: all); res then
 	 * lists its pieces, and the whole is txp_explore_merge()'s. */
 	const struct txp_explore_split *split;
+	/* With split: called at the end of a piece once checkpoint_seconds
+	 * have passed since the last call (0: at each), and at the end,
+	 * with sofar's pieces those explored to their end without a
+	 * violation (its counts theirs): a position that a later run can
+	 * take up, exploring every other piece (--checkpoint, --resume). */
+	void (*checkpoint)(const struct txp_explore_result *sofar, void *arg);
+	void *checkpoint_arg;
+	double checkpoint_seconds;
 };
 
 #define TXP_EXPLORE_SPIN_SECONDS 10.0
@@ -261,10 +270,15 @@ int txp_explore_merge(const struct txp_explore_cfg *cfg, const struct txp_explor
  * them).  0, or a negative errno and a message; a positive exit status
  * when a worker ended the program (a driver's crash, a livelock: its
  * report printed).  progress, if set, is called from this process with
- * the workers' schedules.
+ * the workers' schedules; checkpoint too, with the pieces they explored
+ * to the end, from the first up to the first not.  cfg->split, if set,
+ * is the caller's: the workers share out the pieces it takes.  prior, if
+ * not NULL, is a part explored before (the pieces cfg->split skips),
+ * merged in.
  */
 int txp_explore_jobs(const struct txp_explore_cfg *cfg, unsigned jobs,
-		     struct txp_explore_result *res, char *err, size_t errlen);
+		     const struct txp_explore_result *prior, struct txp_explore_result *res,
+		     char *err, size_t errlen);
 
 /*
  * Schedules as strings: "-" (every branch point takes its default: the

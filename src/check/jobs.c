@@ -39,11 +39,25 @@ struct gauge {
 	atomic_uint bound, done;
 };
 
+/* A piece explored to its end without a violation, for checkpoints:
+ * written by its worker, then published by done (release; the parent's
+ * acquire load of done pairs with it). */
+struct board_piece {
+	atomic_uint done;
+	uint32_t round, flags;
+	uint64_t schedules;
+};
+
+/* Pieces the board keeps for checkpoints (one page each 170, touched
+ * only as used); a checkpoint holds those below the first past it. */
+#define BOARD_PIECES (1u << 20)
+
 struct board {
 	_Atomic uint64_t next;		/* the next piece to hand out */
 	_Atomic uint64_t found;		/* the first piece with a violation so far */
 	struct txp_run_stop stop;	/* the workers' */
 	struct gauge gauge[JOBS_MAX];
+	struct board_piece piece[BOARD_PIECES];
 };
 
 /* A worker: the pieces it took, in order (asked again after the search
@@ -51,9 +65,13 @@ struct board {
 struct worker {
 	struct board *board;
 	unsigned id;
-	uint64_t *mine;
+	/* The caller's split, if any: the pieces it skips are nobody's, and
+	 * those it takes are handed out by their ordinal among them. */
+	const struct txp_explore_split *outer;
+	uint64_t ordinal;		/* of the next piece the outer split takes */
+	uint64_t *mine;			/* the ordinals this worker took */
 	size_t n, cap;
-	const struct txp_explore_cfg *cfg;
+	size_t published;		/* its pieces on the board */
 };
 
 static bool taken_before(const struct worker *w, uint64_t piece)
@@ -74,20 +92,29 @@ static bool taken_before(const struct worker *w, uint64_t piece)
 }
 
 /*
- * Pieces past the first violation found are nobody's.  A piece past the
- * last this worker took is handed out now: the board's next is past every
- * piece handed out, so never before this one (the worker asks only once
- * past its last); the ones between belong to others.
+ * Pieces past the first violation found are nobody's, nor those the
+ * caller's split skips.  Of the others, a piece past the last this worker
+ * took is handed out now: the board's next is past every one handed out,
+ * so never before this one (the worker asks only once past its last); the
+ * ones between belong to others.  Counted by ordinal (among the pieces
+ * the caller's split takes), the same in every worker.
  */
 static enum txp_explore_take worker_take(uint64_t piece, void *arg)
 {
 	struct worker *w = arg;
-	uint64_t got;
+	uint64_t got, at;
+	enum txp_explore_take outer = w->outer ? w->outer->take(piece, w->outer->arg)
+					       : TXP_EXPLORE_TAKE;
 
+	if (piece == 0)
+		w->ordinal = 0;	/* the search began (again) */
 	if (piece > atomic_load_explicit(&w->board->found, memory_order_relaxed))
 		return TXP_EXPLORE_END;
-	if (w->n && piece <= w->mine[w->n - 1])
-		return taken_before(w, piece) ? TXP_EXPLORE_TAKE : TXP_EXPLORE_SKIP;
+	if (outer != TXP_EXPLORE_TAKE)
+		return outer;
+	at = w->ordinal++;
+	if (w->n && at <= w->mine[w->n - 1])
+		return taken_before(w, at) ? TXP_EXPLORE_TAKE : TXP_EXPLORE_SKIP;
 	if (w->n == w->cap) {
 		uint64_t *m = realloc(w->mine, (w->cap ? w->cap * 2 : 256) * sizeof(*m));
 
@@ -99,7 +126,28 @@ static enum txp_explore_take worker_take(uint64_t piece, void *arg)
 	/* Relaxed: the counter hands out numbers, and publishes nothing. */
 	got = atomic_fetch_add_explicit(&w->board->next, 1, memory_order_relaxed);
 	w->mine[w->n++] = got;
-	return got == piece ? TXP_EXPLORE_TAKE : TXP_EXPLORE_SKIP;
+	return got == at ? TXP_EXPLORE_TAKE : TXP_EXPLORE_SKIP;
+}
+
+/* The worker's pieces explored to their end, onto the board. */
+static void worker_checkpoint(const struct txp_explore_result *sofar, void *arg)
+{
+	struct worker *w = arg;
+
+	if (sofar->npieces < w->published)
+		w->published = 0;	/* the search began again */
+	for (; w->published < sofar->npieces; w->published++) {
+		const struct txp_explore_piece *p = &sofar->pieces[w->published];
+		struct board_piece *b;
+
+		if (p->index >= BOARD_PIECES)
+			continue;
+		b = &w->board->piece[p->index];
+		b->round = p->round;
+		b->flags = p->flags;
+		b->schedules = p->schedules;
+		atomic_store_explicit(&b->done, 1, memory_order_release);
+	}
 }
 
 static void worker_found(uint64_t piece, void *arg)
@@ -177,7 +225,7 @@ bad:
 static _Noreturn void worker_run(const struct txp_explore_cfg *cfg, struct board *board,
 				 unsigned id, FILE *out)
 {
-	struct worker w = { .board = board, .id = id, .cfg = cfg };
+	struct worker w = { .board = board, .id = id, .outer = cfg->split };
 	struct txp_explore_split split = { worker_take, worker_found, &w };
 	struct txp_explore_cfg mine = *cfg;
 	struct txp_explore_result res;
@@ -194,6 +242,11 @@ static _Noreturn void worker_run(const struct txp_explore_cfg *cfg, struct board
 	mine.stop = &board->stop;
 	mine.progress = worker_progress;
 	mine.progress_arg = &w;
+	if (cfg->checkpoint) {
+		mine.checkpoint = worker_checkpoint;
+		mine.checkpoint_arg = &w;
+		mine.checkpoint_seconds = 0;
+	}
 	rc = txp_explore_run(&mine, &res, err, sizeof(err));
 	if (part_write(out, rc, err, &res) != 0)
 		_exit(1);
@@ -256,9 +309,43 @@ static void crew_progress(const struct crew *c, const struct txp_explore_cfg *cf
 	cfg->progress(&p, cfg->progress_arg);
 }
 
+/* The pieces on the board, from the first, up to the first not there:
+ * a checkpoint (cfg->checkpoint).  Pieces the caller's split skips are
+ * not there, and nobody's: passed over. */
+static void crew_checkpoint(const struct crew *c, const struct txp_explore_cfg *cfg)
+{
+	struct txp_explore_result sofar = { 0 };
+	uint64_t end = atomic_load_explicit(&c->board->found, memory_order_relaxed);
+	struct txp_explore_piece *p;
+	size_t n = 0, cap = 0;
+
+	for (uint64_t i = 0; i < BOARD_PIECES && i < end; i++) {
+		const struct board_piece *b = &c->board->piece[i];
+
+		if (!atomic_load_explicit(&b->done, memory_order_acquire)) {
+			if (!cfg->split || cfg->split->take(i, cfg->split->arg) == TXP_EXPLORE_TAKE)
+				break;
+			continue;
+		}
+		if (n == cap) {
+			p = realloc(sofar.pieces, (cap = cap ? cap * 2 : 1024) * sizeof(*p));
+			if (!p)
+				break;
+			sofar.pieces = p;
+		}
+		sofar.pieces[n++] = (struct txp_explore_piece){ i, b->schedules, b->round, b->flags };
+		sofar.schedules += b->schedules;
+	}
+	sofar.npieces = n;
+	cfg->checkpoint(&sofar, cfg->checkpoint_arg);
+	free(sofar.pieces);
+}
+
 /* Wait for the workers, passing the stop on and showing progress. */
 static void crew_wait(struct crew *c, const struct txp_explore_cfg *cfg)
 {
+	uint64_t saved = txp_now_ns();
+
 	while (c->left) {
 		struct timespec nap = { 0, JOBS_POLL_NS };
 		int status, why = cfg->stop ? txp_run_interrupted(cfg->stop) : 0;
@@ -275,6 +362,11 @@ static void crew_wait(struct crew *c, const struct txp_explore_cfg *cfg)
 			break;
 		if (cfg->progress)
 			crew_progress(c, cfg);
+		if (cfg->checkpoint &&
+		    (double)(txp_now_ns() - saved) / 1e9 >= cfg->checkpoint_seconds) {
+			crew_checkpoint(c, cfg);
+			saved = txp_now_ns();
+		}
 		nanosleep(&nap, NULL);
 	}
 }
@@ -301,15 +393,18 @@ static int crew_start(struct crew *c, const struct txp_explore_cfg *cfg, char *e
 }
 
 static int crew_merge(struct crew *c, const struct txp_explore_cfg *cfg,
-		      struct txp_explore_result *res, char *err, size_t errlen)
+		      const struct txp_explore_result *prior, struct txp_explore_result *res,
+		      char *err, size_t errlen)
 {
-	struct txp_explore_result *parts = calloc(c->n, sizeof(*parts));
+	struct txp_explore_result *parts = calloc(c->n + 1, sizeof(*parts));
 	int rc = parts ? 0 : -ENOMEM;
 
 	for (unsigned i = 0; i < c->n && rc == 0; i++)
 		rc = part_read(c->out[i], &parts[i], err, errlen);
+	if (rc == 0 && prior)
+		parts[c->n] = *prior;
 	if (rc == 0)
-		rc = txp_explore_merge(cfg, parts, c->n, res, err, errlen);
+		rc = txp_explore_merge(cfg, parts, c->n + !!prior, res, err, errlen);
 	for (unsigned i = 0; parts && i < c->n; i++)
 		txp_explore_result_free(&parts[i]);
 	free(parts);
@@ -319,7 +414,8 @@ static int crew_merge(struct crew *c, const struct txp_explore_cfg *cfg,
 }
 
 int txp_explore_jobs(const struct txp_explore_cfg *cfg, unsigned jobs,
-		     struct txp_explore_result *res, char *err, size_t errlen)
+		     const struct txp_explore_result *prior, struct txp_explore_result *res,
+		     char *err, size_t errlen)
 {
 	struct crew c = { .n = jobs };
 	uint64_t t0 = txp_now_ns();
@@ -345,8 +441,10 @@ int txp_explore_jobs(const struct txp_explore_cfg *cfg, unsigned jobs,
 	crew_wait(&c, cfg);
 	if (rc == 0 && c.ended)
 		rc = c.ended;
+	if (rc == 0 && cfg->checkpoint)
+		crew_checkpoint(&c, cfg);
 	if (rc == 0)
-		rc = crew_merge(&c, cfg, res, err, errlen);
+		rc = crew_merge(&c, cfg, prior, res, err, errlen);
 	for (unsigned i = 0; i < c.n; i++)
 		if (c.out[i])
 			fclose(c.out[i]);

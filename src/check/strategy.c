@@ -66,7 +66,27 @@ static int walk_schedule(const struct txp_explore_cfg *cfg, const struct rt_plan
 struct walk {
 	uint64_t piece;		/* the next piece's index */
 	bool taken;		/* the current piece is this part's */
+	uint64_t saved_ns;	/* the last checkpoint */
 };
+
+/* The pieces explored to their end without a violation, to
+ * cfg->checkpoint: all of res's but the one under way (unless done). */
+static void checkpoint(const struct txp_explore_cfg *cfg, const struct txp_explore_result *res,
+		       struct walk *w, bool done)
+{
+	struct txp_explore_result sofar = *res;
+
+	w->saved_ns = txp_now_ns();
+	if (!done && w->taken && sofar.npieces)
+		sofar.npieces--;
+	if (res->found && sofar.npieces && sofar.pieces[sofar.npieces - 1].index == res->found_piece)
+		sofar.npieces--;
+	sofar.found = false;
+	sofar.schedules = 0;
+	for (size_t i = 0; i < sofar.npieces; i++)
+		sofar.schedules += sofar.pieces[i].schedules;
+	cfg->checkpoint(&sofar, cfg->checkpoint_arg);
+}
 
 /* The next piece begins: asked of cfg->split, and if taken, its record
  * begun in res.  -ENOMEM, or the answer. */
@@ -74,6 +94,10 @@ static int piece_begin(const struct txp_explore_cfg *cfg, struct txp_explore_res
 		       struct walk *w, unsigned round)
 {
 	uint64_t index = w->piece++;
+
+	if (cfg->checkpoint && w->taken &&
+	    (double)(txp_now_ns() - w->saved_ns) / 1e9 >= cfg->checkpoint_seconds)
+		checkpoint(cfg, res, w, true);
 	enum txp_explore_take t = cfg->split->take(index, cfg->split->arg);
 	struct txp_explore_piece *p;
 
@@ -153,7 +177,7 @@ int explore_bound(const struct txp_explore_cfg *cfg, struct txp_explore_result *
 		  struct outcome *o, char *err, size_t errlen)
 {
 	struct dfs d = { 0 };
-	struct walk w = { 0 };
+	struct walk w = { .saved_ns = txp_now_ns() };
 	bool reduce = cfg->reduce, expect = !(cfg->reduce_without & TXP_EXPLORE_REDUCE_NO_ASLEEP);
 	bool ended = false;
 	int rc = 0;
@@ -229,6 +253,8 @@ int explore_bound(const struct txp_explore_cfg *cfg, struct txp_explore_result *
 	}
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
+	if (cfg->checkpoint && rc >= 0)
+		checkpoint(cfg, res, &w, rc != 2);
 	res->complete = rc == 0;
 	res->states = visited_count();
 	res->states_full = visited_full();

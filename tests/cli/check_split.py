@@ -6,12 +6,17 @@ violation's kind and schedule (its --replay string), the schedules counted
 (without --reduce), whether the race was reachable, the bound reached.
 Then --merge refuses what it must, each with one line and exit 2: a shard
 of another scenario, of another txpath version, one missing, one twice,
-one interrupted, a file that is no shard's."""
+one interrupted, a file that is no shard's.  And a search resumed
+(--resume) from its position (--checkpoint): saved whole, with pieces
+taken out of it, and saved on SIGTERM, gives what one run gives, and a
+position of another scenario is refused."""
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 TXPATH = sys.argv[1]
 CASES = [
@@ -143,8 +148,56 @@ def from_env(d):
             print("ok   --shard %s with %s" % (spec, env))
 
 
+def resumed(what, args, cp, one, jobs):
+    got = json.loads(check(args + ["--jobs", str(jobs), "--resume", cp, "--json"]).stdout)
+    expect_same("%s, resumed from %s on %d" % (" ".join(args), what, jobs), one, verdict(got, True))
+
+
+def resume(d):
+    """Positions saved whole, thinned (every other piece, the later half,
+    all but the first), and on SIGTERM: each resumed equals one run."""
+    cp = os.path.join(d, "cp.json")
+    for case in ["--era 2.6.9 --bound 2", "--era 2.6.11 --bound 1",
+                 "--era 5.1-nolock --bound 2", "--era 2.6.11 --memory-model tso --bound 1"]:
+        args = case.split()
+        one = verdict(json.loads(check(args + ["--jobs", "1", "--json"]).stdout), True)
+        for jobs in (1, 2):
+            check(args + ["--jobs", str(jobs), "--checkpoint", cp, "--checkpoint-every", "0.01"])
+            resumed("its end", args, cp, one, jobs)
+            whole = json.load(open(cp))
+            pieces = whole["shard"]["pieces"]
+            for name, kept in [("every other piece", pieces[::2]),
+                               ("the earlier half", pieces[:len(pieces) // 2]),
+                               ("the first piece", pieces[:1])]:
+                doc = json.loads(json.dumps(whole))
+                doc["shard"]["pieces"] = kept
+                doc["schedules"] = sum(p[2] for p in kept)
+                thin = os.path.join(d, "thin.json")
+                json.dump(doc, open(thin, "w"))
+                resumed(name, args, thin, one, jobs)
+    # Stopped by SIGTERM once it has saved a position: exit 143, and the
+    # position it saved then takes it up.
+    args = "--era 2.6.11 --bound 2".split()
+    one = verdict(json.loads(check(args + ["--jobs", "1", "--json"]).stdout), True)
+    for jobs in (1, 2):
+        os.path.exists(cp) and os.unlink(cp)
+        p = subprocess.Popen([TXPATH, "check"] + args + ["--jobs", str(jobs), "--checkpoint", cp,
+                                                         "--checkpoint-every", "0.01"],
+                             stdout=subprocess.DEVNULL)
+        while not os.path.exists(cp) and p.poll() is None:
+            time.sleep(0.01)
+        p.send_signal(signal.SIGTERM)
+        rc = p.wait()
+        expect_same("SIGTERM on %d: its exit status" % jobs, "143 or 0 (done before it)",
+                    "143 or 0 (done before it)" if rc in (143, 0) else rc)
+        resumed("SIGTERM", args, cp, one, jobs)
+    refused("a position of another scenario",
+            ["--era", "2.6.18", "--bound", "2", "--resume", cp], "of another scenario")
+
+
 with tempfile.TemporaryDirectory() as d:
     matrix(d)
     refusals(d)
     from_env(d)
+    resume(d)
 sys.exit(1 if failures else 0)

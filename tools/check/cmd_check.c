@@ -185,6 +185,17 @@ static const char check_help[] =
 "                          run prints it, from the arguments the shards ran\n"
 "                          with; a file of another scenario or txpath version,\n"
 "                          a shard missing, twice or interrupted is refused\n"
+"  --checkpoint FILE       save the search's position to FILE (written beside\n"
+"                          it, then renamed over it) every --checkpoint-every\n"
+"                          seconds (default 60), on SIGINT or SIGTERM, and at\n"
+"                          its end: the pieces explored to their end without\n"
+"                          a violation\n"
+"  --resume FILE           take the search up from the position in FILE (the\n"
+"                          same options, any --jobs): the pieces in it are not\n"
+"                          explored again, and the result is the uninterrupted\n"
+"                          run's; saves its own position there too, unless\n"
+"                          --checkpoint names another file.  A position of\n"
+"                          another scenario or txpath version is refused\n"
 "  --progress              show progress on stderr even when it is no terminal\n"
 "                          (on a terminal it is shown unless --json)\n"
 "Output:\n"
@@ -275,7 +286,7 @@ enum {
 	OPT_RING, OPT_FRAGS, OPT_BATCH, OPT_MM, OPT_BOUND, OPT_PCT, OPT_RANDOM, OPT_RUNS,
 	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_SPIN_SECONDS, OPT_JSON, OPT_HELP, OPT_QDISC, OPT_QUEUES, OPT_BQL,
 	OPT_BULK, OPT_DEFER, OPT_WATCHDOG, OPT_REDUCE, OPT_REDUCE_WITHOUT, OPT_JOBS, OPT_SHARD,
-	OPT_PROGRESS,
+	OPT_PROGRESS, OPT_CHECKPOINT, OPT_CHECKPOINT_EVERY, OPT_RESUME,
 };
 
 static const struct option check_options[] = {
@@ -309,6 +320,9 @@ static const struct option check_options[] = {
 	{ "jobs", required_argument, NULL, OPT_JOBS },
 	{ "shard", required_argument, NULL, OPT_SHARD },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	{ "checkpoint", required_argument, NULL, OPT_CHECKPOINT },
+	{ "checkpoint-every", required_argument, NULL, OPT_CHECKPOINT_EVERY },
+	{ "resume", required_argument, NULL, OPT_RESUME },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -326,6 +340,8 @@ struct picks {
 	bool json, progress;
 	unsigned jobs;		/* 0: the CPUs (the bounded search), else 1 */
 	const char *shard;	/* --shard I/N or env */
+	const char *checkpoint, *resume;	/* files */
+	double every;		/* --checkpoint-every */
 };
 
 static void apply_picks(struct txp_explore_cfg *cfg, const struct picks *p)
@@ -467,6 +483,9 @@ static void parse_option(int c, const char *arg, struct txp_explore_cfg *cfg, st
 	case OPT_JOBS: p->jobs = (unsigned)parse_u64("check", "--jobs", arg, 1, CHECK_JOBS_MAX); break;
 	case OPT_SHARD: p->shard = arg; break;
 	case OPT_PROGRESS: p->progress = true; break;
+	case OPT_CHECKPOINT: p->checkpoint = arg; break;
+	case OPT_CHECKPOINT_EVERY: p->every = parse_seconds("check", "--checkpoint-every", arg); break;
+	case OPT_RESUME: p->resume = arg; break;
 	default: break;
 	}
 }
@@ -494,6 +513,14 @@ static void check_combination(const struct cmdline *cl)
 	if (cmdline_given(cl, OPT_SHARD) && !bounded)
 		usage_error("check", "--shard splits the bounded search (--bound), not --pct, "
 			    "--random or --replay");
+	if ((cmdline_given(cl, OPT_CHECKPOINT) || cmdline_given(cl, OPT_RESUME)) && !bounded)
+		usage_error("check", "--checkpoint and --resume are for the bounded search (--bound)");
+	if ((cmdline_given(cl, OPT_CHECKPOINT) || cmdline_given(cl, OPT_RESUME)) &&
+	    cmdline_given(cl, OPT_SHARD))
+		usage_error("check", "a shard is run again whole: --checkpoint and --resume are for "
+			    "a search not split in shards");
+	if (cmdline_given(cl, OPT_CHECKPOINT_EVERY) && !cmdline_given(cl, OPT_CHECKPOINT))
+		usage_error("check", "--checkpoint-every applies to --checkpoint only");
 	if (cmdline_given(cl, OPT_SHARD) && cmdline_given(cl, OPT_JOBS))
 		usage_error("check", "a shard runs as one process: choose one of --shard, --jobs "
 			    "(or run more shards)");
@@ -696,13 +723,13 @@ static void print_text(const struct txp_explore_cfg *cfg, const struct txp_explo
 }
 
 /* s: a shard's document, with its own members (argc, argv: its command). */
-static void print_json(const struct txp_explore_cfg *cfg, const struct txp_explore_result *r,
+static void print_json(FILE *f, const struct txp_explore_cfg *cfg, const struct txp_explore_result *r,
 		       const struct shard *s, int argc, char **argv)
 {
 	char warning[256];
 	struct json j;
 
-	json_init(&j, stdout);
+	json_init(&j, f);
 	json_obj_begin(&j, NULL);
 	json_str(&j, "era", cfg->era);
 	json_str(&j, "lock", txp_lock_mode_name(cfg->lock));
@@ -763,7 +790,7 @@ static void print_json(const struct txp_explore_cfg *cfg, const struct txp_explo
 	json_finish(&j);
 }
 
-#define PICKS_INIT { .lock = -1, .runner = -1, .queues = -1, .bql = -1 }
+#define PICKS_INIT { .lock = -1, .runner = -1, .queues = -1, .bql = -1, .every = 60 }
 
 /* argv's options into cfg and p, checked: false when --help was asked
  * (and printed); a bad option is a usage error. */
@@ -805,7 +832,7 @@ static int report(const struct txp_explore_cfg *cfg, struct txp_explore_result *
 	int rc;
 
 	if (p->json)
-		print_json(cfg, res, NULL, argc, argv);
+		print_json(stdout, cfg, res, NULL, argc, argv);
 	else
 		print_text(cfg, res, by, argc, argv);
 	rc = res->interrupted ? 128 + signals_caught() : res->found ? 1 : 0;
@@ -946,9 +973,148 @@ static int check_shard(struct txp_explore_cfg *cfg, const struct picks *p, int a
 		fprintf(stderr, "txpath check: %s\n", err);
 		return 1;
 	}
-	print_json(cfg, &res, &s, argc, argv);
+	print_json(stdout, cfg, &res, &s, argc, argv);
 	rc = res.interrupted ? 128 + signals_caught() : 0;
 	txp_explore_result_free(&res);
+	return rc;
+}
+
+/* -- --checkpoint, --resume ---------------------------------------------------- */
+
+/* A search's position: the pieces explored to their end without a
+ * violation, before this run (resumed) and in it. */
+struct position {
+	const char *path;
+	const struct txp_explore_cfg *cfg;
+	const struct txp_explore_result *before;	/* NULL: none */
+	int argc;
+	char **argv;
+	struct timespec t0;	/* this run's start */
+};
+
+/* The pieces of a and b (each in order) in order, into res. */
+static bool pieces_join(const struct txp_explore_result *a, const struct txp_explore_result *b,
+			struct txp_explore_result *res)
+{
+	size_t i = 0, j = 0, n = 0;
+
+	res->pieces = malloc((a->npieces + b->npieces + 1) * sizeof(*res->pieces));
+	if (!res->pieces)
+		return false;
+	while (i < a->npieces || j < b->npieces)
+		res->pieces[n++] = j == b->npieces || (i < a->npieces &&
+						       a->pieces[i].index < b->pieces[j].index)
+				   ? a->pieces[i++] : b->pieces[j++];
+	res->npieces = n;
+	res->schedules = a->schedules + b->schedules;
+	res->seconds = a->seconds + b->seconds;
+	return true;
+}
+
+/* cfg->checkpoint: the position into path, whole or not at all (a file
+ * beside it, renamed over it); a failure said, the search goes on. */
+static void position_save(const struct txp_explore_result *sofar, void *arg)
+{
+	const struct position *pos = arg;
+	static const struct txp_explore_result none;
+	struct txp_explore_result all = { 0 };
+	struct shard whole = { 0, 1 };
+	char tmp[4096];
+	FILE *f;
+
+	struct timespec now;
+
+	if (!pieces_join(pos->before ? pos->before : &none, sofar, &all))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	all.seconds += (double)(now.tv_sec - pos->t0.tv_sec) + (now.tv_nsec - pos->t0.tv_nsec) / 1e9;
+	all.interrupted = true;	/* a position, not a result: never merged */
+	snprintf(tmp, sizeof(tmp), "%s.part", pos->path);
+	f = fopen(tmp, "w");
+	if (f)
+		print_json(f, pos->cfg, &all, &whole, pos->argc, pos->argv);
+	if (!f || close_output(f) != 0 || rename(tmp, pos->path) != 0)
+		fprintf(stderr, "txpath check: --checkpoint %s: %s\n", pos->path, strerror(errno));
+	free(all.pieces);
+}
+
+/* --resume FILE: the position it holds, of this scenario. */
+static void position_read(const char *path, const struct txp_explore_cfg *cfg,
+			  struct shard_file *f)
+{
+	char err[256];
+
+	if (!shard_read(path, f, err, sizeof(err)))
+		usage_error("check", "--resume %s: %s", path, err);
+	if (strcmp(f->version, txp_version()))
+		usage_error("check", "--resume %s: written by txpath %s, this is txpath %s", path,
+			    f->version, txp_version());
+	if (strcmp(f->identity, shard_identity(cfg)))
+		usage_error("check", "--resume %s: of another scenario (%s)", path, f->identity);
+	f->part.complete = true;	/* in what it holds */
+	f->part.interrupted = false;
+}
+
+/* The split of a resumed search: the pieces not explored before. */
+static enum txp_explore_take position_take(uint64_t piece, void *arg)
+{
+	const struct txp_explore_result *before = arg;
+	size_t lo = 0, hi = before ? before->npieces : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (before->pieces[mid].index == piece)
+			return TXP_EXPLORE_SKIP;
+		if (before->pieces[mid].index < piece)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return TXP_EXPLORE_TAKE;
+}
+
+/* -- the command ------------------------------------------------------------------ */
+
+/* The search as picked: split among jobs workers or not, from a position
+ * or not, saving its own or not. */
+static int search(struct txp_explore_cfg *cfg, const struct picks *p, unsigned jobs,
+		  struct txp_explore_result *res, int argc, char **argv, char *err, size_t errlen)
+{
+	struct shard_file before = { 0 };
+	struct position pos = { .path = p->checkpoint ? p->checkpoint : p->resume, .cfg = cfg,
+				.argc = argc, .argv = argv };
+	struct txp_explore_split split = { .take = position_take };
+	struct txp_explore_result part;
+	int rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &pos.t0);
+	if (p->resume) {
+		position_read(p->resume, cfg, &before);
+		pos.before = split.arg = &before.part;
+	}
+	if (p->checkpoint || p->resume) {
+		cfg->split = &split;
+		cfg->checkpoint = position_save;
+		cfg->checkpoint_arg = &pos;
+		cfg->checkpoint_seconds = p->every;
+	}
+	if (jobs > 1)
+		rc = txp_explore_jobs(cfg, jobs, pos.before, res, err, errlen);
+	else if (!cfg->split)
+		rc = txp_explore_run(cfg, res, err, errlen);
+	else if ((rc = txp_explore_run(cfg, &part, err, errlen)) == 0) {
+		const struct txp_explore_result parts[2] = { part, pos.before ? *pos.before : part };
+
+		rc = txp_explore_merge(cfg, parts, 1 + !!pos.before, res, err, errlen);
+		res->interrupted |= part.interrupted;
+		res->seconds = part.seconds;
+		txp_explore_result_free(&part);
+	}
+	if (pos.before)
+		res->seconds += pos.before->seconds;
+	shard_file_free(&before);
+	cfg->split = NULL;
 	return rc;
 }
 
@@ -974,12 +1140,9 @@ int cmd_check(int argc, char **argv)
 	if (picks.shard)
 		return check_shard(&cfg, &picks, argc, argv);
 	jobs = jobs_of(&cfg, &picks);
-	if (jobs > 1) {
-		rc = txp_explore_jobs(&cfg, jobs, &res, err, sizeof(err));
+	if (jobs > 1)
 		snprintf(by, sizeof(by), ", %u workers", jobs);
-	} else {
-		rc = txp_explore_run(&cfg, &res, err, sizeof(err));
-	}
+	rc = search(&cfg, &picks, jobs, &res, argc, argv, err, sizeof(err));
 	if (cfg.progress)
 		fputs("\r\033[K", stderr);
 	if (rc == -EINVAL)

@@ -101,12 +101,21 @@ const char *shard_identity(const struct txp_explore_cfg *cfg)
 	return id;
 }
 
-/* An option of the shard's own, not the search's (with its value: 2). */
+/* An option of the run's own, not the search's (with its value: 2). */
 static int own_option(const char *a)
 {
-	if (!strcmp(a, "--json") || !strcmp(a, "--progress") || !strncmp(a, "--shard=", 8))
+	static const char *const valued[] = { "--shard", "--jobs", "--checkpoint",
+					      "--checkpoint-every", "--resume" };
+
+	if (!strcmp(a, "--json") || !strcmp(a, "--progress"))
 		return 1;
-	return !strcmp(a, "--shard") ? 2 : 0;
+	for (size_t i = 0; i < sizeof(valued) / sizeof(valued[0]); i++) {
+		size_t n = strlen(valued[i]);
+
+		if (!strncmp(a, valued[i], n) && (a[n] == '=' || !a[n]))
+			return a[n] ? 1 : 2;
+	}
+	return 0;
 }
 
 void shard_json(struct json *j, const struct shard *s, const struct txp_explore_cfg *cfg,
