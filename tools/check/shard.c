@@ -24,17 +24,17 @@ static long long env_number(const char *name)
 	return (long long)parse_u64("check", name, v, 0, SHARD_MAX);
 }
 
-/* --shard env[/N]: the index and count the job scheduler gives. */
+/* --shard env[/N]: the index and count the job scheduler gives.  Slurm's
+ * task id is taken as it is, so that a shard's task run again alone
+ * (sbatch --array=5, whose count is 1) is the same shard: N from /N. */
 static struct shard shard_env(const char *count)
 {
 	long long id = env_number("SLURM_ARRAY_TASK_ID"), n = env_number("SLURM_ARRAY_TASK_COUNT");
-	long long base = env_number("SLURM_ARRAY_TASK_MIN"), seq;
+	long long seq;
 	struct shard s;
 
 	if (id < 0)
 		id = env_number("JOB_COMPLETION_INDEX");
-	else
-		id -= base > 0 ? base : 0;
 	if (id < 0 && (seq = env_number("PARALLEL_SEQ")) > 0)
 		id = seq - 1;
 	if (id < 0)
@@ -47,8 +47,8 @@ static struct shard shard_env(const char *count)
 			    "give it, --shard env/N");
 	s = (struct shard){ (unsigned)id, (unsigned)n };
 	if (s.index >= s.count)
-		usage_error("check", "--shard env: index %u from the environment is past the count %u",
-			    s.index, s.count);
+		usage_error("check", "--shard env: index %u from the environment is past the count %u "
+			    "(shards are numbered from 0)", s.index, s.count);
 	return s;
 }
 

@@ -20,10 +20,10 @@ struct shard {
 /*
  * --shard's SPEC: "I/N", or "env" or "env/N": I (and N) from the
  * environment of the job scheduler that runs it: a Slurm job array's
- * SLURM_ARRAY_TASK_ID (less SLURM_ARRAY_TASK_MIN) of
- * SLURM_ARRAY_TASK_COUNT, a Kubernetes Indexed Job's JOB_COMPLETION_INDEX,
- * GNU parallel's PARALLEL_SEQ (from 1: less one).  A usage error when it
- * does not fit, or names no count there is none for.
+ * SLURM_ARRAY_TASK_ID (from 0) of SLURM_ARRAY_TASK_COUNT (or N), a
+ * Kubernetes Indexed Job's JOB_COMPLETION_INDEX, GNU parallel's
+ * PARALLEL_SEQ (from 1: less one).  A usage error when it does not fit,
+ * or names no count there is none for.
  */
 struct shard shard_spec(const char *spec);
 
