@@ -11,10 +11,14 @@
 # each; three producers at bound $THREE_BOUND (default 2): at bound 3,
 # even with the producers' permutations as one state (2.6.8: 12.9 million
 # schedules in 18 minutes), they pass 200 million states, the reduction's
-# table.  Never part of `make test`.
+# table.  Each row on every CPU: txpath check --jobs $CHECK_JOBS (default:
+# the CPUs), whose verdicts and counts are one worker's (without --reduce;
+# with it each worker has its own table of states, and the counts grow).
+# Never part of `make test`.
 # usage: prove.sh path/to/txpath
 set -eu
 TXPATH=$1
+CHECK_JOBS=${CHECK_JOBS:-$(nproc)}
 BOUND=${BOUND:-3}
 WIDE_BOUND=${WIDE_BOUND:-3}
 THREE_BOUND=${THREE_BOUND:-2}
@@ -58,7 +62,7 @@ run_one() {
 	shift 5
 	echo "txpath check $* --bound $bound ..." >&2
 	rc=0
-	"$TXPATH" check "$@" --bound "$bound" --json >"$out" || rc=$?
+	"$TXPATH" check "$@" --bound "$bound" --jobs "$CHECK_JOBS" --json >"$out" || rc=$?
 	if [ "$rc" -gt 1 ]; then
 		echo "prove: txpath check $* failed (exit $rc)" >&2
 		exit 2
