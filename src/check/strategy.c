@@ -94,13 +94,14 @@ static int piece_begin(const struct txp_explore_cfg *cfg, struct txp_explore_res
 		       struct walk *w, unsigned round)
 {
 	uint64_t index = w->piece++;
+	enum txp_explore_take t;
+	struct txp_explore_piece *p;
 
+	/* The last piece is at its end: a position to save, now and then. */
 	if (cfg->checkpoint && w->taken &&
 	    (double)(txp_now_ns() - w->saved_ns) / 1e9 >= cfg->checkpoint_seconds)
 		checkpoint(cfg, res, w, true);
-	enum txp_explore_take t = cfg->split->take(index, cfg->split->arg);
-	struct txp_explore_piece *p;
-
+	t = cfg->split->take(index, cfg->split->arg);
 	w->taken = t == TXP_EXPLORE_TAKE;
 	if (!w->taken)
 		return t;
