@@ -56,11 +56,10 @@ enum txp_explore_strategy {
 
 /*
  * A part of the bounded search: a shard (--shard) or a worker (--jobs).
- * Each round's schedules (bound 0, 1, ...) fall into pieces, one for each
- * choice off the default execution's path (the schedules whose first
- * choice that is not the default is that one) and the default execution
- * alone; numbered from 0 over the rounds in the search's order, they are
- * the same whoever walks the tree.  take() is asked about each in that
+ * Each round's schedules (bound 0, 1, ...) fall into pieces: those whose
+ * first choices that are not the default (two: search/dfs.h) are the
+ * same, and each schedule with fewer alone; numbered from 0 over the
+ * rounds in the search's order, they are the same whoever walks the tree.  take() is asked about each in that
  * order (again from 0 if the search starts again without its reduction,
  * when it must answer as before): explore it, skip it, or end the part
  * there.

@@ -140,7 +140,7 @@ static void round_progress(const struct txp_explore_cfg *cfg, const struct txp_e
 			   const struct dfs *d, unsigned k)
 {
 	struct txp_explore_progress p = { .schedules = res->schedules, .bound = k };
-	double part = d->first < d->base ? (double)(d->base - d->first) / d->base : 0;
+	double part = d->noff && d->off[0] < d->base ? (double)(d->base - d->off[0]) / d->base : 0;
 
 	p.done = part;
 	for (unsigned i = 1; i < k; i++)
@@ -171,8 +171,8 @@ static void dfs_restart(struct dfs *d, struct txp_explore_result *res, unsigned 
  *
  * A part of it (cfg->split) walks every round's pieces in order, runs
  * those it takes and skips the others (no execution: dfs_skip()), but
- * for the default execution each piece branches off, which it runs
- * whole (uncut by the reduction, unjudged if not its own) to know them.
+ * for the lone schedules other pieces branch off, which it runs whole
+ * (uncut by the reduction, unjudged if not its own) to know them.
  */
 int explore_bound(const struct txp_explore_cfg *cfg, struct txp_explore_result *res,
 		  struct outcome *o, char *err, size_t errlen)
@@ -200,7 +200,7 @@ int explore_bound(const struct txp_explore_cfg *cfg, struct txp_explore_result *
 				ended = rc == TXP_EXPLORE_END;
 				if (rc < 0 || ended)
 					break;
-				if (!w.taken && prefix) {
+				if (!w.taken && !d.top) {
 					dfs_skip(&d, prefix);
 					if (!dfs_next(&d, k, reduce, &prefix))
 						break;
@@ -208,8 +208,8 @@ int explore_bound(const struct txp_explore_cfg *cfg, struct txp_explore_result *
 				}
 			}
 			plan = dfs_plan(&d, prefix, reduce, expect);
-			if (cfg->split && !prefix)
-				plan.explored = NULL;	/* the path the pieces branch off */
+			if (cfg->split && d.top)
+				plan.explored = NULL;	/* a path pieces branch off */
 			if (cfg->split && !w.taken)
 				rc = walk_schedule(cfg, &plan, res, o, err, errlen);
 			else
@@ -241,7 +241,7 @@ int explore_bound(const struct txp_explore_cfg *cfg, struct txp_explore_result *
 				break;
 			}
 			if (!prefix)
-				d.base = d.len;
+				d.base = d.len;	/* the default execution */
 			if (cfg->progress && res->schedules % 256 == 0)
 				round_progress(cfg, res, &d, k);
 			if (!dfs_next(&d, k, reduce, &prefix))

@@ -10,6 +10,12 @@
 
 #include "check/runtime/runtime.h"
 
+/* The choices off the default that name a piece: more, finer pieces
+ * (the first choices made, at the start of the default execution, hold
+ * whole trees with every preemption left), but more schedules that every
+ * part runs (those with fewer: a few hundred a round each part, for 2). */
+#define DFS_PIECE_CHOICES 2
+
 struct dfs {
 	int8_t *path;		/* actions along the current path */
 	uint32_t *tried;	/* per branch: actions tried (bit per action) */
@@ -20,15 +26,16 @@ struct dfs {
 	unsigned len, cap;
 	unsigned cut;		/* the last execution's first explored state */
 	unsigned bound;		/* this round's */
-	/* Pieces: the schedules below one branch off the default execution's
-	 * path (its first choice that is not the default), each piece
-	 * contiguous in the search's order.  first: the current path's first
-	 * branch off the default (UINT_MAX: none); root: the last prefix
-	 * began a piece.  Branches [0, partial) have a piece below them that
-	 * another part of the search explores (dfs_skip()): never marked
-	 * explored in full. */
-	unsigned first, partial;
-	bool root;
+	/* Pieces: the schedules whose first DFS_PIECE_CHOICES choices that
+	 * are not the default are the same ones, contiguous in the search's
+	 * order; a schedule with fewer is a piece alone.  off[0..noff): the
+	 * current path's first such choices (their branches); root: the last
+	 * prefix began a piece; top: that piece is one schedule, whose path
+	 * the next pieces branch off.  Branches [0, partial) have a piece
+	 * below them that another part of the search explores (dfs_skip()):
+	 * never marked explored in full. */
+	unsigned off[DFS_PIECE_CHOICES], noff, partial;
+	bool root, top;
 	unsigned base;		/* the default execution's branches (its caller's) */
 };
 
@@ -47,8 +54,8 @@ int dfs_record(struct dfs *d, unsigned forced, bool reduce, uint64_t *pruned,
 /* The next prefix (its length in *prefix_len) within bound; false when
  * this round is complete. */
 bool dfs_next(struct dfs *d, unsigned bound, bool reduce, unsigned *prefix_len);
-/* The piece the last prefix began (d->root) is another's: leave it
- * unexplored, as if its every schedule had run. */
+/* The piece the last prefix began (d->root, not d->top) is another's:
+ * leave it unexplored, as if its every schedule had run. */
 void dfs_skip(struct dfs *d, unsigned prefix_len);
 void dfs_free(struct dfs *d);
 
