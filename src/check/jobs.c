@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "check/explore.h"
+#include "check/search/visited.h"
 #include "run/run.h"
 #include "sync/sync.h"
 
@@ -223,7 +224,7 @@ bad:
 
 /* In the child: explore the pieces handed out, write the part, end. */
 static _Noreturn void worker_run(const struct txp_explore_cfg *cfg, struct board *board,
-				 unsigned id, FILE *out)
+				 unsigned id, unsigned workers, FILE *out)
 {
 	struct worker w = { .board = board, .id = id, .outer = cfg->split };
 	struct txp_explore_split split = { worker_take, worker_found, &w };
@@ -238,6 +239,7 @@ static _Noreturn void worker_run(const struct txp_explore_cfg *cfg, struct board
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() == 1)
 		_exit(1);
+	visited_share(workers);	/* each has its own table */
 	mine.split = &split;
 	mine.stop = &board->stop;
 	mine.progress = worker_progress;
@@ -386,7 +388,7 @@ static int crew_start(struct crew *c, const struct txp_explore_cfg *cfg, char *e
 			return -errno;
 		}
 		if (c->pid[i] == 0)
-			worker_run(cfg, c->board, i, c->out[i]);
+			worker_run(cfg, c->board, i, c->n, c->out[i]);
 		c->left++;
 	}
 	return 0;
