@@ -189,8 +189,9 @@ static int part_write(FILE *f, int rc, const char *err, const struct txp_explore
 	snprintf(h.err, sizeof(h.err), "%s", err);
 	h.schedule_len = res->schedule ? strlen(res->schedule) + 1 : 0;
 	if (fwrite(&h, sizeof(h), 1, f) != 1 ||
-	    fwrite(res->pieces, sizeof(*res->pieces), res->npieces, f) != res->npieces ||
-	    fwrite(res->schedule ? res->schedule : "", 1, h.schedule_len, f) != h.schedule_len)
+	    (res->npieces &&
+	     fwrite(res->pieces, sizeof(*res->pieces), res->npieces, f) != res->npieces) ||
+	    (h.schedule_len && fwrite(res->schedule, 1, h.schedule_len, f) != h.schedule_len))
 		return -1;
 	return fflush(f) == 0 ? 0 : -1;
 }
@@ -212,7 +213,7 @@ static int part_read(FILE *f, struct txp_explore_result *res, char *err, size_t 
 	res->nevents = 0;
 	if (!res->pieces || (h.schedule_len && !res->schedule) ||
 	    fread(res->pieces, sizeof(*res->pieces), res->npieces, f) != res->npieces ||
-	    fread(res->schedule ? res->schedule : "", 1, h.schedule_len, f) != h.schedule_len)
+	    (h.schedule_len && fread(res->schedule, 1, h.schedule_len, f) != h.schedule_len))
 		goto bad;
 	if (h.rc)
 		snprintf(err, errlen, "%s", h.err);

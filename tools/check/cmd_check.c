@@ -843,50 +843,89 @@ static int report(const struct txp_explore_cfg *cfg, struct txp_explore_result *
 /* -- --merge ------------------------------------------------------------------------ */
 
 /* Two scenarios' identities (shard_identity()) told apart by their first
- * knob that differs. */
-static _Noreturn void merge_refuse_scenario(const char *path, const char *id, const char *path0,
-					    const char *id0)
+ * knob that differs, into msg. */
+static void scenario_differs(char *msg, size_t len, const char *path, const char *id,
+			     const char *path0, const char *id0)
 {
-	size_t at = 0, len;
+	size_t at = 0;
 
 	while (id[at] && id[at] == id0[at])
 		at++;
-	while (at && strncmp(id + at - 2, ", ", 2))
+	while (at > 0 && !(at >= 2 && id[at - 2] == ',' && id[at - 1] == ' '))
 		at--;
-	len = strcspn(id + at, ",");
-	usage_error("check", "--merge: %s is of another scenario than %s (%.*s, not %.*s)", path,
-		    path0, (int)len, id + at, (int)strcspn(id0 + at, ","), id0 + at);
+	snprintf(msg, len, "%s is of another scenario than %s (%.*s, not %.*s)", path, path0,
+		 (int)strcspn(id + at, ","), id + at, (int)strcspn(id0 + at, ","), id0 + at);
 }
 
-/* The shards' files, each of one search, every shard once: a usage error
- * naming the first that is not. */
-static void merge_check(struct shard_file *f, unsigned n, char **paths)
+/* Which of the n files is shard index, or -1. */
+static int shard_at(const struct shard_file *f, unsigned n, unsigned index)
 {
-	bool *seen = calloc(f[0].s.count, sizeof(*seen));
+	for (unsigned i = 0; i < n; i++)
+		if (f[i].s.index == index)
+			return (int)i;
+	return -1;
+}
 
-	if (!seen)
-		usage_error("check", "out of memory");
+/* The shards' files, each of one search, every shard once: false and a
+ * message naming the first that is not. */
+static bool merge_check(const struct shard_file *f, unsigned n, char **paths, char *msg,
+			size_t len)
+{
 	for (unsigned i = 0; i < n; i++) {
 		if (strcmp(f[i].version, txp_version()))
-			usage_error("check", "--merge: %s is from txpath %s, this is txpath %s",
-				    paths[i], f[i].version, txp_version());
-		if (strcmp(f[i].identity, f[0].identity))
-			merge_refuse_scenario(paths[i], f[i].identity, paths[0], f[0].identity);
-		if (f[i].s.count != f[0].s.count)
-			usage_error("check", "--merge: %s is shard %u of %u, %s of %u", paths[i],
-				    f[i].s.index, f[i].s.count, paths[0], f[0].s.count);
-		if (seen[f[i].s.index])
-			usage_error("check", "--merge: shard %u/%u given twice (%s)", f[i].s.index,
-				    f[i].s.count, paths[i]);
-		if (!f[i].done)
-			usage_error("check", "--merge: %s (shard %u/%u) was interrupted: run it again",
-				    paths[i], f[i].s.index, f[i].s.count);
-		seen[f[i].s.index] = true;
+			snprintf(msg, len, "%s is from txpath %s, this is txpath %s", paths[i],
+				 f[i].version, txp_version());
+		else if (strcmp(f[i].identity, f[0].identity))
+			scenario_differs(msg, len, paths[i], f[i].identity, paths[0], f[0].identity);
+		else if (f[i].s.count != f[0].s.count)
+			snprintf(msg, len, "%s is shard %u of %u, %s of %u", paths[i], f[i].s.index,
+				 f[i].s.count, paths[0], f[0].s.count);
+		else if (shard_at(f, i, f[i].s.index) >= 0)
+			snprintf(msg, len, "shard %u/%u given twice (%s)", f[i].s.index, f[i].s.count,
+				 paths[i]);
+		else if (!f[i].done)
+			snprintf(msg, len, "%s (shard %u/%u) was interrupted: run it again", paths[i],
+				 f[i].s.index, f[i].s.count);
+		else
+			continue;
+		return false;
 	}
-	for (unsigned i = 0; i < f[0].s.count; i++)
-		if (!seen[i])
-			usage_error("check", "--merge: shard %u/%u is missing", i, f[0].s.count);
-	free(seen);
+	/* Each once, each below the count: all there if as many. */
+	for (unsigned i = 0; n < f[0].s.count; i++)
+		if (shard_at(f, n, i) < 0) {
+			snprintf(msg, len, "shard %u/%u is missing", i, f[0].s.count);
+			return false;
+		}
+	return true;
+}
+
+static void merge_free(struct shard_file *f, unsigned n, struct txp_explore_result *parts)
+{
+	for (unsigned i = 0; f && i < n; i++)
+		shard_file_free(&f[i]);
+	free(f);
+	free(parts);
+}
+
+/* The shards' files read and checked into f (n of them at argv), the
+ * search's cfg from the first's arguments: false and a message if not. */
+static bool merge_read(struct shard_file *f, unsigned n, char **paths,
+		       struct txp_explore_cfg *cfg, struct picks *picks, char *msg, size_t len)
+{
+	char err[256];
+
+	for (unsigned i = 0; i < n; i++)
+		if (!shard_read(paths[i], &f[i], err, sizeof(err))) {
+			snprintf(msg, len, "%s: %s", paths[i], err);
+			return false;
+		}
+	if (!merge_check(f, n, paths, msg, len))
+		return false;
+	if (!parse_args(f[0].argc, f[0].argv, cfg, picks)) {
+		snprintf(msg, len, "%s: its arguments ask for --help", paths[0]);
+		return false;
+	}
+	return true;
 }
 
 /* txpath check [--json] --merge FILE...: the search the shards made, as
@@ -899,42 +938,35 @@ static int check_merge(int argc, char **argv, int at)
 	struct txp_explore_cfg cfg;
 	struct txp_explore_result res;
 	struct picks picks = PICKS_INIT;
-	bool json = false;
-	char err[512], by[48];
+	char msg[768], by[48];
 	int rc;
 
-	for (int i = 1; i < at; i++) {
-		if (strcmp(argv[i], "--json"))
+	for (int i = 1; i < at; i++)
+		if (strcmp(argv[i], "--json")) {
+			merge_free(f, 0, parts);
 			usage_error("check", "--merge takes the scenario from the shards' files: only "
 				    "--json goes with it, got '%s'", argv[i]);
-		json = true;
+		}
+	if (!n || !f || !parts || !merge_read(f, n, argv + at + 1, &cfg, &picks, msg, sizeof(msg))) {
+		if (!n || !f || !parts)
+			snprintf(msg, sizeof(msg), "%s", n ? "out of memory" : "no files: name the shards' files");
+		merge_free(f, n, parts);
+		usage_error("check", "--merge: %s", msg);
 	}
-	if (!n)
-		usage_error("check", "--merge needs the shards' files");
-	if (!f || !parts)
-		usage_error("check", "out of memory");
-	for (unsigned i = 0; i < n; i++)
-		if (!shard_read(argv[at + 1 + i], &f[i], err, sizeof(err)))
-			usage_error("check", "--merge: %s: %s", argv[at + 1 + i], err);
-	merge_check(f, n, argv + at + 1);
-	if (!parse_args(f[0].argc, f[0].argv, &cfg, &picks))
-		usage_error("check", "--merge: %s: its arguments ask for --help", argv[at + 1]);
-	picks.json = json;
+	picks.json = at > 1;
 	for (unsigned i = 0; i < n; i++)
 		parts[i] = f[i].part;
-	rc = txp_explore_merge(&cfg, parts, n, &res, err, sizeof(err));
+	rc = txp_explore_merge(&cfg, parts, n, &res, msg, sizeof(msg));
 	if (rc) {
-		fprintf(stderr, "txpath check: --merge: %s\n", err);
+		fprintf(stderr, "txpath check: --merge: %s\n", msg);
+		merge_free(f, n, parts);
 		return 1;
 	}
 	for (unsigned i = 0; i < n; i++)
 		res.seconds += parts[i].seconds;
 	snprintf(by, sizeof(by), ", %u shards' time added", n);
 	rc = report(&cfg, &res, &picks, by, f[0].argc, f[0].argv);
-	for (unsigned i = 0; i < n; i++)
-		shard_file_free(&f[i]);
-	free(f);
-	free(parts);
+	merge_free(f, n, parts);
 	return rc;
 }
 
@@ -1038,19 +1070,29 @@ static void position_save(const struct txp_explore_result *sofar, void *arg)
 	free(all.pieces);
 }
 
+/* A position's file that does not fit cfg: false and why. */
+static bool position_fits(const struct shard_file *f, const struct txp_explore_cfg *cfg,
+			  char *msg, size_t len)
+{
+	if (strcmp(f->version, txp_version()))
+		snprintf(msg, len, "written by txpath %s, this is txpath %s", f->version, txp_version());
+	else if (strcmp(f->identity, shard_identity(cfg)))
+		snprintf(msg, len, "of another scenario than this command's");
+	else
+		return true;
+	return false;
+}
+
 /* --resume FILE: the position it holds, of this scenario. */
 static void position_read(const char *path, const struct txp_explore_cfg *cfg,
 			  struct shard_file *f)
 {
-	char err[256];
+	char msg[256];
 
-	if (!shard_read(path, f, err, sizeof(err)))
-		usage_error("check", "--resume %s: %s", path, err);
-	if (strcmp(f->version, txp_version()))
-		usage_error("check", "--resume %s: written by txpath %s, this is txpath %s", path,
-			    f->version, txp_version());
-	if (strcmp(f->identity, shard_identity(cfg)))
-		usage_error("check", "--resume %s: of another scenario (%s)", path, f->identity);
+	if (!shard_read(path, f, msg, sizeof(msg)) || !position_fits(f, cfg, msg, sizeof(msg))) {
+		shard_file_free(f);
+		usage_error("check", "--resume %s: %s", path, msg);
+	}
 	f->part.complete = true;	/* in what it holds */
 	f->part.interrupted = false;
 }
