@@ -98,8 +98,8 @@ bench: build
 # (producers x packets x ring x fragments x bulk, each filling the ring):
 # the base and single-producer ones at bound 3 (BOUND=K), the wider ones
 # at bound 2 (WIDE_BOUND=K), each checked against the seeds, and which it
-# proved printed, each row on every CPU (txpath check --jobs; CHECK_JOBS=N
-# for N workers).  Minutes; never part of `make test`.
+# proved printed, each row of the full search on every CPU (txpath check
+# --jobs; CHECK_JOBS=N for N workers).  Minutes; never part of `make test`.
 prove: build
 	@sh scripts/prove.sh $(OQ)/build/txpath
 
