@@ -99,7 +99,8 @@ bench: build
 # the base and single-producer ones at bound 3 (BOUND=K), the wider ones
 # at bound 2 (WIDE_BOUND=K), each checked against the seeds, and which it
 # proved printed, each row of the full search on every CPU (txpath check
-# --jobs; CHECK_JOBS=N for N workers).  Minutes; never part of `make test`.
+# --jobs), those with the reduction one a CPU side by side (CHECK_JOBS=N:
+# N workers, N rows).  Minutes; never part of `make test`.
 prove: build
 	@sh scripts/prove.sh $(OQ)/build/txpath
 
