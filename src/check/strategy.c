@@ -113,21 +113,57 @@ static int piece_begin(const struct txp_explore_cfg *cfg, struct txp_explore_res
 	return t;
 }
 
-/* The record of the piece under way, if this part's. */
-static struct txp_explore_piece *piece_now(const struct txp_explore_cfg *cfg,
-					   struct txp_explore_result *res, const struct walk *w)
-{
-	return cfg->split && w->taken ? &res->pieces[res->npieces - 1] : NULL;
-}
-
-/* A violation in the piece under way. */
+/* A violation in the piece under way, this part's. */
 static void piece_found(const struct txp_explore_cfg *cfg, struct txp_explore_result *res)
 {
-	if (!cfg->split)
-		return;
 	res->found_piece = res->pieces[res->npieces - 1].index;
 	if (cfg->split->found)
 		cfg->split->found(res->found_piece, cfg->split->arg);
+}
+
+/* What piece_gate() found at a piece's start. */
+enum { GATE_RUN, GATE_SKIPPED, GATE_ROUND_DONE, GATE_PART_DONE };
+
+/*
+ * At a prefix that begins a piece (cfg->split): GATE_RUN its schedule
+ * (the piece is this part's, or a lone schedule others branch off);
+ * GATE_SKIPPED, another's, the next prefix in d; or GATE_ROUND_DONE (no
+ * prefix left), GATE_PART_DONE (the split ended the part), -ENOMEM.
+ */
+static int piece_gate(const struct txp_explore_cfg *cfg, struct txp_explore_result *res,
+		      struct walk *w, struct dfs *d, unsigned k, bool reduce, unsigned *prefix)
+{
+	int t = piece_begin(cfg, res, w, k);
+
+	if (t < 0)
+		return t;
+	if (t == TXP_EXPLORE_END)
+		return GATE_PART_DONE;
+	if (w->taken || d->top)
+		return GATE_RUN;
+	dfs_skip(d, *prefix);
+	return dfs_next(d, k, reduce, prefix) ? GATE_SKIPPED : GATE_ROUND_DONE;
+}
+
+/* The planned schedule: as run_schedule(), but in a part of the search
+ * a lone schedule others' pieces branch off is run whole (uncut by the
+ * reduction), and judged only if the part's own. */
+static int run_planned(const struct txp_explore_cfg *cfg, struct rt_plan *plan,
+		       const struct dfs *d, const struct walk *w, struct txp_explore_result *res,
+		       struct outcome *o, char *err, size_t errlen)
+{
+	int rc;
+
+	if (!cfg->split)
+		return run_schedule(cfg, plan, res, NULL, o, err, errlen);
+	if (d->top)
+		plan->explored = NULL;
+	if (!w->taken)
+		return walk_schedule(cfg, plan, res, o, err, errlen);
+	rc = run_schedule(cfg, plan, res, &res->pieces[res->npieces - 1], o, err, errlen);
+	if (rc == 1)
+		piece_found(cfg, res);
+	return rc;
 }
 
 /*
@@ -196,26 +232,18 @@ int explore_bound(const struct txp_explore_cfg *cfg, struct txp_explore_result *
 			struct rt_plan plan;
 
 			if (cfg->split && d.root) {
-				rc = piece_begin(cfg, res, &w, k);
-				ended = rc == TXP_EXPLORE_END;
-				if (rc < 0 || ended)
-					break;
-				if (!w.taken && !d.top) {
-					dfs_skip(&d, prefix);
-					if (!dfs_next(&d, k, reduce, &prefix))
-						break;
+				int g = piece_gate(cfg, res, &w, &d, k, reduce, &prefix);
+
+				if (g == GATE_SKIPPED)
 					continue;
+				if (g != GATE_RUN) {
+					rc = g < 0 ? g : 0;
+					ended = g == GATE_PART_DONE;
+					break;
 				}
 			}
 			plan = dfs_plan(&d, prefix, reduce, expect);
-			if (cfg->split && d.top)
-				plan.explored = NULL;	/* a path pieces branch off */
-			if (cfg->split && !w.taken)
-				rc = walk_schedule(cfg, &plan, res, o, err, errlen);
-			else
-				rc = run_schedule(cfg, &plan, res, piece_now(cfg, res, &w), o, err, errlen);
-			if (rc == 1)
-				piece_found(cfg, res);
+			rc = run_planned(cfg, &plan, &d, &w, res, o, err, errlen);
 			if (rc)
 				break;
 			if (reduce && rt_fair_switches()) {
