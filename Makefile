@@ -98,7 +98,9 @@ bench: build
 # (producers x packets x ring x fragments x bulk, each filling the ring):
 # the base and single-producer ones at bound 3 (BOUND=K), the wider ones
 # at bound 2 (WIDE_BOUND=K), each checked against the seeds, and which it
-# proved printed.  Minutes; never part of `make test`.
+# proved printed, each row of the full search on every CPU (txpath check
+# --jobs), those with the reduction one a CPU side by side (CHECK_JOBS=N:
+# N workers, N rows).  Minutes; never part of `make test`.
 prove: build
 	@sh scripts/prove.sh $(OQ)/build/txpath
 

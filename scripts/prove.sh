@@ -11,16 +11,24 @@
 # each; three producers at bound $THREE_BOUND (default 2): at bound 3,
 # even with the producers' permutations as one state (2.6.8: 12.9 million
 # schedules in 18 minutes), they pass 200 million states, the reduction's
-# table.  Never part of `make test`.
+# table.  Each row of the full search on every CPU: txpath check --jobs
+# $CHECK_JOBS (default: the CPUs), whose verdicts and counts are one
+# worker's; those with --reduce on one worker each (a worker would have
+# its own table of states, and explore nearly all of them again), but
+# $CHECK_JOBS of them side by side.
+# Never part of `make test`.
 # usage: prove.sh path/to/txpath
 set -eu
 TXPATH=$1
+CHECK_JOBS=${CHECK_JOBS:-$(nproc)}
 BOUND=${BOUND:-3}
 WIDE_BOUND=${WIDE_BOUND:-3}
 THREE_BOUND=${THREE_BOUND:-2}
-out=$(mktemp)
-rows=$(mktemp)
-trap 'rm -f "$out" "$rows"' EXIT
+work=$(mktemp -d)
+out=$work/out
+rows=$work/rows
+: >"$rows"
+trap 'rm -rf "$work"' EXIT
 status=0
 start=$(date +%s)
 
@@ -51,19 +59,49 @@ two_queues() {
 }
 MODERN="2.6.38 3.3 3.18 6.x"
 
+# Rows with --reduce run in the background, $CHECK_JOBS at a time, each
+# into a file of its own; the others, on every CPU, once they are done.
+# A shell waits for its own children: a loop in a pipeline (a subshell)
+# calls pool_wait before it ends.
+pool=0
+pool_wait() {
+	wait
+	pool=0
+	if [ -e "$work/failed" ]; then
+		exit 2
+	fi
+}
+
 # run_one LABEL NAME BOUND WANT WANT_RACE OPTIONS...: one txpath check,
 # judged against what is expected, its row printed and kept.
 run_one() {
-	label=$1 name=$2 bound=$3 want=$4 want_race=$5
-	shift 5
+	case " $* " in
+	*" --reduce "*)
+		[ "$pool" -lt "$CHECK_JOBS" ] || pool_wait
+		pool=$((pool + 1))
+		row "$work/row$pool.$$" 1 "$@" &
+		;;
+	*)
+		pool_wait
+		row "$out" "$CHECK_JOBS" "$@"
+		;;
+	esac
+}
+
+# row FILE JOBS LABEL NAME BOUND WANT WANT_RACE OPTIONS...: run_one's,
+# its JSON into FILE, on JOBS workers.
+row() {
+	file=$1 jobs=$2 label=$3 name=$4 bound=$5 want=$6 want_race=$7
+	shift 7
 	echo "txpath check $* --bound $bound ..." >&2
 	rc=0
-	"$TXPATH" check "$@" --bound "$bound" --json >"$out" || rc=$?
+	"$TXPATH" check "$@" --bound "$bound" --jobs "$jobs" --json >"$file" || rc=$?
 	if [ "$rc" -gt 1 ]; then
 		echo "prove: txpath check $* failed (exit $rc)" >&2
+		: >"$work/failed"
 		exit 2
 	fi
-	python3 - "$label" "$name" "$bound" "$want" "$want_race" "$out" <<'PY' | tee -a "$rows"
+	python3 - "$label" "$name" "$bound" "$want" "$want_race" "$file" <<'PY' | tee -a "$rows"
 import json, sys
 era, name, bound, want, want_race, path = sys.argv[1:]
 r = json.load(open(path))
@@ -94,10 +132,13 @@ for spec in "2.6.8 none false" "2.6.9 bug-log true" "silence none true" \
 	*" $era "*) list() { scenarios | sed 's/$/ --queues 1/'; two_queues; } ;;
 	*) list() { scenarios; } ;;
 	esac
-	list | while read -r name bound opts; do
-		# shellcheck disable=SC2086
-		run_one "$era" "$name" "$bound" "$want" "$want_race" --era "$era" $opts
-	done
+	list | {
+		while read -r name bound opts; do
+			# shellcheck disable=SC2086
+			run_one "$era" "$name" "$bound" "$want" "$want_race" --era "$era" $opts
+		done
+		pool_wait
+	}
 done
 
 # The watchdog against BQL (2024): the watchdog's timer as one more
@@ -161,13 +202,15 @@ for spec in "veth-6.16 sc none" "veth-6.16 tso none" "veth-6.16 arm stall" \
 	ARM_RUNS=$((ARM_RUNS + 1))
 done
 
+pool_wait
+
 # The release made relaxed (tests/mutants/core-xoff-relaxed.mut): built
 # from the source next to this script, found under arm only.  Skipped
 # with a message when that source is not here.
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 if [ -f "$SRC/tests/mutants/core-xoff-relaxed.mut" ]; then
-	work=$(mktemp -d)
-	if python3 "$SRC/tests/mutants/mutate.py" "$SRC" "$work" core-xoff-relaxed >"$out" 2>&1; then
+	scratch=$(mktemp -d)
+	if python3 "$SRC/tests/mutants/mutate.py" "$SRC" "$scratch" core-xoff-relaxed >"$out" 2>&1; then
 		grep -A2 '^core-xoff-relaxed' "$out" >&2
 		echo "mutant      core-xoff-relaxed  survives sc and tso, killed under arm: found false-timeout" |
 			tee -a "$rows"
@@ -175,7 +218,7 @@ if [ -f "$SRC/tests/mutants/core-xoff-relaxed.mut" ]; then
 		echo "mutant      core-xoff-relaxed NOT AS EXPECTED" | tee -a "$rows"
 		cat "$out" >&2
 	fi
-	rm -rf "$work"
+	rm -rf "$scratch"
 	ARM_RUNS=$((ARM_RUNS + 1))
 else
 	echo "prove: no source tree at $SRC: the release-made-relaxed mutant is not run" >&2

@@ -71,6 +71,11 @@ bool txp_explore_cfg_valid(const struct txp_explore_cfg *cfg, char *err, size_t 
 			 "(whose loads see landings in the order of one clock)");
 		return false;
 	}
+	if (cfg->split && (cfg->strategy != TXP_EXPLORE_BOUND || cfg->replay)) {
+		snprintf(err, errlen, "a part of the search (shards, jobs) is for the bounded search "
+			 "(--bound)");
+		return false;
+	}
 	if (cfg->strategy == TXP_EXPLORE_PCT && (cfg->depth < 1 || cfg->depth > 64)) {
 		snprintf(err, errlen, "PCT depth must be 1..64");
 		return false;
@@ -201,6 +206,8 @@ void txp_explore_result_free(struct txp_explore_result *res)
 {
 	free(res->schedule);
 	free(res->events);
+	free(res->pieces);
 	res->schedule = NULL;
 	res->events = NULL;
+	res->pieces = NULL;
 }

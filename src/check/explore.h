@@ -28,6 +28,7 @@
 
 struct txp_run_driver;
 struct txp_run_stop;	/* run/run.h */
+struct txp_explore_result;
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -52,6 +53,51 @@ enum txp_explore_strategy {
 					 * simulated NIC): a state and its image
 					 * under a permutation of them are two
 					 * states, not one */
+
+/*
+ * A part of the bounded search: a shard (--shard) or a worker (--jobs).
+ * Each round's schedules (bound 0, 1, ...) fall into pieces: those whose
+ * first choices that are not the default (two: search/dfs.h) are the
+ * same, and each schedule with fewer alone; numbered from 0 over the
+ * rounds in the search's order, they are the same whoever walks the tree.  take() is asked about each in that
+ * order (again from 0 if the search starts again without its reduction,
+ * when it must answer as before): explore it, skip it, or end the part
+ * there.
+ */
+enum txp_explore_take {
+	TXP_EXPLORE_SKIP,
+	TXP_EXPLORE_TAKE,
+	TXP_EXPLORE_END,
+};
+
+struct txp_explore_split {
+	enum txp_explore_take (*take)(uint64_t piece, void *arg);
+	/* A violation found in a piece taken (NULL: not told). */
+	void (*found)(uint64_t piece, void *arg);
+	void *arg;
+};
+
+/* What a part explored of one piece (txp_explore_result.pieces). */
+struct txp_explore_piece {
+	uint64_t index;		/* in the fixed order */
+	uint64_t schedules;	/* up to and with a violation found there */
+	uint32_t round;		/* the bound of its round */
+	uint32_t flags;		/* TXP_EXPLORE_PIECE_* */
+};
+
+#define TXP_EXPLORE_PIECE_XMIT_ON_STOPPED 1u	/* a schedule reached the race */
+#define TXP_EXPLORE_PIECE_QUEUE_STOPPED 2u	/* a schedule stopped a queue */
+
+/* Where a search is (txp_explore_cfg.progress). */
+struct txp_explore_progress {
+	uint64_t schedules;	/* so far */
+	unsigned bound;		/* TXP_EXPLORE_BOUND: the bound of the round under way */
+	/* The part of that round (of the runs, sampling) done: an estimate
+	 * for a round, from where its pieces are (a piece's schedules grow
+	 * with its distance from the end of the default execution, as the
+	 * (bound - 1)th power); 0..1. */
+	double done;
+};
 
 struct txp_explore_cfg {
 	const char *era;	/* label only */
@@ -112,11 +158,23 @@ struct txp_explore_cfg {
 	 * plain memory, which nothing preempts) ends the program as a
 	 * livelock, with its schedule; 0: TXP_EXPLORE_SPIN_SECONDS. */
 	double spin_seconds;
-	void (*progress)(uint64_t schedules, unsigned bound, void *arg);
+	/* Now and then (every 256 schedules), where the search is. */
+	void (*progress)(const struct txp_explore_progress *p, void *arg);
 	void *progress_arg;
 	/* Polled between schedules (NULL: never): once it is asked
 	 * (txp_run_interrupt()), the search ends there, res->interrupted. */
 	const struct txp_run_stop *stop;
+	/* TXP_EXPLORE_BOUND: explore this part only (NULL: all); res then
+	 * lists its pieces, and the whole is txp_explore_merge()'s. */
+	const struct txp_explore_split *split;
+	/* With split: called at the end of a piece once checkpoint_seconds
+	 * have passed since the last call (0: at each), and at the end,
+	 * with sofar's pieces those explored to their end without a
+	 * violation (its counts theirs): a position that a later run can
+	 * take up, exploring every other piece (--checkpoint, --resume). */
+	void (*checkpoint)(const struct txp_explore_result *sofar, void *arg);
+	void *checkpoint_arg;
+	double checkpoint_seconds;
 };
 
 #define TXP_EXPLORE_SPIN_SECONDS 10.0
@@ -177,6 +235,11 @@ struct txp_explore_result {
 	uint64_t states;		/* explored states named */
 	bool states_full;		/* their table filled: some forgotten */
 	double seconds;
+	/* cfg->split: the pieces taken, in order (malloc'd), and the one
+	 * the violation was found in. */
+	struct txp_explore_piece *pieces;
+	size_t npieces;
+	uint64_t found_piece;
 };
 
 void txp_explore_cfg_init(struct txp_explore_cfg *cfg);
@@ -192,6 +255,39 @@ bool txp_explore_cfg_valid(const struct txp_explore_cfg *cfg, char *err, size_t 
 int txp_explore_run(const struct txp_explore_cfg *cfg, struct txp_explore_result *res,
 		  char *err, size_t errlen);
 void txp_explore_result_free(struct txp_explore_result *res);
+
+/*
+ * The result of the whole search from its n parts (each cfg->split's,
+ * together taking every piece once), exactly as one run gives it
+ * without --reduce: the violation of the first piece that has one
+ * (replayed, to draw it), the schedules of the pieces up to it (every
+ * piece without one), what they reached.  With the reduction each part
+ * had its own table: the counts are the parts' sums.  0, or a negative
+ * errno and a message (-EPROTO: a part lacks a piece before the
+ * violation).  seconds is left to the caller.
+ */
+int txp_explore_merge(const struct txp_explore_cfg *cfg, const struct txp_explore_result *parts,
+		      unsigned n, struct txp_explore_result *res, char *err, size_t errlen);
+
+/*
+ * The bounded search split among jobs worker processes (fork()ed: the
+ * explorer's contexts are fibers of one thread over the runtime's
+ * file-scope state, so a worker is a process), pieces handed out one at a
+ * time in order as each worker asks, so none idles while pieces are
+ * left; merged as txp_explore_merge() does.  The caller's cfg->stop is
+ * also each worker's (a signal caught by the process is forwarded to
+ * them).  0, or a negative errno and a message; a positive exit status
+ * when a worker ended the program (a driver's crash, a livelock: its
+ * report printed).  progress, if set, is called from this process with
+ * the workers' schedules; checkpoint too, with the pieces they explored
+ * to the end, from the first up to the first not.  cfg->split, if set,
+ * is the caller's: the workers share out the pieces it takes.  prior, if
+ * not NULL, is a part explored before (the pieces cfg->split skips),
+ * merged in.
+ */
+int txp_explore_jobs(const struct txp_explore_cfg *cfg, unsigned jobs,
+		     const struct txp_explore_result *prior, struct txp_explore_result *res,
+		     char *err, size_t errlen);
 
 /*
  * Schedules as strings: "-" (every branch point takes its default: the

@@ -25,10 +25,12 @@ static bool stop_asked(const struct txp_explore_cfg *cfg, struct txp_explore_res
 	return res->interrupted;
 }
 
-/* One schedule, counted and judged: a negative errno on error, 1 on a
- * violation (res filled), 2 when asked to stop before it, 0 to go on. */
+/* One schedule, counted and judged (in piece pc too, if any): a negative
+ * errno on error, 1 on a violation (res filled), 2 when asked to stop
+ * before it, 0 to go on. */
 static int run_schedule(const struct txp_explore_cfg *cfg, const struct rt_plan *plan,
-			struct txp_explore_result *res, struct outcome *o, char *err, size_t errlen)
+			struct txp_explore_result *res, struct txp_explore_piece *pc,
+			struct outcome *o, char *err, size_t errlen)
 {
 	if (stop_asked(cfg, res))
 		return 2;
@@ -37,18 +39,158 @@ static int run_schedule(const struct txp_explore_cfg *cfg, const struct rt_plan 
 	res->schedules++;
 	res->xmit_on_stopped_reachable |= o->xmit_on_stopped;
 	res->queue_stopped |= o->stopped;
+	if (pc) {
+		pc->schedules++;
+		pc->flags |= (o->xmit_on_stopped ? TXP_EXPLORE_PIECE_XMIT_ON_STOPPED : 0) |
+			     (o->stopped ? TXP_EXPLORE_PIECE_QUEUE_STOPPED : 0);
+	}
 	if (!o->kind)
 		return 0;
 	result_violation(res, o);
 	return 1;
 }
 
+/* -- a part of the bounded search (cfg->split) ---------------------------------- */
+
+/* One schedule of a piece another part explores, run only for the tree
+ * it shows: uncounted, its verdict left to that part.  As run_schedule(). */
+static int walk_schedule(const struct txp_explore_cfg *cfg, const struct rt_plan *plan,
+			 struct txp_explore_result *res, struct outcome *o, char *err, size_t errlen)
+{
+	if (stop_asked(cfg, res))
+		return 2;
+	return judge_exec(cfg, plan, o, err, errlen) != 0 ? -EPROTO : 0;
+}
+
+/* Where a part's walk over the pieces is. */
+struct walk {
+	uint64_t piece;		/* the next piece's index */
+	bool taken;		/* the current piece is this part's */
+	uint64_t saved_ns;	/* the last checkpoint */
+};
+
+/* The pieces explored to their end without a violation, to
+ * cfg->checkpoint: all of res's but the one under way (unless done). */
+static void checkpoint(const struct txp_explore_cfg *cfg, const struct txp_explore_result *res,
+		       struct walk *w, bool done)
+{
+	struct txp_explore_result sofar = *res;
+
+	w->saved_ns = txp_now_ns();
+	if (!done && w->taken && sofar.npieces)
+		sofar.npieces--;
+	if (res->found && sofar.npieces && sofar.pieces[sofar.npieces - 1].index == res->found_piece)
+		sofar.npieces--;
+	sofar.found = false;
+	sofar.schedules = 0;
+	for (size_t i = 0; i < sofar.npieces; i++)
+		sofar.schedules += sofar.pieces[i].schedules;
+	cfg->checkpoint(&sofar, cfg->checkpoint_arg);
+}
+
+/* The next piece begins: asked of cfg->split, and if taken, its record
+ * begun in res.  -ENOMEM, or the answer. */
+static int piece_begin(const struct txp_explore_cfg *cfg, struct txp_explore_result *res,
+		       struct walk *w, unsigned round)
+{
+	uint64_t index = w->piece++;
+	enum txp_explore_take t;
+	struct txp_explore_piece *p;
+
+	/* The last piece is at its end: a position to save, now and then. */
+	if (cfg->checkpoint && w->taken &&
+	    (double)(txp_now_ns() - w->saved_ns) / 1e9 >= cfg->checkpoint_seconds)
+		checkpoint(cfg, res, w, true);
+	t = cfg->split->take(index, cfg->split->arg);
+	w->taken = t == TXP_EXPLORE_TAKE;
+	if (!w->taken)
+		return t;
+	p = realloc(res->pieces, (res->npieces + 1) * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	res->pieces = p;
+	p[res->npieces++] = (struct txp_explore_piece){ .index = index, .round = round };
+	return t;
+}
+
+/* A violation in the piece under way, this part's. */
+static void piece_found(const struct txp_explore_cfg *cfg, struct txp_explore_result *res)
+{
+	res->found_piece = res->pieces[res->npieces - 1].index;
+	if (cfg->split->found)
+		cfg->split->found(res->found_piece, cfg->split->arg);
+}
+
+/* What piece_gate() found at a piece's start. */
+enum { GATE_RUN, GATE_SKIPPED, GATE_ROUND_DONE, GATE_PART_DONE };
+
+/*
+ * At a prefix that begins a piece (cfg->split): GATE_RUN its schedule
+ * (the piece is this part's, or a lone schedule others branch off);
+ * GATE_SKIPPED, another's, the next prefix in d; or GATE_ROUND_DONE (no
+ * prefix left), GATE_PART_DONE (the split ended the part), -ENOMEM.
+ */
+static int piece_gate(const struct txp_explore_cfg *cfg, struct txp_explore_result *res,
+		      struct walk *w, struct dfs *d, unsigned k, bool reduce, unsigned *prefix)
+{
+	int t = piece_begin(cfg, res, w, k);
+
+	if (t < 0)
+		return t;
+	if (t == TXP_EXPLORE_END)
+		return GATE_PART_DONE;
+	if (w->taken || d->top)
+		return GATE_RUN;
+	dfs_skip(d, *prefix);
+	return dfs_next(d, k, reduce, prefix) ? GATE_SKIPPED : GATE_ROUND_DONE;
+}
+
+/* The planned schedule: as run_schedule(), but in a part of the search
+ * a lone schedule others' pieces branch off is run whole (uncut by the
+ * reduction), and judged only if the part's own. */
+static int run_planned(const struct txp_explore_cfg *cfg, struct rt_plan *plan,
+		       const struct dfs *d, const struct walk *w, struct txp_explore_result *res,
+		       struct outcome *o, char *err, size_t errlen)
+{
+	int rc;
+
+	if (!cfg->split)
+		return run_schedule(cfg, plan, res, NULL, o, err, errlen);
+	if (d->top)
+		plan->explored = NULL;
+	if (!w->taken)
+		return walk_schedule(cfg, plan, res, o, err, errlen);
+	rc = run_schedule(cfg, plan, res, &res->pieces[res->npieces - 1], o, err, errlen);
+	if (rc == 1)
+		piece_found(cfg, res);
+	return rc;
+}
+
+/*
+ * Where round k is: its pieces run from the end of the default execution
+ * (base branches) to its start; the piece at branch i holds about
+ * (base - i)^(k-1) schedules, so those done (past the current one's
+ * branch, d->first) about (base - first)^k of base^k.
+ */
+static void round_progress(const struct txp_explore_cfg *cfg, const struct txp_explore_result *res,
+			   const struct dfs *d, unsigned k)
+{
+	struct txp_explore_progress p = { .schedules = res->schedules, .bound = k };
+	double part = d->noff && d->off[0] < d->base ? (double)(d->base - d->off[0]) / d->base : 0;
+
+	p.done = part;
+	for (unsigned i = 1; i < k; i++)
+		p.done *= part;
+	cfg->progress(&p, cfg->progress_arg);
+}
 
 /* The search from bound 0 again, nothing known explored. */
 static void dfs_restart(struct dfs *d, struct txp_explore_result *res, unsigned *k,
-			unsigned *prefix)
+			unsigned *prefix, struct walk *w)
 {
 	visited_clear();
+	w->piece = 0;
+	res->npieces = 0;
 	*k = 0;
 	*prefix = 0;
 	res->bound_reached = 0;
@@ -62,12 +204,19 @@ static void dfs_restart(struct dfs *d, struct txp_explore_result *res, unsigned 
  * context ran): the search then starts again without it.  Symmetry too
  * starts again without itself when a default of the scheduler told the
  * producers apart.
+ *
+ * A part of it (cfg->split) walks every round's pieces in order, runs
+ * those it takes and skips the others (no execution: dfs_skip()), but
+ * for the lone schedules other pieces branch off, which it runs whole
+ * (uncut by the reduction, unjudged if not its own) to know them.
  */
 int explore_bound(const struct txp_explore_cfg *cfg, struct txp_explore_result *res,
 		  struct outcome *o, char *err, size_t errlen)
 {
 	struct dfs d = { 0 };
+	struct walk w = { .saved_ns = txp_now_ns() };
 	bool reduce = cfg->reduce, expect = !(cfg->reduce_without & TXP_EXPLORE_REDUCE_NO_ASLEEP);
+	bool ended = false;
 	int rc = 0;
 
 	scenario_tell_apart(false);
@@ -80,15 +229,27 @@ int explore_bound(const struct txp_explore_cfg *cfg, struct txp_explore_result *
 		res->bound_reached = k;
 		dfs_round(&d, k);
 		for (;;) {
-			struct rt_plan plan = dfs_plan(&d, prefix, reduce, expect);
+			struct rt_plan plan;
 
-			rc = run_schedule(cfg, &plan, res, o, err, errlen);
+			if (cfg->split && d.root) {
+				int g = piece_gate(cfg, res, &w, &d, k, reduce, &prefix);
+
+				if (g == GATE_SKIPPED)
+					continue;
+				if (g != GATE_RUN) {
+					rc = g < 0 ? g : 0;
+					ended = g == GATE_PART_DONE;
+					break;
+				}
+			}
+			plan = dfs_plan(&d, prefix, reduce, expect);
+			rc = run_planned(cfg, &plan, &d, &w, res, o, err, errlen);
 			if (rc)
 				break;
 			if (reduce && rt_fair_switches()) {
 				reduce = res->reduced = res->symmetric = false;
 				res->reduce_dropped = true;
-				dfs_restart(&d, res, &k, &prefix);
+				dfs_restart(&d, res, &k, &prefix, &w);
 				continue;
 			}
 			/* The scheduler's default chose between producers by
@@ -97,7 +258,7 @@ int explore_bound(const struct txp_explore_cfg *cfg, struct txp_explore_result *
 			if (res->symmetric && rt_told_apart()) {
 				scenario_tell_apart(true);
 				res->symmetric = false;
-				dfs_restart(&d, res, &k, &prefix);
+				dfs_restart(&d, res, &k, &prefix, &w);
 				continue;
 			}
 			rc = dfs_record(&d, prefix, reduce, &res->pruned, &res->asleep);
@@ -107,12 +268,22 @@ int explore_bound(const struct txp_explore_cfg *cfg, struct txp_explore_result *
 				rc = rc == -2 ? -EPROTO : -ENOMEM;
 				break;
 			}
+			if (!prefix)
+				d.base = d.len;	/* the default execution */
 			if (cfg->progress && res->schedules % 256 == 0)
-				cfg->progress(res->schedules, k, cfg->progress_arg);
+				round_progress(cfg, res, &d, k);
 			if (!dfs_next(&d, k, reduce, &prefix))
 				break;
 		}
+		if (ended) {
+			rc = 0;
+			break;
+		}
 	}
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	if (cfg->checkpoint && rc >= 0)
+		checkpoint(cfg, res, &w, rc != 2);
 	res->complete = rc == 0;
 	res->states = visited_count();
 	res->states_full = visited_full();
@@ -161,11 +332,15 @@ int explore_sampled(const struct txp_explore_cfg *cfg, struct txp_explore_result
 			policy_random_init(&draw, draws);
 			plan.policy = &draw.p;
 		}
-		rc = run_schedule(cfg, &plan, res, o, err, errlen);
+		rc = run_schedule(cfg, &plan, res, NULL, o, err, errlen);
 		if (rc)
 			break;
-		if (cfg->progress && res->schedules % 256 == 0)
-			cfg->progress(res->schedules, 0, cfg->progress_arg);
+		if (cfg->progress && res->schedules % 256 == 0) {
+			struct txp_explore_progress p = { res->schedules, 0,
+							  (double)res->schedules / (double)cfg->runs };
+
+			cfg->progress(&p, cfg->progress_arg);
+		}
 	}
 	res->complete = false;
 	return rc < 0 ? rc : 0;

@@ -495,10 +495,9 @@ static void test_noqueue_race_reachable(void **state)
  * next schedule: everything run so far counted, marked incomplete. */
 static struct txp_run_stop stop_flag;
 
-static void stop_at_first_progress(uint64_t schedules, unsigned bound, void *arg)
+static void stop_at_first_progress(const struct txp_explore_progress *p, void *arg)
 {
-	(void)schedules;
-	(void)bound;
+	(void)p;
 	(void)arg;
 	txp_run_interrupt(&stop_flag, SIGINT);
 }

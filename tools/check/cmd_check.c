@@ -3,12 +3,16 @@
  * Built only into txpath-check, the binary of the check build.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../cli.h"
 #include "../signals.h"
+#include "shard.h"
+#include "txpath/version.h"
 #include "txpath/validator.h"
 #include "check/explore.h"
 #include "txpath/plugin.h"
@@ -165,6 +169,54 @@ static const char check_help[] =
 "                          preempts it) is a livelock, reported with its\n"
 "                          schedule; also how SIGINT ends such a run, after 1 s\n"
 "                          (default 10)\n"
+"Splitting the bounded search (docs/checking.md):\n"
+"  --jobs N                workers on this machine, processes, each handed\n"
+"                          the next piece of the search when it asks (a\n"
+"                          piece: the schedules whose first two choices off\n"
+"                          the default are the same).  The verdict, the\n"
+"                          schedules counted and the violation reported (the\n"
+"                          first in the one search's order, so its --replay\n"
+"                          string) are one run's, whatever N and the timing\n"
+"                          (with --reduce, the verdict: a piece's violation\n"
+"                          is the one its worker's table let it find).\n"
+"                          Default: the CPUs; 1 for --pct, --random,\n"
+"                          --replay, --driver-so (whose crash a worker\n"
+"                          reports as it meets it, not first in order), and\n"
+"                          --reduce: each worker has its own table of\n"
+"                          states, and the pieces share most of theirs, so\n"
+"                          N workers explore nearly N times the schedules\n"
+"                          (2.6.11 at bound 3: 629,200 on one, 1.14 million\n"
+"                          on two), for the same verdict\n"
+"  --shard I/N             explore shard I (0..N-1) of N only: the pieces\n"
+"                          whose index is I modulo N; print its JSON (with\n"
+"                          the command's arguments, the scenario and txpath's\n"
+"                          version) for --merge.  Exit 0 when it ran to its\n"
+"                          end (a violation too: the merge judges), 130 or\n"
+"                          143 interrupted.  One process: run more shards\n"
+"  --shard env[/N]         I and N from the job scheduler: a Slurm array's\n"
+"                          SLURM_ARRAY_TASK_ID (from 0) and\n"
+"                          SLURM_ARRAY_TASK_COUNT, a Kubernetes Indexed Job's\n"
+"                          JOB_COMPLETION_INDEX, GNU parallel's PARALLEL_SEQ\n"
+"                          (less one); N, if given, over the environment's\n"
+"                          (a Slurm task run again alone has a count of 1)\n"
+"  --merge FILE...         the shards' files put together (last on the line;\n"
+"                          only --json before it): the search's result as one\n"
+"                          run prints it, from the arguments the shards ran\n"
+"                          with; a file of another scenario or txpath version,\n"
+"                          a shard missing, twice or interrupted is refused\n"
+"  --checkpoint FILE       save the search's position to FILE (written beside\n"
+"                          it, then renamed over it) now and then, on SIGINT\n"
+"                          or SIGTERM, and at its end: the pieces explored to\n"
+"                          their end without a violation\n"
+"  --checkpoint-every S    now and then: every S seconds (default 60)\n"
+"  --resume FILE           take the search up from the position in FILE (the\n"
+"                          same options, any --jobs): the pieces in it are not\n"
+"                          explored again, and the result is the uninterrupted\n"
+"                          run's; saves its own position there too, unless\n"
+"                          --checkpoint names another file.  A position of\n"
+"                          another scenario or txpath version is refused\n"
+"  --progress              show progress on stderr even when it is no terminal\n"
+"                          (on a terminal it is shown unless --json)\n"
 "Output:\n"
 "  --json                  {\"violation\": null | {\"kind\", \"preemptions\",\n"
 "                          \"schedule\", \"events\": [...]}, \"schedules\",\n"
@@ -242,6 +294,9 @@ static const char check_help[] =
 "--spin-seconds), the livelock is reported a second after the first signal,\n"
 "with the same exit status.\n"
 "\n"
+"With --jobs, the signal goes to this process, which asks each worker to stop\n"
+"at its next schedule and prints what they explored together.\n"
+"\n"
 "Exit status: 0 when no violation was found, 1 when one was, 2 on bad usage,\n"
 "130 or 143 when interrupted.\n";
 
@@ -249,7 +304,8 @@ enum {
 	OPT_ERA = 256, OPT_LOCK, OPT_RUNNER, OPT_PERSONALITY, OPT_PRODUCERS, OPT_PACKETS,
 	OPT_RING, OPT_FRAGS, OPT_BATCH, OPT_MM, OPT_BOUND, OPT_PCT, OPT_RANDOM, OPT_RUNS,
 	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_SPIN_SECONDS, OPT_JSON, OPT_HELP, OPT_QDISC, OPT_QUEUES, OPT_BQL,
-	OPT_BULK, OPT_DEFER, OPT_POOLS, OPT_WATCHDOG, OPT_REDUCE, OPT_REDUCE_WITHOUT,
+	OPT_BULK, OPT_DEFER, OPT_POOLS, OPT_WATCHDOG, OPT_REDUCE, OPT_REDUCE_WITHOUT, OPT_JOBS,
+	OPT_SHARD, OPT_PROGRESS, OPT_CHECKPOINT, OPT_CHECKPOINT_EVERY, OPT_RESUME,
 };
 
 static const struct option check_options[] = {
@@ -281,10 +337,18 @@ static const struct option check_options[] = {
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "max-steps", required_argument, NULL, OPT_MAX_STEPS },
 	{ "spin-seconds", required_argument, NULL, OPT_SPIN_SECONDS },
+	{ "jobs", required_argument, NULL, OPT_JOBS },
+	{ "shard", required_argument, NULL, OPT_SHARD },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	{ "checkpoint", required_argument, NULL, OPT_CHECKPOINT },
+	{ "checkpoint-every", required_argument, NULL, OPT_CHECKPOINT_EVERY },
+	{ "resume", required_argument, NULL, OPT_RESUME },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
+
+#define CHECK_JOBS_MAX 256	/* as txp_explore_jobs() takes */
 
 /* Knobs given on their own override the era wherever --era stands. */
 struct picks {
@@ -293,7 +357,11 @@ struct picks {
 	const struct txp_sim_personality *personality;
 	const struct txp_qdisc_ops *qdisc;	/* NULL: from the era */
 	struct driver_so so;
-	bool json;
+	bool json, progress;
+	unsigned jobs;		/* 0: the CPUs (the bounded search), else 1 */
+	const char *shard;	/* --shard I/N or env */
+	const char *checkpoint, *resume;	/* files */
+	double every;		/* --checkpoint-every */
 };
 
 static void apply_picks(struct txp_explore_cfg *cfg, const struct picks *p)
@@ -433,6 +501,12 @@ static void parse_option(int c, const char *arg, struct txp_explore_cfg *cfg, st
 		break;
 	case OPT_WATCHDOG: cfg->watchdog = true; break;
 	case OPT_JSON: p->json = true; break;
+	case OPT_JOBS: p->jobs = (unsigned)parse_u64("check", "--jobs", arg, 1, CHECK_JOBS_MAX); break;
+	case OPT_SHARD: p->shard = arg; break;
+	case OPT_PROGRESS: p->progress = true; break;
+	case OPT_CHECKPOINT: p->checkpoint = arg; break;
+	case OPT_CHECKPOINT_EVERY: p->every = parse_seconds("check", "--checkpoint-every", arg); break;
+	case OPT_RESUME: p->resume = arg; break;
 	default: break;
 	}
 }
@@ -441,6 +515,7 @@ static void parse_option(int c, const char *arg, struct txp_explore_cfg *cfg, st
 static void check_combination(const struct cmdline *cl)
 {
 	bool sampler = cmdline_given(cl, OPT_PCT) || cmdline_given(cl, OPT_RANDOM);
+	bool bounded = !sampler && !cmdline_given(cl, OPT_REPLAY);
 
 	if (cmdline_given(cl, OPT_BOUND) + cmdline_given(cl, OPT_PCT) + cmdline_given(cl, OPT_RANDOM) +
 	    cmdline_given(cl, OPT_REPLAY) > 1)
@@ -453,6 +528,23 @@ static void check_combination(const struct cmdline *cl)
 		usage_error("check", "choose one of --personality, --driver-so");
 	if (cmdline_given(cl, OPT_DRIVER_SO) && cmdline_given(cl, OPT_ERA))
 		usage_error("check", "--era picks a personality: choose one of --era, --driver-so");
+	if (cmdline_given(cl, OPT_JOBS) && !bounded)
+		usage_error("check", "--jobs splits the bounded search (--bound), not --pct, "
+			    "--random or --replay");
+	if (cmdline_given(cl, OPT_SHARD) && !bounded)
+		usage_error("check", "--shard splits the bounded search (--bound), not --pct, "
+			    "--random or --replay");
+	if ((cmdline_given(cl, OPT_CHECKPOINT) || cmdline_given(cl, OPT_RESUME)) && !bounded)
+		usage_error("check", "--checkpoint and --resume are for the bounded search (--bound)");
+	if ((cmdline_given(cl, OPT_CHECKPOINT) || cmdline_given(cl, OPT_RESUME)) &&
+	    cmdline_given(cl, OPT_SHARD))
+		usage_error("check", "a shard is run again whole: --checkpoint and --resume are for "
+			    "a search not split in shards");
+	if (cmdline_given(cl, OPT_CHECKPOINT_EVERY) && !cmdline_given(cl, OPT_CHECKPOINT))
+		usage_error("check", "--checkpoint-every applies to --checkpoint only");
+	if (cmdline_given(cl, OPT_SHARD) && cmdline_given(cl, OPT_JOBS))
+		usage_error("check", "a shard runs as one process: choose one of --shard, --jobs "
+			    "(or run more shards)");
 	/* As txpath run refuses it: a plugin drives one queue, its own. */
 	if (cmdline_given(cl, OPT_DRIVER_SO) && cmdline_given(cl, OPT_QUEUES))
 		usage_error("check", "--queues is for the simulated NIC, not --driver-so (a plugin "
@@ -482,10 +574,38 @@ static unsigned ring_shown(const struct txp_explore_cfg *cfg)
 			   : txp_sim_min_ring(cfg->frags_max);
 }
 
-static void show_progress(uint64_t schedules, unsigned bound, void *arg)
+/* Progress on stderr, one line redrawn: the schedules, their rate, the
+ * round and how far into it (an estimate), and the time its rest takes
+ * at the rate of it so far. */
+static void show_progress(const struct txp_explore_progress *p, void *arg)
 {
-	(void)arg;
-	fprintf(stderr, "\r\033[K  %llu schedules (bound %u)...", (unsigned long long)schedules, bound);
+	static uint64_t t0, round_t0;
+	static unsigned round = UINT_MAX;
+	const struct txp_explore_cfg *cfg = arg;
+	struct timespec ts;
+	uint64_t now;
+	double secs, in_round;
+	char left[48] = "";
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	if (!t0)
+		t0 = now;
+	if (p->bound != round) {
+		round = p->bound;
+		round_t0 = now;
+	}
+	secs = (double)(now - t0) / 1e9;
+	in_round = (double)(now - round_t0) / 1e9;
+	if (p->done >= 0.01 && p->done < 1 && in_round >= 1)
+		snprintf(left, sizeof(left), ", ~%.0f s left of it", in_round * (1 - p->done) / p->done);
+	if (cfg->strategy == TXP_EXPLORE_BOUND)
+		fprintf(stderr, "\r\033[K  %llu schedules, %.0f/s, bound %u of %u: ~%.0f%% of it%s",
+			(unsigned long long)p->schedules, secs > 0 ? (double)p->schedules / secs : 0,
+			p->bound, cfg->bound, p->done * 100, left);
+	else
+		fprintf(stderr, "\r\033[K  %llu of %llu runs, %.0f/s", (unsigned long long)p->schedules,
+			(unsigned long long)cfg->runs, secs > 0 ? (double)p->schedules / secs : 0);
 	fflush(stderr);
 }
 
@@ -584,8 +704,9 @@ static bool scenario_warning(const struct txp_explore_cfg *cfg, const struct txp
 	return true;
 }
 
+/* by: how the search was split (" by 2 workers"), or "". */
 static void print_text(const struct txp_explore_cfg *cfg, const struct txp_explore_result *r,
-		       int argc, char **argv)
+		       const char *by, int argc, char **argv)
 {
 	char strat[128], end[128], warning[256];
 	double rate = r->seconds > 0 ? (double)r->schedules / r->seconds : 0;
@@ -611,8 +732,9 @@ static void print_text(const struct txp_explore_cfg *cfg, const struct txp_explo
 	} else {
 		printf("no violation%s\n", r->interrupted ? " in the schedules explored" : "");
 	}
-	printf("explored %llu schedules in %.2f s (%.0f schedules/s)%s\n",
-	       (unsigned long long)r->schedules, r->seconds, rate, search_end(cfg, r, end, sizeof(end)));
+	printf("explored %llu schedules in %.2f s (%.0f schedules/s%s)%s\n",
+	       (unsigned long long)r->schedules, r->seconds, rate, by,
+	       search_end(cfg, r, end, sizeof(end)));
 	print_reduction(cfg, r);
 	printf("start_xmit on a stopped queue: %s%s\n",
 	       r->xmit_on_stopped_reachable ? "reachable" : "not reachable",
@@ -621,12 +743,14 @@ static void print_text(const struct txp_explore_cfg *cfg, const struct txp_explo
 		printf("warning: %s\n", warning);
 }
 
-static void print_json(const struct txp_explore_cfg *cfg, const struct txp_explore_result *r)
+/* s: a shard's document, with its own members (argc, argv: its command). */
+static void print_json(FILE *f, const struct txp_explore_cfg *cfg, const struct txp_explore_result *r,
+		       const struct shard *s, int argc, char **argv)
 {
 	char warning[256];
 	struct json j;
 
-	json_init(&j, stdout);
+	json_init(&j, f);
 	json_obj_begin(&j, NULL);
 	json_str(&j, "era", cfg->era);
 	json_str(&j, "lock", txp_lock_mode_name(cfg->lock));
@@ -682,11 +806,13 @@ static void print_json(const struct txp_explore_cfg *cfg, const struct txp_explo
 	json_u64(&j, "states", r->states);
 	json_dbl(&j, "seconds", r->seconds);
 	json_dbl(&j, "schedules_per_second", r->seconds > 0 ? (double)r->schedules / r->seconds : 0);
+	if (s)
+		shard_json(&j, s, cfg, r, argc, argv);
 	json_obj_end(&j);
 	json_finish(&j);
 }
 
-#define PICKS_INIT { .lock = -1, .runner = -1, .queues = -1, .bql = -1 }
+#define PICKS_INIT { .lock = -1, .runner = -1, .queues = -1, .bql = -1, .every = 60 }
 
 /* argv's options into cfg and p, checked: false when --help was asked
  * (and printed); a bad option is a usage error. */
@@ -721,33 +847,379 @@ void check_cfg_parse(int argc, char **argv, struct txp_explore_cfg *cfg)
 	(void)parse_args(argc, argv, cfg, &picks);
 }
 
+/* The result, as asked; the command's exit status. */
+static int report(const struct txp_explore_cfg *cfg, struct txp_explore_result *res,
+		  const struct picks *p, const char *by, int argc, char **argv)
+{
+	int rc;
+
+	if (p->json)
+		print_json(stdout, cfg, res, NULL, argc, argv);
+	else
+		print_text(cfg, res, by, argc, argv);
+	rc = res->interrupted ? 128 + signals_caught() : res->found ? 1 : 0;
+	txp_explore_result_free(res);
+	return rc;
+}
+
+/* -- --merge ------------------------------------------------------------------------ */
+
+/* Two scenarios' identities (shard_identity()) told apart by their first
+ * knob that differs, into msg. */
+static void scenario_differs(char *msg, size_t len, const char *path, const char *id,
+			     const char *path0, const char *id0)
+{
+	size_t at = 0;
+
+	while (id[at] && id[at] == id0[at])
+		at++;
+	while (at > 0 && !(at >= 2 && id[at - 2] == ',' && id[at - 1] == ' '))
+		at--;
+	snprintf(msg, len, "%s is of another scenario than %s (%.*s, not %.*s)", path, path0,
+		 (int)strcspn(id + at, ","), id + at, (int)strcspn(id0 + at, ","), id0 + at);
+}
+
+/* Which of the n files is shard index, or -1. */
+static int shard_at(const struct shard_file *f, unsigned n, unsigned index)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (f[i].s.index == index)
+			return (int)i;
+	return -1;
+}
+
+/* The shards' files, each of one search, every shard once: false and a
+ * message naming the first that is not. */
+static bool merge_check(const struct shard_file *f, unsigned n, char **paths, char *msg,
+			size_t len)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (strcmp(f[i].version, txp_version()))
+			snprintf(msg, len, "%s is from txpath %s, this is txpath %s", paths[i],
+				 f[i].version, txp_version());
+		else if (strcmp(f[i].identity, f[0].identity))
+			scenario_differs(msg, len, paths[i], f[i].identity, paths[0], f[0].identity);
+		else if (f[i].s.count != f[0].s.count)
+			snprintf(msg, len, "%s is shard %u of %u, %s of %u", paths[i], f[i].s.index,
+				 f[i].s.count, paths[0], f[0].s.count);
+		else if (shard_at(f, i, f[i].s.index) >= 0)
+			snprintf(msg, len, "shard %u/%u given twice (%s)", f[i].s.index, f[i].s.count,
+				 paths[i]);
+		else if (!f[i].done)
+			snprintf(msg, len, "%s (shard %u/%u) was interrupted: run it again", paths[i],
+				 f[i].s.index, f[i].s.count);
+		else
+			continue;
+		return false;
+	}
+	/* Each once, each below the count: all there if as many. */
+	for (unsigned i = 0; n < f[0].s.count; i++)
+		if (shard_at(f, n, i) < 0) {
+			snprintf(msg, len, "shard %u/%u is missing", i, f[0].s.count);
+			return false;
+		}
+	return true;
+}
+
+static void merge_free(struct shard_file *f, unsigned n, struct txp_explore_result *parts)
+{
+	for (unsigned i = 0; f && i < n; i++)
+		shard_file_free(&f[i]);
+	free(f);
+	free(parts);
+}
+
+/* The shards' files read and checked into f (n of them at argv), the
+ * search's cfg from the first's arguments: false and a message if not. */
+static bool merge_read(struct shard_file *f, unsigned n, char **paths,
+		       struct txp_explore_cfg *cfg, struct picks *picks, char *msg, size_t len)
+{
+	char err[256];
+
+	for (unsigned i = 0; i < n; i++)
+		if (!shard_read(paths[i], &f[i], err, sizeof(err))) {
+			snprintf(msg, len, "%s: %s", paths[i], err);
+			return false;
+		}
+	if (!merge_check(f, n, paths, msg, len))
+		return false;
+	if (!parse_args(f[0].argc, f[0].argv, cfg, picks)) {
+		snprintf(msg, len, "%s: its arguments ask for --help", paths[0]);
+		return false;
+	}
+	return true;
+}
+
+/* txpath check [--json] --merge FILE...: the search the shards made, as
+ * one run reports it, from the arguments they were run with. */
+static int check_merge(int argc, char **argv, int at)
+{
+	unsigned n = (unsigned)(argc - at - 1);
+	struct shard_file *f = calloc(n ? n : 1, sizeof(*f));
+	struct txp_explore_result *parts = calloc(n ? n : 1, sizeof(*parts));
+	struct txp_explore_cfg cfg;
+	struct txp_explore_result res;
+	struct picks picks = PICKS_INIT;
+	char msg[768], by[48];
+	int rc;
+
+	for (int i = 1; i < at; i++)
+		if (strcmp(argv[i], "--json")) {
+			merge_free(f, 0, parts);
+			usage_error("check", "--merge takes the scenario from the shards' files: only "
+				    "--json goes with it, got '%s'", argv[i]);
+		}
+	if (!n || !f || !parts || !merge_read(f, n, argv + at + 1, &cfg, &picks, msg, sizeof(msg))) {
+		if (!n || !f || !parts)
+			snprintf(msg, sizeof(msg), "%s", n ? "out of memory" : "no files: name the shards' files");
+		merge_free(f, n, parts);
+		usage_error("check", "--merge: %s", msg);
+	}
+	picks.json = at > 1;
+	for (unsigned i = 0; i < n; i++)
+		parts[i] = f[i].part;
+	rc = txp_explore_merge(&cfg, parts, n, &res, msg, sizeof(msg));
+	if (rc) {
+		fprintf(stderr, "txpath check: --merge: %s\n", msg);
+		merge_free(f, n, parts);
+		return 1;
+	}
+	for (unsigned i = 0; i < n; i++)
+		res.seconds += parts[i].seconds;
+	snprintf(by, sizeof(by), ", %u shards' time added", n);
+	rc = report(&cfg, &res, &picks, by, f[0].argc, f[0].argv);
+	merge_free(f, n, parts);
+	return rc;
+}
+
+/* -- a search, split or not ------------------------------------------------------- */
+
+/* Workers for the search: --jobs, else the CPUs for a bounded search.
+ * One for a shard, a sample or a replay; for a plugin driver (its crash,
+ * exit or livelock ends the process it happens in, reported there, so by
+ * a worker the first one met, not the first in the search's order); and
+ * with the reduction, whose table each worker has its own of: pieces
+ * share most of their states, so two workers explore nearly twice the
+ * schedules (docs/checking.md). */
+static unsigned jobs_of(const struct txp_explore_cfg *cfg, const struct picks *p)
+{
+	long cpus;
+
+	if (p->jobs)
+		return p->jobs;
+	if (p->shard || cfg->replay || cfg->strategy != TXP_EXPLORE_BOUND || cfg->driver ||
+	    cfg->reduce)
+		return 1;
+	cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	return cpus < 1 ? 1 : cpus > CHECK_JOBS_MAX ? CHECK_JOBS_MAX : (unsigned)cpus;
+}
+
+/* --shard: this shard's part of the search, as its JSON document. */
+static int check_shard(struct txp_explore_cfg *cfg, const struct picks *p, int argc, char **argv)
+{
+	struct shard s = shard_spec(p->shard);
+	struct txp_explore_split split = shard_split(&s);
+	struct txp_explore_result res;
+	char err[256];
+	int rc;
+
+	cfg->split = &split;
+	rc = txp_explore_run(cfg, &res, err, sizeof(err));
+	if (cfg->progress)
+		fputs("\r\033[K", stderr);
+	if (rc != 0) {
+		fprintf(stderr, "txpath check: %s\n", err);
+		return 1;
+	}
+	print_json(stdout, cfg, &res, &s, argc, argv);
+	rc = res.interrupted ? 128 + signals_caught() : 0;
+	txp_explore_result_free(&res);
+	return rc;
+}
+
+/* -- --checkpoint, --resume ---------------------------------------------------- */
+
+/* A search's position: the pieces explored to their end without a
+ * violation, before this run (resumed) and in it. */
+struct position {
+	const char *path;
+	const struct txp_explore_cfg *cfg;
+	const struct txp_explore_result *before;	/* NULL: none */
+	int argc;
+	char **argv;
+	struct timespec t0;	/* this run's start */
+};
+
+/* The pieces of a and b (each in order) in order, into res. */
+static bool pieces_join(const struct txp_explore_result *a, const struct txp_explore_result *b,
+			struct txp_explore_result *res)
+{
+	size_t i = 0, j = 0, n = 0;
+
+	res->pieces = malloc((a->npieces + b->npieces + 1) * sizeof(*res->pieces));
+	if (!res->pieces)
+		return false;
+	while (i < a->npieces || j < b->npieces)
+		res->pieces[n++] = j == b->npieces || (i < a->npieces &&
+						       a->pieces[i].index < b->pieces[j].index)
+				   ? a->pieces[i++] : b->pieces[j++];
+	res->npieces = n;
+	res->schedules = a->schedules + b->schedules;
+	res->seconds = a->seconds + b->seconds;
+	return true;
+}
+
+/* cfg->checkpoint: the position into path, whole or not at all (a file
+ * beside it, renamed over it); a failure said, the search goes on. */
+static void position_save(const struct txp_explore_result *sofar, void *arg)
+{
+	const struct position *pos = arg;
+	static const struct txp_explore_result none;
+	struct txp_explore_result all = { 0 };
+	struct shard whole = { 0, 1 };
+	char tmp[4096];
+	FILE *f;
+
+	struct timespec now;
+
+	if (!pieces_join(pos->before ? pos->before : &none, sofar, &all))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	all.seconds += (double)(now.tv_sec - pos->t0.tv_sec) + (now.tv_nsec - pos->t0.tv_nsec) / 1e9;
+	all.interrupted = true;	/* a position, not a result: never merged */
+	snprintf(tmp, sizeof(tmp), "%s.part", pos->path);
+	f = fopen(tmp, "w");
+	if (f)
+		print_json(f, pos->cfg, &all, &whole, pos->argc, pos->argv);
+	if (!f || close_output(f) != 0 || rename(tmp, pos->path) != 0)
+		fprintf(stderr, "txpath check: --checkpoint %s: %s\n", pos->path, strerror(errno));
+	free(all.pieces);
+}
+
+/* A position's file that does not fit cfg: false and why. */
+static bool position_fits(const struct shard_file *f, const struct txp_explore_cfg *cfg,
+			  char *msg, size_t len)
+{
+	if (strcmp(f->version, txp_version()))
+		snprintf(msg, len, "written by txpath %s, this is txpath %s", f->version, txp_version());
+	else if (strcmp(f->identity, shard_identity(cfg)))
+		snprintf(msg, len, "of another scenario than this command's");
+	else
+		return true;
+	return false;
+}
+
+/* --resume FILE: the position it holds, of this scenario. */
+static void position_read(const char *path, const struct txp_explore_cfg *cfg,
+			  struct shard_file *f)
+{
+	char msg[256];
+
+	if (!shard_read(path, f, msg, sizeof(msg)) || !position_fits(f, cfg, msg, sizeof(msg))) {
+		shard_file_free(f);
+		usage_error("check", "--resume %s: %s", path, msg);
+	}
+	f->part.complete = true;	/* in what it holds */
+	f->part.interrupted = false;
+}
+
+/* The split of a resumed search: the pieces not explored before. */
+static enum txp_explore_take position_take(uint64_t piece, void *arg)
+{
+	const struct txp_explore_result *before = arg;
+	size_t lo = 0, hi = before ? before->npieces : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (before->pieces[mid].index == piece)
+			return TXP_EXPLORE_SKIP;
+		if (before->pieces[mid].index < piece)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return TXP_EXPLORE_TAKE;
+}
+
+/* -- the command ------------------------------------------------------------------ */
+
+/* The search as picked: split among jobs workers or not, from a position
+ * or not, saving its own or not. */
+static int search(struct txp_explore_cfg *cfg, const struct picks *p, unsigned jobs,
+		  struct txp_explore_result *res, int argc, char **argv, char *err, size_t errlen)
+{
+	struct shard_file before = { 0 };
+	struct position pos = { .path = p->checkpoint ? p->checkpoint : p->resume, .cfg = cfg,
+				.argc = argc, .argv = argv };
+	struct txp_explore_split split = { .take = position_take };
+	struct txp_explore_result part;
+	int rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &pos.t0);
+	if (p->resume) {
+		position_read(p->resume, cfg, &before);
+		pos.before = split.arg = &before.part;
+	}
+	if (p->checkpoint || p->resume) {
+		cfg->split = &split;
+		cfg->checkpoint = position_save;
+		cfg->checkpoint_arg = &pos;
+		cfg->checkpoint_seconds = p->every;
+	}
+	if (jobs > 1)
+		rc = txp_explore_jobs(cfg, jobs, pos.before, res, err, errlen);
+	else if (!cfg->split)
+		rc = txp_explore_run(cfg, res, err, errlen);
+	else if ((rc = txp_explore_run(cfg, &part, err, errlen)) == 0) {
+		const struct txp_explore_result parts[2] = { part, pos.before ? *pos.before : part };
+
+		rc = txp_explore_merge(cfg, parts, 1 + !!pos.before, res, err, errlen);
+		res->interrupted |= part.interrupted;
+		res->seconds = part.seconds;
+		txp_explore_result_free(&part);
+	}
+	if (pos.before)
+		res->seconds += pos.before->seconds;
+	shard_file_free(&before);
+	cfg->split = NULL;
+	return rc;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct txp_explore_cfg cfg;
 	struct txp_explore_result res;
 	struct picks picks = PICKS_INIT;
+	unsigned jobs;
+	char err[256], by[32] = "";
 	int rc;
-	char err[256];
 
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--merge"))
+			return check_merge(argc, argv, i);
 	if (!parse_args(argc, argv, &cfg, &picks))
 		return 0;
-	if (!picks.json && isatty(STDERR_FILENO))
+	if (picks.progress || (!picks.json && !picks.shard && isatty(STDERR_FILENO))) {
 		cfg.progress = show_progress;
+		cfg.progress_arg = &cfg;
+	}
 	cfg.stop = signals_catch();
-	rc = txp_explore_run(&cfg, &res, err, sizeof(err));
+	if (picks.shard)
+		return check_shard(&cfg, &picks, argc, argv);
+	jobs = jobs_of(&cfg, &picks);
+	if (jobs > 1)
+		snprintf(by, sizeof(by), ", %u workers", jobs);
+	rc = search(&cfg, &picks, jobs, &res, argc, argv, err, sizeof(err));
 	if (cfg.progress)
 		fputs("\r\033[K", stderr);
 	if (rc == -EINVAL)
 		usage_error("check", "%s", err);
+	if (rc > 0)
+		return rc;	/* a worker ended the program, its report printed */
 	if (rc != 0) {
 		fprintf(stderr, "txpath check: %s\n", err);
 		return 1;
 	}
-	if (picks.json)
-		print_json(&cfg, &res);
-	else
-		print_text(&cfg, &res, argc, argv);
-	rc = res.interrupted ? 128 + signals_caught() : res.found ? 1 : 0;
-	txp_explore_result_free(&res);
-	return rc;
+	return report(&cfg, &res, &picks, by, argc, argv);
 }

@@ -10,6 +10,12 @@
  * (trace.h); a point whose trace was explored in full with at least as
  * many preemptions left and the same context running (or nobody), or with
  * one more left and any, is not explored again (visited.h).
+ *
+ * A round's schedules fall into pieces: those whose first choices that
+ * are not the default (DFS_PIECE_CHOICES of them) are the same, and each
+ * schedule with fewer alone.  Numbered in the search's order, they are the same whoever walks the tree, so parts of
+ * the search (shards, workers: txp_explore_split) can each explore some
+ * and skip the rest (dfs_skip(): no execution runs for a skipped piece).
  */
 #include <stdlib.h>
 
@@ -116,6 +122,22 @@ int dfs_record(struct dfs *d, unsigned forced, bool reduce, uint64_t *pruned, ui
 	return 0;
 }
 
+/* The path's choice at branch i is off the default, and so is none
+ * deeper: which piece it is in. */
+static void piece_choice(struct dfs *d, unsigned i)
+{
+	unsigned c = 0;
+
+	while (c < d->noff && d->off[c] < i)
+		c++;
+	d->root = c < DFS_PIECE_CHOICES;
+	if (!d->root)
+		return;
+	d->off[c] = i;
+	d->noff = c + 1;
+	d->top = d->noff < DFS_PIECE_CHOICES;
+}
+
 /* Deepest branch with an untried action within the bound: make it the
  * end of the next prefix.  False when the search is complete.  Actions
  * are tried in action_bit() order: runs by context id, then flushes. */
@@ -136,7 +158,7 @@ bool dfs_next(struct dfs *d, unsigned bound, bool reduce, unsigned *prefix_len)
 		if (!left) {
 			/* Below it all is explored: so is its state (past
 			 * the cut, untraced, known already). */
-			if (reduce && b[i].kind == RT_BR_RUN && i < d->cut)
+			if (reduce && b[i].kind == RT_BR_RUN && i < d->cut && i >= d->partial)
 				visited_add(b[i].key_a, b[i].key_b, b[i].key_cur, bound - b[i].preempt);
 			continue;
 		}
@@ -145,6 +167,9 @@ bool dfs_next(struct dfs *d, unsigned bound, bool reduce, unsigned *prefix_len)
 		d->tried[i] |= 1u << bit;
 		d->path[i] = (int8_t)a;
 		*prefix_len = i + 1;
+		piece_choice(d, i);
+		if (d->partial > i + 1)
+			d->partial = i + 1;
 		return true;
 	}
 	return false;
@@ -161,6 +186,18 @@ void dfs_round(struct dfs *d, unsigned bound)
 {
 	d->len = 0;
 	d->bound = bound;
+	d->noff = 0;
+	d->partial = 0;
+	d->root = d->top = true;
+}
+
+/* The branches below the prefix's last are the last execution's, the same
+ * down to it: the next prefix is found among them, past nothing run. */
+void dfs_skip(struct dfs *d, unsigned prefix_len)
+{
+	d->len = prefix_len;
+	if (d->partial < prefix_len)
+		d->partial = prefix_len;
 }
 
 void dfs_free(struct dfs *d)

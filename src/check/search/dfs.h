@@ -4,10 +4,17 @@
 #ifndef TXP_CHECK_DFS_H
 #define TXP_CHECK_DFS_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "check/runtime/runtime.h"
+
+/* The choices off the default that name a piece: more, finer pieces
+ * (the first choices made, at the start of the default execution, hold
+ * whole trees with every preemption left), but more schedules that every
+ * part runs (those with fewer: a few hundred a round each part, for 2). */
+#define DFS_PIECE_CHOICES 2
 
 struct dfs {
 	int8_t *path;		/* actions along the current path */
@@ -19,6 +26,17 @@ struct dfs {
 	unsigned len, cap;
 	unsigned cut;		/* the last execution's first explored state */
 	unsigned bound;		/* this round's */
+	/* Pieces: the schedules whose first DFS_PIECE_CHOICES choices that
+	 * are not the default are the same ones, contiguous in the search's
+	 * order; a schedule with fewer is a piece alone.  off[0..noff): the
+	 * current path's first such choices (their branches); root: the last
+	 * prefix began a piece; top: that piece is one schedule, whose path
+	 * the next pieces branch off.  Branches [0, partial) have a piece
+	 * below them that another part of the search explores (dfs_skip()):
+	 * never marked explored in full. */
+	unsigned off[DFS_PIECE_CHOICES], noff, partial;
+	bool root, top;
+	unsigned base;		/* the default execution's branches (its caller's) */
 };
 
 /* A round of the search at this bound, from the empty prefix. */
@@ -36,6 +54,9 @@ int dfs_record(struct dfs *d, unsigned forced, bool reduce, uint64_t *pruned,
 /* The next prefix (its length in *prefix_len) within bound; false when
  * this round is complete. */
 bool dfs_next(struct dfs *d, unsigned bound, bool reduce, unsigned *prefix_len);
+/* The piece the last prefix began (d->root, not d->top) is another's:
+ * leave it unexplored, as if its every schedule had run. */
+void dfs_skip(struct dfs *d, unsigned prefix_len);
 void dfs_free(struct dfs *d);
 
 #endif

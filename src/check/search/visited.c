@@ -11,7 +11,8 @@
  * (0: empty), and the running contexts it was explored with that many
  * (bit cur + 1): exact for that cover, 112 bits of the key compared.
  * The table doubles at half load up to its most entries (a quarter of the
- * machine's memory, at most 2^30), fills to three quarters there; past that a new state is not kept (the search explores
+ * machine's memory, at most 2^30, shared among the processes that each
+ * have one: visited_share()), fills to three quarters there; past that a new state is not kept (the search explores
  * it again: slower, as sound).
  */
 #include "check/search/visited.h"
@@ -30,20 +31,29 @@ struct entry {
 static struct {
 	struct entry *e;
 	uint64_t cap, n, max;
+	unsigned shares;	/* of the quarter of memory: one per table */
 	bool full;
 } V;
 
-/* The most entries: a power of two, in a quarter of the memory. */
+/* The most entries: a power of two, in this table's share of a quarter
+ * of the memory. */
 static uint64_t max_entries(void)
 {
 	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-	uint64_t fit = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 4 / sizeof(struct entry)
+	uint64_t fit = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 4 /
+					       (V.shares ? V.shares : 1) / sizeof(struct entry)
 					     : VISITED_MIN;
 	uint64_t max = VISITED_MIN;
 
 	while (max * 2 <= fit && max < VISITED_MAX)
 		max *= 2;
 	return max;
+}
+
+void visited_share(unsigned n)
+{
+	V.shares = n;
+	V.max = 0;
 }
 
 #define TAG_MASK 0xffffull

@@ -11,6 +11,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* This process's table is one of n (workers, each with its own): it
+ * takes a 1/n share of the memory the table may take.  Before any use. */
+void visited_share(unsigned n);
 /* Empty the set. */
 void visited_clear(void);
 /* The trace was explored with cur running (-1: nobody) and `left`

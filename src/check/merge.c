@@ -1,0 +1,123 @@
+/*
+ * merge.c - the bounded search's result from its parts (check build
+ * only): shards (--shard, --merge) and workers (--jobs) each explored some
+ * of the pieces of the one fixed order (explore.h, txp_explore_split);
+ * the whole is what one run gives, read off the pieces up to the first
+ * that has a violation.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/explore.h"
+
+/* The part whose violation comes first in the order, or -1. */
+static int first_found(const struct txp_explore_result *parts, unsigned n)
+{
+	int best = -1;
+
+	for (unsigned i = 0; i < n; i++)
+		if (parts[i].found && (best < 0 || parts[i].found_piece < parts[best].found_piece))
+			best = (int)i;
+	return best;
+}
+
+/* Schedules, what they reached, and the pieces counted, over the pieces
+ * up to last (UINT64_MAX: all). */
+static uint64_t add_pieces(const struct txp_explore_result *parts, unsigned n, uint64_t last,
+			   struct txp_explore_result *res)
+{
+	uint64_t counted = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		for (size_t j = 0; j < parts[i].npieces; j++) {
+			const struct txp_explore_piece *p = &parts[i].pieces[j];
+
+			if (p->index > last)
+				continue;
+			counted++;
+			res->schedules += p->schedules;
+			res->xmit_on_stopped_reachable |= p->flags & TXP_EXPLORE_PIECE_XMIT_ON_STOPPED;
+			res->queue_stopped |= p->flags & TXP_EXPLORE_PIECE_QUEUE_STOPPED;
+			if (p->index == last)
+				res->bound_reached = p->round;
+		}
+	return counted;
+}
+
+/* The reduction's figures: each part had its own table. */
+static void add_reduction(const struct txp_explore_result *parts, unsigned n,
+			  struct txp_explore_result *res)
+{
+	res->reduced = res->symmetric = true;
+	for (unsigned i = 0; i < n; i++) {
+		res->reduced &= parts[i].reduced;
+		res->symmetric &= parts[i].symmetric;
+		res->reduce_dropped |= parts[i].reduce_dropped;
+		res->states_full |= parts[i].states_full;
+		res->pruned += parts[i].pruned;
+		res->asleep += parts[i].asleep;
+		res->states += parts[i].states;
+	}
+}
+
+/* The violation, drawn: its schedule replayed, as one run would have
+ * found it. */
+static int replay_violation(const struct txp_explore_cfg *cfg, const char *schedule,
+			    struct txp_explore_result *res, char *err, size_t errlen)
+{
+	struct txp_explore_cfg one = *cfg;
+	struct txp_explore_result v;
+	int rc;
+
+	one.replay = schedule;
+	one.split = NULL;
+	one.progress = NULL;
+	rc = txp_explore_run(&one, &v, err, errlen);
+	if (rc)
+		return rc;
+	if (!v.found) {
+		txp_explore_result_free(&v);
+		snprintf(err, errlen, "the violation's schedule %s replays without one", schedule);
+		return -EPROTO;
+	}
+	res->found = true;
+	res->kind = v.kind;
+	memcpy(res->detail, v.detail, sizeof(res->detail));
+	res->preemptions = v.preemptions;
+	res->schedule = v.schedule;
+	res->events = v.events;
+	res->nevents = v.nevents;
+	res->ncolumns = v.ncolumns;
+	memcpy(res->columns, v.columns, sizeof(res->columns));
+	return 0;
+}
+
+int txp_explore_merge(const struct txp_explore_cfg *cfg, const struct txp_explore_result *parts,
+		      unsigned n, struct txp_explore_result *res, char *err, size_t errlen)
+{
+	int best = first_found(parts, n);
+	uint64_t last = best >= 0 ? parts[best].found_piece : UINT64_MAX;
+	uint64_t counted;
+
+	memset(res, 0, sizeof(*res));
+	res->complete = best < 0;
+	res->bound_reached = cfg->bound;
+	for (unsigned i = 0; i < n; i++) {
+		res->interrupted |= parts[i].interrupted;
+		if (best < 0 && !parts[i].complete) {
+			res->complete = false;
+			if (parts[i].bound_reached < res->bound_reached)
+				res->bound_reached = parts[i].bound_reached;
+		}
+	}
+	counted = add_pieces(parts, n, last, res);
+	add_reduction(parts, n, res);
+	/* Every piece before the violation was explored, by someone. */
+	if (best >= 0 && counted != last + 1 && !res->interrupted) {
+		snprintf(err, errlen, "the parts explored %llu of the %llu pieces up to the violation's",
+			 (unsigned long long)counted, (unsigned long long)last + 1);
+		return -EPROTO;
+	}
+	return best >= 0 ? replay_violation(cfg, parts[best].schedule, res, err, errlen) : 0;
+}
