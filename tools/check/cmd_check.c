@@ -711,8 +711,8 @@ static void print_text(const struct txp_explore_cfg *cfg, const struct txp_explo
 	char strat[128], end[128], warning[256];
 	double rate = r->seconds > 0 ? (double)r->schedules / r->seconds : 0;
 
-	printf("txpath check: era %s (lock %s, runner %s, qdisc %s%s, driver %s), %u producers x %u packets%s, "
-	       "ring %u, frags %u-%u, bulk %u, memory model %s%s\n",
+	printf("txpath check: era %s (lock %s, runner %s, qdisc %s%s, driver %s), "
+	       "%u producers x %u packets%s, ring %u, frags %u-%u, bulk %u, memory model %s%s\n",
 	       cfg->era ? cfg->era : "(custom)", txp_lock_mode_name(cfg->lock),
 	       txp_runner_name(cfg->runner), qdisc_name(cfg), cfg->defer ? " with defer list" : "",
 	       driver_name(cfg), cfg->producers, cfg->packets, cfg->pools ? " from their pools" : "",
