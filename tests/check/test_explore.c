@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -491,6 +492,40 @@ static void test_noqueue_race_reachable(void **state)
 	expect_proved(&cfg, "2.6.18, pfifo_fast", false);
 }
 
+/* The controller's own time between schedules is no livelock: a progress
+ * report slower than spin_seconds (as the visited table, grown and
+ * rehashed at bound 3 with --reduce, once was) does not end the search.
+ * Before, the monitor counted it as a context that never came back, and
+ * ended the program. */
+static void slow_first_progress(const struct txp_explore_progress *p, void *arg)
+{
+	unsigned *calls = arg;
+	const struct timespec nap = { 0, 600000000 };
+
+	(void)p;
+	if ((*calls)++ == 0)
+		nanosleep(&nap, NULL);
+}
+
+static void test_controller_time_is_no_livelock(void **state)
+{
+	struct txp_explore_cfg cfg;
+	struct txp_explore_result res;
+	unsigned calls = 0;
+
+	(void)state;
+	txp_test_era_cfg(&cfg, "2.6.8");
+	cfg.bound = 1;
+	cfg.spin_seconds = 0.2;
+	cfg.progress = slow_first_progress;
+	cfg.progress_arg = &calls;
+	explore(&cfg, &res);
+	assert_true(calls > 0);
+	assert_false(res.found);
+	assert_true(res.complete);
+	txp_explore_result_free(&res);
+}
+
 /* A stop asked for (as a signal handler asks it) ends the search at the
  * next schedule: everything run so far counted, marked incomplete. */
 static struct txp_run_stop stop_flag;
@@ -570,6 +605,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_schedule_parse),
 		cmocka_unit_test(test_noqueue_race_reachable),
 		cmocka_unit_test(test_stop_between_schedules),
+		cmocka_unit_test(test_controller_time_is_no_livelock),
 	};
 
 	return txp_test_main(argc, argv, tests);
