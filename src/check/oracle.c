@@ -77,7 +77,7 @@ static struct {
 	struct bell_miss bell;
 	struct txp_pkt pkt[ORACLE_PKTS];
 	struct pkt_track track[ORACLE_PKTS];
-	/* Each slot's packet from a producer's pool (oracle_pkt_from());
+	/* Each slot's packet from a producer's pool (oracle_pkts_from());
 	 * NULL: none, or the slot's own in pkt. */
 	struct txp_pkt *pooled[ORACLE_PKTS];
 	unsigned npooled;	/* slots below this may be pooled */
@@ -290,8 +290,8 @@ unsigned oracle_pkts_from(struct txp_pkt_pool *pool, unsigned flow, struct txp_p
 	for (unsigned k = 0; k < got; k++) {
 		int i = slot_new(flow, k);
 
-		if (i < 0)
-			return k;	/* the rest are not followed: pool_home fails */
+		if (i < 0)	/* past ORACLE_PKTS: txp_explore_cfg_valid() refuses it */
+			return k;
 		O.pooled[i] = pkts[k];
 		if ((unsigned)i >= O.npooled)
 			O.npooled = (unsigned)i + 1;
