@@ -826,12 +826,13 @@ static unsigned ring_completion_pass(struct ring *r)
  * (or a yield), as it pushes the device on and its queue waits for it; a
  * ring whose producers reap (reap_in_xmit) needs it only while its queue
  * is stopped (by the driver, BQL, or the device's "later"), and naps
- * otherwise, doubling from RING_NAP_MIN_NS to RING_IDLE_NAP_NS.
+ * otherwise, doubling from RING_NAP_MIN_NS to RING_IDLE_NAP_NS (in the
+ * driver's idle, if it has one).
  * Returns the idle count to go on with.
  */
 static unsigned ring_completion_idle(struct ring *r, unsigned idle)
 {
-	unsigned naps;
+	unsigned naps, nap;
 
 	if (txp_load_relaxed(&r->reap_wanted))
 		return 0;
@@ -848,7 +849,11 @@ static unsigned ring_completion_idle(struct ring *r, unsigned idle)
 		return idle;
 	}
 	naps = idle - RING_IDLE_SPINS;
-	txp_sleep_ns(naps < 5 ? RING_NAP_MIN_NS << naps : RING_IDLE_NAP_NS);
+	nap = naps < 5 ? RING_NAP_MIN_NS << naps : RING_IDLE_NAP_NS;
+	if (r->ops->idle)
+		r->ops->idle(r, nap);
+	else
+		txp_sleep_ns(nap);
 	return idle;
 }
 
@@ -894,7 +899,7 @@ static void *ring_completion_main(void *arg)
 static int ring_completion_start(struct ring *r)
 {
 	atomic_init(&r->running, true);
-	return -txp_thread_start_internal(&r->thread, NULL, ring_completion_main, r);
+	return -txp_thread_start_internal(&r->thread, "IRQ", ring_completion_main, r);
 }
 
 static void ring_completion_stop(struct ring *r)
