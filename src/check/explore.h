@@ -49,7 +49,8 @@ enum txp_explore_strategy {
 					 * step leads to a state explored */
 #define TXP_EXPLORE_REDUCE_NO_SYMMETRY 2u	/* producers alike (one queue, as
 					 * many packets, one fragment count, the
-					 * simulated NIC): a state and its image
+					 * simulated NIC or the explorer's ring):
+					 * a state and its image
 					 * under a permutation of them are two
 					 * states, not one */
 

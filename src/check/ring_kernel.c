@@ -46,6 +46,7 @@ struct xsk {
 	uint64_t *tx;		/* descriptors: the ring slot posted */
 	uint64_t *cq;		/* completions: the ring slot done */
 	uint32_t tx_prod_own;	/* the producer's copy: written serialised (post) */
+	uint32_t tx_cons_own, cq_prod_own;	/* the kernel's copies: its own */
 	/* The rings' words, shared with the kernel. */
 	_Atomic uint32_t tx_prod, tx_cons, cq_prod, cq_cons;
 	/* sendto(): the TX producer the last kick saw (the reaper's, one at
@@ -84,18 +85,19 @@ static int xsk_post(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
 
 /*
  * sendto(): have the kernel send what the TX ring holds, if it holds
- * descriptors the kernel has not consumed and no kick asked for them yet.
- * The kernel sends up to the producer seen here (a copy-mode sendto()
- * sends what the ring holds when it is called); a kick asks for nothing
- * twice, so that a reaper polling a ring the kernel has not served yet
- * waits for it instead of kicking again.  The reaper's.
+ * descriptors no kick asked for yet (the kernel consumes up to the
+ * doorbell, so none it has not consumed either).  The kernel sends up to
+ * the producer seen here (a copy-mode sendto() sends what the ring holds
+ * when it is called); a kick asks for nothing twice, so that a reaper
+ * polling a ring the kernel has not served yet waits for it instead of
+ * kicking again.  The reaper's.
  */
 static void xsk_kick(struct xsk *x)
 {
-	/* Acquire: pairs with the release in xsk_post() and the kernel's. */
+	/* Acquire: pairs with the release in xsk_post(). */
 	uint32_t prod = txp_load_acquire(&x->tx_prod);
 
-	if (prod == txp_load_acquire(&x->tx_cons) || prod == txp_load_relaxed(&x->doorbell))
+	if (prod == txp_load_relaxed(&x->doorbell))
 		return;
 	/* Release: pairs with the kernel's acquire in xsk_kernel_pass(). */
 	txp_store_release(&x->doorbell, prod);
@@ -134,7 +136,9 @@ static int xsk_reap(struct ring *r, uint64_t cons, uint64_t prod)
 		else
 			txp__ring_slot_sent(r, slot);
 	}
-	/* Release: the slots read before the kernel may reuse the entries. */
+	/* Release: the slots read before the kernel may reuse the entries
+	 * (a kernel that tests for room acquires it; this one never lacks
+	 * room, xsk_kernel_pass()). */
 	txp_store_release(&x->cq_cons, i);
 	return 0;
 }
@@ -171,34 +175,31 @@ static const struct ring_ops xsk_ring_ops = {
 /*
  * One step of the kernel: send the oldest descriptor of the TX ring that
  * a kick asked for (the frame to the wire), free it, and complete its
- * slot.  False when there is nothing to do until a write: no descriptor
- * asked for, or the completion ring full.
+ * slot.  False when no descriptor is asked for.  The completion ring has
+ * room: it has as many entries as the TX ring, and holds no more than
+ * the slots posted and not yet retired.
  */
 static bool xsk_kernel_pass(struct xsk *x)
 {
 	/* Acquire: pairs with the release in xsk_kick(), which acquired the
 	 * producer after xsk_post() released it: the descriptors up to it
 	 * are written. */
-	uint32_t bell = txp_load_acquire(&x->doorbell), cons = txp_load_relaxed(&x->tx_cons), done;
+	uint32_t bell = txp_load_acquire(&x->doorbell);
 	struct xsk_frame f;
 	uint64_t slot;
 
-	if (cons == bell)
+	if (x->tx_cons_own == bell)
 		return false;
-	done = txp_load_relaxed(&x->cq_prod);
-	/* Acquire: pairs with the release of the consumer in xsk_reap(). */
-	if (done - txp_load_acquire(&x->cq_cons) >= x->entries)
-		return false;
-	slot = x->tx[cons % x->entries];
+	slot = x->tx[x->tx_cons_own % x->entries];
 	memcpy(&f, txp__ring_buf(x->r, slot), sizeof(f));
 	txp_wire_record(x->wire, f.flow, f.seq);
 	/* Release: the descriptor read before it may be rewritten; pairs
 	 * with the acquire in xsk_post(). */
-	txp_store_release(&x->tx_cons, cons + 1);
-	x->cq[done % x->entries] = slot;
+	txp_store_release(&x->tx_cons, ++x->tx_cons_own);
+	x->cq[x->cq_prod_own % x->entries] = slot;
 	/* Release: the slot before the producer; pairs with the acquire in
 	 * xsk_reap(). */
-	txp_store_release(&x->cq_prod, done + 1);
+	txp_store_release(&x->cq_prod, ++x->cq_prod_own);
 	return true;
 }
 
@@ -207,10 +208,14 @@ static void *xsk_kernel_main(void *arg)
 	struct xsk *x = arg;
 
 	txp_ctx_attach();
-	/* Acquire: pairs with the release in xsk_kernel_stop(). */
-	while (txp_load_acquire(&x->running))
-		if (!xsk_kernel_pass(x))
-			txp_cpu_relax();
+	for (;;) {
+		if (xsk_kernel_pass(x))
+			continue;
+		/* Acquire: pairs with the release in xsk_kernel_stop(). */
+		if (!txp_load_acquire(&x->running))
+			break;
+		txp_cpu_relax();
+	}
 	txp_ctx_detach();
 	return NULL;
 }
