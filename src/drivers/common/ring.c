@@ -804,14 +804,26 @@ static unsigned ring_pass(struct ring *r)
 	return n;
 }
 
-/* The completion context's pass: as the reaper if the bit is free (else
- * its holder is reaping: nothing to do here), then run the queue.
- * Returns the slots retired. */
+/* Is there work for the completion context's reaper: slots posted and
+ * not retired, a stopped queue to wake, a start_xmit that left its reap
+ * to it (reap_wanted), a dead device?  Read unordered: a stale answer
+ * costs a pass, or delays one to the next (the context polls). */
+static bool ring_reap_wanted(struct ring *r)
+{
+	return txp_load_relaxed(&r->cons) != txp_load_acquire(&r->prod) ||
+	       txp_netif_queue_stopped(r->txq) || txp_load_relaxed(&r->reap_wanted) ||
+	       txp_load_relaxed(&r->dead);
+}
+
+/* The completion context's pass: as the reaper if there is work and the
+ * bit is free (else its holder is reaping: nothing to do here), then run
+ * the queue.  An idle ring's bit is left alone, so the producers reaping
+ * (reap_in_xmit) find it free.  Returns the slots retired. */
 static unsigned ring_completion_pass(struct ring *r)
 {
 	unsigned n = 0;
 
-	if (ring_reap_trylock(r)) {
+	if (ring_reap_wanted(r) && ring_reap_trylock(r)) {
 		n = ring_reap_pass(r);
 		ring_reap_unlock(r);
 	}
