@@ -8,9 +8,10 @@
  * sc, tso and arm, and one producer's 3 packets to bound 2 with the
  * reduction (the stop and wake against the reaper and the kernel);
  * under ThreadSanitizer, where each fresh context costs a millisecond, a
- * bound less.  make prove (scripts/prove.sh) takes 2 x 2 to bound 3
- * under sc and tso and to bound 2 under arm.  The free-slot test one off
- * is tests/mutants/ring-full-off-by-one.mut.
+ * bound less.  make prove (scripts/prove.sh) takes one producer to
+ * bound 3 under sc and tso (2 under arm), and 2 x 2 to bound 2 (1 under
+ * arm).  The free-slot test one off is
+ * tests/mutants/ring-full-off-by-one.mut.
  */
 #include <setjmp.h>
 #include <stdarg.h>
