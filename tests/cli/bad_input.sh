@@ -95,6 +95,9 @@ expect_usage "not of --driver ring" check --driver ring --personality modern
 expect_usage "choose one of --driver, --driver-so" check --driver ring --driver-so x.so
 expect_usage "at least 2 slots" check --driver ring --ring 1
 expect_usage "pass the explorer's 8 contexts" check --driver ring --producers 6 --queues 2
+expect_ok '"driver":"ring"' check --driver ring --bound 0 --json
+expect_ok '"ring":8' check --driver ring --ring 8 --bound 0 --json
+expect_ok '"warnings":\["no schedule stopped a queue' check --driver ring --ring 8 --bound 0 --json
 expect_usage "takes asleep and symmetry" check --reduce --reduce-without asleep,sleep
 expect_usage "takes asleep and symmetry" check --reduce --reduce-without asleep,
 expect_usage "needs the reduction (--reduce)" check --reduce-without asleep
