@@ -804,11 +804,11 @@ static unsigned ring_pass(struct ring *r)
 	return n;
 }
 
-/* Is there work for the completion context's reaper: slots posted and
+/* Is there work for a pass of the completion context: slots posted and
  * not retired, a stopped queue to wake, a start_xmit that left its reap
  * to it (reap_wanted), a dead device?  Read unordered: a stale answer
  * costs a pass, or delays one to the next (the context polls). */
-static bool ring_reap_wanted(struct ring *r)
+static bool ring_pass_wanted(struct ring *r)
 {
 	return txp_load_relaxed(&r->cons) != txp_load_acquire(&r->prod) ||
 	       txp_netif_queue_stopped(r->txq) || txp_load_relaxed(&r->reap_wanted) ||
@@ -823,7 +823,7 @@ static unsigned ring_completion_pass(struct ring *r)
 {
 	unsigned n = 0;
 
-	if (ring_reap_wanted(r) && ring_reap_trylock(r)) {
+	if (ring_pass_wanted(r) && ring_reap_trylock(r)) {
 		n = ring_reap_pass(r);
 		ring_reap_unlock(r);
 	}
