@@ -50,7 +50,8 @@ enum txp_explore_strategy {
 					 * step leads to a state explored */
 #define TXP_EXPLORE_REDUCE_NO_SYMMETRY 2u	/* producers alike (one queue, as
 					 * many packets, one fragment count, the
-					 * simulated NIC): a state and its image
+					 * simulated NIC or the explorer's ring):
+					 * a state and its image
 					 * under a permutation of them are two
 					 * states, not one */
 
@@ -106,8 +107,9 @@ struct txp_explore_cfg {
 	const struct txp_qdisc_ops *qdisc;	/* NULL: txp_pfifo_fast_ops */
 	const struct txp_sim_personality *personality;
 	/* NULL: the simulated NIC with personality; else this driver (a
-	 * plugin, txp_run_driver_plugin()), made afresh for every schedule
-	 * with lock, runner, ring, frags, batch and producers. */
+	 * plugin, txp_run_driver_plugin(), or the explorer's own,
+	 * txp_explore_driver()), made afresh for every schedule with lock,
+	 * runner, ring, frags, batch and producers. */
 	const struct txp_run_driver *driver;
 	/* NULL: the simulated NIC's (txp_sim_ops).  Else ops whose device
 	 * private data is the simulated NIC all the same (a test's wrapper
@@ -241,6 +243,18 @@ struct txp_explore_result {
 	size_t npieces;
 	uint64_t found_piece;
 };
+
+/*
+ * The drivers the explorer has of its own, by name, for
+ * txp_explore_cfg.driver; NULL if none is so named.  "ring": the ring of
+ * the real drivers (src/drivers/common/ring.c, as afxdp runs it) against
+ * a modelled kernel endpoint, a TX ring the kernel consumes and a
+ * completion ring it fills, the kernel a context of its own per queue
+ * (src/check/ring_kernel.c); its ring has TXP_EXPLORE_RING_SLOTS slots
+ * unless cfg.ring says.
+ */
+const struct txp_run_driver *txp_explore_driver(const char *name);
+#define TXP_EXPLORE_RING_SLOTS 2
 
 void txp_explore_cfg_init(struct txp_explore_cfg *cfg);
 /* Knobs that fit together?  False and a message if not. */

@@ -159,9 +159,9 @@ static bool told_apart;
 /*
  * Do the producers differ in nothing but their ids?  They send as many
  * packets, with one fragment count, on one queue (else producer i sends
- * on queue i), to the simulated NIC (a plugin may tell packets of one
- * producer from another's; cfg->ops must not); 2 to TRACE_SYM_MAX of
- * them.  The reduction then names
+ * on queue i), to the simulated NIC or the explorer's own ring (a plugin
+ * may tell packets of one producer from another's; cfg->ops must not); 2
+ * to TRACE_SYM_MAX of them.  The reduction then names
  * a state and its images under a permutation of them alike
  * (trace_symmetric()).
  */
@@ -169,7 +169,8 @@ bool scenario_producers_alike(const struct txp_explore_cfg *cfg)
 {
 	return cfg->reduce && !(cfg->reduce_without & TXP_EXPLORE_REDUCE_NO_SYMMETRY) &&
 	       cfg->producers >= 2 && cfg->producers <= TRACE_SYM_MAX && cfg->queues <= 1 &&
-	       cfg->frags_min == cfg->frags_max && !cfg->driver && !told_apart;
+	       cfg->frags_min == cfg->frags_max &&
+	       (!cfg->driver || !txp_run_driver_plugin_of(cfg->driver)) && !told_apart;
 }
 
 

@@ -88,6 +88,16 @@ expect_usage "--producers" check --producers 9
 expect_usage "needs --lock core" check --era 2.6.9 --personality rc2
 expect_usage "predates byte queue limits" check --personality tg3-2004 --bql on
 expect_usage "unexpected argument" check extra
+# check --driver: the simulated NIC or the real drivers' ring, nothing else
+expect_usage "is sim (the simulated NIC, the default) or ring" check --driver afxdp
+expect_usage "not of --driver ring" check --driver ring --era 2.6.9
+expect_usage "not of --driver ring" check --driver ring --personality modern
+expect_usage "choose one of --driver, --driver-so" check --driver ring --driver-so x.so
+expect_usage "at least 2 slots" check --driver ring --ring 1
+expect_usage "pass the explorer's 8 contexts" check --driver ring --producers 6 --queues 2
+expect_ok '"driver":"ring"' check --driver ring --bound 0 --json
+expect_ok '"ring":8' check --driver ring --ring 8 --bound 0 --json
+expect_ok '"warnings":\["no schedule stopped a queue' check --driver ring --ring 8 --bound 0 --json
 expect_usage "takes asleep and symmetry" check --reduce --reduce-without asleep,sleep
 expect_usage "takes asleep and symmetry" check --reduce --reduce-without asleep,
 expect_usage "needs the reduction (--reduce)" check --reduce-without asleep

@@ -69,6 +69,16 @@ static const char check_help[] =
 "                          driver.md); a driver that crashes, or calls exit(),\n"
 "                          is reported with the schedule that led there (exit 1)\n"
 "  --driver-arg K=V[,K=V]  its knobs\n"
+"  --driver sim|ring       sim: the simulated NIC (default); ring: the ring that\n"
+"                          afxdp, afpacket, tap and pcap share\n"
+"                          (src/drivers/common/ring.c: start_xmit, its LLTX lock\n"
+"                          and Miller's rule, its stop and wake helpers, its\n"
+"                          reaper), run as afxdp runs it, against a modelled\n"
+"                          kernel endpoint: a TX ring the kernel consumes and a\n"
+"                          completion ring it fills, the kernel a context of\n"
+"                          its own per queue (\"kernel\") that sends each\n"
+"                          frame, once kicked, to a wire the oracles read;\n"
+"                          ring 2 by default; no --era nor --personality\n"
 "  --qdisc Q               the queue (default: the era's, else pfifo_fast);\n"
 "                          noqueue: producers call start_xmit directly,\n"
 "                          whatever the runner; nolock-5.1 nolock-5.13\n"
@@ -131,7 +141,8 @@ static const char check_help[] =
 "                          goes through the seam (a race on a plain field is\n"
 "                          invisible to both).  Producers that differ in\n"
 "                          nothing but their ids (one queue, one fragment\n"
-"                          count, the simulated NIC) are interchangeable: a\n"
+"                          count, the simulated NIC or --driver ring) are\n"
+"                          interchangeable: a\n"
 "                          state and its images under their permutations (2\n"
 "                          to 4 producers) are one state.  Should a context\n"
 "                          starve and be switched to unchosen (a fair switch),\n"
@@ -305,7 +316,7 @@ enum {
 	OPT_RING, OPT_FRAGS, OPT_BATCH, OPT_MM, OPT_BOUND, OPT_PCT, OPT_RANDOM, OPT_RUNS,
 	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_SPIN_SECONDS, OPT_JSON, OPT_HELP, OPT_QDISC, OPT_QUEUES, OPT_BQL,
 	OPT_BULK, OPT_DEFER, OPT_POOLS, OPT_WATCHDOG, OPT_REDUCE, OPT_REDUCE_WITHOUT, OPT_JOBS,
-	OPT_SHARD, OPT_PROGRESS, OPT_CHECKPOINT, OPT_CHECKPOINT_EVERY, OPT_RESUME,
+	OPT_SHARD, OPT_PROGRESS, OPT_CHECKPOINT, OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_DRIVER,
 };
 
 static const struct option check_options[] = {
@@ -314,6 +325,7 @@ static const struct option check_options[] = {
 	{ "runner", required_argument, NULL, OPT_RUNNER },
 	{ "personality", required_argument, NULL, OPT_PERSONALITY },
 	{ "qdisc", required_argument, NULL, OPT_QDISC },
+	{ "driver", required_argument, NULL, OPT_DRIVER },
 	DRIVER_SO_OPTIONS,
 	{ "producers", required_argument, NULL, OPT_PRODUCERS },
 	{ "packets", required_argument, NULL, OPT_PACKETS },
@@ -356,6 +368,7 @@ struct picks {
 	int lock, runner, queues, bql;	/* -1: from the era */
 	const struct txp_sim_personality *personality;
 	const struct txp_qdisc_ops *qdisc;	/* NULL: from the era */
+	const char *driver;	/* --driver: NULL, sim or ring */
 	struct driver_so so;
 	bool json, progress;
 	unsigned jobs;		/* 0: the CPUs (the bounded search), else 1 */
@@ -461,6 +474,7 @@ static void parse_option(int c, const char *arg, struct txp_explore_cfg *cfg, st
 			usage_error("check", "unknown personality '%s'", arg);
 		break;
 	case OPT_QDISC: p->qdisc = parse_qdisc("check", arg); break;
+	case OPT_DRIVER: p->driver = arg; break;
 	case OPT_DEFER: cfg->defer = parse_on_off("check", "--defer", arg); break;
 	case OPT_POOLS: cfg->pools = parse_on_off("check", "--pools", arg); break;
 	case OPT_PRODUCERS: cfg->producers = (unsigned)parse_u64("check", "--producers", arg, 1, 6); break;
@@ -524,6 +538,8 @@ static void check_combination(const struct cmdline *cl)
 		usage_error("check", "--runs applies to --pct or --random only");
 	if (cmdline_given(cl, OPT_SEED) && !sampler)
 		usage_error("check", "--seed applies to --pct or --random only");
+	if (cmdline_given(cl, OPT_DRIVER_SO) && cmdline_given(cl, OPT_DRIVER))
+		usage_error("check", "choose one of --driver, --driver-so");
 	if (cmdline_given(cl, OPT_DRIVER_SO) && cmdline_given(cl, OPT_PERSONALITY))
 		usage_error("check", "choose one of --personality, --driver-so");
 	if (cmdline_given(cl, OPT_DRIVER_SO) && cmdline_given(cl, OPT_ERA))
@@ -551,27 +567,45 @@ static void check_combination(const struct cmdline *cl)
 			    "drives one queue)");
 }
 
+/* --driver ring: the explorer's own driver, which has no personality
+ * (nor era: an era picks one); --driver sim is the default. */
+static void use_driver(struct txp_explore_cfg *cfg, const struct picks *p)
+{
+	if (!p->driver || !strcmp(p->driver, "sim"))
+		return;
+	cfg->driver = txp_explore_driver(p->driver);
+	if (!cfg->driver)
+		usage_error("check", "--driver is sim (the simulated NIC, the default) or ring (the "
+			    "ring afxdp, afpacket, tap and pcap share, against a modelled kernel), "
+			    "got '%s'", p->driver);
+	if (p->era || p->personality)
+		usage_error("check", "--%s picks a personality of the simulated NIC, not of "
+			    "--driver %s", p->era ? "era" : "personality", p->driver);
+}
+
 /* --driver-so: the plugin is the driver, with its lock mode unless
  * --lock was given. */
 static void use_driver_so(struct txp_explore_cfg *cfg, const struct picks *p)
 {
+	use_driver(cfg, p);
+	if (p->driver)
+		return;
 	cfg->driver = driver_so_load("check", &p->so);
 	if (cfg->driver && p->lock < 0)
 		cfg->lock = txp_run_driver_plugin_of(cfg->driver)->lock;
 }
 
-/* The driver's name, and its ring, as the scenario has them. */
-static const char *driver_name(const struct txp_explore_cfg *cfg)
-{
-	return cfg->driver ? txp_run_driver_plugin_of(cfg->driver)->name : cfg->personality->name;
-}
-
+/* The driver's name, and its ring, as the scenario has them: a
+ * plugin's, the explorer's own, or the simulated NIC's. */
 static unsigned ring_shown(const struct txp_explore_cfg *cfg)
 {
+	const struct txp_plugin *plugin = cfg->driver ? txp_run_driver_plugin_of(cfg->driver) : NULL;
+
 	if (cfg->ring)
 		return cfg->ring;
-	return cfg->driver ? txp_run_driver_plugin_of(cfg->driver)->ring
-			   : txp_sim_min_ring(cfg->frags_max);
+	if (plugin)
+		return plugin->ring;
+	return cfg->driver ? TXP_EXPLORE_RING_SLOTS : txp_sim_min_ring(cfg->frags_max);
 }
 
 /* Progress on stderr, one line redrawn: the schedules, their rate, the
@@ -715,7 +749,7 @@ static void print_text(const struct txp_explore_cfg *cfg, const struct txp_explo
 	       "%u producers x %u packets%s, ring %u, frags %u-%u, bulk %u, memory model %s%s\n",
 	       cfg->era ? cfg->era : "(custom)", txp_lock_mode_name(cfg->lock),
 	       txp_runner_name(cfg->runner), qdisc_name(cfg), cfg->defer ? " with defer list" : "",
-	       driver_name(cfg), cfg->producers, cfg->packets, cfg->pools ? " from their pools" : "",
+	       scenario_driver_name(cfg), cfg->producers, cfg->packets, cfg->pools ? " from their pools" : "",
 	       ring_shown(cfg), cfg->frags_min,
 	       cfg->frags_max, cfg->bulk ? cfg->bulk : 1, mm_name(cfg),
 	       cfg->watchdog ? ", watchdog" : "");
@@ -757,13 +791,13 @@ static void print_json(FILE *f, const struct txp_explore_cfg *cfg, const struct 
 	json_str(&j, "runner", txp_runner_name(cfg->runner));
 	json_str(&j, "qdisc", qdisc_name(cfg));
 	json_str(&j, "personality", cfg->driver ? NULL : cfg->personality->name);
-	json_str(&j, "driver", driver_name(cfg));
+	json_str(&j, "driver", scenario_driver_name(cfg));
 	json_str(&j, "memory_model", mm_name(cfg));
 	json_bool(&j, "defer", cfg->defer);
 	json_bool(&j, "pools", cfg->pools);
 	json_u64(&j, "producers", cfg->producers);
 	json_u64(&j, "packets", cfg->packets);
-	json_u64(&j, "ring", cfg->ring ? cfg->ring : txp_sim_min_ring(cfg->frags_max));
+	json_u64(&j, "ring", ring_shown(cfg));
 	json_u64(&j, "frags_min", cfg->frags_min);
 	json_u64(&j, "frags_max", cfg->frags_max);
 	json_u64(&j, "bulk", cfg->bulk ? cfg->bulk : 1);

@@ -83,11 +83,19 @@ struct txp_explore_split shard_split(const struct shard *s)
 	return (struct txp_explore_split){ .take = shard_take, .arg = (void *)s };
 }
 
+const char *scenario_driver_name(const struct txp_explore_cfg *cfg)
+{
+	const struct txp_plugin *plugin = cfg->driver ? txp_run_driver_plugin_of(cfg->driver) : NULL;
+
+	if (plugin)
+		return plugin->name;
+	return cfg->driver ? cfg->driver->name : cfg->personality->name;
+}
+
 const char *shard_identity(const struct txp_explore_cfg *cfg)
 {
 	static char id[512];
-	const char *driver = cfg->driver ? txp_run_driver_plugin_of(cfg->driver)->name
-					 : cfg->personality->name;
+	const char *driver = scenario_driver_name(cfg);
 
 	snprintf(id, sizeof(id), "era %s, claim %d, lock %s, runner %s, qdisc %s, defer %d, "
 		 "driver %s, producers %u, packets %u, pools %d, ring %u, frags %u-%u, batch %u, queues %u, "

@@ -31,6 +31,10 @@ struct shard shard_spec(const char *spec);
  * modulo s->count (the split keeps a pointer to s). */
 struct txp_explore_split shard_split(const struct shard *s);
 
+/* The scenario's driver by name: the plugin's, the ring's, or the
+ * simulated NIC's personality. */
+const char *scenario_driver_name(const struct txp_explore_cfg *cfg);
+
 /* The scenario, as the knobs that shape its search (a static buffer):
  * two shards of one search have the same. */
 const char *shard_identity(const struct txp_explore_cfg *cfg);

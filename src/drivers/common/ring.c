@@ -804,14 +804,26 @@ static unsigned ring_pass(struct ring *r)
 	return n;
 }
 
-/* The completion context's pass: as the reaper if the bit is free (else
- * its holder is reaping: nothing to do here), then run the queue.
- * Returns the slots retired. */
+/* Is there work for a pass of the completion context: slots posted and
+ * not retired, a stopped queue to wake, a start_xmit that left its reap
+ * to it (reap_wanted), a dead device?  Read unordered: a stale answer
+ * costs a pass, or delays one to the next (the context polls). */
+static bool ring_pass_wanted(struct ring *r)
+{
+	return txp_load_relaxed(&r->cons) != txp_load_acquire(&r->prod) ||
+	       txp_netif_queue_stopped(r->txq) || txp_load_relaxed(&r->reap_wanted) ||
+	       txp_load_relaxed(&r->dead);
+}
+
+/* The completion context's pass: as the reaper if there is work and the
+ * bit is free (else its holder is reaping: nothing to do here), then run
+ * the queue.  An idle ring's bit is left alone, so the producers reaping
+ * (reap_in_xmit) find it free.  Returns the slots retired. */
 static unsigned ring_completion_pass(struct ring *r)
 {
 	unsigned n = 0;
 
-	if (ring_reap_trylock(r)) {
+	if (ring_pass_wanted(r) && ring_reap_trylock(r)) {
 		n = ring_reap_pass(r);
 		ring_reap_unlock(r);
 	}
@@ -826,12 +838,13 @@ static unsigned ring_completion_pass(struct ring *r)
  * (or a yield), as it pushes the device on and its queue waits for it; a
  * ring whose producers reap (reap_in_xmit) needs it only while its queue
  * is stopped (by the driver, BQL, or the device's "later"), and naps
- * otherwise, doubling from RING_NAP_MIN_NS to RING_IDLE_NAP_NS.
+ * otherwise, doubling from RING_NAP_MIN_NS to RING_IDLE_NAP_NS (in the
+ * driver's idle, if it has one).
  * Returns the idle count to go on with.
  */
 static unsigned ring_completion_idle(struct ring *r, unsigned idle)
 {
-	unsigned naps;
+	unsigned naps, nap;
 
 	if (txp_load_relaxed(&r->reap_wanted))
 		return 0;
@@ -848,7 +861,11 @@ static unsigned ring_completion_idle(struct ring *r, unsigned idle)
 		return idle;
 	}
 	naps = idle - RING_IDLE_SPINS;
-	txp_sleep_ns(naps < 5 ? RING_NAP_MIN_NS << naps : RING_IDLE_NAP_NS);
+	nap = naps < 5 ? RING_NAP_MIN_NS << naps : RING_IDLE_NAP_NS;
+	if (r->ops->idle)
+		r->ops->idle(r, nap);
+	else
+		txp_sleep_ns(nap);
 	return idle;
 }
 
@@ -894,7 +911,7 @@ static void *ring_completion_main(void *arg)
 static int ring_completion_start(struct ring *r)
 {
 	atomic_init(&r->running, true);
-	return -txp_thread_start_internal(&r->thread, NULL, ring_completion_main, r);
+	return -txp_thread_start_internal(&r->thread, "IRQ", ring_completion_main, r);
 }
 
 static void ring_completion_stop(struct ring *r)

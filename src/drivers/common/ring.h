@@ -136,7 +136,8 @@ struct ring_ops {
 	bool (*link_ok)(struct ring *r);
 	/*
 	 * idle: nothing was done in a pass: the driver may wait for its
-	 * device (poll) up to ns nanoseconds.  NULL: yield.
+	 * device (poll) up to ns nanoseconds.  NULL: yield, or, with
+	 * reap_in_xmit and the queue running, sleep ns.
 	 */
 	void (*idle)(struct ring *r, uint64_t ns);
 	/* release: free the driver's own state (txp__ring_drv()); from txp__ring_destroy(). */
