@@ -216,12 +216,10 @@ pool_wait
 # schedules, 90 million states, 6 GB and 80 s of CPU under sc; at 3 the
 # states pass the reduction's table) with the reduction, and at 1 under
 # arm (the full search: the reduction is not for arm; there the race
-# needs a preemption more, for the stop's store).  Patient
-# monitors: the reduction's table, doubling, keeps the explorer from a
-# scheduling point for seconds on a loaded machine.
+# needs a preemption more, for the stop's store).
 RING_BOUND=${RING_BOUND:-2}
-RING1="--driver ring --producers 1 --packets 3 --ring 2 --spin-seconds 600"
-RING2="--driver ring --producers 2 --packets 2 --ring 2 --spin-seconds 600"
+RING1="--driver ring --producers 1 --packets 3 --ring 2"
+RING2="--driver ring --producers 2 --packets 2 --ring 2"
 RING_RUNS=0
 for lock in lltx core; do
 	race=false

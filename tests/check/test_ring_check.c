@@ -31,9 +31,7 @@
 #define BOUND_LESS 0
 #endif
 
-/* 2 x 2, ring 2, at bound (a bound less under ThreadSanitizer, down to 0).  The
- * monitor's patience is long: the reduction's table, doubling, may keep
- * the explorer from a scheduling point for seconds on a loaded machine. */
+/* 2 x 2, ring 2, at bound (a bound less under ThreadSanitizer, down to 0). */
 static void ring_cfg(struct txp_explore_cfg *cfg, enum txp_lock_mode lock, unsigned bound)
 {
 	txp_explore_cfg_init(cfg);
@@ -41,7 +39,6 @@ static void ring_cfg(struct txp_explore_cfg *cfg, enum txp_lock_mode lock, unsig
 	assert_non_null(cfg->driver);
 	cfg->lock = lock;
 	cfg->bound = bound > BOUND_LESS ? bound - BOUND_LESS : 0;
-	cfg->spin_seconds = 600;
 }
 
 /* The ring's proof: no violation, the ring filled (a queue stopped); under
