@@ -272,11 +272,11 @@ static void access_granule(int c, uintptr_t addr, uint8_t mask, unsigned flags, 
 	if (races(&e->w, &b, c))
 		race_found(addr, &e->w, &b);
 	if (flags & RACE_WRITE) {
-		for (int i = 0; i < RT_MAX_CTX; i++)
+		for (int i = 0; i < rt.n; i++)
 			if (races(&e->r[i], &b, c))
 				race_found(addr, &e->r[i], &b);
 		keep(&e->w, &b);
-	} else {
+	} else if (flags == 0) {
 		keep(&e->r[c], &b);
 	}
 }
