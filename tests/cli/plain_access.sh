@@ -39,6 +39,17 @@ first=$(verdict)
 run_check 1 --driver-so "$PLUGINS/plain_index_race.so" --replay "$schedule"
 check "the replay finds it again" '[ "$(verdict)" = "$first" ]'
 
+# A driver writer's build, in one command (gcc would link libtsan into
+# the plugin without --check-libs' -nodefaultlibs, and it would not load).
+so=$(mktemp --suffix .so)
+# shellcheck disable=SC2046
+${CC:-cc} -O2 $("$TXPATH" config --check-cflags) -DAFTER_UNLOCK -o "$so" \
+	"$(dirname "$0")/../plugins/plain_index.c" $("$TXPATH" config --check-libs)
+check "built with config's check flags" '[ $? -eq 0 ]'
+run_check 1 --driver-so "$so" --bound 1
+check "... and its race found" 'grep -q "^VIOLATION data-race after 0 preemptions" "$out"'
+rm -f "$so"
+
 for mm in sc tso arm; do
 	run_check 0 --driver-so "$PLUGINS/plain_index.so" --bound 2 --memory-model $mm
 	check "under the lock, $mm: no violation" 'grep -q "^no violation$" "$out"'
