@@ -18,6 +18,7 @@
 #include "check/runtime/rt.h"
 
 struct rt rt = { .current = -1 };
+_Thread_local bool rt_thread;
 
 /* The fibers, their stacks kept from one execution to the next. */
 static struct fiber fibers[RT_MAX_CTX];
@@ -232,6 +233,7 @@ void rt_begin(const struct rt_plan *plan, enum rt_mm mm, unsigned max_steps)
 		controller_locals = locals_alloc();
 	}
 	signals_hold();
+	rt_thread = true;
 	rt.armed = true;
 	rt.stopped = rt.freerun = false;
 	rt.tracing = plan->trace;

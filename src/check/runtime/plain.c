@@ -125,7 +125,7 @@ static void access(struct rt_ctx *c, const volatile void *addr, size_t size, uns
 
 /* The calls of the instrumented code, each with its caller's address.
  * Early out when no explored context runs. */
-#define RUNNING() (txp_unlikely(rt.me != NULL) && !rt.freerun)
+#define RUNNING() (txp_unlikely(rt.me != NULL) && rt_thread && !rt.freerun)
 
 static void plain(const volatile void *addr, size_t size, unsigned flags, const void *pc)
 {

@@ -117,6 +117,10 @@ struct rt {
 /* The runtime: one per process, run by the thread that called
  * rt_begin() and by the fibers it switches to (ctx.c). */
 extern struct rt rt;
+/* That thread (and its fibers): the only one whose accesses plain.c
+ * tells the runtime of (the monitor's, or the C library's own threads'
+ * free(), are none of its business). */
+extern _Thread_local bool rt_thread;
 
 /* Is the running context's step recorded for the trace? */
 static inline bool rt_tracing(void)
