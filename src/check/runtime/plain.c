@@ -44,6 +44,20 @@
 #include "check/runtime/rt.h"
 #include "sync/sync.h"
 
+void rt_plain_settle_slow(struct rt_ctx *c)
+{
+	const volatile void *addr = c->plain_wrote;
+
+	c->plain_wrote = NULL;
+	if (rt.mm == RT_ARM)
+		rt_arm_landed(c, addr);
+	for (int i = 0; i < rt.n; i++)
+		if (rt.ctx[i].state == SC_SPIN || rt.ctx[i].state == SC_IDLE) {
+			rt_wake_readers(addr, c);
+			break;
+		}
+}
+
 #ifdef TXP_CHECK_PLAIN
 
 /* The TXP_LOCAL variables: per context, switched by the runtime (ctx.c),
@@ -89,20 +103,6 @@ static void order(struct rt_ctx *c, uintptr_t a, size_t size)
 {
 	for (int k = last_meeting(c, a, size); k >= 0; k--)
 		rt_flush_one(c);
-}
-
-void rt_plain_settle_slow(struct rt_ctx *c)
-{
-	const volatile void *addr = c->plain_wrote;
-
-	c->plain_wrote = NULL;
-	if (rt.mm == RT_ARM)
-		rt_arm_landed(c, addr);
-	for (int i = 0; i < rt.n; i++)
-		if (rt.ctx[i].state == SC_SPIN || rt.ctx[i].state == SC_IDLE) {
-			rt_wake_readers(addr, c);
-			break;
-		}
 }
 
 /* An access of the running context c (not the controller's). */
