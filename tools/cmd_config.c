@@ -12,7 +12,7 @@
 #include "cli.h"
 
 static const char config_help[] =
-"usage: txpath config --cflags | --libs\n"
+"usage: txpath config --cflags | --libs | --check-cflags | --check-libs\n"
 "\n"
 "How to build a driver plugin for txpath run --driver-so and txpath check\n"
 "--driver-so (docs/checking-your-driver.md):\n"
@@ -23,6 +23,16 @@ static const char config_help[] =
 "  --libs     a shared object; it links against nothing: the txpath binary\n"
 "             that loads it provides every txp_ symbol, the plain ones under\n"
 "             run, the explorer's under check, so one build serves both\n"
+"  --check-cflags, --check-libs\n"
+"             the same for a second build, for txpath check only, that shows\n"
+"             the explorer every plain load and store of the plugin (its data\n"
+"             races, its plain accesses under the memory model): compiled\n"
+"             with -fsanitize=thread, whose calls txpath check serves, and\n"
+"             linked without the default libraries, so that gcc links no\n"
+"             libtsan (the binary that loads the plugin provides libc):\n"
+"\n"
+"  cc -O2 $(txpath config --check-cflags) -o mydrv-check.so mydrv.c \\\n"
+"      $(txpath config --check-libs)\n"
 "\n"
 "Exit status: 0, or 2 on bad usage.\n";
 
@@ -53,7 +63,7 @@ int cmd_config(int argc, char **argv)
 	char dir[PATH_MAX];
 
 	if (argc != 2)
-		usage_error("config", "give one of --cflags, --libs");
+		usage_error("config", "give one of --cflags, --libs, --check-cflags, --check-libs");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		fputs(config_help, stdout);
 		return 0;
@@ -62,7 +72,12 @@ int cmd_config(int argc, char **argv)
 		printf("-I%s -fPIC\n", include_dir(dir));
 	else if (!strcmp(argv[1], "--libs"))
 		printf("-shared\n");
+	else if (!strcmp(argv[1], "--check-cflags"))
+		printf("-I%s -fPIC -fsanitize=thread\n", include_dir(dir));
+	else if (!strcmp(argv[1], "--check-libs"))
+		printf("-shared -nodefaultlibs\n");
 	else
-		usage_error("config", "unknown option '%s' (--cflags or --libs)", argv[1]);
+		usage_error("config", "unknown option '%s' (--cflags, --libs, --check-cflags or "
+			    "--check-libs)", argv[1]);
 	return 0;
 }

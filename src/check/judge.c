@@ -120,6 +120,8 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 		snprintf(o->detail, sizeof(o->detail), "%s", validator_msg);
 	} else if (rt_counter_conflict(o->detail, sizeof(o->detail))) {
 		o->kind = "counter";
+	} else if (rt_race_found(o->detail, sizeof(o->detail))) {
+		o->kind = "data-race";
 	} else if (st.bug_logs) {
 		o->kind = "bug-log";
 		snprintf(o->detail, sizeof(o->detail), "%s (%llu times)", txp_dev_bug_line(sc->dev),

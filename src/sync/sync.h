@@ -33,7 +33,10 @@
 #define txp_likely(x)   __builtin_expect(!!(x), 1)
 #define txp_unlikely(x) __builtin_expect(!!(x), 0)
 
-#if defined(__SANITIZE_THREAD__)
+/* TXP_TSAN: under ThreadSanitizer.  Not the check build's own use of its
+ * instrumentation (TXP_CHECK_PLAIN: the explorer serves the calls). */
+#if defined(TXP_CHECK_PLAIN)
+#elif defined(__SANITIZE_THREAD__)
 #define TXP_TSAN 1
 #elif defined(__has_feature)
 #if __has_feature(thread_sanitizer)

@@ -6,7 +6,11 @@
  * (src/sync/sync.h) and run as contexts of the explorer's scheduler over
  * every schedule (no bound: the programs are tiny).  Each case asserts
  * whether its outcome is reachable under sc, tso and arm, as
- * txpath check --help says it must be.
+ * txpath check --help says it must be.  The plain cases mix the seam's
+ * operations with plain loads and stores, which the check build's
+ * instrumentation shows the explorer (this file is compiled with it):
+ * own-store forwarding, coherence, message passing through a plain
+ * payload, each also asserting whether a data race is reported.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -39,6 +43,11 @@ enum order {
 
 static _Atomic unsigned x, y;
 static unsigned r0, r1;
+static unsigned payload;	/* the plain cases' plain word */
+static bool raced;		/* a data race reported in some execution */
+
+/* x by a plain load or store, as code that ignores the seam does. */
+#define PLAIN_X (*(unsigned *)(uintptr_t)&x)
 static enum order side[2];	/* CPU 1's, CPU 2's */
 
 static void barrier(enum order o)
@@ -252,6 +261,65 @@ static bool ww_outcome(void)
 	return atomic_load(&x) == 1 && r0 == 1 && r1 == 0;
 }
 
+/* Own store: a buffered store, then a plain load of the same word.
+ * Outcome: the load missed its own store. */
+static void *own_store(void *arg)
+{
+	(void)arg;
+	txp_store_relaxed(&x, 1);
+	r0 = PLAIN_X;
+	return NULL;
+}
+
+static bool own_outcome(void)
+{
+	return r0 != 1;
+}
+
+/* Coherence: a buffered store, then a plain store of the same word.
+ * Outcome: the older store is the last to land. */
+static void *co_plain(void *arg)
+{
+	(void)arg;
+	txp_store_relaxed(&x, 1);
+	PLAIN_X = 2;
+	return NULL;
+}
+
+static bool co_outcome(void)
+{
+	return atomic_load(&x) == 1;
+}
+
+/* MP through a plain payload: the writer stores it plainly, then the flag
+ * y; the reader reads the flag, then the payload if it is set.  Outcome:
+ * flag seen, payload not. */
+static void *mpp_writer(void *arg)
+{
+	(void)arg;
+	payload = 1;
+	barrier(side[0]);
+	store(&y, 1, side[0]);
+	return NULL;
+}
+
+static void *mpp_reader(void *arg)
+{
+	(void)arg;
+	r0 = load(&y, side[1]);
+	barrier(side[1]);
+	if (r0)
+		r1 = payload;
+	return NULL;
+}
+
+static bool mpp_outcome(void)
+{
+	return r0 == 1 && r1 == 0;
+}
+
+enum race { ANY, NO_RACE, RACE };
+
 struct litmus {
 	const char *name;
 	void *(*t0)(void *), *(*t1)(void *);
@@ -259,6 +327,7 @@ struct litmus {
 	enum order o0, o1;
 	bool sc, tso, arm;	/* the outcome reachable? */
 	void *(*t2)(void *), *(*t3)(void *);	/* more contexts, or NULL */
+	enum race race;		/* a data race in some execution? */
 };
 
 /* One execution of l under plan; its outcome. */
@@ -266,8 +335,11 @@ static bool run_once(const struct litmus *l, enum rt_mm mm, const struct rt_plan
 {
 	bool got;
 
+	char race[400];
+
 	atomic_store(&x, 0);
 	atomic_store(&y, 0);
+	payload = 0;
 	r0 = r1 = 99;
 	side[0] = l->o0;
 	side[1] = l->o1;
@@ -282,6 +354,7 @@ static bool run_once(const struct litmus *l, enum rt_mm mm, const struct rt_plan
 	rt_release();
 	rt_finish();
 	got = l->outcome();
+	raced |= rt_race_found(race, sizeof(race));
 	return got;
 }
 
@@ -364,8 +437,11 @@ static void check_litmus(const struct litmus *cases, size_t ncases)
 
 		unsigned reduced[2] = { 0, 0 };
 
+		raced = false;
 		for (int mm = RT_SC; mm <= RT_ARM; mm++)
 			got[mm] = reachable(l, (enum rt_mm)mm, false, &schedules[mm]);
+		if (l->race != ANY && raced != (l->race == RACE))
+			fail_msg("%s: %s data race", l->name, raced ? "a" : "no");
 		for (int mm = RT_SC; mm <= RT_TSO; mm++)
 			if (reachable(l, (enum rt_mm)mm, true, &reduced[mm]) != got[mm])
 				fail_msg("%s under %s: outcome %s with the reduction, %s without", l->name,
@@ -382,9 +458,9 @@ static void check_litmus(const struct litmus *cases, size_t ncases)
 	}
 }
 
-#define MP(name, o0, o1, sc, tso, arm) { name, mp_writer, mp_reader, mp_outcome, o0, o1, sc, tso, arm, NULL, NULL }
-#define SB(name, o0, o1, sc, tso, arm) { name, sb_0, sb_1, sb_outcome, o0, o1, sc, tso, arm, NULL, NULL }
-#define LB(name, o0, o1, sc, tso, arm) { name, lb_0, lb_1, lb_outcome, o0, o1, sc, tso, arm, NULL, NULL }
+#define MP(name, o0, o1, sc, tso, arm) { name, mp_writer, mp_reader, mp_outcome, o0, o1, sc, tso, arm, NULL, NULL, ANY }
+#define SB(name, o0, o1, sc, tso, arm) { name, sb_0, sb_1, sb_outcome, o0, o1, sc, tso, arm, NULL, NULL, ANY }
+#define LB(name, o0, o1, sc, tso, arm) { name, lb_0, lb_1, lb_outcome, o0, o1, sc, tso, arm, NULL, NULL, ANY }
 
 /* MP needs both sides ordered: release or smp_wmb on the writer, acquire
  * or smp_rmb on the reader. */
@@ -444,14 +520,49 @@ static void test_load_buffering(void **state)
 static void test_others(void **state)
 {
 	static const struct litmus cases[] = {
-		{ "2+2W relaxed", w22_0, w22_1, w22_outcome, RELAXED, RELAXED, false, false, true, NULL, NULL },
-		{ "2+2W wmb / wmb", w22_0, w22_1, w22_outcome, WMB, WMB, false, false, false, NULL, NULL },
-		{ "2+2W release / release", w22_0, w22_1, w22_outcome, RELEASE, RELEASE, false, false, false, NULL, NULL },
-		{ "CoRR", corr_writer, corr_reader, corr_outcome, RELAXED, RELAXED, false, false, false, NULL, NULL },
+		{ "2+2W relaxed", w22_0, w22_1, w22_outcome, RELAXED, RELAXED, false, false, true, NULL, NULL, ANY },
+		{ "2+2W wmb / wmb", w22_0, w22_1, w22_outcome, WMB, WMB, false, false, false, NULL, NULL, ANY },
+		{ "2+2W release / release", w22_0, w22_1, w22_outcome, RELEASE, RELEASE, false, false, false, NULL, NULL, ANY },
+		{ "CoRR", corr_writer, corr_reader, corr_outcome, RELAXED, RELAXED, false, false, false, NULL, NULL, ANY },
 		{ "weak CAS fails spuriously", cas_once, nothing, cas_outcome, RELAXED, RELAXED,
-		  false, false, true, NULL, NULL },
+		  false, false, true, NULL, NULL, ANY },
 		{ "WW+R", ww_1, ww_2, ww_outcome, RELAXED, RELAXED, true, true, true, ww_y,
-		  ww_reader },
+		  ww_reader, ANY },
+	};
+
+	(void)state;
+	check_litmus(cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+#define PLAIN(name, t0, t1, outcome, o0, o1, sc, tso, arm, race) \
+	{ name, t0, t1, outcome, o0, o1, sc, tso, arm, NULL, NULL, race }
+
+/* Plain accesses under the models: a plain load sees its own buffered
+ * store, a plain store lands after the older ones to its word, and a
+ * plain payload published by a release and read after an acquire (or
+ * smp_wmb and smp_rmb) is seen, with no data race; without the order,
+ * a data race.  The payload's store goes to memory before the flag's, so
+ * the stale payload arm allows is out of reach (fewer behaviours: sound,
+ * not complete). */
+static void test_plain(void **state)
+{
+#ifndef TXP_CHECK_PLAIN
+	/* A sanitizer build: its check build sees the seam only. */
+	skip();
+#endif
+	static const struct litmus cases[] = {
+		PLAIN("own store, plain load", own_store, nothing, own_outcome, RELAXED, RELAXED,
+		      false, false, false, NO_RACE),
+		PLAIN("own store, plain store", co_plain, nothing, co_outcome, RELAXED, RELAXED,
+		      false, false, false, NO_RACE),
+		PLAIN("MP plain payload, release / acquire", mpp_writer, mpp_reader, mpp_outcome,
+		      RELEASE, ACQUIRE, false, false, false, NO_RACE),
+		PLAIN("MP plain payload, wmb / rmb", mpp_writer, mpp_reader, mpp_outcome,
+		      WMB, RMB, false, false, false, NO_RACE),
+		PLAIN("MP plain payload, relaxed", mpp_writer, mpp_reader, mpp_outcome,
+		      RELAXED, RELAXED, false, false, false, RACE),
+		PLAIN("MP plain payload, release / relaxed", mpp_writer, mpp_reader, mpp_outcome,
+		      RELEASE, RELAXED, false, false, false, RACE),
 	};
 
 	(void)state;
@@ -461,6 +572,7 @@ static void test_others(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_message_passing),
 		cmocka_unit_test(test_store_buffering),
 		cmocka_unit_test(test_load_buffering),

@@ -21,7 +21,8 @@
 
 /* TXP_TEST_TSAN: built with -fsanitize=thread (5-15x slower, other
  * interleavings): stress tests scale their packet counts down. */
-#if defined(__SANITIZE_THREAD__)
+#if defined(TXP_CHECK_PLAIN)	/* the explorer's instrumentation, not TSan */
+#elif defined(__SANITIZE_THREAD__)
 #define TXP_TEST_TSAN 1
 #elif defined(__has_feature)
 #if __has_feature(thread_sanitizer)

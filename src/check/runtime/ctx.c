@@ -18,6 +18,7 @@
 #include "check/runtime/rt.h"
 
 struct rt rt = { .current = -1 };
+_Thread_local bool rt_thread;
 
 /* The fibers, their stacks kept from one execution to the next. */
 static struct fiber fibers[RT_MAX_CTX];
@@ -84,7 +85,8 @@ void rt_run_round(void)
 
 static void ctx_exit(void)
 {
-	txp_ctx_detach();	/* what a thread's exit would do */
+	txp_ctx_detach();
+	rt_plain_settle(rt.me);	/* what a thread's exit would do */
 	/* Stores still buffered: others may run, and any of them land,
 	 * before the exit drains them (tso, arm). */
 	if (rt.me->nbuf && !rt.freerun && !rt.stopped)
@@ -118,6 +120,10 @@ static int spawn(const char *name, void *(*fn)(void *), void *arg)
 	if (fiber_prepare(&fibers[rt.n], ctx_main) != 0)
 		return -1;
 	c->id = rt.n;
+	c->stack_lo = fibers[rt.n].stack;
+	c->stack_hi = c->stack_lo + fibers[rt.n].stack_size;
+	c->plain_wrote = NULL;
+	rt_race_spawn(rt.me && !rt.freerun ? rt.me->id : -1, rt.n);
 	snprintf(c->name, sizeof(c->name), "%s", name ? name : "thread");
 	c->state = SC_RUNNABLE;
 	rt_forget(&c->iter);
@@ -170,8 +176,11 @@ void txp_rt_thread_join(struct txp_thread *t)
 		rt_wait(SC_SPIN);
 	}
 	/* Joining orders what the ended context did (it drained at exit). */
-	if (rt.me)
+	if (rt.me) {
 		rt.me->floor = rt_arm_clock();
+		if (c && !rt.freerun)
+			rt_race_join(rt.me->id, c->id);
+	}
 }
 
 int rt_spawn(const char *name, void *(*fn)(void *), void *arg)
@@ -225,6 +234,7 @@ void rt_begin(const struct rt_plan *plan, enum rt_mm mm, unsigned max_steps)
 		controller_locals = locals_alloc();
 	}
 	signals_hold();
+	rt_thread = true;
 	rt.armed = true;
 	rt.stopped = rt.freerun = false;
 	rt.tracing = plan->trace;
@@ -245,6 +255,7 @@ void rt_begin(const struct rt_plan *plan, enum rt_mm mm, unsigned max_steps)
 	rt_watch_reset();
 	rt_counters_reset();
 	rt_arm_reset();
+	rt_race_reset();
 }
 
 enum rt_end rt_run(void)

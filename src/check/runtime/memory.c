@@ -90,6 +90,10 @@ bool txp_rt_buffer(volatile void *addr, size_t size, uint64_t v, bool release,
 	if (rt_tracing())
 		trace_write(rt.me->buf);
 	rt.me->buf[rt.me->nbuf++] = (struct store){ addr, size, v, what, release, rt.me->wepoch };
+	/* Made now, in program order, as race.c sees it. */
+	rt_race_sync(rt.me->id, addr, false, true, release ? __ATOMIC_RELEASE : __ATOMIC_RELAXED);
+	rt_race_access(rt.me->id, addr, size, RACE_WRITE | RACE_MARKED,
+		       __builtin_return_address(0));
 	return true;
 }
 

@@ -4,8 +4,18 @@
  */
 #include "check/runtime/rt.h"
 
+/* What op orders for happens-before (race.c): full barriers both ways. */
+static void race_fence(const struct rt_ctx *c, enum txp_rt_op op)
+{
+	bool full = op == TXP_OP_RMW || op == TXP_OP_FENCE || op == TXP_OP_ORDER;
+
+	if (full || op == TXP_OP_RMB || op == TXP_OP_WMB)
+		rt_race_fence(c->id, op != TXP_OP_WMB, op != TXP_OP_RMB);
+}
+
 void txp_rt_point(enum txp_rt_op op, const volatile void *addr, size_t size)
 {
+	rt_plain_settle(rt.me);
 	rt_beat();
 	rt_watch_point(addr, size);
 	if (!rt.me || rt.freerun)
@@ -24,6 +34,7 @@ void txp_rt_point(enum txp_rt_op op, const volatile void *addr, size_t size)
 	/* The operation begins the context's next step. */
 	if (rt_tracing() && (op == TXP_OP_LOAD || op == TXP_OP_RMW || op == TXP_OP_RMW_RELAXED))
 		trace_read(addr);
+	race_fence(rt.me, op);
 	if (rt.mm == RT_ARM)
 		rt_arm_order(rt.me, op, addr, size);
 	else if (op == TXP_OP_RMW || op == TXP_OP_FENCE || op == TXP_OP_RMW_RELAXED)
@@ -44,9 +55,11 @@ void txp_rt_wrote(const volatile void *addr)
 bool txp_rt_load(const volatile void *addr, size_t size, bool acquire, const char *what,
 		 uint64_t *v)
 {
-	if (txp_rt_forward(addr, size, v))
-		return true;
-	if (!rt.me || rt.freerun || rt.mm != RT_ARM)
-		return false;
-	return rt_arm_load(rt.me, addr, size, acquire, what, v);
+	if (!txp_rt_forward(addr, size, v) &&
+	    (!rt.me || rt.freerun || rt.mm != RT_ARM ||
+	     !rt_arm_load(rt.me, addr, size, acquire, what, v)))
+		return false;	/* memory's: the load's own (atomic) access tells race.c */
+	rt_race_sync(rt.me->id, addr, true, false, acquire ? __ATOMIC_ACQUIRE : __ATOMIC_RELAXED);
+	rt_race_access(rt.me->id, addr, size, RACE_MARKED, __builtin_return_address(0));
+	return true;
 }

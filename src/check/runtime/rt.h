@@ -8,6 +8,8 @@
  *   port.c      the seam's scheduling points (port.h)
  *   memory.c    memory and the store buffers (sc, tso)
  *   arm.c       the arm memory model: landings out of order, older reads
+ *   plain.c     the checked code's own loads and stores (instrumented)
+ *   race.c      data races: vector clocks, the accesses kept
  *   wait.c      read sets: a spinning context waits for a write
  *   watch.c     the watched words (the oracle's ground truth)
  *   counters.c  single-writer counters
@@ -88,6 +90,8 @@ struct rt_ctx {
 	bool abandoned;		/* stuck at a deadlock or livelock: never resumed */
 	unsigned ran_at;	/* the step it last ran at, or was woken or started at */
 	unsigned char *locals;	/* its TXP_LOCAL variables while switched out */
+	const char *stack_lo, *stack_hi;	/* its fiber's stack */
+	const volatile void *plain_wrote;	/* its last access a store here (plain.c) */
 };
 
 struct rt {
@@ -116,6 +120,10 @@ struct rt {
 /* The runtime: one per process, run by the thread that called
  * rt_begin() and by the fibers it switches to (ctx.c). */
 extern struct rt rt;
+/* That thread (and its fibers): the only one whose accesses plain.c
+ * tells the runtime of (the monitor's, or the C library's own threads'
+ * free(), are none of its business). */
+extern _Thread_local bool rt_thread;
 
 /* Is the running context's step recorded for the trace? */
 static inline bool rt_tracing(void)
@@ -188,6 +196,38 @@ void rt_arm_order(struct rt_ctx *c, enum txp_rt_op op, const volatile void *addr
 /* c's load of addr: true and *v when it reads an older write. */
 bool rt_arm_load(struct rt_ctx *c, const volatile void *addr, size_t size, bool acquire,
 		 const char *what, uint64_t *v);
+
+/* -- plain.c -------------------------------------------------------------- */
+
+void rt_plain_settle_slow(struct rt_ctx *c);
+/* c's last plain store is made by now: wake whoever waits on it. */
+static inline void rt_plain_settle(struct rt_ctx *c)
+{
+	if (c && c->plain_wrote)
+		rt_plain_settle_slow(c);
+}
+
+/* -- race.c --------------------------------------------------------------- */
+
+#define RACE_WRITE 1u
+#define RACE_MARKED 2u	/* atomic or volatile: an intended race */
+
+/* A new execution: no clocks, no accesses kept. */
+void rt_race_reset(void);
+/* Context child starts, from parent (-1: the controller). */
+void rt_race_spawn(int parent, int child);
+/* joiner (-1: the controller) saw child end. */
+void rt_race_join(int joiner, int child);
+/* Context c's atomic access of addr orders as memory order mo (__ATOMIC_*):
+ * a load, a store, or both. */
+void rt_race_sync(int c, const volatile void *addr, bool load, bool store, int mo);
+/* A fence of context c: acquire (smp_rmb), release (smp_wmb) or both. */
+void rt_race_fence(int c, bool acquire, bool release);
+/* Nothing of size bytes at addr was accessed: new memory (free()). */
+void rt_race_forget(const volatile void *addr, size_t size);
+/* Context c accessed size bytes at addr (RACE_* flags) at instruction pc. */
+void rt_race_access(int c, const volatile void *addr, size_t size, unsigned flags,
+		    const void *pc);
 
 /* -- wait.c --------------------------------------------------------------- */
 

@@ -186,6 +186,9 @@ int rt_stuck_ctx(void);
 /* Did two contexts write one single-writer counter (txp_counter_add) in
  * the last execution?  If so, which and who, into buf. */
 bool rt_counter_conflict(char *buf, size_t len);
+/* Did the last execution race: two conflicting accesses, one plain, not
+ * ordered by happens-before (race.c)?  If so, the first, into buf. */
+bool rt_race_found(char *buf, size_t len);
 /*
  * The watched words, for the explorer's own ground truth (one per queue,
  * at most RT_WATCH_MAX): read(arg), run by the controller, makes one

@@ -91,6 +91,7 @@ static void trace_reads(const struct readset *rs)
 /* Nothing to do until something read changes: let the others run. */
 void rt_wait(enum rt_ctx_state why)
 {
+	rt_plain_settle(rt.me);
 	if (rt.freerun) {
 		if (rt.me)
 			rt_run_on(-1);

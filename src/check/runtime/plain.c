@@ -1,0 +1,305 @@
+/*
+ * plain.c - the checked code's own loads and stores (check build only).
+ *
+ * The check build's library and the plugins it checks are compiled with
+ * ThreadSanitizer's instrumentation (CMakeLists.txt): before each load
+ * and store the code calls __tsan_readN/__tsan_writeN (its atomics
+ * __tsan_atomicN_*, its volatile accesses __tsan_volatile_*), and these
+ * are the calls, served here instead of by libtsan.  Only the explored
+ * contexts' accesses count: the controller's (set-up, tear-down) and a
+ * free run's return at once.
+ *
+ * An access that is not one of the seam's operations is no scheduling
+ * point; it reads and writes memory as it stands, and keeps what the
+ * memory model asks of one word (coherence): before it, its context's
+ * buffered stores up to the newest to the same bytes land, in program
+ * order (allowed under tso and arm), so that a load reads its own newest
+ * store and a store is not overwritten by an older one; under arm, it
+ * reads or overwrites the newest write of a word whose writes arm.c
+ * keeps, so that the context never reads an older one after it.
+ *
+ * A plain store is not held back behind the context's buffered stores
+ * to other words: another context can tell when it became visible only
+ * by reading it unordered with it, a data race, which race.c reports in
+ * that same execution.  For race-free code this is the model's behaviour
+ * exactly; draining the buffer at every plain store (tso's order taken
+ * literally) would lose store buffering to every statistic and local.
+ * A plain store wakes contexts that wait on what it changed, once it is
+ * made (rt_plain_settle()).  Every access is told to the data-race
+ * detector (race.c), atomics with their order.
+ *
+ * What the C library orders or reuses, which the instrumentation does not
+ * see, is told to race.c here too: pthread_once() orders its caller after
+ * the call that ran the routine, and free() forgets the accesses of what
+ * it frees (its next owner's are new ones).
+ *
+ * Only where the check build is instrumented (TXP_CHECK_PLAIN; not under
+ * the sanitizers, which own these calls and free()).
+ */
+#include <dlfcn.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "check/runtime/rt.h"
+#include "sync/sync.h"
+
+void rt_plain_settle_slow(struct rt_ctx *c)
+{
+	const volatile void *addr = c->plain_wrote;
+
+	c->plain_wrote = NULL;
+	if (rt.mm == RT_ARM)
+		rt_arm_landed(c, addr);
+	for (int i = 0; i < rt.n; i++)
+		if (rt.ctx[i].state == SC_SPIN || rt.ctx[i].state == SC_IDLE) {
+			rt_wake_readers(addr, c);
+			break;
+		}
+}
+
+#ifdef TXP_CHECK_PLAIN
+
+/* The TXP_LOCAL variables: per context, switched by the runtime (ctx.c),
+ * so never shared. */
+extern const struct txp_local_var __start_txp_locals[], __stop_txp_locals[];
+
+static bool context_local(uintptr_t a)
+{
+	static uintptr_t lo = UINTPTR_MAX, hi;
+
+	if (lo == UINTPTR_MAX)
+		for (const struct txp_local_var *l = __start_txp_locals; l < __stop_txp_locals; l++) {
+			lo = (uintptr_t)l->addr < lo ? (uintptr_t)l->addr : lo;
+			hi = (uintptr_t)l->addr + l->size > hi ? (uintptr_t)l->addr + l->size : hi;
+		}
+	if (a < lo || a >= hi)
+		return false;
+	for (const struct txp_local_var *l = __start_txp_locals; l < __stop_txp_locals; l++)
+		if (a - (uintptr_t)l->addr < l->size)
+			return true;
+	return false;
+}
+
+/* Does c's buffered store k meet size bytes at a? */
+static bool meets(const struct rt_ctx *c, int k, uintptr_t a, size_t size)
+{
+	uintptr_t s = (uintptr_t)c->buf[k].addr;
+
+	return s < a + size && a < s + c->buf[k].size;
+}
+
+/* c's newest buffered store meeting the bytes, -1 if none. */
+static int last_meeting(const struct rt_ctx *c, uintptr_t a, size_t size)
+{
+	for (int k = c->nbuf - 1; k >= 0; k--)
+		if (meets(c, k, a, size))
+			return k;
+	return -1;
+}
+
+/* c's buffered stores up to the newest to the bytes land (coherence). */
+static void order(struct rt_ctx *c, uintptr_t a, size_t size)
+{
+	for (int k = last_meeting(c, a, size); k >= 0; k--)
+		rt_flush_one(c);
+}
+
+/* An access of the running context c (not the controller's). */
+static void access(struct rt_ctx *c, const volatile void *addr, size_t size, unsigned flags,
+		   const void *pc)
+{
+	uintptr_t a = (uintptr_t)addr;
+
+	rt_plain_settle(c);
+	if (c->nbuf)
+		order(c, a, size);
+	/* arm: it reads or overwrites the newest write (coherence). */
+	if (rt.mm == RT_ARM)
+		rt_arm_landed(c, addr);
+	if (a - (uintptr_t)c->stack_lo < (uintptr_t)(c->stack_hi - c->stack_lo) ||
+	    context_local(a))
+		return;
+	rt_race_access(c->id, addr, size, flags, pc);
+}
+
+/* The calls of the instrumented code, each with its caller's address.
+ * Early out when no explored context runs. */
+#define RUNNING() (txp_unlikely(rt.me != NULL) && rt_thread && !rt.freerun)
+
+static void plain(const volatile void *addr, size_t size, unsigned flags, const void *pc)
+{
+	if (!RUNNING())
+		return;
+	access(rt.me, addr, size, flags, pc);
+	if (flags & RACE_WRITE)
+		rt.me->plain_wrote = addr;
+}
+
+#define PC __builtin_return_address(0)
+
+#define PLAIN_SIZE(n)								\
+void __tsan_read##n(void *a);							\
+void __tsan_read##n(void *a) { plain(a, n, 0, PC); }				\
+void __tsan_write##n(void *a);							\
+void __tsan_write##n(void *a) { plain(a, n, RACE_WRITE, PC); }			\
+void __tsan_unaligned_read##n(void *a);						\
+void __tsan_unaligned_read##n(void *a) { plain(a, n, 0, PC); }			\
+void __tsan_unaligned_write##n(void *a);					\
+void __tsan_unaligned_write##n(void *a) { plain(a, n, RACE_WRITE, PC); }	\
+void __tsan_volatile_read##n(void *a);						\
+void __tsan_volatile_read##n(void *a) { plain(a, n, RACE_MARKED, PC); }	\
+void __tsan_volatile_write##n(void *a);						\
+void __tsan_volatile_write##n(void *a) { plain(a, n, RACE_WRITE | RACE_MARKED, PC); } \
+void __tsan_unaligned_volatile_read##n(void *a);				\
+void __tsan_unaligned_volatile_read##n(void *a) { plain(a, n, RACE_MARKED, PC); } \
+void __tsan_unaligned_volatile_write##n(void *a);				\
+void __tsan_unaligned_volatile_write##n(void *a) { plain(a, n, RACE_WRITE | RACE_MARKED, PC); }
+
+PLAIN_SIZE(1)
+PLAIN_SIZE(2)
+PLAIN_SIZE(4)
+PLAIN_SIZE(8)
+PLAIN_SIZE(16)
+
+void __tsan_read_range(void *a, unsigned long size);
+void __tsan_read_range(void *a, unsigned long size) { plain(a, size, 0, PC); }
+void __tsan_write_range(void *a, unsigned long size);
+void __tsan_write_range(void *a, unsigned long size) { plain(a, size, RACE_WRITE, PC); }
+
+void __tsan_init(void);
+void __tsan_init(void)
+{
+}
+
+void __tsan_func_entry(void *pc);
+void __tsan_func_entry(void *pc)
+{
+	(void)pc;
+}
+
+void __tsan_func_exit(void);
+void __tsan_func_exit(void)
+{
+}
+
+void __tsan_vptr_update(void **vptr, void *v);
+void __tsan_vptr_update(void **vptr, void *v) { (void)v; plain(vptr, sizeof(*vptr), RACE_WRITE, PC); }
+void __tsan_vptr_read(void **vptr);
+void __tsan_vptr_read(void **vptr) { plain(vptr, sizeof(*vptr), 0, PC); }
+
+/* -- atomics: done here, seq_cst (at least as strong), then ordered as asked -- */
+
+/* An atomic access of size bytes at a, by the running context: what it
+ * reads and writes (load, store) and its order. */
+static void atomic(const volatile void *addr, size_t size, bool load, bool store, int mo,
+		   const void *pc)
+{
+	if (!RUNNING())
+		return;
+	access(rt.me, addr, size, (store ? RACE_WRITE : 0) | RACE_MARKED, pc);
+	rt_race_sync(rt.me->id, addr, load, store, mo);
+}
+
+#define SC __ATOMIC_SEQ_CST
+
+#define ATOMIC_RMW(n, T, op)							\
+T __tsan_atomic##n##_##op(volatile T *a, T v, int mo);				\
+T __tsan_atomic##n##_##op(volatile T *a, T v, int mo)				\
+{										\
+	atomic(a, sizeof(T), true, true, mo, PC);				\
+	return __atomic_##op(a, v, SC);						\
+}
+
+#define ATOMIC_SIZE(n, T)							\
+T __tsan_atomic##n##_load(const volatile T *a, int mo);				\
+T __tsan_atomic##n##_load(const volatile T *a, int mo)				\
+{										\
+	atomic(a, sizeof(T), true, false, mo, PC);				\
+	return __atomic_load_n(a, SC);						\
+}										\
+void __tsan_atomic##n##_store(volatile T *a, T v, int mo);			\
+void __tsan_atomic##n##_store(volatile T *a, T v, int mo)			\
+{										\
+	atomic(a, sizeof(T), false, true, mo, PC);				\
+	__atomic_store_n(a, v, SC);						\
+}										\
+T __tsan_atomic##n##_exchange(volatile T *a, T v, int mo);			\
+T __tsan_atomic##n##_exchange(volatile T *a, T v, int mo)			\
+{										\
+	atomic(a, sizeof(T), true, true, mo, PC);				\
+	return __atomic_exchange_n(a, v, SC);					\
+}										\
+ATOMIC_RMW(n, T, fetch_add)							\
+ATOMIC_RMW(n, T, fetch_sub)							\
+ATOMIC_RMW(n, T, fetch_and)							\
+ATOMIC_RMW(n, T, fetch_or)							\
+ATOMIC_RMW(n, T, fetch_xor)							\
+ATOMIC_RMW(n, T, fetch_nand)							\
+int __tsan_atomic##n##_compare_exchange_strong(volatile T *a, T *e, T v, int mo, int fmo); \
+int __tsan_atomic##n##_compare_exchange_strong(volatile T *a, T *e, T v, int mo, int fmo) \
+{										\
+	atomic(a, sizeof(T), true, true, mo > fmo ? mo : fmo, PC);		\
+	return __atomic_compare_exchange_n(a, e, v, false, SC, SC);		\
+}										\
+int __tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *e, T v, int mo, int fmo); \
+int __tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *e, T v, int mo, int fmo) \
+{										\
+	atomic(a, sizeof(T), true, true, mo > fmo ? mo : fmo, PC);		\
+	return __atomic_compare_exchange_n(a, e, v, false, SC, SC);		\
+}										\
+T __tsan_atomic##n##_compare_exchange_val(volatile T *a, T e, T v, int mo, int fmo); \
+T __tsan_atomic##n##_compare_exchange_val(volatile T *a, T e, T v, int mo, int fmo) \
+{										\
+	atomic(a, sizeof(T), true, true, mo > fmo ? mo : fmo, PC);		\
+	__atomic_compare_exchange_n(a, &e, v, false, SC, SC);			\
+	return e;								\
+}
+
+ATOMIC_SIZE(8, uint8_t)
+ATOMIC_SIZE(16, uint16_t)
+ATOMIC_SIZE(32, uint32_t)
+ATOMIC_SIZE(64, uint64_t)
+
+/* The seam's fences are its scheduling points (port.c orders them); a
+ * fence of code outside the seam orders as one. */
+void __tsan_atomic_thread_fence(int mo);
+void __tsan_atomic_thread_fence(int mo)
+{
+	if (RUNNING())
+		rt_race_fence(rt.me->id, mo != __ATOMIC_RELEASE, mo != __ATOMIC_ACQUIRE);
+	__atomic_thread_fence(SC);
+}
+
+void __tsan_atomic_signal_fence(int mo);
+void __tsan_atomic_signal_fence(int mo)
+{
+	(void)mo;
+	__atomic_signal_fence(SC);
+}
+
+/* -- the C library's -------------------------------------------------------- */
+
+int pthread_once(pthread_once_t *once, void (*routine)(void))
+{
+	static int (*real)(pthread_once_t *, void (*)(void));
+	int err;
+
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "pthread_once");
+	err = real(once, routine);
+	if (RUNNING())
+		rt_race_sync(rt.me->id, once, true, true, __ATOMIC_ACQ_REL);
+	return err;
+}
+
+void __libc_free(void *p);
+
+void free(void *p)
+{
+	if (p && RUNNING())
+		rt_race_forget(p, malloc_usable_size(p));
+	__libc_free(p);
+}
+
+#endif /* TXP_CHECK_PLAIN */
