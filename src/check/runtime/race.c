@@ -48,9 +48,11 @@ struct access {
 	int8_t ctx;
 };
 
+/* The last plain write and the last marked one apart: kept in one slot,
+ * a marked write's bytes would take a plain one's flag (or lose it). */
 struct granule {
 	uintptr_t g;
-	struct access w, r[RT_MAX_CTX];
+	struct access w, wm, r[RT_MAX_CTX];
 };
 
 /* A granule's place in the pool, by hash: the pool fills from its start
@@ -247,12 +249,12 @@ static void race_found(uintptr_t addr, const struct access *a, const struct acce
 	rt_event(b->ctx, "data race: this access and an unordered one of another context", NULL, NULL);
 }
 
-/* Keep b in slot a: the newer of the same clock adds its bytes. */
+/* Keep b in slot a (of accesses as plain, or as marked, as b): the newer
+ * of the same clock adds its bytes. */
 static void keep(struct access *a, const struct access *b)
 {
 	if (a->clk == b->clk && a->ctx == b->ctx) {
 		a->mask |= b->mask;
-		a->flags &= b->flags | ~RACE_MARKED;	/* plain if either is */
 		a->flags |= b->flags & RACE_WRITE;
 		a->pc = b->pc;
 	} else {
@@ -271,11 +273,13 @@ static void access_granule(int c, uintptr_t addr, uint8_t mask, unsigned flags, 
 		return;
 	if (races(&e->w, &b, c))
 		race_found(addr, &e->w, &b);
+	if (races(&e->wm, &b, c))
+		race_found(addr, &e->wm, &b);
 	if (flags & RACE_WRITE) {
 		for (int i = 0; i < rt.n; i++)
 			if (races(&e->r[i], &b, c))
 				race_found(addr, &e->r[i], &b);
-		keep(&e->w, &b);
+		keep(flags & RACE_MARKED ? &e->wm : &e->w, &b);
 	} else if (flags == 0) {
 		keep(&e->r[c], &b);
 	}
