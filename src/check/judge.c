@@ -102,6 +102,7 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 	if (execution_cut()) {
 		rt_release();
 		txp_dev_close(sc->dev);
+		(void)scenario_pools_home(sc);	/* judged already, where it was explored */
 		return;
 	}
 	txp_dev_get_stats(sc->dev, &st);
