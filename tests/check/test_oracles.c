@@ -237,7 +237,9 @@ static void test_no_doorbell(void **state)
 		"1 descriptors unannounced", NULL };
 
 	(void)state;
-	expect_planted(ignores_last, "2.6.18", 1, "no-doorbell", words);
+	/* 2.6.8: the core's xmit lock serialises the driver, which defers
+	 * its doorbell (the LLTX personalities of 2004 never do). */
+	expect_planted(ignores_last, "2.6.8", 1, "no-doorbell", words);
 }
 
 /* 2.6.18 claims the race impossible (one runner); without a qdisc every

@@ -482,6 +482,19 @@ static enum txp_tx sim_xmit_ring_full(struct txp_sim *sim, unsigned long flags)
 	return TXP_TX_BUSY;
 }
 
+/* A packet dropped as bad (its pkt->xmit_more `more`): if it was the
+ * last of its batch, what the batch posted is announced now, as a driver's
+ * error path must (no later call will ring it).  The caller serialises
+ * the driver (only a personality without an own lock defers). */
+static void sim_drop_bad(struct txp_sim *sim, struct txp_pkt *pkt)
+{
+	bool more = pkt->xmit_more;
+
+	txp_pkt_drop(sim->dev, pkt, TXP_DROP_DRIVER);
+	if (!more && atomic_load_explicit(&sim->pending, memory_order_relaxed))
+		sim_doorbell(sim, sim_posted(sim, txp_load_relaxed(&sim->prod)));
+}
+
 /* The ring is full at entry: what xmit_more left unannounced is
  * announced before BUSY, so that the NIC can make room (the core will
  * not call again until it does). */
@@ -503,8 +516,9 @@ static void sim_doorbell_if_stopped(struct txp_sim *sim, uint64_t posted)
 
 /* Post pkt's descriptors: fragments first, the packet on the last one, and
  * ring the doorbell unless xmit_more says more follow (veth has none: it
- * hands each packet over).  A slot still in use means two producers
- * raced: counted, never hidden. */
+ * hands each packet over; nor have the LLTX personalities of 2004, whose
+ * own lock would have to cover what they owe).  A slot still in use
+ * means two producers raced: counted, never hidden. */
 static void sim_post(struct txp_sim *sim, struct txp_pkt *pkt, uint64_t prod, unsigned need)
 {
 	/* Read before the slots are written: a producer racing this one
@@ -527,7 +541,7 @@ static void sim_post(struct txp_sim *sim, struct txp_pkt *pkt, uint64_t prod, un
 	if (sim->p->bql)
 		more = !txp_netdev_tx_sent_queue_more(sim->txq, len, more);
 	txp_event("queue packet to HW");
-	if (more && !sim->p->veth)
+	if (more && !sim->p->veth && !sim->p->own_lock)
 		atomic_fetch_add_explicit(&sim->pending, need, memory_order_relaxed);
 	else
 		sim_doorbell(sim, prod + need);
@@ -595,7 +609,7 @@ static enum txp_tx rc2_naive_start_xmit(struct txp_sim *sim, struct txp_pkt *pkt
 	txp_netif_tx_lock_irq(sim->txq);
 	if (pkt->nr_frags > 2) {
 		/* "Cannot map more than two fragments": the error path. */
-		txp_pkt_drop(sim->dev, pkt, TXP_DROP_DRIVER);
+		sim_drop_bad(sim, pkt);
 		txp_netif_tx_unlock_irq(sim->txq);
 		return TXP_TX_OK;
 	}
@@ -630,7 +644,7 @@ static enum txp_tx sim_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 
 	if (txp_unlikely(pkt->nr_frags >= sim->stop_thresh)) {
 		/* More fragments than the device takes: it never fits. */
-		txp_pkt_drop(sim->dev, pkt, TXP_DROP_DRIVER);
+		sim_drop_bad(sim, pkt);
 		return TXP_TX_OK;
 	}
 	if (sim->p->rc2_naive)
