@@ -34,9 +34,11 @@ enum txp_rt_op {
 	TXP_OP_RMW,		/* reads and writes addr; drains the store buffer
 				 * and orders later loads (a full barrier) */
 	TXP_OP_FENCE,		/* drains the store buffer, orders later loads */
-	TXP_OP_ORDER,		/* neither reads, writes nor drains (smp_mb__after_atomic:
-				 * the seam's acq_rel read-modify-writes are full
-				 * barriers already) */
+	TXP_OP_ORDER,		/* smp_mb__{before,after}_atomic: the fence an
+				 * unordered read-modify-write (TXP_OP_RMW_RELAXED)
+				 * lacks; under sc and tso nothing (the locked
+				 * instruction is one), under arm a full barrier
+				 * (arm64's dmb), as TXP_OP_FENCE */
 	TXP_OP_RMW_RELAXED,	/* reads and writes addr, as TXP_OP_RMW; drains under
 				 * tso (a locked instruction), orders nothing else
 				 * under arm */
@@ -84,6 +86,10 @@ int txp_rt_thread_start(struct txp_thread *t, const char *name, void *(*fn)(void
 void txp_rt_thread_join(struct txp_thread *t);
 
 /* -- bookkeeping the runtime checks -------------------------------------- */
+
+/* The calling context's plain accesses from now on are marked (enter: a
+ * data_race() begins) or, once every one has ended, plain again. */
+void txp_rt_data_race(bool enter);
 
 /* The single-writer counter at addr (what: as written) is written by the
  * calling context (txp_counter_add). */

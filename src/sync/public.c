@@ -72,14 +72,16 @@ void txp_atomic_store_named(volatile void *p, size_t size, uint64_t v, enum txp_
 #undef STORE
 }
 
-/* The read-modify-writes are acquire and release whatever o asks: at
- * least as strong, and what the machines of the memory models do.  RMW(name,
- * op): the public function name over the inline op. */
-#define RMW_CASE(T, op) return op(AT(T, p), (T)v)
+/* The read-modify-writes: TXP_RELAXED unordered, as the kernel's
+ * atomic_inc() and set_bit() (under tso a locked instruction all the
+ * same); any other order fully ordered, as its value-returning atomics:
+ * at least as strong as o asks.  RMW(name, op): the public function name
+ * over the inline op and its op_relaxed. */
+#define RMW_CASE(T, op) return relaxed ? op##_relaxed(AT(T, p), (T)v) : op(AT(T, p), (T)v)
 #define RMW(name, op)							\
 	uint64_t name(volatile void *p, size_t size, uint64_t v, enum txp_order o) \
 	{								\
-		(void)o;						\
+		bool relaxed = o == TXP_RELAXED;			\
 		switch (size) {						\
 		case 1: RMW_CASE(uint8_t, op);				\
 		case 2: RMW_CASE(uint16_t, op);				\
@@ -144,6 +146,22 @@ bool txp_test_and_clear_bit(unsigned nr, volatile unsigned long *addr)
 	       BIT_MASK(nr);
 }
 
+/* -- intended races -------------------------------------------------------- */
+
+void txp_data_race_begin(void)
+{
+#ifdef TXP_CHECK
+	txp_rt_data_race(true);
+#endif
+}
+
+void txp_data_race_end(void)
+{
+#ifdef TXP_CHECK
+	txp_rt_data_race(false);
+#endif
+}
+
 /* -- barriers ------------------------------------------------------------------ */
 
 void txp_mb(void)
@@ -174,8 +192,12 @@ void txp_wmb(void)
 
 void txp_mb_after_atomic(void)
 {
-	order_point(TXP_OP_ORDER);
-	atomic_signal_fence(memory_order_seq_cst);
+	txp_smp_mb__after_atomic();
+}
+
+void txp_mb_before_atomic(void)
+{
+	txp_smp_mb__before_atomic();
 }
 
 void txp_relax(void)

@@ -39,6 +39,9 @@ enum order {
 	MB,		/* smp_mb between */
 	RMW,		/* the store an exchange (acq_rel) */
 	RMW_RELAXED,	/* the store a relaxed fetch-add */
+	RMW_RELAXED_MB,	/* the same, then smp_mb__after_atomic() */
+	ACQUIRE_RMW,	/* the store a relaxed fetch-add, the load an acquire */
+	AFTER_ATOMIC,	/* smp_mb__after_atomic() between, with no atomic before */
 };
 
 static _Atomic unsigned x, y;
@@ -58,6 +61,8 @@ static void barrier(enum order o)
 		txp_rmb();
 	else if (o == MB)
 		txp_smp_mb();
+	else if (o == RMW_RELAXED_MB || o == AFTER_ATOMIC)
+		txp_smp_mb__after_atomic();
 }
 
 static void store(_Atomic unsigned *p, unsigned v, enum order o)
@@ -66,7 +71,7 @@ static void store(_Atomic unsigned *p, unsigned v, enum order o)
 		txp_store_release(p, v);
 	else if (o == RMW)
 		txp_xchg(p, v);
-	else if (o == RMW_RELAXED)
+	else if (o == RMW_RELAXED || o == RMW_RELAXED_MB || o == ACQUIRE_RMW)
 		txp_fetch_add_relaxed(p, v);	/* p is 0 before */
 	else
 		txp_store_relaxed(p, v);
@@ -74,7 +79,7 @@ static void store(_Atomic unsigned *p, unsigned v, enum order o)
 
 static unsigned load(_Atomic unsigned *p, enum order o)
 {
-	return o == ACQUIRE ? txp_load_acquire(p) : txp_load_relaxed(p);
+	return o == ACQUIRE || o == ACQUIRE_RMW ? txp_load_acquire(p) : txp_load_relaxed(p);
 }
 
 /* MP: CPU 1 writes the data, then the flag; CPU 2 reads the flag, then
@@ -514,8 +519,10 @@ static void test_message_passing(void **state)
 }
 
 /* SB needs a full barrier (or a read-modify-write) on both sides; release
- * and acquire do not forbid it; a relaxed read-modify-write does on tso
- * (a locked instruction) and not on arm. */
+ * and acquire do not forbid it; a relaxed read-modify-write (set_bit) does
+ * on tso (a locked instruction) and not on arm, where it needs
+ * smp_mb__after_atomic() (the stop of netif_txq_try_stop() against the
+ * completion's smp_mb()). */
 static void test_store_buffering(void **state)
 {
 	static const struct litmus cases[] = {
@@ -526,6 +533,11 @@ static void test_store_buffering(void **state)
 		SB("SB rmb / wmb", RMB, WMB, false, true, true),
 		SB("SB xchg / xchg", RMW, RMW, false, false, false),
 		SB("SB relaxed RMW both", RMW_RELAXED, RMW_RELAXED, false, false, true),
+		SB("SB set_bit, acquire / mb", ACQUIRE_RMW, MB, false, false, true),
+		SB("SB set_bit / mb", RMW_RELAXED, MB, false, false, true),
+		SB("SB set_bit+after_atomic / mb", RMW_RELAXED_MB, MB, false, false, false),
+		/* Misused: only the compiler's barrier on x86, dmb on arm64. */
+		SB("SB after_atomic alone / mb", AFTER_ATOMIC, MB, false, true, false),
 	};
 
 	(void)state;

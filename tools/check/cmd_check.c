@@ -11,6 +11,7 @@
 
 #include "../cli.h"
 #include "../signals.h"
+#include "plain_points.h"
 #include "shard.h"
 #include "txpath/version.h"
 #include "txpath/validator.h"
@@ -96,6 +97,15 @@ static const char check_help[] =
 "                          them: the pools' return stacks explored, and every\n"
 "                          packet home at the end (default on; off: the\n"
 "                          explorer's own packets, about 7 % fewer schedules)\n"
+"  --plain-points WHERE[,WHERE]\n"
+"                          the plain loads and stores of this code are\n"
+"                          scheduling points too (else only the seam's\n"
+"                          operations are, and a plain access is seen by the\n"
+"                          memory model and the data-race detector): driver\n"
+"                          (the --driver-so plugin's, built with txpath config\n"
+"                          --check-cflags), or a source file by the end of its\n"
+"                          path (ring.c, common/ring.c; a header: its inline\n"
+"                          code), from the debug information; more schedules\n"
 "  --producers N           producer contexts (default 2)\n"
 "  --packets N             packets each (default 2)\n"
 "  --ring N                descriptors (default: the smallest that fits one\n"
@@ -320,7 +330,7 @@ enum {
 	OPT_ERA = 256, OPT_LOCK, OPT_RUNNER, OPT_PERSONALITY, OPT_PRODUCERS, OPT_PACKETS,
 	OPT_RING, OPT_FRAGS, OPT_BATCH, OPT_MM, OPT_BOUND, OPT_PCT, OPT_RANDOM, OPT_RUNS,
 	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_SPIN_SECONDS, OPT_JSON, OPT_HELP, OPT_QDISC, OPT_QUEUES, OPT_BQL,
-	OPT_BULK, OPT_DEFER, OPT_POOLS, OPT_WATCHDOG, OPT_REDUCE, OPT_REDUCE_WITHOUT, OPT_JOBS,
+	OPT_BULK, OPT_DEFER, OPT_POOLS, OPT_PLAIN_POINTS, OPT_WATCHDOG, OPT_REDUCE, OPT_REDUCE_WITHOUT, OPT_JOBS,
 	OPT_SHARD, OPT_PROGRESS, OPT_CHECKPOINT, OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_DRIVER,
 };
 
@@ -342,6 +352,7 @@ static const struct option check_options[] = {
 	{ "bulk", required_argument, NULL, OPT_BULK },
 	{ "defer", required_argument, NULL, OPT_DEFER },
 	{ "pools", required_argument, NULL, OPT_POOLS },
+	{ "plain-points", required_argument, NULL, OPT_PLAIN_POINTS },
 	{ "watchdog", no_argument, NULL, OPT_WATCHDOG },
 	{ "memory-model", required_argument, NULL, OPT_MM },
 	{ "bound", required_argument, NULL, OPT_BOUND },
@@ -375,6 +386,7 @@ struct picks {
 	const struct txp_qdisc_ops *qdisc;	/* NULL: from the era */
 	const char *driver;	/* --driver: NULL, sim or ring */
 	struct driver_so so;
+	const char *plain_points;	/* --plain-points, as given */
 	bool json, progress;
 	unsigned jobs;		/* 0: the CPUs (the bounded search), else 1 */
 	const char *shard;	/* --shard I/N or env */
@@ -482,6 +494,7 @@ static void parse_option(int c, const char *arg, struct txp_explore_cfg *cfg, st
 	case OPT_DRIVER: p->driver = arg; break;
 	case OPT_DEFER: cfg->defer = parse_on_off("check", "--defer", arg); break;
 	case OPT_POOLS: cfg->pools = parse_on_off("check", "--pools", arg); break;
+	case OPT_PLAIN_POINTS: p->plain_points = arg; break;
 	case OPT_PRODUCERS: cfg->producers = (unsigned)parse_u64("check", "--producers", arg, 1, 6); break;
 	case OPT_PACKETS: cfg->packets = (unsigned)parse_u64("check", "--packets", arg, 1, 64); break;
 	case OPT_RING: cfg->ring = (unsigned)parse_u64("check", "--ring", arg, 1, 4096); break;
@@ -598,6 +611,19 @@ static void use_driver_so(struct txp_explore_cfg *cfg, const struct picks *p)
 	cfg->driver = driver_so_load("check", &p->so);
 	if (cfg->driver && p->lock < 0)
 		cfg->lock = txp_run_driver_plugin_of(cfg->driver)->lock;
+}
+
+/* --plain-points: once the plugin, if any, is loaded. */
+static void use_plain_points(struct txp_explore_cfg *cfg, const struct picks *p)
+{
+	const void *plugin = cfg->driver ? (const void *)txp_run_driver_plugin_of(cfg->driver) : NULL;
+	char err[256];
+
+	if (!p->plain_points)
+		return;
+	if (!plain_points_choose(p->plain_points, plugin, err, sizeof(err)))
+		usage_error("check", "%s", err);
+	cfg->plain_point = plain_points_chosen;
 }
 
 /* The driver's name, and its ring, as the scenario has them: a
@@ -800,6 +826,7 @@ static void print_json(FILE *f, const struct txp_explore_cfg *cfg, const struct 
 	json_str(&j, "memory_model", mm_name(cfg));
 	json_bool(&j, "defer", cfg->defer);
 	json_bool(&j, "pools", cfg->pools);
+	json_str(&j, "plain_points", cfg->plain_point ? plain_points_spec() : NULL);
 	json_u64(&j, "producers", cfg->producers);
 	json_u64(&j, "packets", cfg->packets);
 	json_u64(&j, "ring", ring_shown(cfg));
@@ -874,6 +901,7 @@ static bool parse_args(int argc, char **argv, struct txp_explore_cfg *cfg, struc
 	apply_picks(cfg, p);
 	check_defer("check", cfg->qdisc, cfg->defer);
 	use_driver_so(cfg, p);
+	use_plain_points(cfg, p);
 	if (!txp_explore_cfg_valid(cfg, err, sizeof(err)))
 		usage_error("check", "%s", err);
 	return true;

@@ -157,6 +157,7 @@ void rt_arm_order(struct rt_ctx *c, enum txp_rt_op op, const volatile void *addr
 	switch (op) {
 	case TXP_OP_RMW:
 	case TXP_OP_FENCE:
+	case TXP_OP_ORDER:
 		rt_drain(c);
 		c->floor = M.clock;
 		break;
@@ -171,7 +172,6 @@ void rt_arm_order(struct rt_ctx *c, enum txp_rt_op op, const volatile void *addr
 		break;
 	case TXP_OP_LOAD:
 	case TXP_OP_STORE:
-	case TXP_OP_ORDER:
 		break;
 	}
 	/* A read-modify-write reads, and so keeps, what it overwrites. */

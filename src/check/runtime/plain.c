@@ -59,6 +59,38 @@ void rt_plain_settle_slow(struct rt_ctx *c)
 }
 
 #ifdef TXP_CHECK_PLAIN
+static bool (*point_at)(const void *pc);
+#endif
+
+bool rt_plain_seen(void)
+{
+#ifdef TXP_CHECK_PLAIN
+	return true;
+#else
+	return false;
+#endif
+}
+
+void rt_plain_points(bool (*chosen)(const void *pc))
+{
+#ifdef TXP_CHECK_PLAIN
+	point_at = chosen;
+#else
+	(void)chosen;
+#endif
+}
+
+void txp_rt_data_race(bool enter)
+{
+	if (!rt.me || rt.freerun)
+		return;
+	if (enter)
+		rt.me->marked++;
+	else if (rt.me->marked)
+		rt.me->marked--;
+}
+
+#ifdef TXP_CHECK_PLAIN
 
 /* The TXP_LOCAL variables: per context, switched by the runtime (ctx.c),
  * so never shared. */
@@ -131,6 +163,10 @@ static void plain(const volatile void *addr, size_t size, unsigned flags, const 
 {
 	if (!RUNNING())
 		return;
+	if (point_at && point_at(pc))
+		txp_rt_point(flags & RACE_WRITE ? TXP_OP_STORE : TXP_OP_LOAD, addr, size);
+	if (rt.me->marked)
+		flags |= RACE_MARKED;
 	access(rt.me, addr, size, flags, pc);
 	if (flags & RACE_WRITE)
 		rt.me->plain_wrote = addr;

@@ -22,7 +22,6 @@ void txp_rt_point(enum txp_rt_op op, const volatile void *addr, size_t size)
 		return;
 	if (op == TXP_OP_LOAD || op == TXP_OP_RMW)
 		rt_note_read(rt.me, addr, size);
-	/* TXP_OP_ORDER: a point, nothing more. */
 	rt.me->ran_at = rt.steps;
 	if (++rt.steps > rt.max_steps) {
 		rt_stop(RT_STEP_LIMIT);
@@ -38,7 +37,7 @@ void txp_rt_point(enum txp_rt_op op, const volatile void *addr, size_t size)
 	if (rt.mm == RT_ARM)
 		rt_arm_order(rt.me, op, addr, size);
 	else if (op == TXP_OP_RMW || op == TXP_OP_FENCE || op == TXP_OP_RMW_RELAXED)
-		rt_drain(rt.me);
+		rt_drain(rt.me);	/* TXP_OP_ORDER: nothing under sc and tso */
 	/* The load follows at once: what it sees of the word is now. */
 	if (op == TXP_OP_LOAD)
 		rt_watch_load(addr);
