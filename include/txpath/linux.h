@@ -132,9 +132,9 @@ typedef struct txp_spinlock spinlock_t;
 #define smp_mb__before_atomic() \
 	(txp_event_at("smp_mb__before_atomic()", __func__), txp_mb_before_atomic())
 /* An access meant to race (a statistic read without its lock, a hint):
- * its value, read with every plain access in expr told to the check's
- * data-race detector as marked, as KCSAN's data_race().  The accesses
- * still go through the memory model as plain ones. */
+ * its value, with every access in expr left out of the check's data-race
+ * detector, as KCSAN leaves out data_race()'s.  They still go through the
+ * memory model as plain ones. */
 #define data_race(expr) __extension__ ({				\
 	txp_data_race_begin();						\
 	__auto_type txp_dr_v_ = (expr);					\

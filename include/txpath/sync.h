@@ -172,10 +172,9 @@ void txp_mb_before_atomic(void);
  * waits until something it read changes. */
 void txp_relax(void);
 
-/* Between begin and end, the calling context's plain accesses are meant
- * to race (data_race() in txpath/linux.h): the check's data-race
- * detector takes them as marked.  They nest; nothing in the normal
- * library. */
+/* Between begin and end, the calling context's accesses are meant to
+ * race (data_race() in txpath/linux.h): the check's data-race detector
+ * leaves them out.  They nest; nothing in the normal library. */
 void txp_data_race_begin(void);
 void txp_data_race_end(void);
 

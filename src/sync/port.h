@@ -87,8 +87,8 @@ void txp_rt_thread_join(struct txp_thread *t);
 
 /* -- bookkeeping the runtime checks -------------------------------------- */
 
-/* The calling context's plain accesses from now on are marked (enter: a
- * data_race() begins) or, once every one has ended, plain again. */
+/* The calling context's accesses from now on are left out of race
+ * detection (enter: a data_race() begins), until every one has ended. */
 void txp_rt_data_race(bool enter);
 
 /* The single-writer counter at addr (what: as written) is written by the

@@ -85,9 +85,9 @@ void txp_rt_data_race(bool enter)
 	if (!rt.me || rt.freerun)
 		return;
 	if (enter)
-		rt.me->marked++;
-	else if (rt.me->marked)
-		rt.me->marked--;
+		rt.me->racy++;
+	else if (rt.me->racy)
+		rt.me->racy--;
 }
 
 #ifdef TXP_CHECK_PLAIN
@@ -149,8 +149,10 @@ static void access(struct rt_ctx *c, const volatile void *addr, size_t size, uns
 	/* arm: it reads or overwrites the newest write (coherence). */
 	if (rt.mm == RT_ARM)
 		rt_arm_landed(c, addr);
+	/* Its own stack, its per-CPU variables, and (data_race()) what is
+	 * meant to race: nothing for the race detector, as KCSAN. */
 	if (a - (uintptr_t)c->stack_lo < (uintptr_t)(c->stack_hi - c->stack_lo) ||
-	    context_local(a))
+	    context_local(a) || c->racy)
 		return;
 	rt_race_access(c->id, addr, size, flags, pc);
 }
@@ -165,8 +167,6 @@ static void plain(const volatile void *addr, size_t size, unsigned flags, const 
 		return;
 	if (point_at && point_at(pc))
 		txp_rt_point(flags & RACE_WRITE ? TXP_OP_STORE : TXP_OP_LOAD, addr, size);
-	if (rt.me->marked)
-		flags |= RACE_MARKED;
 	access(rt.me, addr, size, flags, pc);
 	if (flags & RACE_WRITE)
 		rt.me->plain_wrote = addr;

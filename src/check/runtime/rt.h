@@ -92,7 +92,7 @@ struct rt_ctx {
 	unsigned char *locals;	/* its TXP_LOCAL variables while switched out */
 	const char *stack_lo, *stack_hi;	/* its fiber's stack */
 	const volatile void *plain_wrote;	/* its last access a store here (plain.c) */
-	unsigned marked;	/* data_race() depth: its plain accesses marked (plain.c) */
+	unsigned racy;		/* data_race() depth: its accesses not raced (plain.c) */
 };
 
 struct rt {
