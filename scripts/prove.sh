@@ -268,7 +268,20 @@ if [ -f "$SRC/tests/mutants/core-no-mb-before-atomic.mut" ]; then
 else
 	echo "prove: no source tree at $SRC: the release-made-relaxed mutant is not run" >&2
 fi
-total=$(( 14 * $(scenarios | wc -l) + $(echo $MODERN | wc -w) * $(two_queues | wc -l) + WATCHDOG_RUNS + TSO_RUNS + ARM_RUNS + RING_RUNS ))
+# txpath demo --history, every row's verdicts under sc, tso and arm as
+# tests/cli/demo_history.sh asserts them (minutes: each row's searches,
+# and 20000 random schedules of the stop helper's missing barrier).
+HISTORY_RUNS=0
+if [ -f "$SRC/tests/cli/demo_history.sh" ]; then
+	if sh "$SRC/tests/cli/demo_history.sh" "$TXPATH" >"$out" 2>&1; then
+		echo "history     txpath demo --history: every row as expected: proved" | tee -a "$rows"
+	else
+		echo "history     txpath demo --history NOT AS EXPECTED" | tee -a "$rows"
+		cat "$out" >&2
+	fi
+	HISTORY_RUNS=1
+fi
+total=$(( 14 * $(scenarios | wc -l) + $(echo $MODERN | wc -w) * $(two_queues | wc -l) + WATCHDOG_RUNS + TSO_RUNS + ARM_RUNS + RING_RUNS + HISTORY_RUNS ))
 good=$(grep -c -e ' proved$' -e ' found [a-z-]*$' "$rows" || true)
 if [ "$good" -ne "$total" ]; then
 	status=1
