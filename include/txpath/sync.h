@@ -130,8 +130,10 @@ bool txp_atomic_cmpxchg(volatile void *p, size_t size, uint64_t *expected, uint6
 /* The value before.  TXP_RELAXED: unordered, as the kernel's atomic_inc()
  * (under the memory model tso a locked instruction, a full barrier, as on
  * x86; under arm ordered by nothing but txp_mb_before/after_atomic());
- * any other order: fully ordered, as the kernel's value-returning
- * atomics (atomic_inc_return(), xchg()).  cmpxchg is fully ordered. */
+ * TXP_ACQUIRE, TXP_RELEASE: the kernel's _acquire and _release forms
+ * (under tso full barriers all the same); TXP_ACQ_REL, TXP_SEQ_CST: fully
+ * ordered, as its value-returning atomics (atomic_inc_return(), xchg()).
+ * cmpxchg is fully ordered whatever o. */
 uint64_t txp_atomic_fetch_add(volatile void *p, size_t size, uint64_t v, enum txp_order o);
 uint64_t txp_atomic_fetch_or(volatile void *p, size_t size, uint64_t v, enum txp_order o);
 uint64_t txp_atomic_fetch_and(volatile void *p, size_t size, uint64_t v, enum txp_order o);

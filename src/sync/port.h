@@ -42,6 +42,10 @@ enum txp_rt_op {
 	TXP_OP_RMW_RELAXED,	/* reads and writes addr, as TXP_OP_RMW; drains under
 				 * tso (a locked instruction), orders nothing else
 				 * under arm */
+	TXP_OP_RMW_ACQUIRE,	/* as TXP_OP_RMW_RELAXED; under arm later loads
+				 * after it too */
+	TXP_OP_RMW_RELEASE,	/* as TXP_OP_RMW_RELAXED; under arm earlier stores
+				 * land before it */
 	TXP_OP_RMB,		/* smp_rmb: footprint as TXP_OP_ORDER; under arm,
 				 * later loads after earlier ones */
 	TXP_OP_WMB,		/* smp_wmb: footprint as TXP_OP_ORDER; under arm,

@@ -72,29 +72,43 @@ void txp_atomic_store_named(volatile void *p, size_t size, uint64_t v, enum txp_
 #undef STORE
 }
 
-/* The read-modify-writes: TXP_RELAXED unordered, as the kernel's
- * atomic_inc() and set_bit() (under tso a locked instruction all the
- * same); any other order fully ordered, as its value-returning atomics:
- * at least as strong as o asks.  RMW(name, op): the public function name
- * over the inline op and its op_relaxed. */
-#define RMW_CASE(T, op) return relaxed ? op##_relaxed(AT(T, p), (T)v) : op(AT(T, p), (T)v)
-#define RMW(name, op)							\
+/* The read-modify-writes, with the kernel's orders: TXP_RELAXED unordered
+ * (atomic_inc(), set_bit(); under tso a locked instruction all the same),
+ * TXP_ACQUIRE and TXP_RELEASE as their _acquire and _release forms, any
+ * other order fully ordered (the value-returning atomics, xchg()).
+ * RMW(name, fn): the public function name over the C11 operation fn. */
+static memory_order rmw_order(enum txp_order o)
+{
+	return o == TXP_RELAXED ? memory_order_relaxed
+	     : o == TXP_ACQUIRE ? memory_order_acquire
+	     : o == TXP_RELEASE ? memory_order_release : memory_order_acq_rel;
+}
+
+/* txp__rmw with its order a constant, as the check build asks. */
+#define RMW_ORDERED(fn, a, v, o)					\
+	switch (rmw_order(o)) {						\
+	case memory_order_relaxed: return txp__rmw(fn, a, v, memory_order_relaxed); \
+	case memory_order_acquire: return txp__rmw(fn, a, v, memory_order_acquire); \
+	case memory_order_release: return txp__rmw(fn, a, v, memory_order_release); \
+	default: return txp__rmw(fn, a, v, memory_order_acq_rel);	\
+	}
+#define RMW_CASE(T, fn) RMW_ORDERED(fn, AT(T, p), (T)v, o)
+#define RMW(name, fn)							\
 	uint64_t name(volatile void *p, size_t size, uint64_t v, enum txp_order o) \
 	{								\
-		bool relaxed = o == TXP_RELAXED;			\
 		switch (size) {						\
-		case 1: RMW_CASE(uint8_t, op);				\
-		case 2: RMW_CASE(uint16_t, op);				\
-		case 4: RMW_CASE(uint32_t, op);				\
-		case 8: RMW_CASE(uint64_t, op);				\
+		case 1: RMW_CASE(uint8_t, fn);				\
+		case 2: RMW_CASE(uint16_t, fn);				\
+		case 4: RMW_CASE(uint32_t, fn);				\
+		case 8: RMW_CASE(uint64_t, fn);				\
 		default: bad_size(size);				\
 		}							\
 	}
 
-RMW(txp_atomic_xchg, txp_xchg)
-RMW(txp_atomic_fetch_add, txp_fetch_add)
-RMW(txp_atomic_fetch_or, txp_fetch_or)
-RMW(txp_atomic_fetch_and, txp_fetch_and)
+RMW(txp_atomic_xchg, atomic_exchange_explicit)
+RMW(txp_atomic_fetch_add, atomic_fetch_add_explicit)
+RMW(txp_atomic_fetch_or, atomic_fetch_or_explicit)
+RMW(txp_atomic_fetch_and, atomic_fetch_and_explicit)
 
 bool txp_atomic_cmpxchg(volatile void *p, size_t size, uint64_t *expected, uint64_t desired,
 			enum txp_order o)

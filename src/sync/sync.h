@@ -101,13 +101,10 @@ extern _Atomic unsigned txp__mb_word;
 #define txp_fetch_sub(p, v)      atomic_fetch_sub_explicit((p), (v), memory_order_acq_rel)
 #define txp_fetch_or(p, v)       atomic_fetch_or_explicit((p), (v), memory_order_acq_rel)
 #define txp_fetch_and(p, v)      atomic_fetch_and_explicit((p), (v), memory_order_acq_rel)
-/* Unordered read-modify-writes (set_bit, clear_bit, atomic_inc): order
- * nothing but their own word (on x86 a locked instruction all the same,
- * a full barrier; on ARM64 not). */
-#define txp_fetch_add_relaxed(p, v) atomic_fetch_add_explicit((p), (v), memory_order_relaxed)
-#define txp_fetch_or_relaxed(p, v)  atomic_fetch_or_explicit((p), (v), memory_order_relaxed)
-#define txp_fetch_and_relaxed(p, v) atomic_fetch_and_explicit((p), (v), memory_order_relaxed)
-#define txp_xchg_relaxed(p, v)      atomic_exchange_explicit((p), (v), memory_order_relaxed)
+/* The read-modify-write fn (atomic_fetch_or_explicit, ...) of v at p
+ * with the C11 order mo (a constant), as the kernel's _relaxed, _acquire
+ * and _release forms. */
+#define txp__rmw(fn, p, v, mo)   fn((p), (v), (mo))
 #define txp_cas(p, expp, v)                                                \
 	atomic_compare_exchange_weak_explicit((p), (expp), (v),            \
 					      memory_order_acq_rel,        \
@@ -205,15 +202,12 @@ static inline void txp_cpu_relax(void)
 #define txp_fetch_sub(p, v)      txp__check_rmw(p, atomic_fetch_sub_explicit((p), (v), memory_order_acq_rel))
 #define txp_fetch_or(p, v)       txp__check_rmw(p, atomic_fetch_or_explicit((p), (v), memory_order_acq_rel))
 #define txp_fetch_and(p, v)      txp__check_rmw(p, atomic_fetch_and_explicit((p), (v), memory_order_acq_rel))
-#define txp__check_rmw_relaxed(p, expr) txp__check_rmw_as(TXP_OP_RMW_RELAXED, p, expr)
-#define txp_fetch_add_relaxed(p, v) txp__check_rmw_relaxed(p, \
-					atomic_fetch_add_explicit((p), (v), memory_order_relaxed))
-#define txp_fetch_or_relaxed(p, v)  txp__check_rmw_relaxed(p, \
-					atomic_fetch_or_explicit((p), (v), memory_order_relaxed))
-#define txp_fetch_and_relaxed(p, v) txp__check_rmw_relaxed(p, \
-					atomic_fetch_and_explicit((p), (v), memory_order_relaxed))
-#define txp_xchg_relaxed(p, v)      txp__check_rmw_relaxed(p, \
-					atomic_exchange_explicit((p), (v), memory_order_relaxed))
+/* What a read-modify-write of the C11 order mo orders (port.h). */
+#define txp__rmw_op(mo)							\
+	((mo) == memory_order_relaxed ? TXP_OP_RMW_RELAXED :		\
+	 (mo) == memory_order_acquire ? TXP_OP_RMW_ACQUIRE :		\
+	 (mo) == memory_order_release ? TXP_OP_RMW_RELEASE : TXP_OP_RMW)
+#define txp__rmw(fn, p, v, mo)   txp__check_rmw_as(txp__rmw_op(mo), p, fn((p), (v), (mo)))
 #define txp_cas(p, expp, v)      txp__check_cas(p, expp, v)
 #define txp_smp_mb() (txp_rt_point(TXP_OP_FENCE, NULL, 0), txp__mb_hw())
 #define txp_smp_mb__after_atomic() (txp_rt_point(TXP_OP_ORDER, NULL, 0), txp__mb_atomic_hw())
@@ -221,6 +215,14 @@ static inline void txp_cpu_relax(void)
 #define txp_cpu_relax() txp_rt_idle()
 
 #endif /* TXP_CHECK */
+
+/* Unordered read-modify-writes (set_bit, clear_bit, atomic_inc): order
+ * nothing but their own word (on x86 a locked instruction all the same,
+ * a full barrier; on ARM64 not). */
+#define txp_fetch_add_relaxed(p, v) txp__rmw(atomic_fetch_add_explicit, p, v, memory_order_relaxed)
+#define txp_fetch_or_relaxed(p, v)  txp__rmw(atomic_fetch_or_explicit, p, v, memory_order_relaxed)
+#define txp_fetch_and_relaxed(p, v) txp__rmw(atomic_fetch_and_explicit, p, v, memory_order_relaxed)
+#define txp_xchg_relaxed(p, v)      txp__rmw(atomic_exchange_explicit, p, v, memory_order_relaxed)
 
 /*
  * An ordered statistic: a value other contexts compare with the seam's own

@@ -42,6 +42,9 @@ enum order {
 	RMW_RELAXED_MB,	/* the same, then smp_mb__after_atomic() */
 	ACQUIRE_RMW,	/* the store a relaxed fetch-add, the load an acquire */
 	AFTER_ATOMIC,	/* smp_mb__after_atomic() between, with no atomic before */
+	RMW_REL,	/* the store a release fetch-add (atomic_fetch_add_release) */
+	RMW_ACQ,	/* the store an acquire fetch-add */
+	RMW_ACQ_LOAD,	/* the load an acquire fetch-add of 0 */
 };
 
 static _Atomic unsigned x, y;
@@ -73,12 +76,18 @@ static void store(_Atomic unsigned *p, unsigned v, enum order o)
 		txp_xchg(p, v);
 	else if (o == RMW_RELAXED || o == RMW_RELAXED_MB || o == ACQUIRE_RMW)
 		txp_fetch_add_relaxed(p, v);	/* p is 0 before */
+	else if (o == RMW_REL)
+		txp__rmw(atomic_fetch_add_explicit, p, v, memory_order_release);
+	else if (o == RMW_ACQ)
+		txp__rmw(atomic_fetch_add_explicit, p, v, memory_order_acquire);
 	else
 		txp_store_relaxed(p, v);
 }
 
 static unsigned load(_Atomic unsigned *p, enum order o)
 {
+	if (o == RMW_ACQ_LOAD)
+		return txp__rmw(atomic_fetch_add_explicit, p, 0, memory_order_acquire);
 	return o == ACQUIRE || o == ACQUIRE_RMW ? txp_load_acquire(p) : txp_load_relaxed(p);
 }
 
@@ -512,6 +521,10 @@ static void test_message_passing(void **state)
 		MP("MP release / rmb", RELEASE, RMB, false, false, false),
 		MP("MP wmb / acquire", WMB, ACQUIRE, false, false, false),
 		MP("MP mb / mb", MB, MB, false, false, false),
+		MP("MP relaxed RMW / acquire", RMW_RELAXED, ACQUIRE, false, false, true),
+		MP("MP release RMW / acquire", RMW_REL, ACQUIRE, false, false, false),
+		MP("MP release RMW / relaxed", RMW_REL, RELAXED, false, false, true),
+		MP("MP release / acquire RMW", RELEASE, RMW_ACQ_LOAD, false, false, false),
 	};
 
 	(void)state;
@@ -536,6 +549,9 @@ static void test_store_buffering(void **state)
 		SB("SB set_bit, acquire / mb", ACQUIRE_RMW, MB, false, false, true),
 		SB("SB set_bit / mb", RMW_RELAXED, MB, false, false, true),
 		SB("SB set_bit+after_atomic / mb", RMW_RELAXED_MB, MB, false, false, false),
+		/* _acquire and _release forms order one way only. */
+		SB("SB acquire RMW / mb", RMW_ACQ, MB, false, false, true),
+		SB("SB release RMW / mb", RMW_REL, MB, false, false, true),
 		/* Misused: only the compiler's barrier on x86, dmb on arm64. */
 		SB("SB after_atomic alone / mb", AFTER_ATOMIC, MB, false, true, false),
 	};

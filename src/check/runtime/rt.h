@@ -127,6 +127,13 @@ extern struct rt rt;
 extern _Thread_local bool rt_thread;
 
 /* Is the running context's step recorded for the trace? */
+/* Does op read and write its word (a read-modify-write of any order)? */
+static inline bool rt_op_rmw(enum txp_rt_op op)
+{
+	return op == TXP_OP_RMW || op == TXP_OP_RMW_RELAXED || op == TXP_OP_RMW_ACQUIRE ||
+	       op == TXP_OP_RMW_RELEASE;
+}
+
 static inline bool rt_tracing(void)
 {
 	return rt.tracing && rt.me && !rt.freerun;
