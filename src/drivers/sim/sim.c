@@ -274,16 +274,8 @@ void txp_sim_destroy(struct txp_sim *sim)
 static void sim_stats_add(struct txp_sim *sim, struct txp_sim_stats *st)
 {
 	uint64_t cons, prod, retired, posted;
-	struct txp_wire_stats ws;
 
-	txp_wire_get_stats(&sim->wire, &ws);
-	st->wire_frames += ws.frames;
-	st->wire_unique += ws.unique;
-	st->wire_duplicates += ws.duplicates;
-	st->wire_alien += ws.alien;
-	if (ws.reordered && !st->wire_reordered)
-		st->first_reorder = ws.first_reorder;
-	st->wire_reordered += ws.reordered;
+	txp_wire_stats_add(&st->wire, &sim->wire);
 	st->ring_full_awake += txp_load_relaxed(&sim->ring_full_awake);
 	st->ring_full_stopped += txp_load_relaxed(&sim->ring_full_stopped);
 	st->ring_errors += txp_load_relaxed(&sim->ring_errors);
