@@ -245,7 +245,7 @@ static bool parse_net_knob(const char *cmd, int opt, const char *arg, struct txp
 		nc->ifname = parse_name(cmd, "--dev", arg, "an interface name");
 		return true;
 	case OPT_FILE:
-		nc->file = parse_name(cmd, "--file", arg, "a path (-: standard output)");
+		nc->file = parse_name(cmd, "--file", arg, "a path");
 		return true;
 	case OPT_XDP_MODE:
 		if (strcmp(arg, "copy") && strcmp(arg, "zerocopy"))

@@ -202,7 +202,7 @@ expect_usage "--tpacket is for driver afpacket, not pcap" run --driver pcap --fi
 expect_usage "--dev needs an interface name, got ''" recv --dev ''
 expect_usage "--file needs a path, got ''" recv --file ''
 expect_usage "--dev needs an interface name, got ''" run --driver afpacket --dev '' --packets 10
-expect_usage "--file needs a path (-: standard output), got ''" run --driver pcap --file '' --packets 10
+expect_usage "--file needs a path, got ''" run --driver pcap --file '' --packets 10
 # A frame's source MAC is unicast; its destination may be a group.
 expect_usage "--src-mac 01:00:5e:00:00:01 is a multicast address: a frame's source must be unicast" \
 	run --driver pcap --file "$F" --src-mac 01:00:5e:00:00:01 --packets 10
