@@ -75,10 +75,10 @@ int main()
 		    "on the wire %llu (%llu duplicates)\n", txp_version(),
 		    static_cast<unsigned long long>(st.submitted),
 		    static_cast<unsigned long long>(st.transmitted), dropped,
-		    static_cast<unsigned long long>(ss.wire_unique),
-		    static_cast<unsigned long long>(ss.wire_duplicates));
+		    static_cast<unsigned long long>(ss.wire.unique),
+		    static_cast<unsigned long long>(ss.wire.duplicates));
 	bool ok = st.submitted == kThreads * kEach && st.submitted == st.transmitted + dropped &&
-		  ss.wire_unique == st.transmitted && ss.wire_duplicates == 0;
+		  ss.wire.unique == st.transmitted && ss.wire.duplicates == 0;
 	std::printf("%s\n", ok ? "accounted: submitted = transmitted + dropped" : "NOT accounted");
 	return ok ? 0 : 1;
 }

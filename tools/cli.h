@@ -68,6 +68,8 @@ bool cmdline_given(const struct cmdline *cl, int val);
 /* Strict number parsing: the whole string, in [min, max], or usage_error. */
 uint64_t parse_u64(const char *cmd, const char *opt, const char *s, uint64_t min, uint64_t max);
 double parse_seconds(const char *cmd, const char *opt, const char *s);
+/* A name that may not be empty (parse_str_name()): s, or usage_error. */
+const char *parse_name(const char *cmd, const char *opt, const char *s, const char *what);
 /* "N" or "MIN-MAX" fragments per packet. */
 void parse_frags(const char *cmd, const char *s, unsigned *min, unsigned *max);
 /* --qdisc NAME: the kind, or a usage error listing them. */
@@ -191,7 +193,7 @@ extern const struct option run_knob_options[];
 "  --umem-pool             afxdp: frames written straight into UMEM frames, posted\n" \
 "                          without a copy\n" \
 "  --src-mac, --dst-mac MAC  real drivers: the frame's MACs (default: the\n" \
-"                          interface's; broadcast)\n" \
+"                          interface's, a source unicast only; broadcast)\n" \
 "  --src-ip, --dst-ip A    real drivers: in 198.18.0.0/15 (default 198.18.0.1,\n" \
 "                          198.18.0.2)\n" \
 "  --src-port, --dst-port N  real drivers: UDP ports (default 9, 9)\n" \

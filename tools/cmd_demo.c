@@ -32,7 +32,7 @@ static const char demo_help[] =
 "under the first era that has it (2.6.8, 2.6.9, 2.6.18), the driver column\n"
 "names the driver, and no rc2 rows.  With --driver pcap every row writes a\n"
 "file of its own: --file out.pcap gives out.2.6.8.pcap, out.2.6.9.pcap, ...\n"
-"(so --file must name a regular file, or none yet).\n"
+"(so --file must name a regular file, or none yet; not -).\n"
 "\n"
 "The workload (change it with the same options as txpath run, except the\n"
 "era, lock, runner, personality and qdisc, which are the rows):\n"
@@ -137,12 +137,17 @@ static void row_file(char *dst, size_t len, const char *file, const char *era)
 		usage_error("demo", "--file is too long: '%s'", file);
 }
 
-/* Each row writes a file of its own, next to the one named: a device or
- * a pipe (/dev/null, /dev/full) has no "next to". */
+/* Each row writes a file of its own, next to the one named: standard
+ * output (-, which run takes) cannot hold them (its rows would be files
+ * named -.2.6.8 here), and a device or a pipe (/dev/null, /dev/full) has
+ * no "next to". */
 static void check_file(const char *file)
 {
 	struct stat st;
 
+	if (file && !strcmp(file, "-"))
+		usage_error("demo", "--file - (standard output) cannot hold a capture per row: "
+			    "give a path, FILE.pcap, and each row writes FILE.<era>.pcap");
 	if (file && stat(file, &st) == 0 && !S_ISREG(st.st_mode))
 		usage_error("demo", "--file %s is not a regular file: each row writes a file "
 			    "of its own, FILE.<era>.pcap", file);

@@ -332,10 +332,10 @@ int cmd_recv(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_DEV:
-			ifname = optarg;
+			ifname = parse_name("recv", "--dev", optarg, "an interface name");
 			break;
 		case OPT_FILE:
-			file = optarg;
+			file = parse_name("recv", "--file", optarg, "a path");
 			break;
 		case OPT_SECONDS:
 			seconds = parse_seconds("recv", "--seconds", optarg);

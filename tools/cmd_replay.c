@@ -137,11 +137,9 @@ static void parse_mac(const char *opt, const char *s, uint8_t mac[6], bool *set,
 {
 	char msg[PARSE_MSG_LEN];
 
-	if (!parse_str_mac(opt, s, mac, msg, sizeof(msg)))
+	if (!(source ? parse_str_src_mac(opt, s, mac, msg, sizeof(msg)) :
+		       parse_str_mac(opt, s, mac, msg, sizeof(msg))))
 		usage_error("replay", "%s", msg);
-	if (source && (mac[0] & 1))
-		usage_error("replay", "%s %s is a multicast address: a frame's source must be unicast",
-			    opt, s);
 	*set = true;
 }
 
@@ -169,7 +167,7 @@ static void set_pace(struct replay_cfg *c, const struct cmdline *cl, enum replay
 static void replay_option(struct replay_cfg *c, const struct cmdline *cl, int opt, const char *arg)
 {
 	switch (opt) {
-	case OPT_DEV: c->ifname = arg; break;
+	case OPT_DEV: c->ifname = parse_name("replay", "--dev", arg, "an interface name"); break;
 	case OPT_DRIVER:
 		if (strcmp(arg, "afpacket") && strcmp(arg, "afxdp") && strcmp(arg, "tap"))
 			usage_error("replay", "--driver must be afpacket, afxdp or tap, got '%s'", arg);

@@ -80,6 +80,14 @@ double parse_seconds(const char *cmd, const char *opt, const char *s)
 	return v;
 }
 
+const char *parse_name(const char *cmd, const char *opt, const char *s, const char *what)
+{
+	char msg[PARSE_MSG_LEN];
+
+	parsed_or_usage_error(cmd, parse_str_name(opt, s, what, msg, sizeof(msg)), msg);
+	return s;
+}
+
 void parse_frags(const char *cmd, const char *s, unsigned *min, unsigned *max)
 {
 	char msg[PARSE_MSG_LEN];
@@ -209,12 +217,14 @@ static void parse_personality(const char *cmd, const char *arg, struct txp_run_c
 	usage_error(cmd, "unknown personality '%s' (%s)", arg, names);
 }
 
+/* --src-mac (source: unicast only) or --dst-mac. */
 static void parse_mac_opt(const char *cmd, const char *opt, const char *arg, uint8_t *mac,
-			  bool *set)
+			  bool *set, bool source)
 {
 	char msg[PARSE_MSG_LEN];
 
-	parsed_or_usage_error(cmd, parse_str_mac(opt, arg, mac, msg, sizeof(msg)), msg);
+	parsed_or_usage_error(cmd, source ? parse_str_src_mac(opt, arg, mac, msg, sizeof(msg)) :
+					    parse_str_mac(opt, arg, mac, msg, sizeof(msg)), msg);
 	*set = true;
 }
 
@@ -232,10 +242,10 @@ static bool parse_net_knob(const char *cmd, int opt, const char *arg, struct txp
 {
 	switch (opt) {
 	case OPT_DEV:
-		nc->ifname = arg;
+		nc->ifname = parse_name(cmd, "--dev", arg, "an interface name");
 		return true;
 	case OPT_FILE:
-		nc->file = arg;
+		nc->file = parse_name(cmd, "--file", arg, "a path");
 		return true;
 	case OPT_XDP_MODE:
 		if (strcmp(arg, "copy") && strcmp(arg, "zerocopy"))
@@ -255,10 +265,10 @@ static bool parse_net_knob(const char *cmd, int opt, const char *arg, struct txp
 		nc->qdisc_bypass = true;
 		return true;
 	case OPT_SRC_MAC:
-		parse_mac_opt(cmd, "--src-mac", arg, nc->addr.src_mac, &nc->addr.src_mac_set);
+		parse_mac_opt(cmd, "--src-mac", arg, nc->addr.src_mac, &nc->addr.src_mac_set, true);
 		return true;
 	case OPT_DST_MAC:
-		parse_mac_opt(cmd, "--dst-mac", arg, nc->addr.dst_mac, &nc->addr.dst_mac_set);
+		parse_mac_opt(cmd, "--dst-mac", arg, nc->addr.dst_mac, &nc->addr.dst_mac_set, false);
 		return true;
 	case OPT_SRC_IP:
 		nc->addr.src_ip = parse_ip_opt(cmd, "--src-ip", arg);

@@ -120,6 +120,26 @@ bool parse_str_mac(const char *opt, const char *s, uint8_t mac[6], char *msg, si
 	return true;
 }
 
+bool parse_str_src_mac(const char *opt, const char *s, uint8_t mac[6], char *msg, size_t len)
+{
+	uint8_t m[6];
+
+	if (!parse_str_mac(opt, s, m, msg, len))
+		return false;
+	if (m[0] & 1)
+		return fail(msg, len, "%s %s is a multicast address: a frame's source must be unicast",
+			    opt, s);
+	memcpy(mac, m, sizeof(m));
+	return true;
+}
+
+bool parse_str_name(const char *opt, const char *s, const char *what, char *msg, size_t len)
+{
+	if (!*s)
+		return fail(msg, len, "%s needs %s, got ''", opt, what);
+	return true;
+}
+
 bool parse_str_bench_ip(const char *opt, const char *s, uint32_t *ip, char *msg, size_t len)
 {
 	uint32_t v;

@@ -31,6 +31,11 @@ bool parse_str_double(const char *opt, const char *s, double min, double max, do
 bool parse_str_frags(const char *s, unsigned *min, unsigned *max, char *msg, size_t len);
 /* A MAC address, six hex pairs joined by colons. */
 bool parse_str_mac(const char *opt, const char *s, uint8_t mac[6], char *msg, size_t len);
+/* ... that a frame may come from: unicast (the group bit clear). */
+bool parse_str_src_mac(const char *opt, const char *s, uint8_t mac[6], char *msg, size_t len);
+/* A name (an interface, a path): not empty, what (e.g. "an interface
+ * name") being what the message says it needs. */
+bool parse_str_name(const char *opt, const char *s, const char *what, char *msg, size_t len);
 /* An IPv4 address in the benchmarking range 198.18.0.0/15. */
 bool parse_str_bench_ip(const char *opt, const char *s, uint32_t *ip, char *msg, size_t len);
 

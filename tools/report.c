@@ -223,7 +223,7 @@ void report_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp
 	dev_stats_json(j, &r->dev);
 	json_u64(j, "lost", r->lost);
 	json_u64(j, "duplicated", r->duplicated);
-	json_u64(j, "reordered", r->drv.wire_reordered);
+	json_u64(j, "reordered", r->drv.wire.reordered);
 	json_u64(j, "ring_full_awake", r->drv.ring_full_awake);
 	json_u64(j, "ring_full_stopped", r->drv.ring_full_stopped);
 	json_u64(j, "ring_errors", r->drv.ring_errors);
@@ -293,7 +293,7 @@ void report_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp_run_re
 	if (r->drv.wire_measured)
 		fprintf(f, "  on the wire: lost %llu, duplicated %llu, reordered %llu\n",
 			(unsigned long long)r->lost, (unsigned long long)r->duplicated,
-			(unsigned long long)r->drv.wire_reordered);
+			(unsigned long long)r->drv.wire.reordered);
 	else
 		fprintf(f, "  no wire watched here (on a real link txpath recv checks the far end); unaccounted %llu\n",
 			(unsigned long long)r->lost);

@@ -199,7 +199,10 @@ static void on_exit_in_driver(void)
 
 void signals_catch_driver_ends(void)
 {
-	struct sigaction sa = { .sa_sigaction = on_crash, .sa_flags = SA_SIGINFO };
+	/* On the thread's alternate stack, which each thread gets as it
+	 * enters a plugin's op (src/plugin/host.c): a stack overflow in the
+	 * op is reported too. */
+	struct sigaction sa = { .sa_sigaction = on_crash, .sa_flags = SA_SIGINFO | SA_ONSTACK };
 
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < NCRASHES; i++)

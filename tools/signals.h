@@ -34,8 +34,9 @@ int signals_status(int status);
  * A plugin driver that ends the program from within one of its ops (a
  * crash: SIGSEGV, SIGBUS, SIGILL, SIGFPE; abort(); exit()): say so on one
  * line, "txpath: the driver 'NAME' crashed (SIGSEGV) in start_xmit", and
- * exit 1.  A crash outside the driver's ops goes on as it would have
- * without this.  Call once, from the main thread, once the driver is
+ * exit 1; a stack overflow in the op too (the handler runs on the
+ * thread's alternate signal stack).  A crash outside the driver's ops
+ * goes on as it would have without this.  Call once, from the main thread, once the driver is
  * loaded.
  */
 void signals_catch_driver_ends(void);

@@ -198,6 +198,10 @@ void txp_wire_record(struct txp_wire *w, uint32_t flow, uint64_t seq);
 /* Its counts: any context, any time (relaxed reads, exact once the
  * writer stopped). */
 void txp_wire_get_stats(const struct txp_wire *w, struct txp_wire_stats *st);
+/* Add w's counts to sum, as one wire of several (a device's queues): the
+ * first reorder kept is that of the first wire added that has one.  sum
+ * starts zeroed.  Any context, as txp_wire_get_stats(). */
+void txp_wire_stats_add(struct txp_wire_stats *sum, const struct txp_wire *w);
 
 struct txp_sim_cfg {
 	const struct txp_sim_personality *personality;
@@ -227,12 +231,7 @@ void txp_sim_destroy(struct txp_sim *sim);
 extern const struct txp_driver_ops txp_sim_ops;
 
 struct txp_sim_stats {
-	uint64_t wire_frames;		/* frames seen on the wire */
-	uint64_t wire_unique;		/* distinct (flow, seq) seen */
-	uint64_t wire_duplicates;	/* frames seen more than once */
-	uint64_t wire_alien;		/* frames of a flow the wire does not track */
-	uint64_t wire_reordered;	/* frames out of order in their flow */
-	struct txp_wire_reorder first_reorder;	/* the first queue's first, if any */
+	struct txp_wire_stats wire;	/* the queues' wires, summed (txp_wire_stats_add()) */
 	uint64_t ring_full_awake;	/* start_xmit found the ring full, queue awake */
 	uint64_t ring_full_stopped;	/* ... queue already stopped: the race */
 	uint64_t ring_errors;		/* descriptors found in an impossible state */

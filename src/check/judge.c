@@ -136,7 +136,9 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 		o->kind = "lost";
 		snprintf(o->detail, sizeof(o->detail),
 			 "CPU %d's pool did not have every packet home at the end: one freed into "
-			 "another pool, or a packet of another freed into it", away + 1);
+			 "another pool, a packet of another freed into it, its return stack cut "
+			 "(what was pushed before a push lost), or its lists corrupt (a packet on "
+			 "them twice, a cycle)", away + 1);
 	} else if (oracle_unjustified_drop(o->detail, sizeof(o->detail))) {
 		o->kind = "unjustified-drop";
 	} else if (oracle_no_doorbell(o->detail, sizeof(o->detail))) {

@@ -370,15 +370,8 @@ static void xsk_stats(void *priv, struct txp_run_drv_stats *st)
 		.ring_errors = rs.ring_errors,
 		.device_busy = rs.dev_busy,
 	};
-	for (unsigned q = 0; (r = txp__ring_queue(priv, q)) != NULL; q++) {
-		struct txp_wire_stats ws;
-
-		txp_wire_get_stats(((struct xsk *)txp__ring_drv(r))->wire, &ws);
-		st->wire_frames += ws.frames;
-		st->wire_unique += ws.unique;
-		st->wire_duplicates += ws.duplicates;
-		st->wire_alien += ws.alien;
-	}
+	for (unsigned q = 0; (r = txp__ring_queue(priv, q)) != NULL; q++)
+		txp_wire_stats_add(&st->wire, ((struct xsk *)txp__ring_drv(r))->wire);
 }
 
 static void xsk_destroy(void *priv)

@@ -132,8 +132,8 @@ void scenario_wire(const struct scenario *sc, struct wire_seen *w)
 	struct txp_run_drv_stats ds;
 
 	sc->driver->stats(sc->drv_priv, &ds);
-	*w = (struct wire_seen){ ds.wire_unique, ds.wire_duplicates, ds.ring_errors,
-				 ds.wire_reordered, ds.first_reorder };
+	*w = (struct wire_seen){ ds.wire.unique, ds.wire.duplicates, ds.ring_errors,
+				 ds.wire.reordered, ds.wire.first_reorder };
 }
 
 /* Pools that did not have every packet home: not freed (one may be a

@@ -44,7 +44,9 @@ void scenario_wire(const struct scenario *sc, struct wire_seen *w);
 void scenario_free(struct scenario *sc);
 /* With cfg->pools, the device closed: destroy the producers' pools.  The
  * first producer whose pool did not have every packet home (one freed
- * into another pool, or never), or -1 when they all did. */
+ * into another pool, or never; one of another's freed into it; its
+ * return stack cut or its lists corrupt: txp_pkt_pool_destroy()), or -1
+ * when they all did. */
 int scenario_pools_home(struct scenario *sc);
 /* Do the producers differ in nothing but their ids (the reduction's
  * symmetry)?  After scenario_tell_apart(true), no longer, until false. */

@@ -8,6 +8,7 @@
  * recorded on a wire, as the simulated NIC's is, so that loss and
  * duplication are measured.
  */
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,11 +35,41 @@ TXP_LOCAL(in_op);
 static txp_local const struct plugin_host *in_op_of;
 TXP_LOCAL(in_op_of);
 
+#ifndef TXP_CHECK
+/* The alternate signal stack of a thread that entered a plugin's op, and
+ * whether it was looked at. */
+#define OP_ALTSTACK (64 * 1024)
+static txp_local unsigned char op_altstack[OP_ALTSTACK];
+static txp_local bool op_altstack_seen;
+
+/* Give the calling thread an alternate signal stack if it has none, once:
+ * a crash handler installed with SA_ONSTACK (txpath's) then runs, and
+ * names the op, even when the op overflowed the thread's own stack.  A
+ * stack the thread has already (the sanitizers', a caller's) is kept.
+ * The check build's contexts are fibers of the explorer's thread, which
+ * has its own. */
+static void op_altstack_once(void)
+{
+	stack_t old;
+
+	if (op_altstack_seen)
+		return;
+	op_altstack_seen = true;
+	if (sigaltstack(NULL, &old) == 0 && (old.ss_flags & SS_DISABLE))
+		(void)sigaltstack(&(stack_t){ .ss_sp = op_altstack, .ss_size = OP_ALTSTACK }, NULL);
+}
+#else
+static void op_altstack_once(void)
+{
+}
+#endif
+
 /* Enter op of pd's plugin; returns the op entered before, for op_leave(). */
 static const char *op_enter(const struct plugin_dev *pd, const char *op)
 {
 	const char *was = in_op;
 
+	op_altstack_once();
 	in_op_of = pd->h;
 	in_op = op;
 	return was;

@@ -78,18 +78,9 @@ static int host_create(const struct txp_run_cfg *cfg, const struct txp_driver_op
 static void host_stats(void *priv, struct txp_run_drv_stats *st)
 {
 	struct plugin_dev *pd = priv;
-	struct txp_wire_stats ws;
 
-	txp_wire_get_stats(pd->wire, &ws);
-	*st = (struct txp_run_drv_stats){
-		.wire_measured = true,
-		.wire_frames = ws.frames,
-		.wire_unique = ws.unique,
-		.wire_duplicates = ws.duplicates,
-		.wire_alien = ws.alien,
-		.wire_reordered = ws.reordered,
-		.first_reorder = ws.first_reorder,
-	};
+	*st = (struct txp_run_drv_stats){ .wire_measured = true };
+	txp_wire_stats_add(&st->wire, pd->wire);
 }
 
 static void host_destroy(void *priv)

@@ -67,12 +67,7 @@ static void sim_stats(void *priv, struct txp_run_drv_stats *st)
 	txp_sim_get_stats(priv, &s);
 	*st = (struct txp_run_drv_stats){
 		.wire_measured = true,
-		.wire_frames = s.wire_frames,
-		.wire_unique = s.wire_unique,
-		.wire_duplicates = s.wire_duplicates,
-		.wire_alien = s.wire_alien,
-		.wire_reordered = s.wire_reordered,
-		.first_reorder = s.first_reorder,
+		.wire = s.wire,
 		.ring_full_awake = s.ring_full_awake,
 		.ring_full_stopped = s.ring_full_stopped,
 		.ring_errors = s.ring_errors,

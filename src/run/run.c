@@ -650,9 +650,9 @@ static void run_report(struct run *run, struct txp_run_result *res)
 								       : TXP_DROP_DEV_DOWN);
 	res->dropped = txp_dev_stats_dropped(st);
 	res->accounted = txp_dev_stats_accounted(st);
-	gone = (res->drv.wire_measured ? res->drv.wire_unique : st->transmitted) + res->dropped;
+	gone = (res->drv.wire_measured ? res->drv.wire.unique : st->transmitted) + res->dropped;
 	res->lost = st->submitted > gone ? st->submitted - gone : 0;
-	res->duplicated = res->drv.wire_duplicates;
+	res->duplicated = res->drv.wire.duplicates;
 	memcpy(res->faults, res->drv.faults, sizeof(res->faults));
 	res->faults[TXP_FAULT_ALLOC_FAIL] = txp_load_relaxed(&run->alloc_failed);
 	res->mpps = res->seconds > 0 ? (double)st->transmitted / res->seconds / 1e6 : 0;

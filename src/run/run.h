@@ -61,13 +61,8 @@ struct txp_run_sampled {
 
 /* What a driver saw, for the report; each driver fills what it can. */
 struct txp_run_drv_stats {
-	bool wire_measured;		/* the wire_* counts are real */
-	uint64_t wire_frames;		/* frames seen on the wire */
-	uint64_t wire_unique;		/* distinct (flow, seq) seen */
-	uint64_t wire_duplicates;	/* frames seen more than once */
-	uint64_t wire_alien;		/* frames of no flow of this run */
-	uint64_t wire_reordered;	/* frames behind a later one of their flow */
-	struct txp_wire_reorder first_reorder;	/* the first such, if any */
+	bool wire_measured;		/* the wire's counts are real ... */
+	struct txp_wire_stats wire;	/* ... these, every queue's (txp_wire_stats_add()) */
 	uint64_t ring_full_awake;	/* start_xmit found no room, queue awake */
 	uint64_t ring_full_stopped;	/* ... queue already stopped: the race */
 	uint64_t ring_errors;		/* the ring was found in an impossible state */

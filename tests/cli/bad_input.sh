@@ -198,6 +198,18 @@ expect_usage "--dev is for drivers afpacket afxdp tap, not pcap" \
 	run --dev nosuch0 --driver pcap --file "$F" --packets 10
 expect_usage "--file is for driver pcap, not afpacket" run --driver afpacket --dev nosuch0 --file "$F" --packets 10
 expect_usage "--tpacket is for driver afpacket, not pcap" run --driver pcap --file "$F" --tpacket 3 --packets 10
+# An empty name names nothing: refused as such, before any socket or file.
+expect_usage "--dev needs an interface name, got ''" recv --dev ''
+expect_usage "--file needs a path, got ''" recv --file ''
+expect_usage "--dev needs an interface name, got ''" run --driver afpacket --dev '' --packets 10
+expect_usage "--file needs a path, got ''" run --driver pcap --file '' --packets 10
+# A frame's source MAC is unicast; its destination may be a group.
+expect_usage "--src-mac 01:00:5e:00:00:01 is a multicast address: a frame's source must be unicast" \
+	run --driver pcap --file "$F" --src-mac 01:00:5e:00:00:01 --packets 10
+expect_usage "--src-mac ff:ff:ff:ff:ff:ff is a multicast address" \
+	run --driver afpacket --dev nosuch0 --src-mac ff:ff:ff:ff:ff:ff --packets 10
+expect_ok "submitted 10 = transmitted 10" \
+	run --driver pcap --file "$dir/dst.pcap" --dst-mac 01:00:5e:00:00:01 --packets 10
 expect_usage "--qdisc-bypass is for driver afpacket, not afxdp" \
 	run --driver afxdp --dev nosuch0 --qdisc-bypass
 expect_usage "--xdp-mode is for driver afxdp, not afpacket" \
@@ -237,6 +249,9 @@ expect_ok '"era":"2.6.9","lock":"lltx","runner":"concurrent","driver":"null","pe
 expect_usage "ring of 4 descriptors too small" demo --packets 100 --ring 4
 expect_usage "give --file PATH" demo --driver pcap --packets 100
 expect_usage "--file /dev/null is not a regular file" demo --driver pcap --file /dev/null
+# ... nor standard output, which run takes: its rows would be files -.2.6.8, ...
+expect_usage "--file - (standard output) cannot hold a capture per row" \
+	demo --driver pcap --file - --packets 100
 # demo on another driver: a row per lock and runner, the driver named, no
 # rc2 rows (their driver is the sim's) and no validator verdict unasked.
 expect_demo_rows() {
@@ -342,6 +357,7 @@ expect_usage "--rewrite-src-mac ff:ff:ff:ff:ff:ff is a multicast address" replay
 expect_usage "--rewrite-dst-ip" replay "$R" --dev x --rewrite-dst-ip 10.0.0.1
 expect_usage "--rewrite-src-mac" replay "$R" --dev x --rewrite-src-mac 1:2:3
 expect_usage "--dev given twice" replay "$R" --dev x --dev y
+expect_usage "--dev needs an interface name, got ''" replay "$R" --dev ''
 expect_fail "cannot read $rdir/none.pcap" replay "$rdir/none.pcap" --dev x
 printf 'not a capture at all' >"$rdir/junk.pcap"
 expect_fail "cannot read $rdir/junk.pcap" replay "$rdir/junk.pcap" --dev x

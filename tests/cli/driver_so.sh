@@ -205,9 +205,11 @@ rogue_stall)
 	done
 	;;
 rogue_ends)
-	# A driver that crashes, aborts or calls exit() in an op: one line
-	# naming the driver, what it did and in which op; exit 1.
-	for v in "segv:crashed (SIGSEGV) in start_xmit" "abort:crashed (SIGABRT) in poll" \
+	# A driver that crashes (its stack overflowed too), aborts or calls
+	# exit() in an op: one line naming the driver, what it did and in
+	# which op; exit 1.
+	for v in "segv:crashed (SIGSEGV) in start_xmit" "stack:crashed (SIGSEGV) in start_xmit" \
+		"abort:crashed (SIGABRT) in poll" \
 		"exit:called exit() in start_xmit"; do
 		so=${v%%:*} said=${v#*:}
 		timeout -s KILL 60 "$TXPATH" run --driver-so "$BAD/rogue_$so.so" --packets 20000 \

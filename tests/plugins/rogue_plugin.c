@@ -6,6 +6,9 @@
  *  TWICE      poll frees each packet twice (a double completion);
  *  FREE_BUSY  start_xmit frees the packet and returns NETDEV_TX_BUSY;
  *  SEGV       start_xmit stores through a wild pointer (SIGSEGV);
+ *  STACK      start_xmit recurses until its thread's stack overflows
+ *             (SIGSEGV, with no stack left for a handler but an
+ *             alternate one);
  *  ABORT      poll calls abort() (SIGABRT);
  *  EXIT       start_xmit calls exit(3).
  * The wild pointer is not NULL: the sanitizer builds would report a NULL
@@ -22,6 +25,24 @@
 #ifdef SEGV
 /* Where no memory is, hidden from the compiler. */
 static volatile uintptr_t wild = 64;
+#endif
+
+#ifdef STACK
+/* Deeper than any stack: the compiler cannot tell that it never ends. */
+static volatile unsigned bottom = ~0u;
+
+/* A kilobyte of stack per call, kept (not a tail call), and each call a
+ * frame of its own (not inlined into the next): the stack pointer steps
+ * onto the guard page below the stack, never over it. */
+static __attribute__((noinline)) unsigned deeper(unsigned depth)
+{
+	volatile unsigned char frame[1024];
+
+	frame[0] = (unsigned char)depth;
+	if (depth == bottom)
+		return 0;
+	return deeper(depth + 1) + frame[0];
+}
 #endif
 
 struct rogue {
@@ -57,6 +78,8 @@ static netdev_tx_t rogue_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		return NETDEV_TX_BUSY;
 #elif defined(SEGV)
 		*(volatile int *)wild = 1;
+#elif defined(STACK)
+		r->sent += deeper(0);
 #elif defined(EXIT)
 		exit(3);
 #endif

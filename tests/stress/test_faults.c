@@ -71,9 +71,9 @@ static void assert_accounted(const struct txp_run_cfg *cfg, const struct txp_run
 	assert_int_equal(res->lost, 0);
 	assert_int_equal(res->duplicated, 0);
 	assert_int_equal(res->drv.ring_errors, 0);
-	assert_int_equal(res->drv.wire_alien, 0);
-	assert_int_equal(res->drv.wire_unique, res->dev.transmitted);
-	assert_int_equal(res->drv.wire_frames, res->dev.transmitted);
+	assert_int_equal(res->drv.wire.alien, 0);
+	assert_int_equal(res->drv.wire.unique, res->dev.transmitted);
+	assert_int_equal(res->drv.wire.frames, res->dev.transmitted);
 	if (cfg->packets && !res->stalled)
 		assert_int_equal(res->dev.submitted, cfg->packets);
 }
@@ -418,7 +418,7 @@ static void check_alloc_fail(const struct txp_run_result *res)
 {
 	assert_int_equal(res->dropped, 0);
 	assert_only(res, TXP_FAULT_ALLOC_FAIL);
-	assert_int_equal(res->drv.wire_unique, RUN_PACKETS);
+	assert_int_equal(res->drv.wire.unique, RUN_PACKETS);
 }
 
 static void test_alloc_fail(void **state)

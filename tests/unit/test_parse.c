@@ -137,6 +137,37 @@ static void test_mac_refuses_anything_else(void **state)
 	}
 }
 
+/* A source MAC is unicast: the group bit set (a multicast or the
+ * broadcast address) is refused, naming it, and mac is left as it was;
+ * a destination may be either. */
+static void test_src_mac_is_unicast(void **state)
+{
+	static const uint8_t unicast[6] = { 0x02, 0, 0, 0, 0, 0x01 };
+	uint8_t mac[6] = { 0 };
+
+	(void)state;
+	assert_true(parse_str_src_mac("--src-mac", "02:00:00:00:00:01", mac, msg, sizeof(msg)));
+	assert_memory_equal(mac, unicast, 6);
+	assert_false(parse_str_src_mac("--src-mac", "01:00:5e:00:00:01", mac, msg, sizeof(msg)));
+	assert_string_equal(msg, "--src-mac 01:00:5e:00:00:01 is a multicast address: a frame's "
+				 "source must be unicast");
+	assert_memory_equal(mac, unicast, 6);
+	assert_false(parse_str_src_mac("--src-mac", "ff:ff:ff:ff:ff:ff", mac, msg, sizeof(msg)));
+	assert_false(parse_str_src_mac("--src-mac", "02:00", mac, msg, sizeof(msg)));
+	assert_non_null(strstr(msg, "wants a MAC address"));
+	assert_true(parse_str_mac("--dst-mac", "01:00:5e:00:00:01", mac, msg, sizeof(msg)));
+}
+
+/* A name may not be empty; anything else is the drivers' to judge. */
+static void test_name_not_empty(void **state)
+{
+	(void)state;
+	assert_false(parse_str_name("--dev", "", "an interface name", msg, sizeof(msg)));
+	assert_string_equal(msg, "--dev needs an interface name, got ''");
+	assert_true(parse_str_name("--dev", "veth0", "an interface name", msg, sizeof(msg)));
+	assert_true(parse_str_name("--file", "-", "a path", msg, sizeof(msg)));
+}
+
 /* Found by fuzz_opts once it checked that messages are printable
  * (corpus/opts/regress-u64-vtab, regress-message-newline): a value's
  * newline went into the message, so the error was two lines. */
@@ -164,6 +195,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_seconds_refuses_white_space_and_signs),
 		cmocka_unit_test(test_mac_accepts_six_hex_pairs),
 		cmocka_unit_test(test_mac_refuses_anything_else),
+		cmocka_unit_test(test_src_mac_is_unicast),
+		cmocka_unit_test(test_name_not_empty),
 		cmocka_unit_test(test_message_is_one_line),
 	};
 

@@ -158,7 +158,7 @@ static void test_run_accounting(void **state)
 	assert_int_equal(res.dropped, 0);
 	assert_int_equal(res.dev.bug_logs, 0);
 	assert_int_equal(res.drv.ring_full_awake, 0);
-	assert_int_equal(res.drv.wire_duplicates, 0);
+	assert_int_equal(res.drv.wire.duplicates, 0);
 	assert_true(res.seconds > 0);
 	assert_true(res.mpps > 0);
 }
@@ -469,8 +469,8 @@ static void test_sim_drops_overfragmented(void **state)
 	assert_int_equal(st.transmitted, 3);
 	assert_int_equal(st.dropped[TXP_DROP_DRIVER], 3);
 	assert_int_equal(txp_test_dropped(&st), 3);
-	assert_int_equal(ss.wire_unique, 3);
-	assert_int_equal(ss.wire_frames, 3);
+	assert_int_equal(ss.wire.unique, 3);
+	assert_int_equal(ss.wire.frames, 3);
 	assert_int_equal(ss.in_flight, 0);
 	assert_int_equal(ss.ring_errors, 0);
 	txp_test_assert_accounted(dev);
@@ -500,6 +500,39 @@ static void test_wire_counts(void **state)
 	txp_wire_destroy(NULL);
 }
 
+/* Wires summed (txp_wire_stats_add(), what every driver's stats use):
+ * each count added, reorders too, and the first reorder is that of the
+ * first wire that has one, not of a later one. */
+static void test_wire_stats_add(void **state)
+{
+	struct txp_wire *w[3] = { txp_wire_create(2), txp_wire_create(2), txp_wire_create(2) };
+	struct txp_wire_stats sum = { 0 };
+
+	(void)state;
+	for (unsigned i = 0; i < 3; i++)
+		assert_non_null(w[i]);
+	txp_wire_record(w[0], 0, 0);		/* in order */
+	txp_wire_record(w[0], 0, 0);		/* a duplicate */
+	txp_wire_record(w[1], 1, 5);
+	txp_wire_record(w[1], 1, 3);		/* behind 5: the first reorder */
+	txp_wire_record(w[2], 0, 9);
+	txp_wire_record(w[2], 0, 7);		/* behind 9: a later wire's */
+	txp_wire_record(w[2], 0, 8);		/* ... and again */
+	txp_wire_record(w[2], 4, 0);		/* alien */
+	for (unsigned i = 0; i < 3; i++)
+		txp_wire_stats_add(&sum, w[i]);
+	assert_int_equal(sum.frames, 8);
+	assert_int_equal(sum.unique, 6);
+	assert_int_equal(sum.duplicates, 1);
+	assert_int_equal(sum.alien, 1);
+	assert_int_equal(sum.reordered, 3);
+	assert_int_equal(sum.first_reorder.flow, 1);
+	assert_int_equal(sum.first_reorder.ahead, 5);
+	assert_int_equal(sum.first_reorder.behind, 3);
+	for (unsigned i = 0; i < 3; i++)
+		txp_wire_destroy(w[i]);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -517,6 +550,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_sim_drops_overfragmented),
 		cmocka_unit_test(test_fewer_packets_than_threads),
 		cmocka_unit_test(test_wire_counts),
+		cmocka_unit_test(test_wire_stats_add),
 	};
 
 	return txp_test_main(argc, argv, tests);

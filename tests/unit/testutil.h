@@ -74,11 +74,11 @@ static inline void txp_test_assert_run_clean(const struct txp_run_result *res)
 	assert_int_equal(res->lost, 0);
 	assert_int_equal(res->duplicated, 0);
 	assert_true(res->drv.wire_measured);
-	assert_int_equal(res->drv.wire_alien, 0);
+	assert_int_equal(res->drv.wire.alien, 0);
 	assert_int_equal(res->drv.ring_errors, 0);
 	/* The wire saw each transmitted packet exactly once. */
-	assert_int_equal(res->drv.wire_unique, res->dev.transmitted);
-	assert_int_equal(res->drv.wire_frames, res->dev.transmitted);
+	assert_int_equal(res->drv.wire.unique, res->dev.transmitted);
+	assert_int_equal(res->drv.wire.frames, res->dev.transmitted);
 }
 
 /* A run on a thread of its own, so that a run that never returns fails

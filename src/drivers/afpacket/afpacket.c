@@ -7,7 +7,11 @@
  * send(MSG_DONTWAIT), which transmits every requested frame in order, and
  * takes slots whose status is back to AVAILABLE as completions.  EAGAIN or
  * ENOBUFS from the kick (the kernel's qdisc, or the device, is full; the
- * frame stays requested) stops the queue until a kick goes through.
+ * frame stays requested) stops the queue until a kick goes through.  So
+ * does a kick the kernel took only part of: the socket's send buffer
+ * (SO_SNDBUF) charges every frame until its skb is freed, and when it
+ * runs out after a first frame, send() returns the bytes it sent, no
+ * error, the rest still requested (afp_kernel_head()).
  * PACKET_QDISC_BYPASS (optional) skips the kernel's own qdisc.
  *
  * What the kernel does not say: a frame its qdisc holds when the link
@@ -101,16 +105,39 @@ static int afp_post(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
 	return 0;
 }
 
-/* Kick the kernel when frames were requested since the last kick went
- * through: 0, or -errno when the link is gone (ENETDOWN, ENXIO, ENODEV). */
-static int afp_kick(struct ring *r, uint64_t prod)
+/*
+ * Where the kernel stopped taking frames in a kick that went through, of
+ * [from, prod) (from: the oldest frame still the driver's to ask about):
+ * the first still SEND_REQUEST, or prod when it took them all.  It takes
+ * requested frames in order and marks each SENDING before it transmits
+ * it; one it could not take (its socket's send buffer full) it leaves
+ * SEND_REQUEST, and stops.  Read after send() returned: what it wrote
+ * there is seen.
+ */
+static uint64_t afp_kernel_head(struct ring *r, uint64_t from, uint64_t prod)
+{
+	/* The newest taken, all were: one read in the common case. */
+	if (from == prod || txp_load_relaxed(afp_status(r, prod - 1)) != TP_STATUS_SEND_REQUEST)
+		return prod;
+	while (txp_load_relaxed(afp_status(r, from)) != TP_STATUS_SEND_REQUEST)
+		from++;
+	return from;
+}
+
+/* Kick the kernel when frames were requested since it last took them all
+ * (cons: the oldest not retired): 0, or -errno when the link is gone
+ * (ENETDOWN, ENXIO, ENODEV).  A kick it took only part of is congestion:
+ * the rest waits, requested, for the next one. */
+static int afp_kick(struct ring *r, uint64_t cons, uint64_t prod)
 {
 	struct afpacket *a = txp__ring_drv(r);
+	uint64_t kicked = txp__ring_kicked(r);
 
-	if (txp__ring_kicked(r) != prod) {
+	if (kicked != prod) {
 		if (send(a->fd, NULL, 0, MSG_DONTWAIT) >= 0) {
-			txp__ring_set_kicked(r, prod);
-			txp__ring_set_congested(r, false);
+			kicked = afp_kernel_head(r, kicked > cons ? kicked : cons, prod);
+			txp__ring_set_kicked(r, kicked);
+			txp__ring_set_congested(r, kicked != prod);
 		} else if (errno == EAGAIN || errno == ENOBUFS || errno == EINTR) {
 			txp__ring_set_congested(r, true);
 		} else if (errno == ENETDOWN || errno == ENXIO || errno == ENODEV) {
@@ -135,7 +162,7 @@ static int afp_kick(struct ring *r, uint64_t prod)
  */
 static int afp_reap(struct ring *r, uint64_t cons, uint64_t prod)
 {
-	int rc = afp_kick(r, prod);
+	int rc = afp_kick(r, cons, prod);
 
 	for (; cons < prod; cons++) {
 		uint32_t st;

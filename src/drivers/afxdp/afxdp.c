@@ -342,10 +342,12 @@ static unsigned pow2_at_least(unsigned v)
 	return p;
 }
 
-/* The message for a failed UMEM or socket set-up. */
+/* The message for a UMEM or socket set-up that libxdp failed with e. */
 static void xdp_error(char *err, size_t errlen, const struct netdrv_queue_cfg *c, int e)
 {
 	const char *ifname = c->net->ifname;
+
+	e = txp__iface_lib_errno(e);
 
 	if (e == EAFNOSUPPORT)
 		snprintf(err, errlen, "%s: XDP not supported: this kernel has no AF_XDP sockets",

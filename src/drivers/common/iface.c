@@ -170,6 +170,19 @@ void txp__iface_sock_error(char *err, size_t errlen, const char *ifname, const c
 		snprintf(err, errlen, "%s: %s: %s", ifname, what, strerror(e));
 }
 
+int txp__iface_lib_errno(int e)
+{
+	int fd;
+
+	if (e == EMFILE || e == ENFILE)
+		return e;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return errno == EMFILE || errno == ENFILE ? errno : e;
+	close(fd);
+	return e;
+}
+
 bool txp__iface_fits_mtu(const struct iface *ifc, unsigned len, char *err, size_t errlen)
 {
 	if (ifc->mtu && len > ifc->mtu + 14) {

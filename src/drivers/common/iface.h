@@ -42,6 +42,13 @@ bool txp__iface_link_ok(const struct iface *ifc);
  * permission errors say what is needed, EMFILE the descriptor limit. */
 void txp__iface_sock_error(char *err, size_t errlen, const char *ifname, const char *what, int e);
 
+/* The errno e that a library's set-up failed with (libxdp's), unless the
+ * process is out of descriptors now: EMFILE (or ENFILE) then.  Such a
+ * library looks the interface up with if_nametoindex(), whose errno,
+ * when its sockets fail, is whatever it tried last (ENOENT), so that e
+ * alone would say "No such file or directory". */
+int txp__iface_lib_errno(int e);
+
 /* Frames of len bytes fit the interface's MTU?  False and a message if not. */
 bool txp__iface_fits_mtu(const struct iface *ifc, unsigned len, char *err, size_t errlen);
 

@@ -274,16 +274,8 @@ void txp_sim_destroy(struct txp_sim *sim)
 static void sim_stats_add(struct txp_sim *sim, struct txp_sim_stats *st)
 {
 	uint64_t cons, prod, retired, posted;
-	struct txp_wire_stats ws;
 
-	txp_wire_get_stats(&sim->wire, &ws);
-	st->wire_frames += ws.frames;
-	st->wire_unique += ws.unique;
-	st->wire_duplicates += ws.duplicates;
-	st->wire_alien += ws.alien;
-	if (ws.reordered && !st->wire_reordered)
-		st->first_reorder = ws.first_reorder;
-	st->wire_reordered += ws.reordered;
+	txp_wire_stats_add(&st->wire, &sim->wire);
 	st->ring_full_awake += txp_load_relaxed(&sim->ring_full_awake);
 	st->ring_full_stopped += txp_load_relaxed(&sim->ring_full_stopped);
 	st->ring_errors += txp_load_relaxed(&sim->ring_errors);
@@ -482,26 +474,35 @@ static enum txp_tx sim_xmit_ring_full(struct txp_sim *sim, unsigned long flags)
 	return TXP_TX_BUSY;
 }
 
-/* A packet dropped as bad (its pkt->xmit_more `more`): if it was the
- * last of its batch, what the batch posted is announced now, as a driver's
- * error path must (no later call will ring it).  The caller serialises
- * the driver (only a personality without an own lock defers). */
+/* sim_doorbell_if_pending()'s posted when the caller has not read the
+ * driver's count: read there, only if something is owed. */
+#define SIM_POSTED_NOW UINT64_MAX
+
+/* What xmit_more left unannounced, if anything, is announced now: the
+ * doorbell up to posted (the driver's count, sim_posted(); SIM_POSTED_NOW:
+ * read here).  For the paths after which no call of the batch may come to
+ * ring it: a full ring at entry (the core will not call again until the
+ * NIC makes room), a bad packet dropped as the last of its batch (a
+ * driver's error path must ring it).  The caller serialises the driver
+ * (only a personality without an own lock defers). */
+static void sim_doorbell_if_pending(struct txp_sim *sim, uint64_t posted)
+{
+	if (!atomic_load_explicit(&sim->pending, memory_order_relaxed))
+		return;
+	if (posted == SIM_POSTED_NOW)
+		posted = sim_posted(sim, txp_load_relaxed(&sim->prod));
+	sim_doorbell(sim, posted);
+}
+
+/* A packet dropped as bad (its pkt->xmit_more `more`): the last of its
+ * batch rings what the batch posted (sim_doorbell_if_pending()). */
 static void sim_drop_bad(struct txp_sim *sim, struct txp_pkt *pkt)
 {
 	bool more = pkt->xmit_more;
 
 	txp_pkt_drop(sim->dev, pkt, TXP_DROP_DRIVER);
-	if (!more && atomic_load_explicit(&sim->pending, memory_order_relaxed))
-		sim_doorbell(sim, sim_posted(sim, txp_load_relaxed(&sim->prod)));
-}
-
-/* The ring is full at entry: what xmit_more left unannounced is
- * announced before BUSY, so that the NIC can make room (the core will
- * not call again until it does). */
-static void sim_doorbell_if_pending(struct txp_sim *sim, uint64_t posted)
-{
-	if (atomic_load_explicit(&sim->pending, memory_order_relaxed))
-		sim_doorbell(sim, posted);
+	if (!more)
+		sim_doorbell_if_pending(sim, SIM_POSTED_NOW);
 }
 
 /* After the stop test, what xmit_more left unannounced is announced if the

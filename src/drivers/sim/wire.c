@@ -109,3 +109,17 @@ void txp_wire_get_stats(const struct txp_wire *w, struct txp_wire_stats *st)
 		.first_reorder = reordered ? w->first : (struct txp_wire_reorder){ 0, 0, 0 },
 	};
 }
+
+void txp_wire_stats_add(struct txp_wire_stats *sum, const struct txp_wire *w)
+{
+	struct txp_wire_stats ws;
+
+	txp_wire_get_stats(w, &ws);
+	sum->frames += ws.frames;
+	sum->unique += ws.unique;
+	sum->duplicates += ws.duplicates;
+	sum->alien += ws.alien;
+	if (ws.reordered && !sum->reordered)
+		sum->first_reorder = ws.first_reorder;
+	sum->reordered += ws.reordered;
+}
