@@ -335,6 +335,7 @@ static void producer_frame(const struct producer *p, struct txp_pkt *pkt)
 	memcpy(pkt->data, p->tmpl, len);
 	txp_frame_stamp(pkt->data, p->csum_base, pkt->flow, pkt->seq);
 	pkt->head_len = len - pkt->nr_frags * piece;
+	pkt->data_len = len - pkt->head_len;
 	for (unsigned i = 0; i < pkt->nr_frags; i++)
 		pkt->frags[i] = (struct txp_frag){
 			.data = pkt->data + pkt->head_len + i * piece,
