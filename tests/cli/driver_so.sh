@@ -131,7 +131,9 @@ errors)
 	error "give one of --cflags, --libs" config
 	error "unknown option '--x'" config --x
 	# The build helper builds a plugin that loads.
-	inc=$("$TXPATH" config --cflags | sed -n 's/^-I\([^ ]*\) .*/\1/p')
+	kinc=$("$TXPATH" config --cflags | sed -n 's/^-I\([^ ]*\) .*/\1/p')
+	inc=$("$TXPATH" config --cflags | sed -n 's/^-I[^ ]* -I\([^ ]*\) .*/\1/p')
+	check "config --cflags: the kernel's layout first" '[ -r "$kinc/linux/netdevice.h" ]'
 	check "config --cflags: the headers" '[ -r "$inc/txpath/plugin.h" ]'
 	so=$(mktemp --suffix .so)
 	# shellcheck disable=SC2046
