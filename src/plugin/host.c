@@ -235,12 +235,14 @@ static void *completion_main(void *arg)
 	struct plugin_dev *pd = arg;
 	int budget = (int)pd->budget;
 	unsigned idle = 0;
+	/* Set up by open, before this context started: read once. */
+	bool nic = pd->nic.ops != NULL, napi = pd->nic.napi != NULL;
 
 	txp_ctx_attach();
 	while (txp_load_acquire(&pd->running)) {
-		int n = (int)plugin_nic_run(pd);
+		int n = nic ? (int)plugin_nic_run(pd) : 0;
 
-		if (plugin_nic_poll_wanted(pd))
+		if (!napi || plugin_nic_napi_scheduled(pd))
 			n += poll_once(pd, budget);
 		txp_net_tx_action(pd->dev);
 		if (n)

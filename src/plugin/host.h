@@ -65,12 +65,12 @@ void plugin_dev_destroy(struct plugin_dev *pd);
 /* The plugin's device that is up, or NULL. */
 struct plugin_dev *plugin_up(void);
 
-/* The NIC's turn (nic.c), in the completion context: consume what the
- * doorbell announced, mark it done, raise the interrupt.  The packets
- * completed. */
+/* The NIC's turn (nic.c), in the completion context, once a ring is
+ * registered: consume what the doorbell announced, mark it done, raise
+ * the interrupt.  The packets completed. */
 unsigned plugin_nic_run(struct plugin_dev *pd);
-/* Is the poll to run now (NAPI scheduled, or no NAPI added)? */
-bool plugin_nic_poll_wanted(struct plugin_dev *pd);
+/* Is the NAPI context added scheduled? */
+bool plugin_nic_napi_scheduled(struct plugin_dev *pd);
 /* The xmit_more of the packet the calling context hands to start_xmit. */
 void plugin_nic_xmit_more(bool more);
 

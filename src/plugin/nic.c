@@ -156,7 +156,7 @@ bool txp_napi_schedule(struct txp_napi *napi)
 
 	(void)napi;
 	/* Acquire and release: pairs with itself in txp_napi_complete_done()
-	 * and plugin_nic_poll_wanted(). */
+	 * and plugin_nic_napi_scheduled(). */
 	return pd && !txp_atomic_xchg(&pd->nic.scheduled, sizeof(pd->nic.scheduled), 1,
 				      TXP_ACQ_REL);
 }
@@ -171,10 +171,9 @@ bool txp_napi_complete_done(struct txp_napi *napi, int work_done)
 	return true;
 }
 
-bool plugin_nic_poll_wanted(struct plugin_dev *pd)
+bool plugin_nic_napi_scheduled(struct plugin_dev *pd)
 {
-	return !pd->nic.napi ||
-	       txp_atomic_load(&pd->nic.scheduled, sizeof(pd->nic.scheduled), TXP_ACQUIRE);
+	return txp_atomic_load(&pd->nic.scheduled, sizeof(pd->nic.scheduled), TXP_ACQUIRE);
 }
 
 /* -- the NIC's turn ---------------------------------------------------------------------- */
@@ -203,8 +202,6 @@ unsigned plugin_nic_run(struct plugin_dev *pd)
 	struct plugin_nic *nic = &pd->nic;
 	unsigned tail, next, pkts = 0;
 
-	if (!nic->ops)
-		return 0;
 	/* Acquire: pairs with writel()'s release: the descriptors the
 	 * driver wrote before its doorbell are seen. */
 	tail = (unsigned)txp_atomic_load(nic->regs + nic->tail_reg, 4, TXP_ACQUIRE) % nic->count;
