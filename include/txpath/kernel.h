@@ -214,11 +214,31 @@ struct delayed_work {
 };
 #define INIT_WORK(w, f)           ((w)->func = (f))
 #define INIT_DELAYED_WORK(w, f)   INIT_WORK(&(w)->work, (f))
-#define schedule_work(w)          ((void)(w), true)
-#define schedule_delayed_work(w, delay) ((void)(w), (void)(delay), true)
-#define cancel_work_sync(w)       ((void)(w), false)
-#define cancel_delayed_work(w)    ((void)(w), false)
-#define cancel_delayed_work_sync(w) ((void)(w), false)
+
+static inline bool schedule_work(struct work_struct *work)
+{
+	(void)work;
+	return true;
+}
+
+static inline bool schedule_delayed_work(struct delayed_work *work, unsigned long delay)
+{
+	(void)work, (void)delay;
+	return true;
+}
+
+static inline bool cancel_work_sync(struct work_struct *work)
+{
+	(void)work;
+	return false;
+}
+
+static inline bool cancel_delayed_work(struct delayed_work *work)
+{
+	(void)work;
+	return false;
+}
+#define cancel_delayed_work_sync(w) cancel_delayed_work(w)
 
 /* -- the skb: head, fragments, offload fields (linux/skbuff.h) --------------------------- */
 

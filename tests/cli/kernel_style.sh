@@ -4,9 +4,10 @@
 # its descriptor ring consumed by txpath's NIC model up to its writel()
 # doorbell, its DMA mappings followed.  Its proofs, txpath run on it, and
 # the mutants txpath check must find.
-# usage: kernel_style.sh path/to/txpath BUILD_DIR CASE [BOUND]
+# usage: kernel_style.sh path/to/txpath BUILD_DIR CASE [BOUND [SANFLAGS]]
+# SANFLAGS: the build's sanitizer flags, for the program the test links.
 set -u
-TXPATH=$1 BUILD=$2 CASE=$3 BOUND=${4:-3}
+TXPATH=$1 BUILD=$2 CASE=$3 BOUND=${4:-3} SANFLAGS=${5:-}
 EX=$BUILD/examples/drivers
 SRC=$(dirname "$0")/../..
 . "$(dirname "$0")/lib.sh"
@@ -150,6 +151,18 @@ END
 	${CC:-cc} -std=c11 -Wall -Wextra -Werror $("$TXPATH" config --cflags) -c "$tmp/mix.c" \
 		-o "$tmp/mix.o" >"$out" 2>&1
 	check "the kernel's names beside the C library's and user space's" '[ $? -eq 0 ]'
+	# Every name kernel.h provides, used as a driver uses it; the values
+	# that need no device, computed.
+	# shellcheck disable=SC2046
+	${CC:-cc} -std=c11 -Wall -Wextra -Werror $("$TXPATH" config --cflags) -c \
+		"$SRC/tests/plugins/kernel_names.c" -o "$tmp/names.o" >"$out" 2>&1
+	check "every kernel name compiles" '[ $? -eq 0 ]'
+	# shellcheck disable=SC2046
+	${CC:-cc} -std=c11 -Wall -Wextra -Werror $("$TXPATH" config --cflags) $SANFLAGS -DKERNEL_NAMES_MAIN \
+		"$SRC/tests/plugins/kernel_names.c" "$BUILD/libtxpath.a" -lpthread -o "$tmp/names" >"$out" 2>&1
+	check "the names' values program builds" '[ $? -eq 0 ]'
+	"$tmp/names" >"$out" 2>&1
+	check "byte order, helpers, atomics: their values" '[ $? -eq 0 ]'
 	;;
 *)
 	echo "unknown case $CASE"
