@@ -180,6 +180,11 @@ static netdev_tx_t ks_xmit_frame(struct sk_buff *skb, struct net_device *netdev)
 	unsigned int first = ring->next_to_use, next, count = skb_shinfo(skb)->nr_frags + 1;
 	bool doorbell;
 
+	/* The stack's promise: the head and the fragments hold the frame. */
+	if (WARN_ON_ONCE(skb_headlen(skb) + skb->data_len != skb->len)) {
+		dev_kfree_skb_any(skb);
+		return NETDEV_TX_OK;
+	}
 	if (eth_skb_pad(skb))
 		return NETDEV_TX_OK;
 	/* No room: a wake let us in on a ring that filled again since (the

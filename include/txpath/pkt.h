@@ -101,7 +101,8 @@ struct txp_pkt {
 	 * the kernel's style.  Zero in a new packet; the core and the
 	 * qdiscs never read them.  data_len is len - head_len, the bytes
 	 * in fragments (skb->data_len): kept by txp_pkt_add_frag() and
-	 * txp_pkt_attach_head(), and by txpath's own producers. */
+	 * txp_pkt_attach_head(), and by txpath's own producers, whose
+	 * frames also say their protocol (IPv4). */
 	uint32_t data_len;
 	uint16_t gso_size, gso_segs;	/* TSO: MSS and segments; 0: not GSO */
 	uint32_t gso_type;		/* SKB_GSO_* */

@@ -5,6 +5,7 @@
  * ("IRQ"), and the producer contexts ("CPU 1", ...), each sending a few
  * packets of the oracle's; optionally the watchdog's timer (timer.c).
  */
+#include <arpa/inet.h>
 #include <string.h>
 
 #include "check/oracle.h"
@@ -36,6 +37,7 @@ static void frame_layout(struct txp_pkt *pkt, unsigned char *frame)
 	pkt->buf_size = pkt->len = SCENARIO_FRAME;
 	pkt->head_len = SCENARIO_FRAME - pkt->nr_frags * piece;
 	pkt->data_len = pkt->len - pkt->head_len;
+	pkt->protocol = htons(0x0800);	/* as txpath run's frames: IPv4 */
 	for (unsigned i = 0; i < pkt->nr_frags; i++)
 		pkt->frags[i] = (struct txp_frag){ frame + pkt->head_len + i * piece, piece };
 }
