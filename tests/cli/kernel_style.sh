@@ -15,19 +15,9 @@ out=$(mktemp) err=$(mktemp) tmp=$(mktemp -d)
 trap 'rm -rf "$out" "$err" "$tmp"' EXIT
 detail=$out
 
-# run_check EXPECTED_RC ARGS...: txpath check ARGS, stdout in $out.
-run_check() {
-	want=$1
-	shift
-	"$TXPATH" check "$@" >"$out" 2>"$err"
-	rc=$?
-	check "check $* exits $want (got $rc)" '[ "$rc" -eq "$want" ]'
-}
-
-proven() {
-	run_check 0 "$@"
-	check "check $*: no violation" 'grep -q "^no violation$" "$out"'
-	check "check $*: complete" 'grep -q "the search within the bound is complete" "$out"'
+# A proof (lib.sh's) in which the queue stopped.
+proven_stopping() {
+	proven "$@"
 	check "check $*: the queue stopped" '! grep -q "no schedule stopped a queue" "$out"'
 }
 
@@ -46,19 +36,19 @@ proven)
 	# packets: at BOUND under sc, at 2 at most under tso and arm (bound 3
 	# takes minutes there: docs/porting.md).
 	low=$((BOUND > 1 ? 2 : 1))
-	proven --driver-so "$EX/kernel_style.so" --frags 0-2 --producers 1 --packets 3 --bound "$BOUND"
+	proven_stopping --driver-so "$EX/kernel_style.so" --frags 0-2 --producers 1 --packets 3 --bound "$BOUND"
 	for mm in tso arm; do
-		proven --driver-so "$EX/kernel_style.so" --frags 0-2 --producers 1 --packets 3 \
+		proven_stopping --driver-so "$EX/kernel_style.so" --frags 0-2 --producers 1 --packets 3 \
 			--bound $low --memory-model $mm
 	done
 	# Two producers, one runner per queue, as the 6.x kernels the helpers
 	# are of (under 2.6.9's concurrent runners a flow's packets may pass
 	# each other: the core's window, not the driver's).
-	proven --driver-so "$EX/kernel_style.so" --frags 0-2 --runner exclusive --bound $low --reduce
+	proven_stopping --driver-so "$EX/kernel_style.so" --frags 0-2 --runner exclusive --bound $low --reduce
 	# Batches with xmit_more: the doorbell left for the last of them.
-	proven --driver-so "$EX/kernel_style.so" --frags 0-2 --bulk 2 --packets 3 --bound 1
+	proven_stopping --driver-so "$EX/kernel_style.so" --frags 0-2 --bulk 2 --packets 3 --bound 1
 	# Byte queue limits: the stack's stop, the helpers' completion.
-	proven --driver-so "$EX/kernel_style.so" --frags 0-2 --bql on --producers 1 --packets 3 \
+	proven_stopping --driver-so "$EX/kernel_style.so" --frags 0-2 --bql on --producers 1 --packets 3 \
 		--bound $low
 	;;
 plain)
@@ -67,7 +57,7 @@ plain)
 	# instrumentation: the sanitizer builds).
 	[ -r "$EX/kernel_style_check.so" ] || { echo "SKIP: no instrumented plugin"; exit 77; }
 	for mm in sc tso arm; do
-		proven --driver-so "$EX/kernel_style_check.so" --frags 0-2 --producers 1 --packets 3 \
+		proven_stopping --driver-so "$EX/kernel_style_check.so" --frags 0-2 --producers 1 --packets 3 \
 			--bound 1 --memory-model $mm
 	done
 	# The doorbell rung before the descriptors are written, or with
