@@ -19,7 +19,11 @@ static const char config_help[] =
 "\n"
 "  cc -O2 $(txpath config --cflags) -o mydrv.so mydrv.c $(txpath config --libs)\n"
 "\n"
-"  --cflags   the include directory of txpath's headers, position-independent code\n"
+"  --cflags   the include directories of txpath's headers: first the kernel's\n"
+"             layout (<linux/netdevice.h>, <linux/dma-mapping.h>, <linux/io.h>,\n"
+"             <net/netdev_queues.h>, ...: txpath/kernel.h), so that a driver's\n"
+"             own #include lines stay as they are, then txpath/; and\n"
+"             position-independent code\n"
 "  --libs     a shared object; it links against nothing: the txpath binary\n"
 "             that loads it provides every txp_ symbol, the plain ones under\n"
 "             run, the explorer's under check, so one build serves both\n"
@@ -58,6 +62,17 @@ static const char *include_dir(char *buf)
 	return buf;
 }
 
+/* The include directories, the kernel's layout (txpath/kernel/: linux/,
+ * net/) before txpath's own, and -fPIC. */
+static const char *include_flags(char *dir)
+{
+	static char flags[2 * PATH_MAX + 64];
+	const char *inc = include_dir(dir);
+
+	snprintf(flags, sizeof(flags), "-I%s/txpath/kernel -I%s -fPIC", inc, inc);
+	return flags;
+}
+
 int cmd_config(int argc, char **argv)
 {
 	char dir[PATH_MAX];
@@ -69,11 +84,11 @@ int cmd_config(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--cflags"))
-		printf("-I%s -fPIC\n", include_dir(dir));
+		printf("%s\n", include_flags(dir));
 	else if (!strcmp(argv[1], "--libs"))
 		printf("-shared\n");
 	else if (!strcmp(argv[1], "--check-cflags"))
-		printf("-I%s -fPIC -fsanitize=thread\n", include_dir(dir));
+		printf("%s -fsanitize=thread\n", include_flags(dir));
 	else if (!strcmp(argv[1], "--check-libs"))
 		printf("-shared -nodefaultlibs\n");
 	else

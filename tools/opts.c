@@ -451,7 +451,7 @@ static const struct {
 	{ OPT_RING, "sim " FRAME_DRIVERS, true },
 	{ OPT_QUEUES, "sim null " FRAME_DRIVERS, false },
 	{ OPT_XPS, "sim null " FRAME_DRIVERS, false },
-	{ OPT_BQL, "sim null " FRAME_DRIVERS, false },
+	{ OPT_BQL, "sim null " FRAME_DRIVERS, true },
 	{ OPT_WATCHDOG_MS, "sim " FRAME_DRIVERS, false },
 	{ OPT_DEV, "afpacket afxdp tap", false },
 	{ OPT_FILE, "pcap", false },

@@ -36,13 +36,13 @@ typedef int32_t s32;
 
 /* -- packets and devices ------------------------------------------------------ */
 
-/* skb->len, skb_shinfo(skb)->nr_frags; txpath's packets carry no bytes,
- * so the head is an equal share of the length. */
+/* skb->len, skb_shinfo(skb)->nr_frags; the head's bytes at skb->data
+ * (a plugin's packets carry a frame, under run and check alike). */
 #define sk_buff txp_pkt
 #define skb_shinfo(skb) (skb)
 static inline unsigned int skb_headlen(const struct sk_buff *skb)
 {
-	return skb->len - skb->nr_frags * (skb->len / (skb->nr_frags + 1u));
+	return skb->head_len;
 }
 
 #define net_device txp_dev

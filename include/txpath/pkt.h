@@ -96,6 +96,23 @@ struct txp_pkt {
 	uint32_t buf_size;
 	unsigned char *home_buf;	/* the pool's buffer for it: the pool's */
 	struct txp_frag frags[TXP_MAX_FRAGS];
+
+	/* -- the kernel's offload fields (txpath/kernel.h), for drivers in
+	 * the kernel's style.  Zero in a new packet; the core and the
+	 * qdiscs never read them.  data_len is len - head_len, the bytes
+	 * in fragments (skb->data_len): kept by txp_pkt_add_frag() and
+	 * txp_pkt_attach_head(), and by txpath's own producers, whose
+	 * frames also say their protocol (IPv4). */
+	uint32_t data_len;
+	uint16_t gso_size, gso_segs;	/* TSO: MSS and segments; 0: not GSO */
+	uint32_t gso_type;		/* SKB_GSO_* */
+	uint16_t csum_start, csum_offset;	/* CHECKSUM_PARTIAL: from data */
+	uint16_t protocol;		/* ethertype, big-endian (skb->protocol) */
+	uint16_t vlan_proto, vlan_tci;	/* a VLAN tag to insert when vlan_proto != 0 */
+	uint8_t ip_summed;		/* CHECKSUM_NONE (0) .. CHECKSUM_PARTIAL */
+	uint8_t no_fcs;			/* the device must not append its FCS */
+	uint8_t tx_flags;		/* SKBTX_* */
+	char cb[48];			/* the driver's scratch area (skb->cb) */
 };
 
 /* Bytes free before data (for headers pushed in front), and after the head. */

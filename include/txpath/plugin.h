@@ -25,7 +25,10 @@
  * by the time its poll runs, and poll runs in a completion context of its
  * own ("IRQ": a thread under run, a fiber of the explorer under check),
  * over and over while the device is up.  The driver owns its ring in
- * ordinary memory, in its netdev_priv() area.
+ * ordinary memory, in its netdev_priv() area.  A driver that registers
+ * its descriptor ring and its NAPI context (txpath/nic.h) has a NIC that
+ * sends only what its doorbell announced, and a poll that runs only while
+ * scheduled.
  */
 #ifndef TXPATH_PLUGIN_H
 #define TXPATH_PLUGIN_H

@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "check/dma.h"
 #include "check/judge.h"
 #include "check/oracle.h"
 #include "check/scenario.h"
@@ -123,6 +124,8 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 		o->kind = "counter";
 	} else if (rt_race_found(o->detail, sizeof(o->detail))) {
 		o->kind = "data-race";
+	} else if (check_dma_verdict(&o->kind, o->detail, sizeof(o->detail))) {
+		return;
 	} else if (st.bug_logs) {
 		o->kind = "bug-log";
 		snprintf(o->detail, sizeof(o->detail), "%s (%llu times)", txp_dev_bug_line(sc->dev),
@@ -179,6 +182,7 @@ static int exec_plan(const struct txp_explore_cfg *cfg, const struct rt_plan *pl
 
 	memset(o, 0, sizeof(*o));
 	validator_reports = 0;
+	check_dma_begin();
 	txp_validator_enable(true);
 	txp_validator_on_report(on_report, NULL);
 	rt_begin(plan, judge_memory_model(cfg), cfg->max_steps ? cfg->max_steps : DEFAULT_MAX_STEPS);

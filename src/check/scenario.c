@@ -5,6 +5,7 @@
  * ("IRQ"), and the producer contexts ("CPU 1", ...), each sending a few
  * packets of the oracle's; optionally the watchdog's timer (timer.c).
  */
+#include <arpa/inet.h>
 #include <string.h>
 
 #include "check/oracle.h"
@@ -19,6 +20,27 @@ struct producer_arg {
 };
 
 static struct producer_arg producer_args[RT_MAX_CTX];
+
+/* The bytes of a plugin's packets: a frame of SCENARIO_FRAME bytes each,
+ * never written (their content is nobody's concern), so that a driver
+ * maps real memory: the head, then the fragments, cut as txpath run
+ * cuts them.  Laid out here, outside the checked code: no plain access
+ * of the checked code's to explore. */
+#define SCENARIO_FRAME 64
+static unsigned char frames[RT_MAX_CTX][SCENARIO_MAX_PACKETS][SCENARIO_FRAME];
+
+static void frame_layout(struct txp_pkt *pkt, unsigned char *frame)
+{
+	uint32_t piece = SCENARIO_FRAME / (pkt->nr_frags + 1u);
+
+	pkt->buf = pkt->data = frame;
+	pkt->buf_size = pkt->len = SCENARIO_FRAME;
+	pkt->head_len = SCENARIO_FRAME - pkt->nr_frags * piece;
+	pkt->data_len = pkt->len - pkt->head_len;
+	pkt->protocol = htons(0x0800);	/* as txpath run's frames: IPv4 */
+	for (unsigned i = 0; i < pkt->nr_frags; i++)
+		pkt->frags[i] = (struct txp_frag){ frame + pkt->head_len + i * piece, piece };
+}
 
 /* The producer's packets, in bursts of the device's bulk size (one at a
  * time through txp_dev_queue_xmit when it is 1), so that a bulk device
@@ -43,8 +65,10 @@ static void *producer_main(void *arg)
 
 		pkt->flow = pa->flow;
 		pkt->seq = k;
-		pkt->len = 64;
+		pkt->len = SCENARIO_FRAME;
 		pkt->nr_frags = (uint16_t)(cfg->frags_min + (pa->flow + k) % span);
+		if (cfg->driver && txp_run_driver_plugin_of(cfg->driver))
+			frame_layout(pkt, frames[pa->flow][k]);
 		mine[k] = pkt;
 	}
 	/* XPS: producer i sends on queue i mod the queues.  Set here, for

@@ -105,6 +105,7 @@ int txp_pkt_add_frag(struct txp_pkt *pkt, void *data, uint32_t len)
 		return -ENOSPC;
 	pkt->frags[pkt->nr_frags++] = (struct txp_frag){ .data = data, .len = len };
 	pkt->len += len;
+	pkt->data_len += len;
 	return 0;
 }
 
@@ -118,6 +119,7 @@ int txp_pkt_attach_head(struct txp_pkt *pkt, void *buf, uint32_t size, uint32_t 
 	pkt->data = pkt->buf + headroom;
 	pkt->head_len = len;
 	pkt->len = len;
+	pkt->data_len = 0;
 	pkt->nr_frags = 0;
 	return 0;
 }

@@ -24,6 +24,11 @@
  * name no device (dev_kfree_skb(skb), printk), and one is up at a time. */
 static struct plugin_dev *up;
 
+struct plugin_dev *plugin_up(void)
+{
+	return up;
+}
+
 /* Is the calling context inside the plugin's poll? */
 static txp_local bool in_poll;
 TXP_LOCAL(in_poll);
@@ -238,25 +243,38 @@ int txp_plugin_ratelimit(void)
 
 /* -- the completion context --------------------------------------------------------- */
 
+/* The driver's NAPI poll, once: the packets it retired. */
+static int poll_once(struct plugin_dev *pd, int budget)
+{
+	struct txp_napi *napi = pd->nic.napi ? pd->nic.napi : &pd->napi;
+	int (*poll)(struct txp_napi *, int) = pd->nic.poll ? pd->nic.poll : pd->h->p->poll;
+	const char *was = op_enter(pd, "poll");
+	int n;
+
+	in_poll = true;
+	n = poll(napi, budget);
+	in_poll = false;
+	op_leave(was);
+	if (n < 0 || n > budget)
+		contract_broken(pd, "poll returned %d: the packets it retired, 0..%d", n, budget);
+	free_later(pd);
+	return n;
+}
+
 static void *completion_main(void *arg)
 {
 	struct plugin_dev *pd = arg;
 	int budget = (int)pd->budget;
 	unsigned idle = 0;
+	/* Set up by open, before this context started: read once. */
+	bool nic = pd->nic.ops != NULL, napi = pd->nic.napi != NULL;
 
 	txp_ctx_attach();
 	while (txp_load_acquire(&pd->running)) {
-		int n;
+		int n = nic ? (int)plugin_nic_run(pd) : 0;
 
-		const char *was = op_enter(pd, "poll");
-
-		in_poll = true;
-		n = pd->h->p->poll(&pd->napi, budget);
-		in_poll = false;
-		op_leave(was);
-		if (n < 0 || n > budget)
-			contract_broken(pd, "poll returned %d: the packets it retired, 0..%d", n, budget);
-		free_later(pd);
+		if (!napi || plugin_nic_napi_scheduled(pd))
+			n += poll_once(pd, budget);
 		txp_net_tx_action(pd->dev);
 		if (n)
 			idle = 0;
@@ -319,8 +337,11 @@ static enum txp_tx host_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 	struct txp_dev *dev = txp_txq_dev(txq);
 	struct plugin_dev *pd = txp_dev_priv(dev);
 	const char *was = op_enter(pd, "start_xmit");
-	int rc = pd->h->p->start_xmit(pkt, dev);
+	int rc;
 
+	plugin_nic_xmit_more(pkt->xmit_more);
+	rc = pd->h->p->start_xmit(pkt, dev);
+	plugin_nic_xmit_more(false);
 	op_leave(was);
 	if (rc == TXP_TX_OK || rc == TXP_TX_BUSY ||
 	    (rc == TXP_TX_LOCKED && pd->h->p->lock == TXP_LOCK_LLTX))

@@ -83,6 +83,15 @@ static void host_stats(void *priv, struct txp_run_drv_stats *st)
 	txp_wire_stats_add(&st->wire, pd->wire);
 }
 
+/* Its packets carry bytes (a frame each, cut into a head and fragments),
+ * so that a driver maps and reads real memory; the default addresses. */
+static void host_frame_addr(void *priv, const struct txp_run_cfg *cfg, struct txp_frame_addr *a)
+{
+	(void)priv;
+	*a = cfg->net.addr;
+	txp_frame_addr_resolve(a, NULL);
+}
+
 static void host_destroy(void *priv)
 {
 	plugin_dev_destroy(priv);
@@ -400,6 +409,7 @@ const struct txp_run_driver *txp_run_driver_plugin(const char *path, const char 
 				.summary = h->p->summary ? h->p->summary : h->p->name,
 				.check = host_check,
 				.create = host_create,
+				.frame_addr = host_frame_addr,
 				.stats = host_stats,
 				.destroy = host_destroy,
 			};

@@ -2,6 +2,7 @@
  * run.c - producers pushing packets through one device, and the
  * end-of-run accounting: every packet transmitted or dropped by reason.
  */
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,6 +336,8 @@ static void producer_frame(const struct producer *p, struct txp_pkt *pkt)
 	memcpy(pkt->data, p->tmpl, len);
 	txp_frame_stamp(pkt->data, p->csum_base, pkt->flow, pkt->seq);
 	pkt->head_len = len - pkt->nr_frags * piece;
+	pkt->data_len = len - pkt->head_len;
+	pkt->protocol = htons(0x0800);	/* an IPv4 datagram (skb->protocol) */
 	for (unsigned i = 0; i < pkt->nr_frags; i++)
 		pkt->frags[i] = (struct txp_frag){
 			.data = pkt->data + pkt->head_len + i * piece,

@@ -13,22 +13,6 @@ out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 detail=$out
 
-# run_check EXPECTED_RC ARGS...: txpath check ARGS, stdout in $out.
-run_check() {
-	want=$1
-	shift
-	"$TXPATH" check "$@" >"$out" 2>"$err"
-	rc=$?
-	check "check $* exits $want (got $rc)" '[ "$rc" -eq "$want" ]'
-}
-
-# A proof: exit 0, no violation, the bound searched in full.
-proven() {
-	run_check 0 "$@"
-	check "check $*: no violation" 'grep -q "^no violation$" "$out"'
-	check "check $*: complete" 'grep -q "the search within the bound is complete" "$out"'
-}
-
 # signal_when_stuck PID SIG NUMBER: once PID catches SIG (its bit in
 # SigCgt), and a second more (what it runs is stuck by then), send it.
 signal_when_stuck() {
@@ -135,7 +119,9 @@ errors)
 	error "give one of --cflags, --libs" config
 	error "unknown option '--x'" config --x
 	# The build helper builds a plugin that loads.
-	inc=$("$TXPATH" config --cflags | sed -n 's/^-I\([^ ]*\) .*/\1/p')
+	kinc=$("$TXPATH" config --cflags | sed -n 's/^-I\([^ ]*\) .*/\1/p')
+	inc=$("$TXPATH" config --cflags | sed -n 's/^-I[^ ]* -I\([^ ]*\) .*/\1/p')
+	check "config --cflags: the kernel's layout first" '[ -r "$kinc/linux/netdevice.h" ]'
 	check "config --cflags: the headers" '[ -r "$inc/txpath/plugin.h" ]'
 	so=$(mktemp --suffix .so)
 	# shellcheck disable=SC2046

@@ -51,3 +51,20 @@ finish() {
 		rc=$?
 	fi
 }
+
+# run_check EXPECTED_RC ARGS...: txpath check ARGS, stdout in $out,
+# stderr in $err (the sourcing test's files).
+run_check() {
+	want=$1
+	shift
+	"$TXPATH" check "$@" >"$out" 2>"$err"
+	rc=$?
+	check "check $* exits $want (got $rc)" '[ "$rc" -eq "$want" ]'
+}
+
+# A proof: exit 0, no violation, the bound searched in full.
+proven() {
+	run_check 0 "$@"
+	check "check $*: no violation" 'grep -q "^no violation$" "$out"'
+	check "check $*: complete" 'grep -q "the search within the bound is complete" "$out"'
+}

@@ -91,6 +91,19 @@ check "a libtxpath-net program links with pkg-config --static --libs txpath-net"
 		$(pkg-config --cflags txpath-net) $(pkg-config --static --libs txpath-net) \
 		-o \"\$tmp/net\"" >"$out" 2>&1'
 check "... and runs" 'LD_LIBRARY_PATH="$libdir" "$tmp/net" | grep -q "parsed back"'
+# The kernel's include layout for driver plugins (issue 25): installed,
+# named first by the installed config --cflags, and a driver in the
+# kernel's style builds against it (the flags quoted here: the prefix
+# holds a space, which $(txpath config --cflags) would split).
+inc="$P/include"
+check "the kernel's include layout installed" \
+	'[ -r "$inc/txpath/kernel/linux/netdevice.h" ] && [ -r "$inc/txpath/kernel/net/netdev_queues.h" ] &&
+	 [ -r "$inc/txpath/kernel.h" ] && [ -r "$inc/txpath/nic.h" ]'
+check "the installed config --cflags names it first" \
+	'[ "$("$P/bin/txpath" config --cflags)" = "-I$inc/txpath/kernel -I$inc -fPIC" ]'
+check "a driver in the kernel's style builds against it" \
+	'"$CC" -std=c11 -Wall -Wextra -Werror -I"$inc/txpath/kernel" -I"$inc" -fPIC -shared \
+		-o "$tmp/ks.so" "$SRC/examples/drivers/kernel_style.c" >"$out" 2>&1'
 uninstall "$P"
 
 # A quote.

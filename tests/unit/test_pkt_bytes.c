@@ -89,6 +89,7 @@ static void test_gather_frags(void **state)
 	assert_int_equal(txp_pkt_add_frag(p, c, 3), 0);
 	assert_int_equal(p->len, 12);
 	assert_int_equal(p->nr_frags, 2);
+	assert_int_equal(p->data_len, 7);	/* skb->data_len: the fragments' */
 	memset(out, 0, sizeof(out));
 	assert_int_equal(txp_pkt_gather(p, out, sizeof(out)), 12);
 	assert_string_equal(out, "head:one,two");
@@ -103,6 +104,8 @@ static void test_gather_frags(void **state)
 		assert_int_equal(txp_pkt_add_frag(p, c, 0), 0);
 	assert_int_equal(txp_pkt_add_frag(p, c, 1), -ENOSPC);
 	assert_int_equal(txp_pkt_attach_head(p, a, 4, 2, 3), -EINVAL);
+	assert_int_equal(txp_pkt_attach_head(p, a, sizeof(a), 0, 5), 0);
+	assert_int_equal(p->data_len, 0);
 	txp_pkt_free(p);
 }
 

@@ -1,0 +1,421 @@
+/*
+ * txpath/kernel.h - the rest of the kernel's names a real driver's
+ * transmit path uses, beyond txpath/linux.h's locks, flow control and
+ * barriers: byte order, helpers, atomic_t, logging, jiffies, the skb's
+ * fragments and offload fields, DMA, MMIO, NAPI, the 6.x queue helpers.
+ * Each maps onto the public API (linux.h, nic.h, pkt.h, sync.h), so the
+ * explorer, the validator and the accounting see it.
+ *
+ * A driver does not include this file: it keeps its own #include lines
+ * (<linux/netdevice.h>, <linux/dma-mapping.h>, ...), which resolve to
+ * txpath/kernel/ through `txpath config --cflags` (and --check-cflags),
+ * each of them this file.  That directory holds only names the kernel's
+ * user-space headers (Debian's /usr/include/linux) do not have, but for
+ * netdevice.h, pci.h and if_vlan.h, which include those first
+ * (#include_next): nothing the C library includes is replaced.
+ *
+ * Modelled: everything but what the list below calls a stub.  Stubs
+ * (they compile and do nothing): dev_sw_netstats_tx_add, the
+ * u64_stats_sync sequence (as on a 64-bit kernel: its counters are
+ * plain), skb_tx_timestamp, netif_carrier_* (the carrier is always on),
+ * napi_enable/napi_disable (the completion context starts and stops with
+ * the device), schedule_delayed_work and cancel_delayed_work (the work
+ * never runs), prefetch.  Not provided: dev->stats (struct net_device is
+ * txpath's, whose fields are its own), ndo ops tables (the plugin's
+ * struct txp_plugin names them), TSO segmentation by the NIC.
+ */
+#ifndef TXPATH_KERNEL_H
+#define TXPATH_KERNEL_H
+
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/if_ether.h>	/* ETH_ALEN, ETH_ZLEN, ETH_P_*: user-space's */
+#include <linux/types.h>	/* __le16 ... __be64: user-space's */
+
+#include "txpath/linux.h"
+#include "txpath/nic.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* -- types, attributes and byte order -------------------------------------------------- */
+
+typedef int8_t s8;
+typedef int16_t s16;
+typedef int64_t s64;
+typedef txp_dma_addr_t dma_addr_t;
+typedef size_t gfp_t;
+
+#define __iomem
+#define __force
+#define __must_check __attribute__((warn_unused_result))
+#define __maybe_unused __attribute__((unused))
+#ifndef __always_inline
+#define __always_inline inline __attribute__((always_inline))
+#endif
+#define __packed __attribute__((packed))
+#define __aligned(n) __attribute__((aligned(n)))
+#define ____cacheline_aligned __aligned(64)
+#define GFP_KERNEL 0u
+#define GFP_ATOMIC 1u
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define cpu_to_le16(x) ((__le16)(x))
+#define cpu_to_le32(x) ((__le32)(x))
+#define cpu_to_le64(x) ((__le64)(x))
+#define cpu_to_be16(x) ((__be16)__builtin_bswap16(x))
+#define cpu_to_be32(x) ((__be32)__builtin_bswap32(x))
+#else
+#define cpu_to_le16(x) ((__le16)__builtin_bswap16(x))
+#define cpu_to_le32(x) ((__le32)__builtin_bswap32(x))
+#define cpu_to_le64(x) ((__le64)__builtin_bswap64(x))
+#define cpu_to_be16(x) ((__be16)(x))
+#define cpu_to_be32(x) ((__be32)(x))
+#endif
+#define le16_to_cpu(x) ((u16)cpu_to_le16(x))
+#define le32_to_cpu(x) ((u32)cpu_to_le32(x))
+#define le64_to_cpu(x) ((u64)cpu_to_le64(x))
+#define be16_to_cpu(x) ((u16)cpu_to_be16(x))
+#define be32_to_cpu(x) ((u32)cpu_to_be32(x))
+#ifndef htons
+#define htons(x) cpu_to_be16(x)
+#define ntohs(x) be16_to_cpu(x)
+#endif
+
+/* -- helpers (linux/kernel.h, minmax.h, bits.h, bitops.h) -------------------------------- */
+
+#define min(a, b) __extension__({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a < _b ? _a : _b; })
+#define max(a, b) __extension__({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a > _b ? _a : _b; })
+#define min_t(t, a, b) min((t)(a), (t)(b))
+#define max_t(t, a, b) max((t)(a), (t)(b))
+#define clamp(v, lo, hi) min(max((v), (lo)), (hi))
+#define BIT(n) (1UL << (n))
+#define BIT_ULL(n) (1ULL << (n))
+#define GENMASK(h, l) (((~0UL) >> (sizeof(long) * 8 - 1 - (h))) & (~0UL << (l)))
+#define ALIGN(x, a) (((x) + ((__typeof__(x))(a) - 1)) & ~((__typeof__(x))(a) - 1))
+#define IS_ALIGNED(x, a) (((x) & ((__typeof__(x))(a) - 1)) == 0)
+#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define upper_32_bits(n) ((u32)(((n) >> 16) >> 16))
+#define lower_32_bits(n) ((u32)((n) & 0xffffffff))
+#define container_of(ptr, type, member) ((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+#define BUILD_BUG_ON(c) ((void)sizeof(char[1 - 2 * !!(c)]))
+#define prefetch(p) ((void)(p))
+#define prefetchw(p) ((void)(p))
+
+/* Memory (linux/slab.h): the C library's. */
+#define kmalloc(size, gfp)       ((void)(gfp), malloc(size))
+#define kzalloc(size, gfp)       ((void)(gfp), calloc(1, (size)))
+#define kcalloc(n, size, gfp)    ((void)(gfp), calloc((n), (size)))
+#define kmalloc_array(n, size, gfp) kcalloc((n), (size), (gfp))
+#define kfree(p)                 free(p)
+#define vzalloc(size)            calloc(1, (size))
+#define vfree(p)                 free(p)
+
+/* The module's declarations (linux/module.h): nothing to declare. */
+#define MODULE_LICENSE(s)        _Static_assert(1, s)
+#define MODULE_AUTHOR(s)         _Static_assert(1, s)
+#define MODULE_DESCRIPTION(s)    _Static_assert(1, s)
+
+/* fls: the last (most significant) bit set, 1-based; 0 for 0. */
+static inline int fls(unsigned int x)
+{
+	return x ? (int)(sizeof(x) * 8) - __builtin_clz(x) : 0;
+}
+
+#define ffs(x) __builtin_ffs(x)
+
+/* -- atomic_t (the seam's atomics: the explorer schedules each) -------------------------- */
+
+typedef struct {
+	int counter;
+} atomic_t;
+
+#define ATOMIC_INIT(i) { (i) }
+#define atomic_read(v) ((int)txp_atomic_load(&(v)->counter, sizeof(int), TXP_RELAXED))
+#define atomic_set(v, i) \
+	txp_atomic_store_named(&(v)->counter, sizeof(int), (uint64_t)(unsigned)(i), TXP_RELAXED, #v)
+/* The value-returning forms are fully ordered, the others relaxed, as
+ * the Linux memory model has them. */
+#define atomic_add_return(i, v) \
+	((int)txp_atomic_fetch_add(&(v)->counter, sizeof(int), (uint64_t)(unsigned)(i), TXP_SEQ_CST) + (i))
+#define atomic_add(i, v) \
+	((void)txp_atomic_fetch_add(&(v)->counter, sizeof(int), (uint64_t)(unsigned)(i), TXP_RELAXED))
+#define atomic_sub(i, v)          atomic_add(-(i), (v))
+#define atomic_inc(v)             atomic_add(1, (v))
+#define atomic_dec(v)             atomic_add(-1, (v))
+#define atomic_sub_return(i, v)   atomic_add_return(-(i), (v))
+#define atomic_inc_return(v)      atomic_add_return(1, (v))
+#define atomic_dec_return(v)      atomic_add_return(-1, (v))
+#define atomic_dec_and_test(v)    (atomic_dec_return(v) == 0)
+#define atomic_inc_and_test(v)    (atomic_inc_return(v) == 0)
+#define atomic_xchg(v, i) \
+	((int)txp_atomic_xchg(&(v)->counter, sizeof(int), (uint64_t)(unsigned)(i), TXP_SEQ_CST))
+
+static inline int atomic_cmpxchg(atomic_t *v, int old, int val)
+{
+	uint64_t expected = (unsigned)old;
+
+	txp_atomic_cmpxchg(&v->counter, sizeof(int), &expected, (unsigned)val, TXP_SEQ_CST);
+	return (int)expected;
+}
+
+/* -- logging ------------------------------------------------------------------------- */
+
+#define KERN_NOTICE  KERN_SOH "5"
+#define pr_err(fmt, ...)     printk(KERN_ERR fmt, ##__VA_ARGS__)
+#define pr_warn(fmt, ...)    printk(KERN_WARNING fmt, ##__VA_ARGS__)
+#define pr_notice(fmt, ...)  printk(KERN_NOTICE fmt, ##__VA_ARGS__)
+#define pr_info(fmt, ...)    printk(KERN_INFO fmt, ##__VA_ARGS__)
+#define pr_debug(fmt, ...)   printk(KERN_DEBUG fmt, ##__VA_ARGS__)
+#define dev_err(d, fmt, ...)  ((void)(d), pr_err(fmt, ##__VA_ARGS__))
+#define dev_warn(d, fmt, ...) ((void)(d), pr_warn(fmt, ##__VA_ARGS__))
+#define dev_info(d, fmt, ...) ((void)(d), pr_info(fmt, ##__VA_ARGS__))
+#define dev_dbg(d, fmt, ...)  ((void)(d), pr_debug(fmt, ##__VA_ARGS__))
+#define netdev_warn(dev, fmt, ...) \
+	txp_plugin_printk_at(__func__, KERN_WARNING "%s: " fmt, txp_dev_name(dev), ##__VA_ARGS__)
+#define netdev_info(dev, fmt, ...) \
+	txp_plugin_printk_at(__func__, KERN_INFO "%s: " fmt, txp_dev_name(dev), ##__VA_ARGS__)
+#define netdev_dbg(dev, fmt, ...) \
+	txp_plugin_printk_at(__func__, KERN_DEBUG "%s: " fmt, txp_dev_name(dev), ##__VA_ARGS__)
+/* A warning that is a bug of the driver: logged as "BUG", which the
+ * explorer reports (bug-log). */
+#define WARN_ON(c) \
+	__extension__({ bool _c = !!(c); if (unlikely(_c)) printk(KERN_ERR "BUG! WARN_ON(%s)", #c); _c; })
+#define WARN_ON_ONCE(c) WARN_ON(c)
+#define BUG_ON(c) ((void)WARN_ON(c))
+
+/* -- time ---------------------------------------------------------------------------------- */
+
+#define HZ TXP_HZ
+#define jiffies txp_plugin_jiffies()
+#define time_after(a, b)     ((long)((b) - (a)) < 0)
+#define time_before(a, b)    time_after(b, a)
+#define time_after_eq(a, b)  ((long)((a) - (b)) >= 0)
+#define time_before_eq(a, b) time_after_eq(b, a)
+#define msecs_to_jiffies(ms) ((unsigned long)(ms) * HZ / 1000)
+#define jiffies_to_msecs(j)  ((unsigned int)((j) * 1000 / HZ))
+#define usecs_to_jiffies(us) DIV_ROUND_UP((unsigned long)(us) * HZ, 1000000)
+
+/* Delayed work: a stub, it never runs (the transmit path does not
+ * depend on it: a watchdog's or a statistics timer's). */
+struct work_struct {
+	void (*func)(struct work_struct *work);
+};
+struct delayed_work {
+	struct work_struct work;
+};
+#define INIT_WORK(w, f)           ((w)->func = (f))
+#define INIT_DELAYED_WORK(w, f)   INIT_WORK(&(w)->work, (f))
+
+static inline bool schedule_work(struct work_struct *work)
+{
+	(void)work;
+	return true;
+}
+
+static inline bool schedule_delayed_work(struct delayed_work *work, unsigned long delay)
+{
+	(void)work, (void)delay;
+	return true;
+}
+
+static inline bool cancel_work_sync(struct work_struct *work)
+{
+	(void)work;
+	return false;
+}
+
+static inline bool cancel_delayed_work(struct delayed_work *work)
+{
+	(void)work;
+	return false;
+}
+#define cancel_delayed_work_sync(w) cancel_delayed_work(w)
+
+/* -- the skb: head, fragments, offload fields (linux/skbuff.h) --------------------------- */
+
+#define MAX_SKB_FRAGS TXP_MAX_FRAGS
+#define skb_shared_info txp_pkt	/* skb_shinfo(skb) is the packet itself */
+typedef struct txp_frag skb_frag_t;
+/* A page is named by its first byte: a fragment is at offset 0 of its own. */
+struct page;
+#define page_address(page)      ((void *)(page))
+#define skb_frag_size(f)        ((f)->len)
+#define skb_frag_address(f)     ((f)->data)
+#define skb_frag_page(f)        ((struct page *)(f)->data)
+#define skb_frag_off(f)         0u
+#define skb_is_nonlinear(skb)   ((skb)->data_len != 0)
+#define skb_is_gso(skb)         ((skb)->gso_size != 0)
+#define skb_vlan_tag_present(skb) ((skb)->vlan_proto != 0)
+#define skb_vlan_tag_get(skb)   ((skb)->vlan_tci)
+#define skb_checksum_start_offset(skb) ((skb)->csum_start)
+#define skb_tx_timestamp(skb)   ((void)(skb))
+
+#define CHECKSUM_NONE        0
+#define CHECKSUM_UNNECESSARY 1
+#define CHECKSUM_COMPLETE    2
+#define CHECKSUM_PARTIAL     3
+#define SKB_GSO_TCPV4 (1u << 0)
+#define SKB_GSO_UDP_L4 (1u << 1)
+#define SKB_GSO_TCPV6 (1u << 4)
+#define SKBTX_HW_TSTAMP (1u << 0)
+
+/* Pad the frame to len bytes with zeros (skb_put_padto): 0; or, when the
+ * head's buffer lacks the room, the packet is freed (dropped) and
+ * -ENOMEM, as the kernel's fails after freeing. */
+static inline int skb_put_padto(struct sk_buff *skb, unsigned int len)
+{
+	uint32_t n = len > skb->len ? len - skb->len : 0;
+	unsigned char *pad;
+
+	if (!n)
+		return 0;
+	pad = skb->nr_frags ? NULL : txp_pkt_put(skb, n);
+	if (!pad) {
+		txp_plugin_free_deferred_at(skb, "skb_put_padto");
+		return -ENOMEM;
+	}
+	memset(pad, 0, n);
+	return 0;
+}
+#define eth_skb_pad(skb) skb_put_padto((skb), ETH_ZLEN)
+
+/* The frees of the completion path (napi_consume_skb: budget 0 is
+ * netpoll's, any context). */
+#define napi_consume_skb(skb, budget) ((void)(budget), txp_plugin_free_at((skb), __func__))
+
+/* -- devices (struct device, struct pci_dev) --------------------------------------------- */
+
+/* The DMA and logging calls take one and look no further: the plugin's
+ * device is the one that is up. */
+struct device {
+	struct txp_dev *txp;
+};
+struct pci_dev {
+	struct device dev;
+	unsigned int irq;
+};
+
+/* -- DMA (linux/dma-mapping.h): by identity, followed under check (txpath/nic.h) -------- */
+
+enum dma_data_direction {
+	DMA_BIDIRECTIONAL = 0,
+	DMA_TO_DEVICE = 1,
+	DMA_FROM_DEVICE = 2,
+	DMA_NONE = 3,
+};
+#define DMA_MAPPING_ERROR (~(dma_addr_t)0)
+
+#define dma_map_single(d, ptr, size, dir) \
+	((void)(d), (void)(dir), txp_dma_map_at((ptr), (size), __func__))
+#define dma_unmap_single(d, addr, size, dir) \
+	((void)(d), (void)(dir), txp_dma_unmap_at((addr), (size), __func__))
+#define dma_map_page(d, page, off, size, dir) \
+	dma_map_single((d), (char *)page_address(page) + (off), (size), (dir))
+#define dma_unmap_page(d, addr, size, dir) dma_unmap_single((d), (addr), (size), (dir))
+#define skb_frag_dma_map(d, frag, off, size, dir) \
+	dma_map_single((d), (char *)skb_frag_address(frag) + (off), (size), (dir))
+#define dma_mapping_error(d, addr) ((void)(d), (addr) == DMA_MAPPING_ERROR)
+#define dma_alloc_coherent(d, size, handle, gfp) \
+	((void)(d), (void)(gfp), txp_dma_alloc_coherent((size), (handle)))
+#define dma_free_coherent(d, size, cpu, handle) \
+	((void)(d), txp_dma_free_coherent((size), (cpu), (handle)))
+/* The unmap state a driver keeps beside its buffers. */
+#define DEFINE_DMA_UNMAP_ADDR(name) dma_addr_t name
+#define DEFINE_DMA_UNMAP_LEN(name)  u32 name
+#define dma_unmap_addr(p, name)     ((p)->name)
+#define dma_unmap_addr_set(p, name, v) ((p)->name = (v))
+#define dma_unmap_len(p, name)      ((p)->name)
+#define dma_unmap_len_set(p, name, v) ((p)->name = (v))
+/* Coherent memory's ordering: the CPU's own barriers, drawn. */
+#define dma_wmb() wmb()
+#define dma_rmb() rmb()
+
+/* -- MMIO (linux/io.h): the NIC's register window (txpath/nic.h) ------------------------- */
+
+#define writel(v, a) txp_mmio_write_at((a), (u32)(v), 4, true, __func__)
+#define writew(v, a) txp_mmio_write_at((a), (u16)(v), 2, true, __func__)
+#define writeb(v, a) txp_mmio_write_at((a), (u8)(v), 1, true, __func__)
+#define writeq(v, a) txp_mmio_write_at((a), (u64)(v), 8, true, __func__)
+#define writel_relaxed(v, a) txp_mmio_write_at((a), (u32)(v), 4, false, __func__)
+#define readl(a) ((u32)txp_mmio_read_at((a), 4, __func__))
+#define readw(a) ((u16)txp_mmio_read_at((a), 2, __func__))
+#define readb(a) ((u8)txp_mmio_read_at((a), 1, __func__))
+#define iowrite32(v, a) writel((v), (a))
+#define ioread32(a) readl(a)
+
+/* -- interrupts and NAPI (linux/interrupt.h, linux/netdevice.h) ------------------------- */
+
+typedef int irqreturn_t;
+#define IRQ_NONE    0
+#define IRQ_HANDLED 1
+#define IRQF_SHARED 0x80u
+/* The NIC's interrupt calls handler(irq, dev_id) with interrupts off. */
+#define request_irq(irq, handler, flags, name, dev_id) \
+	((void)(irq), (void)(flags), (void)(name), txp_nic_request_irq((handler), (dev_id)))
+#define free_irq(irq, dev_id) ((void)(irq), (void)(dev_id))
+#define NAPI_POLL_WEIGHT 64
+#define netif_napi_add(dev, napi, poll) txp_napi_add((dev), (napi), (poll))
+#define netif_napi_add_weight(dev, napi, poll, w) ((void)(w), txp_napi_add((dev), (napi), (poll)))
+#define netif_napi_del(napi) ((void)(napi))
+#define napi_enable(napi) ((void)(napi))
+#define napi_disable(napi) ((void)(napi))
+#define napi_schedule_prep(napi) txp_napi_schedule(napi)
+#define __napi_schedule(napi) ((void)(napi))
+#define napi_schedule(napi) ((void)txp_napi_schedule(napi))
+#define napi_complete_done(napi, work) txp_napi_complete_done((napi), (work))
+#define napi_complete(napi) txp_napi_complete_done((napi), 0)
+
+/* -- the device and its queues (linux/netdevice.h, net/netdev_queues.h) ----------------- */
+
+#define netdev_xmit_more() txp_plugin_xmit_more()
+#define netif_start_queue(dev) netif_tx_start_queue(netdev_get_tx_queue((dev), 0))
+#define netif_carrier_ok(dev) ((void)(dev), true)
+#define netif_carrier_on(dev) ((void)(dev))
+#define netif_carrier_off(dev) ((void)(dev))
+#define netif_running(dev) ((void)(dev), true)
+#define netif_stop_subqueue(dev, i) netif_tx_stop_queue(netdev_get_tx_queue((dev), (i)))
+#define netif_wake_subqueue(dev, i) netif_tx_wake_queue(netdev_get_tx_queue((dev), (i)))
+#define __netif_subqueue_stopped(dev, i) netif_tx_queue_stopped(netdev_get_tx_queue((dev), (i)))
+#define netif_subqueue_try_stop(dev, i, get_desc, start_thrs) \
+	netif_txq_try_stop(netdev_get_tx_queue((dev), (i)), get_desc, start_thrs)
+#define netif_subqueue_maybe_stop(dev, i, get_desc, stop_thrs, start_thrs) \
+	netif_txq_maybe_stop(netdev_get_tx_queue((dev), (i)), get_desc, stop_thrs, start_thrs)
+#define netif_subqueue_completed_wake(dev, i, pkts, bytes, get_desc, start_thrs) \
+	netif_txq_completed_wake(netdev_get_tx_queue((dev), (i)), pkts, bytes, get_desc, start_thrs)
+#define __netdev_sent_queue(dev, bytes, more) \
+	__netdev_tx_sent_queue(netdev_get_tx_queue((dev), 0), (bytes), (more))
+/* Software statistics: a stub (txpath counts what the device sent). */
+#define dev_sw_netstats_tx_add(dev, pkts, len) ((void)(dev), (void)(pkts), (void)(len))
+
+/* u64_stats (linux/u64_stats_sync.h), as on a 64-bit kernel: the
+ * counters are the values, the sequence does nothing. */
+struct u64_stats_sync {
+	int unused;
+};
+typedef struct {
+	u64 v;
+} u64_stats_t;
+#define u64_stats_init(s) ((void)(s))
+#define u64_stats_update_begin(s) ((void)(s))
+#define u64_stats_update_end(s) ((void)(s))
+#define u64_stats_fetch_begin(s) ((void)(s), 0u)
+#define u64_stats_fetch_retry(s, start) ((void)(s), (void)(start), false)
+#define u64_stats_read(p) ((p)->v)
+#define u64_stats_set(p, val) ((p)->v = (val))
+#define u64_stats_add(p, val) ((p)->v += (val))
+#define u64_stats_inc(p) ((p)->v++)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
