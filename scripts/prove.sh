@@ -202,9 +202,6 @@ for spec in "veth-6.16 sc none" "veth-6.16 tso none" "veth-6.16 arm stall" \
 	ARM_RUNS=$((ARM_RUNS + 1))
 done
 
-<<<<<<< HEAD
-pool_wait
-=======
 # The real drivers' ring (check --driver ring, issue 24: afxdp's, against
 # a modelled kernel endpoint), in both lock modes.  The model's kernel
 # and the ring's polling completion context make its states many more
@@ -240,7 +237,7 @@ for lock in lltx core; do
 	run_one ring "2x2-$lock-arm" 1 none false $RING2 --lock "$lock" --memory-model arm
 	RING_RUNS=$((RING_RUNS + 2))
 done
->>>>>>> wt-ring
+pool_wait
 
 # The release made relaxed (tests/mutants/core-xoff-relaxed.mut): built
 # from the source next to this script, found under arm only.  Skipped
