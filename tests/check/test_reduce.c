@@ -212,6 +212,35 @@ static void test_arm(void **state)
 	expect_same_proof(&cfg, "5.19-barrier arm, bound 1");
 }
 
+/* Every era under arm at bound 1: the reduced search's verdict is the
+ * full one's (the violation's kind and preemptions, or a proof with the
+ * same answer to "is the race reachable"). */
+static void test_arm_eras(void **state)
+{
+	(void)state;
+	SKIP_UNDER_TSAN();
+	for (const struct txp_era *e = txp_eras; e->name; e++) {
+		struct txp_explore_result full, red;
+		struct txp_explore_cfg cfg;
+
+		cfg_of(&cfg, e->name, NULL, false, 1);
+		cfg.arm = true;
+		both(&cfg, &full, &red);
+		if (full.found != red.found || (full.found && (strcmp(full.kind, red.kind) ||
+							       full.preemptions != red.preemptions)))
+			fail_msg("%s under arm: %s (full) / %s (reduced)", e->name,
+				 full.found ? full.kind : "none", red.found ? red.kind : "none");
+		assert_int_equal(red.complete, full.complete);
+		if (!full.found)
+			assert_int_equal(red.xmit_on_stopped_reachable, full.xmit_on_stopped_reachable);
+		printf("  %-14s %-9s %7llu schedules, %7llu reduced\n", e->name,
+		       full.found ? full.kind : "proved", (unsigned long long)full.schedules,
+		       (unsigned long long)red.schedules);
+		txp_explore_result_free(&full);
+		txp_explore_result_free(&red);
+	}
+}
+
 /*
  * The ends the searches reach: the order in which the packets reached the
  * driver, one word per execution (4 bits a packet), as a start_xmit that
@@ -453,6 +482,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_proofs_2_6),
 		cmocka_unit_test(test_proofs_modern),
 		cmocka_unit_test(test_arm),
+		cmocka_unit_test(test_arm_eras),
 		cmocka_unit_test(test_same_ends),
 		cmocka_unit_test(test_parts),
 		cmocka_unit_test(test_symmetry_when),
