@@ -212,7 +212,8 @@ static const char check_help[] =
 "                          the command's arguments, the scenario and txpath's\n"
 "                          version) for --merge.  Exit 0 when it ran to its\n"
 "                          end (a violation too: the merge judges), 130 or\n"
-"                          143 interrupted.  One process: run more shards\n"
+"                          143 interrupted.  With --jobs N, its pieces shared\n"
+"                          out among N workers (default: one process)\n"
 "  --shard env[/N]         I and N from the job scheduler: a Slurm array's\n"
 "                          SLURM_ARRAY_TASK_ID (from 0) and\n"
 "                          SLURM_ARRAY_TASK_COUNT, a Kubernetes Indexed Job's\n"
@@ -567,9 +568,6 @@ static void check_combination(const struct cmdline *cl)
 			    "a search not split in shards");
 	if (cmdline_given(cl, OPT_CHECKPOINT_EVERY) && !cmdline_given(cl, OPT_CHECKPOINT))
 		usage_error("check", "--checkpoint-every applies to --checkpoint only");
-	if (cmdline_given(cl, OPT_SHARD) && cmdline_given(cl, OPT_JOBS))
-		usage_error("check", "a shard runs as one process: choose one of --shard, --jobs "
-			    "(or run more shards)");
 	/* As txpath run refuses it: a plugin drives one queue, its own. */
 	if (cmdline_given(cl, OPT_DRIVER_SO) && cmdline_given(cl, OPT_QUEUES))
 		usage_error("check", "--queues is for the simulated NIC, not --driver-so (a plugin "
@@ -1057,7 +1055,8 @@ static unsigned jobs_of(const struct txp_explore_cfg *cfg, const struct picks *p
 	return cpus < 1 ? 1 : cpus > CHECK_JOBS_MAX ? CHECK_JOBS_MAX : (unsigned)cpus;
 }
 
-/* --shard: this shard's part of the search, as its JSON document. */
+/* --shard: this shard's part of the search, as its JSON document; with
+ * --jobs, its pieces shared out among that many workers. */
 static int check_shard(struct txp_explore_cfg *cfg, const struct picks *p, int argc, char **argv)
 {
 	struct shard s = shard_spec(p->shard);
@@ -1067,9 +1066,13 @@ static int check_shard(struct txp_explore_cfg *cfg, const struct picks *p, int a
 	int rc;
 
 	cfg->split = &split;
-	rc = txp_explore_run(cfg, &res, err, sizeof(err));
+	rc = jobs_of(cfg, p) > 1 ? txp_explore_jobs(cfg, jobs_of(cfg, p), NULL, true, &res, err,
+						    sizeof(err))
+				 : txp_explore_run(cfg, &res, err, sizeof(err));
 	if (cfg->progress)
 		fputs("\r\033[K", stderr);
+	if (rc > 0)
+		return rc;	/* a worker ended the program, its report printed */
 	if (rc != 0) {
 		fprintf(stderr, "txpath check: %s\n", err);
 		return 1;
@@ -1211,7 +1214,7 @@ static int search(struct txp_explore_cfg *cfg, const struct picks *p, unsigned j
 		cfg->checkpoint_seconds = p->every;
 	}
 	if (jobs > 1)
-		rc = txp_explore_jobs(cfg, jobs, pos.before, res, err, errlen);
+		rc = txp_explore_jobs(cfg, jobs, pos.before, false, res, err, errlen);
 	else if (!cfg->split)
 		rc = txp_explore_run(cfg, res, err, errlen);
 	else if ((rc = txp_explore_run(cfg, &part, err, errlen)) == 0) {
