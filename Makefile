@@ -100,7 +100,8 @@ bench: build
 # at bound 2 (WIDE_BOUND=K), each checked against the seeds, and which it
 # proved printed, each row of the full search on every CPU (txpath check
 # --jobs), those with the reduction one a CPU side by side (CHECK_JOBS=N:
-# N workers, N rows).  Minutes; never part of `make test`.
+# N workers, N rows), and txpath demo --history's verdicts.  Minutes;
+# never part of `make test`.
 prove: build
 	@sh scripts/prove.sh $(OQ)/build/txpath
 

@@ -2,7 +2,8 @@
 # Install the Debian packages txpath needs, only those missing.
 set -eu
 need=""
-# libxdp/libbpf/libpcap: the real drivers; netsniff-ng (trafgen), iproute2,
+# libxdp/libbpf/libpcap: the real drivers; libdw (elfutils): check
+# --plain-points reads the debug information's line tables with it; netsniff-ng (trafgen), iproute2,
 # ethtool, python3, util-linux (setpriv): the end-to-end tests and bench on
 # veth pairs; libclang-rt-dev (libclang-rt-14-dev on Debian 12, for the
 # default clang; only recommended by clang, so not there with
@@ -13,7 +14,7 @@ need=""
 # --libs txpath-net` names -lsystemd (libpcap's dbus-1 needs it), which
 # links only with it there.
 for pkg in build-essential cmake clang libclang-rt-dev libcmocka-dev libck-dev pkg-config \
-	libxdp-dev libbpf-dev libpcap-dev libsystemd-dev groff-base netsniff-ng iproute2 ethtool python3 util-linux \
+	libxdp-dev libbpf-dev libpcap-dev libsystemd-dev libdw-dev groff-base netsniff-ng iproute2 ethtool python3 util-linux \
 	tcpdump netcat-openbsd tcpreplay \
 	${1:+valgrind libdpdk-dev dpdk-dev}; do	# deps.sh bench: valgrind (callgrind), DPDK (rte_ring; dpdk-dev has dpdk-testpmd, for bench/e2e/vs.sh) too
 	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need="$need $pkg"

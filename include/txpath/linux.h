@@ -127,7 +127,19 @@ typedef struct txp_spinlock spinlock_t;
 #define mb()                   smp_mb()
 #define rmb()                  smp_rmb()
 #define wmb()                  smp_wmb()
-#define smp_mb__after_atomic() txp_mb_after_atomic()
+#define smp_mb__after_atomic() \
+	(txp_event_at("smp_mb__after_atomic()", __func__), txp_mb_after_atomic())
+#define smp_mb__before_atomic() \
+	(txp_event_at("smp_mb__before_atomic()", __func__), txp_mb_before_atomic())
+/* An access meant to race (a statistic read without its lock, a hint):
+ * its value, with every access in expr left out of the check's data-race
+ * detector, as KCSAN leaves out data_race()'s.  They still go through the
+ * memory model as plain ones. */
+#define data_race(expr) __extension__ ({				\
+	txp_data_race_begin();						\
+	__auto_type txp_dr_v_ = (expr);					\
+	txp_data_race_end();						\
+	txp_dr_v_; })
 #define READ_ONCE(x)           TXP_READ_ONCE(x)
 #define WRITE_ONCE(x, v)       TXP_WRITE_ONCE(x, v)
 #define smp_load_acquire(p)    TXP_LOAD_ACQUIRE(*(p))

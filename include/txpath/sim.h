@@ -44,9 +44,10 @@ enum txp_sim_completion {
 enum txp_sim_stop {
 	TXP_SIM_STOP_PLAIN,	/* stop the queue (safe when completion takes the same lock) */
 	TXP_SIM_STOP_RECHECK,	/* stop, full barrier, recheck the ring, wake if room came back */
-	TXP_SIM_STOP_RECHECK_NOMB, /* stop, recheck without the barrier: wrong on real machines */
+	TXP_SIM_STOP_RECHECK_NOMB, /* stop, recheck without the barrier: wrong on arm64 (right
+				    * on x86 only by its stop's locked instruction) */
 	TXP_SIM_STOP_HELPER,	/* txp_netif_txq_maybe_stop(): stop, barrier, recheck, restart */
-	TXP_SIM_STOP_HELPER_NOMB, /* the same with the helper's barrier left out: wrong */
+	TXP_SIM_STOP_HELPER_NOMB, /* the same with the helper's barrier left out: wrong on arm64 */
 };
 
 /* veth's qdisc backpressure (Linux 6.16; src/drivers/sim/veth.c): the

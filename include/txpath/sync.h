@@ -14,10 +14,12 @@
  * operations (src/sync/sync.h); a call here costs a function call more
  * (docs/checking-your-driver.md has the figure).
  *
- * What the explorer sees is what goes through here: a shared field that
- * is read or written outside the lock that guards it must be read and
- * written with these operations (READ_ONCE, smp_load_acquire, ... in
- * txpath/linux.h), or its races are invisible to the check.
+ * What the explorer schedules around is what goes through here: a shared
+ * field that is read or written outside the lock that guards it is read
+ * and written with these operations (READ_ONCE, smp_load_acquire, ... in
+ * txpath/linux.h).  A plain access is seen too, where the code is built
+ * for it (txpath config --check-cflags): through the memory model, and
+ * by the data-race detector, which reports it when it races.
  *
  * From C++ (17 or later) the header is the same API: the lock's two
  * atomic ints are std::atomic<int> there, which has the size, alignment
@@ -125,14 +127,20 @@ void txp_atomic_store_named(volatile void *p, size_t size, uint64_t v, enum txp_
 uint64_t txp_atomic_xchg(volatile void *p, size_t size, uint64_t v, enum txp_order o);
 bool txp_atomic_cmpxchg(volatile void *p, size_t size, uint64_t *expected, uint64_t desired,
 			enum txp_order o);
-/* The value before. */
+/* The value before.  TXP_RELAXED: unordered, as the kernel's atomic_inc()
+ * (under the memory model tso a locked instruction, a full barrier, as on
+ * x86; under arm ordered by nothing but txp_mb_before/after_atomic());
+ * TXP_ACQUIRE, TXP_RELEASE: the kernel's _acquire and _release forms
+ * (under tso full barriers all the same); TXP_ACQ_REL, TXP_SEQ_CST: fully
+ * ordered, as its value-returning atomics (atomic_inc_return(), xchg()).
+ * cmpxchg is fully ordered whatever o. */
 uint64_t txp_atomic_fetch_add(volatile void *p, size_t size, uint64_t v, enum txp_order o);
 uint64_t txp_atomic_fetch_or(volatile void *p, size_t size, uint64_t v, enum txp_order o);
 uint64_t txp_atomic_fetch_and(volatile void *p, size_t size, uint64_t v, enum txp_order o);
 
-/* Bit nr of the unsigned long array at addr (set_bit, test_and_set_bit,
- * ...): relaxed; the test_and_ forms acquire and release (on x86, as in
- * Linux, full barriers). */
+/* Bit nr of the unsigned long array at addr, with the kernel's orders:
+ * set_bit and clear_bit unordered (relaxed read-modify-writes, above),
+ * test_bit a relaxed load, the test_and_ forms fully ordered. */
 void txp_set_bit(unsigned nr, volatile unsigned long *addr);
 void txp_clear_bit(unsigned nr, volatile unsigned long *addr);
 bool txp_test_bit(unsigned nr, const volatile unsigned long *addr);
@@ -152,16 +160,25 @@ bool txp_test_and_clear_bit(unsigned nr, volatile unsigned long *addr);
 /* -- barriers ------------------------------------------------------------------ */
 
 /* Full (smp_mb: orders earlier stores before later loads), read
- * (smp_rmb), write (smp_wmb), and after a read-modify-write
- * (smp_mb__after_atomic: this seam's read-modify-writes are full barriers
- * already, so it only orders the compiler). */
+ * (smp_rmb), write (smp_wmb), and the full barrier an unordered
+ * read-modify-write (set_bit, a TXP_RELAXED one) lacks, after or before
+ * it (smp_mb__after_atomic, smp_mb__before_atomic): on x86 and under the
+ * memory models sc and tso only the compiler's (the locked instruction
+ * is one), on arm64 and under arm a full barrier. */
 void txp_mb(void);
 void txp_rmb(void);
 void txp_wmb(void);
 void txp_mb_after_atomic(void);
+void txp_mb_before_atomic(void);
 /* A busy-wait loop's pause (cpu_relax); in the check build, the context
  * waits until something it read changes. */
 void txp_relax(void);
+
+/* Between begin and end, the calling context's accesses are meant to
+ * race (data_race() in txpath/linux.h): the check's data-race detector
+ * leaves them out.  They nest; nothing in the normal library. */
+void txp_data_race_begin(void);
+void txp_data_race_end(void);
 
 /* -- events -------------------------------------------------------------------- */
 

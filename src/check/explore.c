@@ -44,6 +44,11 @@ bool txp_explore_cfg_valid(const struct txp_explore_cfg *cfg, char *err, size_t 
 		snprintf(err, errlen, "producers must be 1..%d", RT_MAX_CTX - 2);
 		return false;
 	}
+	if (cfg->plain_point && !rt_plain_seen()) {
+		snprintf(err, errlen, "plain accesses as points: this check build does not see "
+			 "plain accesses (a sanitizer's)");
+		return false;
+	}
 	if (cfg->packets < 1 || cfg->packets > 64) {
 		snprintf(err, errlen, "packets must be 1..64 per producer");
 		return false;

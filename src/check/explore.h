@@ -143,6 +143,10 @@ struct txp_explore_cfg {
 	bool arm;		/* the memory model arm (`txpath check --help`):
 				 * store buffers that land out of order, loads of
 				 * older writes; tso is then ignored */
+	/* The plain accesses that are scheduling points too, by the address
+	 * of their code (txpath check --plain-points); NULL: none.  Only
+	 * where the check build sees plain accesses (not a sanitizer's). */
+	bool (*plain_point)(const void *pc);
 	enum txp_explore_strategy strategy;
 	unsigned bound;		/* TXP_EXPLORE_BOUND */
 	/* TXP_EXPLORE_BOUND under sc or tso: skip a state already explored in

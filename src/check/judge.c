@@ -180,6 +180,7 @@ static int exec_plan(const struct txp_explore_cfg *cfg, const struct rt_plan *pl
 	txp_validator_enable(true);
 	txp_validator_on_report(on_report, NULL);
 	rt_begin(plan, judge_memory_model(cfg), cfg->max_steps ? cfg->max_steps : DEFAULT_MAX_STEPS);
+	rt_plain_points(cfg->plain_point);
 	rc = scenario_setup(&sc, cfg, err, errlen);
 	if (rc == 0) {
 		o->end = rt_run();

@@ -13,19 +13,19 @@ static inline void bql_sent(struct txp_txq *txq, unsigned bytes)
 	txp_dql_queued(&txq->dql, bytes);
 	if (txp_likely(txp_dql_avail(&txq->dql) >= 0))
 		return;
+	/* trans_start, then set_bit() (unordered) after the watchdog's
+	 * barrier (txp__trans_update()). */
 	txp__trans_update(txq);
-	/* Release: trans_start before the bit, for the watchdog (pairs with
-	 * its barrier in stopped_for()). */
-	txp_store_release(&txq->stack_xoff, 1);
+	txp_fetch_or_relaxed(&txq->stack_xoff, 1);
 	txp_event("BQL limit: STACK_XOFF set");
 	txp__stat_add(txq, txp_ctx_self(), TXP__ST_BQL_STOPS, 1);
 	/* smp_mb__after_atomic(): the stop is visible before the recheck
 	 * below reads the completion side.  Pairs with the barrier in
 	 * bql_completed(): one of the two sees the other,
 	 * so the queue cannot stay stopped with nothing in flight. */
-	txp_smp_mb();
+	txp_smp_mb__after_atomic();
 	if (txp_unlikely(txp_dql_avail(&txq->dql) >= 0))
-		txp_xchg(&txq->stack_xoff, 0);
+		txp_fetch_and_relaxed(&txq->stack_xoff, 0);	/* clear_bit() */
 }
 
 void txp_netdev_tx_sent_queue(struct txp_txq *txq, unsigned bytes)
@@ -89,7 +89,7 @@ void txp_netdev_tx_completed_queue(struct txp_txq *txq, unsigned pkts, unsigned 
 
 void txp_netdev_tx_reset_queue(struct txp_txq *txq)
 {
-	txp_xchg(&txq->stack_xoff, 0);
+	txp_fetch_and_relaxed(&txq->stack_xoff, 0);	/* clear_bit() */
 	txp_dql_reset(&txq->dql);
 }
 

@@ -35,9 +35,9 @@ static void unfreeze_queues(struct txp_dev *dev)
 	for (unsigned i = 0; i < dev->num_tx_queues; i++) {
 		struct txp_txq *txq = &dev->txqs[i];
 
-		/* Full barrier: the queue thaws before it is scheduled, so the
-		 * run below sees it thawed. */
-		txp_xchg(&txq->frozen, 0);
+		/* clear_bit(), unordered: the release below orders it before
+		 * the schedule, so the run below sees the queue thawed. */
+		txp_fetch_and_relaxed(&txq->frozen, 0);
 		/* Release: pairs with the exchange in txp_net_tx_action_txq(). */
 		txp_store_release(&txq->sched, 1);
 	}

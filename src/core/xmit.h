@@ -34,6 +34,9 @@ static inline void txp__trans_update(struct txp_txq *txq)
 	if (txq->dev->watchdog_timeo_ns && !txq->dev->trans_after_xmit) {
 		txp_store_relaxed(&txq->trans_start, txp__dev_clock(txq->dev));
 		txp_event("trans_start = jiffies");
+		/* smp_mb__before_atomic(): trans_start before the XOFF bit the
+		 * caller sets next; pairs with the watchdog's smp_mb(). */
+		txp_smp_mb__before_atomic();
 	}
 }
 

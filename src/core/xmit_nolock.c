@@ -55,7 +55,9 @@ static inline bool nolock_is_empty(struct txp_txq *txq, struct txp_qdisc_nolock 
  * on) will see MISSED, set here before the second trylock, once it lets
  * go.  The set is a read-modify-write: a full barrier, ordering the
  * second trylock after it; pairs with the barrier in nolock_run_end() and
- * with the one after the clear in the qdisc's dequeue.
+ * with the one after the clear in the qdisc's dequeue.  5.13's set is
+ * set_bit() and smp_mb__after_atomic() (the barrier came with the fix's
+ * own follow-up, 89837eb4, in 5.13): ordered after it, not before.
  */
 static bool nolock_run_begin(struct txp_txq *txq, struct txp_qdisc_nolock *nl)
 {
@@ -72,7 +74,8 @@ static bool nolock_run_begin(struct txp_txq *txq, struct txp_qdisc_nolock *nl)
 		 * visible before (a failed trylock orders nothing). */
 		if (missed(nl))
 			return false;
-		txp_fetch_or(&nl->state, TXP_QDISC_MISSED);
+		txp_fetch_or_relaxed(&nl->state, TXP_QDISC_MISSED);
+		txp_smp_mb__after_atomic();
 		break;
 	case TXP_NOLOCK_BARRIER:
 	case TXP_NOLOCK_DRAINING:
@@ -121,10 +124,10 @@ static void nolock_run_end(struct txp_txq *txq, struct txp_qdisc_nolock *nl)
 static void nolock_maybe_clear_missed(struct txp_txq *txq, struct txp_qdisc_nolock *nl)
 {
 	txp_assert_held(&nl->seqlock);
-	txp_fetch_and(&nl->state, ~TXP_QDISC_MISSED);
+	txp_fetch_and_relaxed(&nl->state, ~TXP_QDISC_MISSED);	/* clear_bit() */
 	/* smp_mb__after_atomic(): the clear before the second look. */
-	txp_smp_mb();
-	txp_fetch_or(&nl->state, txp__txq_frozen_or_stopped(txq) ? TXP_QDISC_DRAINING
+	txp_smp_mb__after_atomic();
+	txp_fetch_or_relaxed(&nl->state, txp__txq_frozen_or_stopped(txq) ? TXP_QDISC_DRAINING
 								  : TXP_QDISC_MISSED);
 }
 
@@ -136,7 +139,7 @@ static void nolock_requeue(struct txp_txq *txq, struct txp_qdisc_nolock *nl,
 	txp_assert_held(&nl->seqlock);
 	txp__requeue_batch(txq, pkts, n, self);
 	if (rev_of(txq) >= TXP_NOLOCK_DRAINING)
-		txp_fetch_or(&nl->state, TXP_QDISC_MISSED);
+		txp_fetch_or_relaxed(&nl->state, TXP_QDISC_MISSED);	/* set_bit() */
 	else
 		txp__netif_schedule(txq);
 }
@@ -208,7 +211,7 @@ static void __nolock_run(struct txp_txq *txq, struct txp_qdisc_nolock *nl, int s
 		if (quota > 0)
 			continue;
 		if (rev_of(txq) >= TXP_NOLOCK_DRAINING)
-			txp_fetch_or(&nl->state, TXP_QDISC_MISSED);
+			txp_fetch_or_relaxed(&nl->state, TXP_QDISC_MISSED);	/* set_bit() */
 		else
 			txp__netif_schedule(txq);
 		break;

@@ -157,9 +157,9 @@ static struct txp_pkt *pfifo_nolock_dequeue(struct txp_qdisc *q)
 	if (pkt || q->ops->nolock < TXP_NOLOCK_MISSED ||
 	    !(txp_load_relaxed(&p->nl.state) & non_empty))
 		return pkt;
-	txp_fetch_and(&p->nl.state, ~non_empty);
+	txp_fetch_and_relaxed(&p->nl.state, ~non_empty);	/* clear_bit() */
 	/* smp_mb__after_atomic(): the clear before the second look. */
-	txp_smp_mb();
+	txp_smp_mb__after_atomic();
 	return bands_consume(p);
 }
 

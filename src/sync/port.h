@@ -34,12 +34,18 @@ enum txp_rt_op {
 	TXP_OP_RMW,		/* reads and writes addr; drains the store buffer
 				 * and orders later loads (a full barrier) */
 	TXP_OP_FENCE,		/* drains the store buffer, orders later loads */
-	TXP_OP_ORDER,		/* neither reads, writes nor drains (smp_mb__after_atomic:
-				 * the seam's acq_rel read-modify-writes are full
-				 * barriers already) */
+	TXP_OP_ORDER,		/* smp_mb__{before,after}_atomic: the fence an
+				 * unordered read-modify-write (TXP_OP_RMW_RELAXED)
+				 * lacks; under sc and tso nothing (the locked
+				 * instruction is one), under arm a full barrier
+				 * (arm64's dmb), as TXP_OP_FENCE */
 	TXP_OP_RMW_RELAXED,	/* reads and writes addr, as TXP_OP_RMW; drains under
 				 * tso (a locked instruction), orders nothing else
 				 * under arm */
+	TXP_OP_RMW_ACQUIRE,	/* as TXP_OP_RMW_RELAXED; under arm later loads
+				 * after it too */
+	TXP_OP_RMW_RELEASE,	/* as TXP_OP_RMW_RELAXED; under arm earlier stores
+				 * land before it */
 	TXP_OP_RMB,		/* smp_rmb: footprint as TXP_OP_ORDER; under arm,
 				 * later loads after earlier ones */
 	TXP_OP_WMB,		/* smp_wmb: footprint as TXP_OP_ORDER; under arm,
@@ -84,6 +90,10 @@ int txp_rt_thread_start(struct txp_thread *t, const char *name, void *(*fn)(void
 void txp_rt_thread_join(struct txp_thread *t);
 
 /* -- bookkeeping the runtime checks -------------------------------------- */
+
+/* The calling context's accesses from now on are left out of race
+ * detection (enter: a data_race() begins), until every one has ended. */
+void txp_rt_data_race(bool enter);
 
 /* The single-writer counter at addr (what: as written) is written by the
  * calling context (txp_counter_add). */

@@ -72,27 +72,43 @@ void txp_atomic_store_named(volatile void *p, size_t size, uint64_t v, enum txp_
 #undef STORE
 }
 
-/* The read-modify-writes are acquire and release whatever o asks: at
- * least as strong, and what the machines of the memory models do.  RMW(name,
- * op): the public function name over the inline op. */
-#define RMW_CASE(T, op) return op(AT(T, p), (T)v)
-#define RMW(name, op)							\
+/* The read-modify-writes, with the kernel's orders: TXP_RELAXED unordered
+ * (atomic_inc(), set_bit(); under tso a locked instruction all the same),
+ * TXP_ACQUIRE and TXP_RELEASE as their _acquire and _release forms, any
+ * other order fully ordered (the value-returning atomics, xchg()).
+ * RMW(name, fn): the public function name over the C11 operation fn. */
+static memory_order rmw_order(enum txp_order o)
+{
+	return o == TXP_RELAXED ? memory_order_relaxed
+	     : o == TXP_ACQUIRE ? memory_order_acquire
+	     : o == TXP_RELEASE ? memory_order_release : memory_order_acq_rel;
+}
+
+/* txp__rmw with its order a constant, as the check build asks. */
+#define RMW_ORDERED(fn, a, v, o)					\
+	switch (rmw_order(o)) {						\
+	case memory_order_relaxed: return txp__rmw(fn, a, v, memory_order_relaxed); \
+	case memory_order_acquire: return txp__rmw(fn, a, v, memory_order_acquire); \
+	case memory_order_release: return txp__rmw(fn, a, v, memory_order_release); \
+	default: return txp__rmw(fn, a, v, memory_order_acq_rel);	\
+	}
+#define RMW_CASE(T, fn) RMW_ORDERED(fn, AT(T, p), (T)v, o)
+#define RMW(name, fn)							\
 	uint64_t name(volatile void *p, size_t size, uint64_t v, enum txp_order o) \
 	{								\
-		(void)o;						\
 		switch (size) {						\
-		case 1: RMW_CASE(uint8_t, op);				\
-		case 2: RMW_CASE(uint16_t, op);				\
-		case 4: RMW_CASE(uint32_t, op);				\
-		case 8: RMW_CASE(uint64_t, op);				\
+		case 1: RMW_CASE(uint8_t, fn);				\
+		case 2: RMW_CASE(uint16_t, fn);				\
+		case 4: RMW_CASE(uint32_t, fn);				\
+		case 8: RMW_CASE(uint64_t, fn);				\
 		default: bad_size(size);				\
 		}							\
 	}
 
-RMW(txp_atomic_xchg, txp_xchg)
-RMW(txp_atomic_fetch_add, txp_fetch_add)
-RMW(txp_atomic_fetch_or, txp_fetch_or)
-RMW(txp_atomic_fetch_and, txp_fetch_and)
+RMW(txp_atomic_xchg, atomic_exchange_explicit)
+RMW(txp_atomic_fetch_add, atomic_fetch_add_explicit)
+RMW(txp_atomic_fetch_or, atomic_fetch_or_explicit)
+RMW(txp_atomic_fetch_and, atomic_fetch_and_explicit)
 
 bool txp_atomic_cmpxchg(volatile void *p, size_t size, uint64_t *expected, uint64_t desired,
 			enum txp_order o)
@@ -144,6 +160,22 @@ bool txp_test_and_clear_bit(unsigned nr, volatile unsigned long *addr)
 	       BIT_MASK(nr);
 }
 
+/* -- intended races -------------------------------------------------------- */
+
+void txp_data_race_begin(void)
+{
+#ifdef TXP_CHECK
+	txp_rt_data_race(true);
+#endif
+}
+
+void txp_data_race_end(void)
+{
+#ifdef TXP_CHECK
+	txp_rt_data_race(false);
+#endif
+}
+
 /* -- barriers ------------------------------------------------------------------ */
 
 void txp_mb(void)
@@ -174,8 +206,12 @@ void txp_wmb(void)
 
 void txp_mb_after_atomic(void)
 {
-	order_point(TXP_OP_ORDER);
-	atomic_signal_fence(memory_order_seq_cst);
+	txp_smp_mb__after_atomic();
+}
+
+void txp_mb_before_atomic(void)
+{
+	txp_smp_mb__before_atomic();
 }
 
 void txp_relax(void)

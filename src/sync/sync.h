@@ -70,6 +70,26 @@ struct txp_local_var {
 
 /* -- atomics --------------------------------------------------------- */
 
+/* A full fence in hardware: smp_mb().  TSan does not model fences:
+ * there, a seq_cst read-modify-write of one shared word stands in, which
+ * orders the same way and which TSan sees. */
+#ifdef TXP_TSAN
+extern _Atomic unsigned txp__mb_word;
+#define txp__mb_hw() ((void)atomic_fetch_add_explicit(&txp__mb_word, 0, memory_order_seq_cst))
+#else
+#define txp__mb_hw() atomic_thread_fence(memory_order_seq_cst)
+#endif
+
+/* The fence an unordered read-modify-write (set_bit, clear_bit,
+ * atomic_inc: the _relaxed forms below) lacks, smp_mb__before_atomic()
+ * and smp_mb__after_atomic(): on x86 none, the locked instruction is one
+ * (only the compiler is ordered); elsewhere a full fence (arm64's dmb). */
+#if defined(__x86_64__) || defined(__i386__)
+#define txp__mb_atomic_hw() atomic_signal_fence(memory_order_seq_cst)
+#else
+#define txp__mb_atomic_hw() txp__mb_hw()
+#endif
+
 #ifndef TXP_CHECK
 
 #define txp_load_relaxed(p)      atomic_load_explicit((p), memory_order_relaxed)
@@ -81,22 +101,20 @@ struct txp_local_var {
 #define txp_fetch_sub(p, v)      atomic_fetch_sub_explicit((p), (v), memory_order_acq_rel)
 #define txp_fetch_or(p, v)       atomic_fetch_or_explicit((p), (v), memory_order_acq_rel)
 #define txp_fetch_and(p, v)      atomic_fetch_and_explicit((p), (v), memory_order_acq_rel)
-/* Orders nothing but its own word (on x86 a locked instruction all the
- * same, a full barrier; on ARM64 not). */
-#define txp_fetch_add_relaxed(p, v) atomic_fetch_add_explicit((p), (v), memory_order_relaxed)
+/* The read-modify-write fn (atomic_fetch_or_explicit, ...) of v at p
+ * with the C11 order mo (a constant), as the kernel's _relaxed, _acquire
+ * and _release forms. */
+#define txp__rmw(fn, p, v, mo)   fn((p), (v), (mo))
 #define txp_cas(p, expp, v)                                                \
 	atomic_compare_exchange_weak_explicit((p), (expp), (v),            \
 					      memory_order_acq_rel,        \
 					      memory_order_relaxed)
-/* Full barrier: smp_mb().  Orders earlier stores before later loads.
- * TSan does not model fences: there, a seq_cst read-modify-write of one
- * shared word stands in, which orders the same way and which TSan sees. */
-#ifdef TXP_TSAN
-extern _Atomic unsigned txp__mb_word;
-#define txp_smp_mb() ((void)atomic_fetch_add_explicit(&txp__mb_word, 0, memory_order_seq_cst))
-#else
-#define txp_smp_mb()             atomic_thread_fence(memory_order_seq_cst)
-#endif
+/* Full barrier: smp_mb().  Orders earlier stores before later loads. */
+#define txp_smp_mb()             txp__mb_hw()
+/* After (or before) an unordered read-modify-write, the full barrier it
+ * lacks: smp_mb__after_atomic(), smp_mb__before_atomic(). */
+#define txp_smp_mb__after_atomic()  txp__mb_atomic_hw()
+#define txp_smp_mb__before_atomic() txp__mb_atomic_hw()
 
 static inline void txp_cpu_relax(void)
 {
@@ -184,20 +202,27 @@ static inline void txp_cpu_relax(void)
 #define txp_fetch_sub(p, v)      txp__check_rmw(p, atomic_fetch_sub_explicit((p), (v), memory_order_acq_rel))
 #define txp_fetch_or(p, v)       txp__check_rmw(p, atomic_fetch_or_explicit((p), (v), memory_order_acq_rel))
 #define txp_fetch_and(p, v)      txp__check_rmw(p, atomic_fetch_and_explicit((p), (v), memory_order_acq_rel))
-#define txp_fetch_add_relaxed(p, v) txp__check_rmw_as(TXP_OP_RMW_RELAXED, p, \
-					atomic_fetch_add_explicit((p), (v), memory_order_relaxed))
+/* What a read-modify-write of the C11 order mo orders (port.h). */
+#define txp__rmw_op(mo)							\
+	((mo) == memory_order_relaxed ? TXP_OP_RMW_RELAXED :		\
+	 (mo) == memory_order_acquire ? TXP_OP_RMW_ACQUIRE :		\
+	 (mo) == memory_order_release ? TXP_OP_RMW_RELEASE : TXP_OP_RMW)
+#define txp__rmw(fn, p, v, mo)   txp__check_rmw_as(txp__rmw_op(mo), p, fn((p), (v), (mo)))
 #define txp_cas(p, expp, v)      txp__check_cas(p, expp, v)
-#ifdef TXP_TSAN
-extern _Atomic unsigned txp__mb_word;
-#define txp_smp_mb() (txp_rt_point(TXP_OP_FENCE, NULL, 0), \
-	(void)atomic_fetch_add_explicit(&txp__mb_word, 0, memory_order_seq_cst))
-#else
-#define txp_smp_mb() \
-	(txp_rt_point(TXP_OP_FENCE, NULL, 0), atomic_thread_fence(memory_order_seq_cst))
-#endif
+#define txp_smp_mb() (txp_rt_point(TXP_OP_FENCE, NULL, 0), txp__mb_hw())
+#define txp_smp_mb__after_atomic() (txp_rt_point(TXP_OP_ORDER, NULL, 0), txp__mb_atomic_hw())
+#define txp_smp_mb__before_atomic() txp_smp_mb__after_atomic()
 #define txp_cpu_relax() txp_rt_idle()
 
 #endif /* TXP_CHECK */
+
+/* Unordered read-modify-writes (set_bit, clear_bit, atomic_inc): order
+ * nothing but their own word (on x86 a locked instruction all the same,
+ * a full barrier; on ARM64 not). */
+#define txp_fetch_add_relaxed(p, v) txp__rmw(atomic_fetch_add_explicit, p, v, memory_order_relaxed)
+#define txp_fetch_or_relaxed(p, v)  txp__rmw(atomic_fetch_or_explicit, p, v, memory_order_relaxed)
+#define txp_fetch_and_relaxed(p, v) txp__rmw(atomic_fetch_and_explicit, p, v, memory_order_relaxed)
+#define txp_xchg_relaxed(p, v)      txp__rmw(atomic_exchange_explicit, p, v, memory_order_relaxed)
 
 /*
  * An ordered statistic: a value other contexts compare with the seam's own

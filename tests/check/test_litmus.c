@@ -40,6 +40,12 @@ enum order {
 	MB,		/* smp_mb between */
 	RMW,		/* the store an exchange (acq_rel) */
 	RMW_RELAXED,	/* the store a relaxed fetch-add */
+	RMW_RELAXED_MB,	/* the same, then smp_mb__after_atomic() */
+	ACQUIRE_RMW,	/* the store a relaxed fetch-add, the load an acquire */
+	AFTER_ATOMIC,	/* smp_mb__after_atomic() between, with no atomic before */
+	RMW_REL,	/* the store a release fetch-add (atomic_fetch_add_release) */
+	RMW_ACQ,	/* the store an acquire fetch-add */
+	RMW_ACQ_LOAD,	/* the load an acquire fetch-add of 0 */
 };
 
 static _Atomic unsigned x, y, z;
@@ -59,6 +65,8 @@ static void barrier(enum order o)
 		txp_rmb();
 	else if (o == MB)
 		txp_smp_mb();
+	else if (o == RMW_RELAXED_MB || o == AFTER_ATOMIC)
+		txp_smp_mb__after_atomic();
 }
 
 static void store(_Atomic unsigned *p, unsigned v, enum order o)
@@ -67,15 +75,21 @@ static void store(_Atomic unsigned *p, unsigned v, enum order o)
 		txp_store_release(p, v);
 	else if (o == RMW)
 		txp_xchg(p, v);
-	else if (o == RMW_RELAXED)
+	else if (o == RMW_RELAXED || o == RMW_RELAXED_MB || o == ACQUIRE_RMW)
 		txp_fetch_add_relaxed(p, v);	/* p is 0 before */
+	else if (o == RMW_REL)
+		txp__rmw(atomic_fetch_add_explicit, p, v, memory_order_release);
+	else if (o == RMW_ACQ)
+		txp__rmw(atomic_fetch_add_explicit, p, v, memory_order_acquire);
 	else
 		txp_store_relaxed(p, v);
 }
 
 static unsigned load(_Atomic unsigned *p, enum order o)
 {
-	return o == ACQUIRE ? txp_load_acquire(p) : txp_load_relaxed(p);
+	if (o == RMW_ACQ_LOAD)
+		return txp__rmw(atomic_fetch_add_explicit, p, 0, memory_order_acquire);
+	return o == ACQUIRE || o == ACQUIRE_RMW ? txp_load_acquire(p) : txp_load_relaxed(p);
 }
 
 /* MP: CPU 1 writes the data, then the flag; CPU 2 reads the flag, then
@@ -645,6 +659,10 @@ static void test_message_passing(void **state)
 		MP("MP release / rmb", RELEASE, RMB, false, false, false),
 		MP("MP wmb / acquire", WMB, ACQUIRE, false, false, false),
 		MP("MP mb / mb", MB, MB, false, false, false),
+		MP("MP relaxed RMW / acquire", RMW_RELAXED, ACQUIRE, false, false, true),
+		MP("MP release RMW / acquire", RMW_REL, ACQUIRE, false, false, false),
+		MP("MP release RMW / relaxed", RMW_REL, RELAXED, false, false, true),
+		MP("MP release / acquire RMW", RELEASE, RMW_ACQ_LOAD, false, false, false),
 	};
 
 	(void)state;
@@ -652,8 +670,10 @@ static void test_message_passing(void **state)
 }
 
 /* SB needs a full barrier (or a read-modify-write) on both sides; release
- * and acquire do not forbid it; a relaxed read-modify-write does on tso
- * (a locked instruction) and not on arm. */
+ * and acquire do not forbid it; a relaxed read-modify-write (set_bit) does
+ * on tso (a locked instruction) and not on arm, where it needs
+ * smp_mb__after_atomic() (the stop of netif_txq_try_stop() against the
+ * completion's smp_mb()). */
 static void test_store_buffering(void **state)
 {
 	static const struct litmus cases[] = {
@@ -664,6 +684,14 @@ static void test_store_buffering(void **state)
 		SB("SB rmb / wmb", RMB, WMB, false, true, true),
 		SB("SB xchg / xchg", RMW, RMW, false, false, false),
 		SB("SB relaxed RMW both", RMW_RELAXED, RMW_RELAXED, false, false, true),
+		SB("SB set_bit, acquire / mb", ACQUIRE_RMW, MB, false, false, true),
+		SB("SB set_bit / mb", RMW_RELAXED, MB, false, false, true),
+		SB("SB set_bit+after_atomic / mb", RMW_RELAXED_MB, MB, false, false, false),
+		/* _acquire and _release forms order one way only. */
+		SB("SB acquire RMW / mb", RMW_ACQ, MB, false, false, true),
+		SB("SB release RMW / mb", RMW_REL, MB, false, false, true),
+		/* Misused: only the compiler's barrier on x86, dmb on arm64. */
+		SB("SB after_atomic alone / mb", AFTER_ATOMIC, MB, false, true, false),
 	};
 
 	(void)state;

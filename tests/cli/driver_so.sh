@@ -76,13 +76,17 @@ modern_proven)
 	proven --driver-so "$EX/modern.so" --producers 1 --packets 3 --bound "$BOUND" --memory-model tso
 	;;
 modern_nomb)
-	# Without start_xmit's barrier: correct under sc, a stall under tso.
+	# Without start_xmit's barrier after its stop: correct under sc, and
+	# under tso too (the stop is set_bit(), a locked instruction); a
+	# stall under arm, past bound 3: by random schedules.
 	proven --driver-so "$EX/modern_nomb.so" --producers 1 --packets 3 --bound "$BOUND"
+	proven --driver-so "$EX/modern_nomb.so" --producers 1 --packets 3 \
+		--bound $((BOUND < 2 ? BOUND : 2)) --memory-model tso
 	if [ "$BOUND" -ge 2 ]; then
-		run_check 1 --driver-so "$EX/modern_nomb.so" --producers 1 --packets 3 --bound 3 \
-			--memory-model tso
+		run_check 1 --driver-so "$EX/modern_nomb.so" --producers 1 --packets 3 \
+			--memory-model arm --random --runs 20000 --seed 1
 		check "a stall" 'grep -q "^VIOLATION stall after" "$out"'
-		check "a store reaching memory late" 'grep -q "store reaches memory" "$out"'
+		check "a load reading an older value" 'grep -q "load reads an older value" "$out"'
 	fi
 	;;
 self_lock)

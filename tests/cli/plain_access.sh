@@ -4,7 +4,10 @@
 # plain index written after its unlock is a data race at once, named by
 # both accesses, and replays; the same index written under the lock is
 # clean; a driver that reads its own released index with a plain load
-# (examples/drivers/modern_locked.c) is clean under tso and arm.
+# (examples/drivers/modern_locked.c) is clean under tso and arm; a
+# statistic read without its lock races, unless through data_race();
+# --plain-points makes the plugin's plain accesses (or a source file's)
+# scheduling points: more schedules, the same verdict.
 # usage: plain_access.sh path/to/txpath PLUGIN_DIR PLAIN_FLAGS
 # PLAIN_FLAGS: the instrumentation's; empty in the sanitizer builds,
 # which see the seam only: skipped (77).
@@ -59,6 +62,27 @@ for mm in tso arm; do
 		--memory-model $mm
 	check "own released index read plainly, $mm: no violation" 'grep -q "^no violation$" "$out"'
 done
+
+run_check 1 --driver-so "$PLUGINS/plain_stats_race.so" --bound 1
+check "a statistic read without its lock: a data race" \
+	'grep -q "^VIOLATION data-race" "$out" && grep -q "in count_early_poll" "$out"'
+run_check 0 --driver-so "$PLUGINS/plain_stats_marked.so" --bound 2
+check "... through data_race(): none" 'grep -q "^no violation$" "$out"'
+
+# schedules ARGS...: the count of a clean search of plain_index.so.
+schedules() {
+	"$TXPATH" check --driver-so "$PLUGINS/plain_index.so" --bound 2 --json "$@" >"$out" 2>&1 &&
+		python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["violation"] is None and j["complete"]; print(j["schedules"], j["plain_points"])' "$out"
+}
+seam=$(schedules) plugin=$(schedules --plain-points driver) file=$(schedules --plain-points plain_index.c)
+check "--plain-points driver: more schedules ($seam / $plugin)" \
+	'[ "${seam% *}" -lt "${plugin% *}" ] && [ "${plugin#* }" = driver ] && [ "${seam#* }" = None ]'
+check "--plain-points plain_index.c: more schedules ($seam / $file)" \
+	'[ "${seam% *}" -lt "${file% *}" ] && [ "${file#* }" = plain_index.c ]'
+run_check 2 --driver-so "$PLUGINS/plain_index.so" --plain-points nosuch.c
+check "an unknown file: one line" 'grep -q "plain-points nosuch.c: no such source file" "$out" && [ "$(wc -l <"$out")" -eq 1 ]'
+run_check 2 --era 2.6.18 --plain-points driver
+check "driver without a plugin" 'grep -q "no --driver-so" "$out"'
 
 echo "plain_access: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

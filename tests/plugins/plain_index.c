@@ -7,7 +7,9 @@
  * completion retires up to tx_prod under the same lock.  -DAFTER_UNLOCK
  * writes tx_prod just after the unlock, the classic slip: the completion
  * reads it under the lock, unordered with that write, a data race the
- * first schedule shows.
+ * first schedule shows.  -DSTATS_RACE: the completion reads a statistic
+ * start_xmit keeps under the lock, without the lock, a hint: a data race;
+ * with -DSTATS_MARKED too, read through data_race(): meant, not reported.
  */
 #include <stdlib.h>
 
@@ -18,7 +20,22 @@ struct drv {
 	struct sk_buff **tx_buffers;
 	u32 ring;
 	u32 tx_prod, tx_cons;	/* plain: under tx_lock */
+	u32 tx_packets;		/* plain: written under tx_lock */
+	u32 early_polls;	/* plain: the completion's own */
 };
+
+/* A statistic: polls that came before anything was posted, by the count
+ * of posts read without the lock (its exact value does not matter). */
+static void count_early_poll(struct drv *tp)
+{
+#if defined(STATS_MARKED)
+	tp->early_polls += data_race(tp->tx_packets) == 0;
+#elif defined(STATS_RACE)
+	tp->early_polls += tp->tx_packets == 0;
+#else
+	(void)tp;
+#endif
+}
 
 static u32 tx_avail(const struct drv *tp)
 {
@@ -57,6 +74,7 @@ static netdev_tx_t drv_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	}
 	entry = tp->tx_prod;
 	tp->tx_buffers[entry % tp->ring] = skb;
+	tp->tx_packets++;
 #ifdef AFTER_UNLOCK
 	spin_unlock(&tp->tx_lock);
 	tp->tx_prod = entry + 1;
@@ -73,6 +91,7 @@ static int drv_poll(struct napi_struct *napi, int budget)
 	struct drv *tp = netdev_priv(dev);
 	int done = 0;
 
+	count_early_poll(tp);
 	spin_lock(&tp->tx_lock);
 	while (tp->tx_cons != tp->tx_prod && done < budget) {
 		struct sk_buff **slot = &tp->tx_buffers[tp->tx_cons % tp->ring];

@@ -11,6 +11,7 @@
 
 #include "../cli.h"
 #include "../signals.h"
+#include "plain_points.h"
 #include "shard.h"
 #include "txpath/version.h"
 #include "txpath/validator.h"
@@ -96,6 +97,15 @@ static const char check_help[] =
 "                          them: the pools' return stacks explored, and every\n"
 "                          packet home at the end (default on; off: the\n"
 "                          explorer's own packets, about 7 % fewer schedules)\n"
+"  --plain-points WHERE[,WHERE]\n"
+"                          the plain loads and stores of this code are\n"
+"                          scheduling points too (else only the seam's\n"
+"                          operations are, and a plain access is seen by the\n"
+"                          memory model and the data-race detector): driver\n"
+"                          (the --driver-so plugin's, built with txpath config\n"
+"                          --check-cflags), or a source file by the end of its\n"
+"                          path (ring.c, common/ring.c; a header: its inline\n"
+"                          code), from the debug information; more schedules\n"
 "  --producers N           producer contexts (default 2)\n"
 "  --packets N             packets each (default 2)\n"
 "  --ring N                descriptors (default: the smallest that fits one\n"
@@ -264,11 +274,15 @@ static const char check_help[] =
 "          write it read), full barrier or acq_rel read-modify-write, its\n"
 "          start, or, after an smp_rmb, its earlier loads.  An acquire\n"
 "          load raises the floor to the write it read.\n"
-"  RMW     the seam's read-modify-writes (acq_rel) are full barriers:\n"
-"          the buffer drains, later loads read the newest; a relaxed one\n"
-"          (txp_fetch_add_relaxed) orders only its own location (on tso\n"
-"          a locked instruction: a full barrier); txp_cas is weak and may\n"
-"          fail spuriously (smp_mb__after_atomic orders the compiler only)\n"
+"  RMW     as the kernel orders them: the fully ordered ones (xchg,\n"
+"          cmpxchg, test_and_set_bit, value-returning atomics) are full\n"
+"          barriers: the buffer drains, later loads read the newest; the\n"
+"          unordered ones (set_bit, clear_bit, atomic_inc, netif_stop_queue)\n"
+"          order only their own location, the _acquire ones also later\n"
+"          loads, the _release ones also earlier stores (under tso every\n"
+"          one is a locked instruction: a full barrier, as on x86);\n"
+"          smp_mb__before/after_atomic are full barriers (under sc and\n"
+"          tso nothing); txp_cas is weak and may fail spuriously\n"
 "  allows  message passing without a release or without an acquire (or\n"
 "          smp_wmb/smp_rmb); store buffering unless both sides have a\n"
 "          full barrier (release/acquire do not forbid it, as RCpc LDAPR);\n"
@@ -280,8 +294,9 @@ static const char check_help[] =
 "          seam cannot see dependencies, so a load through a pointer\n"
 "          another load read may read old values: a relaxed load that\n"
 "          relies on one must be an acquire); IRIW with barriers (ARMv8\n"
-"          is multi-copy atomic: one clock orders every landing); plain\n"
-"          fields are never reordered (they are not scheduling points).\n"
+"          is multi-copy atomic: one clock orders every landing); a plain\n"
+"          access is not held behind buffered stores to other locations\n"
+"          (only a data race could tell).\n"
 "  Each store landed early, older write read, and spurious failure is\n"
 "  a preemption; which store lands is part of its flush.  Keeps the\n"
 "  newest 4 writes of at most 512 locations per schedule: older ones are\n"
@@ -300,7 +315,9 @@ static const char check_help[] =
 "  txpath check --era 2.6.11 --bound 3      proved: no violation\n"
 "  txpath check --personality lost-wakeup --lock core   a stall\n"
 "  txpath check --personality recheck-nomb --lock core --producers 1 \\\n"
-"      --packets 3 --memory-model tso --bound 3   the missing barrier\n"
+"      --packets 3 --memory-model arm --random --runs 20000 --seed 1\n"
+"                                           the missing barrier after a stop\n"
+"                                           (set_bit): a stall on arm64 only\n"
 "  txpath check --era 5.1-nolock            the lockless qdisc's stuck packet\n"
 "  txpath check --era 5.13-missed --memory-model tso   2022's missing barrier\n"
 "  txpath check --era 6.18-draining --memory-model tso --bound 3   proved\n"
@@ -325,7 +342,7 @@ enum {
 	OPT_ERA = 256, OPT_LOCK, OPT_RUNNER, OPT_PERSONALITY, OPT_PRODUCERS, OPT_PACKETS,
 	OPT_RING, OPT_FRAGS, OPT_BATCH, OPT_MM, OPT_BOUND, OPT_PCT, OPT_RANDOM, OPT_RUNS,
 	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_SPIN_SECONDS, OPT_JSON, OPT_HELP, OPT_QDISC, OPT_QUEUES, OPT_BQL,
-	OPT_BULK, OPT_DEFER, OPT_POOLS, OPT_WATCHDOG, OPT_REDUCE, OPT_REDUCE_WITHOUT, OPT_JOBS,
+	OPT_BULK, OPT_DEFER, OPT_POOLS, OPT_PLAIN_POINTS, OPT_WATCHDOG, OPT_REDUCE, OPT_REDUCE_WITHOUT, OPT_JOBS,
 	OPT_SHARD, OPT_PROGRESS, OPT_CHECKPOINT, OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_DRIVER,
 };
 
@@ -347,6 +364,7 @@ static const struct option check_options[] = {
 	{ "bulk", required_argument, NULL, OPT_BULK },
 	{ "defer", required_argument, NULL, OPT_DEFER },
 	{ "pools", required_argument, NULL, OPT_POOLS },
+	{ "plain-points", required_argument, NULL, OPT_PLAIN_POINTS },
 	{ "watchdog", no_argument, NULL, OPT_WATCHDOG },
 	{ "memory-model", required_argument, NULL, OPT_MM },
 	{ "bound", required_argument, NULL, OPT_BOUND },
@@ -380,6 +398,7 @@ struct picks {
 	const struct txp_qdisc_ops *qdisc;	/* NULL: from the era */
 	const char *driver;	/* --driver: NULL, sim or ring */
 	struct driver_so so;
+	const char *plain_points;	/* --plain-points, as given */
 	bool json, progress;
 	unsigned jobs;		/* 0: the CPUs (the bounded search), else 1 */
 	const char *shard;	/* --shard I/N or env */
@@ -487,6 +506,7 @@ static void parse_option(int c, const char *arg, struct txp_explore_cfg *cfg, st
 	case OPT_DRIVER: p->driver = arg; break;
 	case OPT_DEFER: cfg->defer = parse_on_off("check", "--defer", arg); break;
 	case OPT_POOLS: cfg->pools = parse_on_off("check", "--pools", arg); break;
+	case OPT_PLAIN_POINTS: p->plain_points = arg; break;
 	case OPT_PRODUCERS: cfg->producers = (unsigned)parse_u64("check", "--producers", arg, 1, 6); break;
 	case OPT_PACKETS: cfg->packets = (unsigned)parse_u64("check", "--packets", arg, 1, 64); break;
 	case OPT_RING: cfg->ring = (unsigned)parse_u64("check", "--ring", arg, 1, 4096); break;
@@ -600,6 +620,19 @@ static void use_driver_so(struct txp_explore_cfg *cfg, const struct picks *p)
 	cfg->driver = driver_so_load("check", &p->so);
 	if (cfg->driver && p->lock < 0)
 		cfg->lock = txp_run_driver_plugin_of(cfg->driver)->lock;
+}
+
+/* --plain-points: once the plugin, if any, is loaded. */
+static void use_plain_points(struct txp_explore_cfg *cfg, const struct picks *p)
+{
+	const void *plugin = cfg->driver ? (const void *)txp_run_driver_plugin_of(cfg->driver) : NULL;
+	char err[256];
+
+	if (!p->plain_points)
+		return;
+	if (!plain_points_choose(p->plain_points, plugin, err, sizeof(err)))
+		usage_error("check", "%s", err);
+	cfg->plain_point = plain_points_chosen;
 }
 
 /* The driver's name, and its ring, as the scenario has them: a
@@ -802,6 +835,7 @@ static void print_json(FILE *f, const struct txp_explore_cfg *cfg, const struct 
 	json_str(&j, "memory_model", mm_name(cfg));
 	json_bool(&j, "defer", cfg->defer);
 	json_bool(&j, "pools", cfg->pools);
+	json_str(&j, "plain_points", cfg->plain_point ? plain_points_spec() : NULL);
 	json_u64(&j, "producers", cfg->producers);
 	json_u64(&j, "packets", cfg->packets);
 	json_u64(&j, "ring", ring_shown(cfg));
@@ -876,6 +910,7 @@ static bool parse_args(int argc, char **argv, struct txp_explore_cfg *cfg, struc
 	apply_picks(cfg, p);
 	check_defer("check", cfg->qdisc, cfg->defer);
 	use_driver_so(cfg, p);
+	use_plain_points(cfg, p);
 	if (!txp_explore_cfg_valid(cfg, err, sizeof(err)))
 		usage_error("check", "%s", err);
 	return true;

@@ -19,10 +19,11 @@ static const char history_help[] =
 "The bug class of the seeds through time: each row a chapter (its year,\n"
 "what changed) and a scenario, explored by txpath check on the real code\n"
 "under the memory models sc, tso and arm, every schedule with at most the\n"
-"row's bound of preemptions (2, or 3 where a bug needs three: the missing\n"
-"barrier under tso), the same bound under each model.  A verdict is\n"
-"\"found KIND, N preemptions\" (the first violation) or \"proven\" (none\n"
-"within the bound).  \"needs\" is the memory model the row's bug needs:\n"
+"row's bound of preemptions (2, or 3), the same bound under each model;\n"
+"where a bug needs more (the stop helper's missing barrier, under arm),\n"
+"20000 random schedules more past the bound.  A verdict is \"found KIND,\n"
+"N preemptions\" (the first violation; \"random\": by the random\n"
+"schedules) or \"proven\" (none within the bound).  \"needs\" is the memory model the row's bug needs:\n"
 "the first of sc, tso, arm (each weaker than the one before) under which\n"
 "it is found, or \"-\" when it is proven under all three.  \"race\" is the\n"
 "first under which the seeds' race was reached, start_xmit running on a\n"
@@ -43,29 +44,33 @@ static const char history_help[] =
 #define VETH(p) "--personality " p " --lock core --runner exclusive"
 
 /* A chapter: when, what, and its scenario as txpath check's options
- * (without --memory-model or --bound).  One line each. */
+ * (without --memory-model or --bound).  One line each.  runs: where the
+ * bounded search proves the row under a model, so many random schedules
+ * more (--random --seed 1), for a bug whose preemptions are past the
+ * bound; 0: none. */
 struct history_row {
 	const char *year, *what, *check;
 	unsigned bound;
+	unsigned runs;
 };
 
 static const struct history_row history[] = {
-	{ "2004", "NETIF_F_LLTX: tg3's false BUG (Roland Dreier)", "--era 2.6.9", 2 },
-	{ "2004", "the message silenced, the race kept", "--era silence", 2 },
-	{ "2005", "2.6.11-rc2: the xmit lock guards the driver", "--era 2.6.11-rc2", 2 },
-	{ "2005", "2.6.11: Miller's rule, full and stopped is BUSY", "--era 2.6.11", 2 },
-	{ "2006", "2.6.18: one context runs a queue", "--era 2.6.18", 2 },
-	{ "2006", "tg3 leaves LLTX: wake tested again under the lock", "--era 2.6.18 --personality locked --lock core --producers 1 --packets 5", 2 },
-	{ "2021", "lockless qdisc as merged: a packet stranded", "--era 5.1-nolock", 2 },
-	{ "2021", "the MISSED bit, no barrier after the unlock", "--era 5.13-missed", 2 },
-	{ "2022", "the barrier between unlock and MISSED test", "--era 5.19-barrier", 2 },
-	{ "2023", "6.3's stop/wake helpers, with BQL", "--personality modern --lock core --producers 1 --packets 3", 3 },
-	{ "2023", "the same, the stop helper's barrier left out", "--personality modern-nomb --lock core --producers 1 --packets 3", 3 },
-	{ "2024", "the watchdog against BQL: XOFF before trans_start", "--era 6.x --queues 1 --personality modern-2023 --producers 1 --packets 2 --watchdog", 2 },
-	{ "2024", "the fix: trans_start before XOFF, barriers", "--era 6.x --queues 1 --personality modern --producers 1 --packets 2 --watchdog", 2 },
-	{ "2025", "6.18: DRAINING, quota sets MISSED", "--era 6.18-draining", 2 },
-	{ "2025", "veth: a lost wakeup on ARM64 (CVE-2025-68232)", VETH("veth-6.16"), 2 },
-	{ "2025", "the fix: stop and kick NAPI, wake after smp_rmb()", VETH("veth"), 2 },
+	{ "2004", "NETIF_F_LLTX: tg3's false BUG (Roland Dreier)", "--era 2.6.9", 2, 0 },
+	{ "2004", "the message silenced, the race kept", "--era silence", 2, 0 },
+	{ "2005", "2.6.11-rc2: the xmit lock guards the driver", "--era 2.6.11-rc2", 2, 0 },
+	{ "2005", "2.6.11: Miller's rule, full and stopped is BUSY", "--era 2.6.11", 2, 0 },
+	{ "2006", "2.6.18: one context runs a queue", "--era 2.6.18", 2, 0 },
+	{ "2006", "tg3 leaves LLTX: wake tested again under the lock", "--era 2.6.18 --personality locked --lock core --producers 1 --packets 5", 2, 0 },
+	{ "2021", "lockless qdisc as merged: a packet stranded", "--era 5.1-nolock", 2, 0 },
+	{ "2021", "the MISSED bit, no barrier after the unlock", "--era 5.13-missed", 2, 0 },
+	{ "2022", "the barrier between unlock and MISSED test", "--era 5.19-barrier", 2, 0 },
+	{ "2023", "6.3's stop/wake helpers, with BQL", "--personality modern --lock core --producers 1 --packets 3", 3, 0 },
+	{ "2023", "the same, the stop helper's barrier left out", "--personality modern-nomb --lock core --producers 1 --packets 3", 3, 20000 },
+	{ "2024", "the watchdog against BQL: XOFF before trans_start", "--era 6.x --queues 1 --personality modern-2023 --producers 1 --packets 2 --watchdog", 2, 0 },
+	{ "2024", "the fix: trans_start before XOFF, barriers", "--era 6.x --queues 1 --personality modern --producers 1 --packets 2 --watchdog", 2, 0 },
+	{ "2025", "6.18: DRAINING, quota sets MISSED", "--era 6.18-draining", 2, 0 },
+	{ "2025", "veth: a lost wakeup on ARM64 (CVE-2025-68232)", VETH("veth-6.16"), 2, 0 },
+	{ "2025", "the fix: stop and kick NAPI, wake after smp_rmb()", VETH("veth"), 2, 0 },
 };
 
 #define HISTORY_ROWS (sizeof(history) / sizeof(history[0]))
@@ -104,29 +109,55 @@ static const char *const model_name[MODELS] = { "sc", "tso", "arm" };
 /* One row's outcome under one memory model. */
 struct verdict {
 	bool found, complete, race;
+	bool sampled;		/* found by the random schedules past the bound */
 	const char *kind;
 	unsigned preemptions;
 	uint64_t schedules;
 	double seconds;
 };
 
-static int explore(struct txp_explore_cfg *cfg, enum model mm, struct verdict *v)
+/* One search of cfg into v, its schedules and time added to v's. */
+static int search(const struct txp_explore_cfg *cfg, struct verdict *v)
 {
 	struct txp_explore_result res;
 	char err[256];
-	int rc;
+	int rc = txp_explore_run(cfg, &res, err, sizeof(err));
 
-	cfg->tso = mm == MODEL_TSO;
-	cfg->arm = mm == MODEL_ARM;
-	rc = txp_explore_run(cfg, &res, err, sizeof(err));
 	if (rc != 0) {
 		fprintf(stderr, "txpath demo --history: %s\n", err);
 		return rc;
 	}
-	*v = (struct verdict){ res.found, res.complete, res.xmit_on_stopped_reachable, res.kind,
-			       res.preemptions, res.schedules, res.seconds };
+	*v = (struct verdict){ res.found, res.complete, v->race || res.xmit_on_stopped_reachable,
+			       false, res.kind, res.preemptions, v->schedules + res.schedules,
+			       v->seconds + res.seconds };
 	txp_explore_result_free(&res);
 	return 0;
+}
+
+/* The row under model mm: its bounded search, then its random schedules
+ * if it has them and the bound found nothing. */
+static int explore(const struct history_row *row, struct txp_explore_cfg *cfg, enum model mm,
+		   struct verdict *v)
+{
+	struct txp_explore_cfg random;
+	int rc;
+
+	memset(v, 0, sizeof(*v));
+	cfg->tso = mm == MODEL_TSO;
+	cfg->arm = mm == MODEL_ARM;
+	rc = search(cfg, v);
+	if (rc || v->found || !v->complete || !row->runs)
+		return rc;
+	random = *cfg;
+	random.strategy = TXP_EXPLORE_RANDOM;
+	random.runs = row->runs;
+	random.seed = 1;
+	rc = search(&random, v);
+	if (!rc) {
+		v->sampled = v->found;
+		v->complete = !v->found;	/* proven within the bound all the same */
+	}
+	return rc;
 }
 
 /* The memory model the row's bug needs: the first under which it is
@@ -155,7 +186,9 @@ static const char *race_text(const struct verdict v[MODELS])
 
 static const char *verdict_text(const struct verdict *v, char *buf, size_t len)
 {
-	if (v->found)
+	if (v->sampled)
+		snprintf(buf, len, "found %s, random, %u preemptions", v->kind, v->preemptions);
+	else if (v->found)
 		snprintf(buf, len, "found %s, %u preemption%s", v->kind, v->preemptions,
 			 v->preemptions == 1 ? "" : "s");
 	else
@@ -208,6 +241,7 @@ static void json_verdict(struct json *j, const char *key, const struct verdict *
 	json_str(j, "violation", v->found ? v->kind : NULL);
 	if (v->found)
 		json_u64(j, "preemptions", v->preemptions);
+	json_bool(j, "random", v->sampled);
 	json_bool(j, "complete", v->complete);
 	json_bool(j, "xmit_on_stopped_reachable", v->race);
 	json_u64(j, "schedules", v->schedules);
@@ -286,7 +320,7 @@ int demo_history(int argc, char **argv)
 		cfg.bound = history[i].bound;
 		cfg.stop = stop;
 		for (int mm = 0; mm < MODELS && !rc; mm++)
-			rc = explore(&cfg, (enum model)mm, &v[mm]);
+			rc = explore(&history[i], &cfg, (enum model)mm, &v[mm]);
 		if (rc)
 			break;
 		if (json)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../cli.h"
+#include "plain_points.h"
 #include "shard.h"
 #include "txpath/plugin.h"
 #include "txpath/version.h"
@@ -100,12 +101,13 @@ const char *shard_identity(const struct txp_explore_cfg *cfg)
 	snprintf(id, sizeof(id), "era %s, claim %d, lock %s, runner %s, qdisc %s, defer %d, "
 		 "driver %s, producers %u, packets %u, pools %d, ring %u, frags %u-%u, batch %u, queues %u, "
 		 "bql %d, bulk %u, watchdog %d, memory model %s, bound %u, reduce %d/%u, "
-		 "max steps %u", cfg->era ? cfg->era : "-", cfg->race_impossible,
+		 "max steps %u, plain points %s", cfg->era ? cfg->era : "-", cfg->race_impossible,
 		 txp_lock_mode_name(cfg->lock), txp_runner_name(cfg->runner),
 		 cfg->qdisc ? cfg->qdisc->id : "-", cfg->defer, driver, cfg->producers,
 		 cfg->packets, cfg->pools, cfg->ring, cfg->frags_min, cfg->frags_max, cfg->batch, cfg->queues,
 		 cfg->bql, cfg->bulk, cfg->watchdog, cfg->arm ? "arm" : cfg->tso ? "tso" : "sc",
-		 cfg->bound, cfg->reduce, cfg->reduce_without, cfg->max_steps);
+		 cfg->bound, cfg->reduce, cfg->reduce_without, cfg->max_steps,
+		 cfg->plain_point ? plain_points_spec() : "-");
 	return id;
 }
 

@@ -178,17 +178,36 @@ static uint32_t max32(uint32_t a, uint32_t b)
 	return a > b ? a : b;
 }
 
+/* An acquire read-modify-write of addr by c reads its newest write: as an
+ * acquire load, later loads read nothing older than what was current
+ * then (its write may still land later for them, as on ARMv8).  Past the
+ * table's limit, nothing older than now: fewer behaviours, never more. */
+static void arm_acquire_newest(struct rt_ctx *c, const volatile void *addr, size_t size)
+{
+	struct arm_loc *l = arm_loc(addr, size);
+
+	c->floor = max32(c->floor, l ? l->ts[l->n - 1] : M.clock);
+}
+
 /* What operation op of c orders, under arm, as it is about to run. */
 void rt_arm_order(struct rt_ctx *c, enum txp_rt_op op, const volatile void *addr, size_t size)
 {
 	switch (op) {
 	case TXP_OP_RMW:
 	case TXP_OP_FENCE:
+	case TXP_OP_ORDER:
 		rt_drain(c);
 		c->floor = M.clock;
 		break;
 	case TXP_OP_RMW_RELAXED:
 		arm_flush_to(c, addr);
+		break;
+	case TXP_OP_RMW_ACQUIRE:
+		arm_flush_to(c, addr);
+		arm_acquire_newest(c, addr, size);
+		break;
+	case TXP_OP_RMW_RELEASE:
+		rt_drain(c);
 		break;
 	case TXP_OP_RMB:
 		c->floor = max32(c->floor, c->lastread);
@@ -198,11 +217,10 @@ void rt_arm_order(struct rt_ctx *c, enum txp_rt_op op, const volatile void *addr
 		break;
 	case TXP_OP_LOAD:
 	case TXP_OP_STORE:
-	case TXP_OP_ORDER:
 		break;
 	}
 	/* A read-modify-write reads, and so keeps, what it overwrites. */
-	if (op == TXP_OP_RMW || op == TXP_OP_RMW_RELAXED)
+	if (rt_op_rmw(op))
 		rt_arm_before_write(addr, size);
 }
 

@@ -123,6 +123,7 @@ static int spawn(const char *name, void *(*fn)(void *), void *arg)
 	c->stack_lo = fibers[rt.n].stack;
 	c->stack_hi = c->stack_lo + fibers[rt.n].stack_size;
 	c->plain_wrote = NULL;
+	c->racy = 0;
 	rt_race_spawn(rt.me && !rt.freerun ? rt.me->id : -1, rt.n);
 	snprintf(c->name, sizeof(c->name), "%s", name ? name : "thread");
 	c->state = SC_RUNNABLE;

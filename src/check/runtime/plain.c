@@ -59,6 +59,38 @@ void rt_plain_settle_slow(struct rt_ctx *c)
 }
 
 #ifdef TXP_CHECK_PLAIN
+static bool (*point_at)(const void *pc);
+#endif
+
+bool rt_plain_seen(void)
+{
+#ifdef TXP_CHECK_PLAIN
+	return true;
+#else
+	return false;
+#endif
+}
+
+void rt_plain_points(bool (*chosen)(const void *pc))
+{
+#ifdef TXP_CHECK_PLAIN
+	point_at = chosen;
+#else
+	(void)chosen;
+#endif
+}
+
+void txp_rt_data_race(bool enter)
+{
+	if (!rt.me || rt.freerun)
+		return;
+	if (enter)
+		rt.me->racy++;
+	else if (rt.me->racy)
+		rt.me->racy--;
+}
+
+#ifdef TXP_CHECK_PLAIN
 
 /* The TXP_LOCAL variables: per context, switched by the runtime (ctx.c),
  * so never shared. */
@@ -117,8 +149,10 @@ static void access(struct rt_ctx *c, const volatile void *addr, size_t size, uns
 	/* arm: it reads or overwrites the newest write (coherence). */
 	if (rt.mm == RT_ARM)
 		rt_arm_landed(c, addr);
+	/* Its own stack, its per-CPU variables, and (data_race()) what is
+	 * meant to race: nothing for the race detector, as KCSAN. */
 	if (a - (uintptr_t)c->stack_lo < (uintptr_t)(c->stack_hi - c->stack_lo) ||
-	    context_local(a))
+	    context_local(a) || c->racy)
 		return;
 	rt_race_access(c->id, addr, size, flags, pc);
 }
@@ -131,6 +165,8 @@ static void plain(const volatile void *addr, size_t size, unsigned flags, const 
 {
 	if (!RUNNING())
 		return;
+	if (point_at && point_at(pc))
+		txp_rt_point(flags & RACE_WRITE ? TXP_OP_STORE : TXP_OP_LOAD, addr, size);
 	access(rt.me, addr, size, flags, pc);
 	if (flags & RACE_WRITE)
 		rt.me->plain_wrote = addr;

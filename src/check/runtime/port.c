@@ -20,9 +20,8 @@ void txp_rt_point(enum txp_rt_op op, const volatile void *addr, size_t size)
 	rt_watch_point(addr, size);
 	if (!rt.me || rt.freerun)
 		return;
-	if (op == TXP_OP_LOAD || op == TXP_OP_RMW)
+	if (op == TXP_OP_LOAD || rt_op_rmw(op))
 		rt_note_read(rt.me, addr, size);
-	/* TXP_OP_ORDER: a point, nothing more. */
 	rt.me->ran_at = rt.steps;
 	if (++rt.steps > rt.max_steps) {
 		rt_stop(RT_STEP_LIMIT);
@@ -32,13 +31,13 @@ void txp_rt_point(enum txp_rt_op op, const volatile void *addr, size_t size)
 		rt.plan->policy->step(rt.plan->policy, rt.steps);
 	rt_reschedule();
 	/* The operation begins the context's next step. */
-	if (rt_tracing() && (op == TXP_OP_LOAD || op == TXP_OP_RMW || op == TXP_OP_RMW_RELAXED))
+	if (rt_tracing() && (op == TXP_OP_LOAD || rt_op_rmw(op)))
 		trace_read(addr);
 	race_fence(rt.me, op);
 	if (rt.mm == RT_ARM)
 		rt_arm_order(rt.me, op, addr, size);
-	else if (op == TXP_OP_RMW || op == TXP_OP_FENCE || op == TXP_OP_RMW_RELAXED)
-		rt_drain(rt.me);
+	else if (op == TXP_OP_FENCE || rt_op_rmw(op))
+		rt_drain(rt.me);	/* TXP_OP_ORDER: nothing under sc and tso */
 	/* The load follows at once: what it sees of the word is now. */
 	if (op == TXP_OP_LOAD)
 		rt_watch_load(addr);

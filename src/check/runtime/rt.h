@@ -92,6 +92,7 @@ struct rt_ctx {
 	unsigned char *locals;	/* its TXP_LOCAL variables while switched out */
 	const char *stack_lo, *stack_hi;	/* its fiber's stack */
 	const volatile void *plain_wrote;	/* its last access a store here (plain.c) */
+	unsigned racy;		/* data_race() depth: its accesses not raced (plain.c) */
 };
 
 struct rt {
@@ -126,6 +127,13 @@ extern struct rt rt;
 extern _Thread_local bool rt_thread;
 
 /* Is the running context's step recorded for the trace? */
+/* Does op read and write its word (a read-modify-write of any order)? */
+static inline bool rt_op_rmw(enum txp_rt_op op)
+{
+	return op == TXP_OP_RMW || op == TXP_OP_RMW_RELAXED || op == TXP_OP_RMW_ACQUIRE ||
+	       op == TXP_OP_RMW_RELEASE;
+}
+
 static inline bool rt_tracing(void)
 {
 	return rt.tracing && rt.me && !rt.freerun;

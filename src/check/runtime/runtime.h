@@ -163,6 +163,13 @@ void rt_release(void);
 /* Forget the execution (all contexts have ended). */
 void rt_finish(void);
 
+/* Does this build see plain accesses (not a sanitizer's: plain.c)? */
+bool rt_plain_seen(void);
+/* From now on, the plain accesses at code addresses chosen(pc) says yes
+ * to are scheduling points as well (NULL: none, the default): the
+ * context may be preempted before each.  Where rt_plain_seen(). */
+void rt_plain_points(bool (*chosen)(const void *pc));
+
 /* What the last execution did. */
 const struct rt_branch *rt_branches(unsigned *n);
 const struct rt_event *rt_events(unsigned *n);

@@ -553,8 +553,9 @@ static inline unsigned sim_free_now(struct txp_sim *sim, uint64_t prod)
 	return sim_avail(sim, prod, txp_load_acquire(&sim->cons));
 }
 
-/* The helper's stop with its barrier left out: the mutant the explorer
- * must find under tso. */
+/* The helper's stop with its barrier left out: right on x86, where the
+ * stop (set_bit) is a locked instruction; a stall the explorer must find
+ * under arm. */
 static void sim_maybe_stop_nomb(struct txp_sim *sim, uint64_t prod)
 {
 	txp_netif_stop_queue(sim->txq);

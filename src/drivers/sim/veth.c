@@ -56,8 +56,8 @@ enum txp_tx txp__sim_veth_full(struct txp_sim *sim, uint64_t prod)
 		txp__sim_veth_kick(sim);
 		return TXP_TX_BUSY;
 	}
-	/* smp_mb__after_atomic() after set_bit(): a full barrier on ARM64. */
-	txp_smp_mb();
+	/* smp_mb__after_atomic() after set_bit() (the stop). */
+	txp_smp_mb__after_atomic();
 	if (veth_ring_empty(sim, prod)) {
 		txp_event("ring empty: netif_tx_wake_queue()");
 		txp_netif_wake_queue(sim->txq);
