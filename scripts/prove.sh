@@ -177,7 +177,7 @@ done
 # $ARM_BOUND (default 2) with the reduction (issue 26: under arm a state
 # is named by its trace, the loads' choices and the model's state; the
 # verdicts are the full search's, tests/check/test_reduce.c and the
-# litmus tests): 5.19-barrier at bound 2 in 142,112 schedules and 23.7 s
+# litmus tests): 5.19-barrier at bound 2 in 142,112 schedules and 19.9 s
 # of CPU, where the full search takes 306,208 and 34.0 s (the arm model's
 # part of a name costs, and no choice is asleep under arm, so the gain is
 # smaller than under tso); at bound 3, 6.18-draining under arm is proved
