@@ -71,11 +71,6 @@ bool txp_explore_cfg_valid(const struct txp_explore_cfg *cfg, char *err, size_t 
 		snprintf(err, errlen, "leaving parts of the reduction out needs the reduction (--reduce)");
 		return false;
 	}
-	if (cfg->reduce && cfg->arm) {
-		snprintf(err, errlen, "the reduction works under sc and tso, not arm "
-			 "(whose loads see landings in the order of one clock)");
-		return false;
-	}
 	if (cfg->split && (cfg->strategy != TXP_EXPLORE_BOUND || cfg->replay)) {
 		snprintf(err, errlen, "a part of the search (shards, jobs) is for the bounded search "
 			 "(--bound)");

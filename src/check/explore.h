@@ -288,6 +288,16 @@ int txp_explore_merge(const struct txp_explore_cfg *cfg, const struct txp_explor
 		      unsigned n, struct txp_explore_result *res, char *err, size_t errlen);
 
 /*
+ * The n parts (each cfg->split's) as one part of the search, the pieces
+ * they took together, as one process taking them would give it (a shard
+ * run by workers): their pieces in order, up to the first that has a
+ * violation (found_piece, UINT64_MAX: none), that violation (replayed),
+ * what they reached; to merge with the others' by txp_explore_merge().
+ */
+int txp_explore_gather(const struct txp_explore_cfg *cfg, const struct txp_explore_result *parts,
+		       unsigned n, struct txp_explore_result *res, char *err, size_t errlen);
+
+/*
  * The bounded search split among jobs worker processes (fork()ed: the
  * explorer's contexts are fibers of one thread over the runtime's
  * file-scope state, so a worker is a process), pieces handed out one at a
@@ -301,11 +311,13 @@ int txp_explore_merge(const struct txp_explore_cfg *cfg, const struct txp_explor
  * to the end, from the first up to the first not.  cfg->split, if set,
  * is the caller's: the workers share out the pieces it takes.  prior, if
  * not NULL, is a part explored before (the pieces cfg->split skips),
- * merged in.
+ * merged in.  part: the result is not the whole search's but the part
+ * cfg->split takes, gathered (txp_explore_gather(): a shard's); prior
+ * must then be NULL.
  */
 int txp_explore_jobs(const struct txp_explore_cfg *cfg, unsigned jobs,
-		     const struct txp_explore_result *prior, struct txp_explore_result *res,
-		     char *err, size_t errlen);
+		     const struct txp_explore_result *prior, bool part,
+		     struct txp_explore_result *res, char *err, size_t errlen);
 
 /*
  * Schedules as strings: "-" (every branch point takes its default: the

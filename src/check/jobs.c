@@ -396,8 +396,8 @@ static int crew_start(struct crew *c, const struct txp_explore_cfg *cfg, char *e
 }
 
 static int crew_merge(struct crew *c, const struct txp_explore_cfg *cfg,
-		      const struct txp_explore_result *prior, struct txp_explore_result *res,
-		      char *err, size_t errlen)
+		      const struct txp_explore_result *prior, bool part,
+		      struct txp_explore_result *res, char *err, size_t errlen)
 {
 	struct txp_explore_result *parts = calloc(c->n + 1, sizeof(*parts));
 	int rc = parts ? 0 : -ENOMEM;
@@ -407,7 +407,8 @@ static int crew_merge(struct crew *c, const struct txp_explore_cfg *cfg,
 	if (rc == 0 && prior)
 		parts[c->n] = *prior;
 	if (rc == 0)
-		rc = txp_explore_merge(cfg, parts, c->n + !!prior, res, err, errlen);
+		rc = (part ? txp_explore_gather : txp_explore_merge)(cfg, parts, c->n + !!prior, res,
+								     err, errlen);
 	for (unsigned i = 0; parts && i < c->n; i++)
 		txp_explore_result_free(&parts[i]);
 	free(parts);
@@ -417,8 +418,8 @@ static int crew_merge(struct crew *c, const struct txp_explore_cfg *cfg,
 }
 
 int txp_explore_jobs(const struct txp_explore_cfg *cfg, unsigned jobs,
-		     const struct txp_explore_result *prior, struct txp_explore_result *res,
-		     char *err, size_t errlen)
+		     const struct txp_explore_result *prior, bool part,
+		     struct txp_explore_result *res, char *err, size_t errlen)
 {
 	struct crew c = { .n = jobs };
 	uint64_t t0 = txp_now_ns();
@@ -447,7 +448,7 @@ int txp_explore_jobs(const struct txp_explore_cfg *cfg, unsigned jobs,
 	if (rc == 0 && cfg->checkpoint)
 		crew_checkpoint(&c, cfg);
 	if (rc == 0)
-		rc = crew_merge(&c, cfg, prior, res, err, errlen);
+		rc = crew_merge(&c, cfg, prior, part, res, err, errlen);
 	for (unsigned i = 0; i < c.n; i++)
 		if (c.out[i])
 			fclose(c.out[i]);

@@ -3,7 +3,8 @@
  * only): shards (--shard, --merge) and workers (--jobs) each explored some
  * of the pieces of the one fixed order (explore.h, txp_explore_split);
  * the whole is what one run gives, read off the pieces up to the first
- * that has a violation.
+ * that has a violation.  A shard's workers' parts are gathered into the
+ * shard's part the same way, its pieces kept.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -22,8 +23,17 @@ static int first_found(const struct txp_explore_result *parts, unsigned n)
 	return best;
 }
 
+static int cmp_piece(const void *a, const void *b)
+{
+	uint64_t x = ((const struct txp_explore_piece *)a)->index;
+	uint64_t y = ((const struct txp_explore_piece *)b)->index;
+
+	return (x > y) - (x < y);
+}
+
 /* Schedules, what they reached, and the pieces counted, over the pieces
- * up to last (UINT64_MAX: all). */
+ * up to last (UINT64_MAX: all); into res->pieces too, in order, if it has
+ * room for them. */
 static uint64_t add_pieces(const struct txp_explore_result *parts, unsigned n, uint64_t last,
 			   struct txp_explore_result *res)
 {
@@ -35,6 +45,8 @@ static uint64_t add_pieces(const struct txp_explore_result *parts, unsigned n, u
 
 			if (p->index > last)
 				continue;
+			if (res->pieces)
+				res->pieces[res->npieces++] = *p;
 			counted++;
 			res->schedules += p->schedules;
 			res->xmit_on_stopped_reachable |= p->flags & TXP_EXPLORE_PIECE_XMIT_ON_STOPPED;
@@ -42,6 +54,8 @@ static uint64_t add_pieces(const struct txp_explore_result *parts, unsigned n, u
 			if (p->index == last)
 				res->bound_reached = p->round;
 		}
+	if (res->pieces)
+		qsort(res->pieces, res->npieces, sizeof(*res->pieces), cmp_piece);
 	return counted;
 }
 
@@ -93,14 +107,24 @@ static int replay_violation(const struct txp_explore_cfg *cfg, const char *sched
 	return 0;
 }
 
-int txp_explore_merge(const struct txp_explore_cfg *cfg, const struct txp_explore_result *parts,
-		      unsigned n, struct txp_explore_result *res, char *err, size_t errlen)
+/* The parts' result: the whole's, or (part) the part of the search they
+ * took together, its pieces listed. */
+static int merge(const struct txp_explore_cfg *cfg, const struct txp_explore_result *parts,
+		 unsigned n, bool part, struct txp_explore_result *res, char *err, size_t errlen)
 {
 	int best = first_found(parts, n);
 	uint64_t last = best >= 0 ? parts[best].found_piece : UINT64_MAX;
 	uint64_t counted;
+	size_t pieces = 0;
 
 	memset(res, 0, sizeof(*res));
+	for (unsigned i = 0; part && i < n; i++)
+		pieces += parts[i].npieces;
+	if (part && !(res->pieces = malloc((pieces + 1) * sizeof(*res->pieces)))) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	res->found_piece = last;
 	res->complete = best < 0;
 	res->bound_reached = cfg->bound;
 	for (unsigned i = 0; i < n; i++) {
@@ -114,10 +138,22 @@ int txp_explore_merge(const struct txp_explore_cfg *cfg, const struct txp_explor
 	counted = add_pieces(parts, n, last, res);
 	add_reduction(parts, n, res);
 	/* Every piece before the violation was explored, by someone. */
-	if (best >= 0 && counted != last + 1 && !res->interrupted) {
+	if (!part && best >= 0 && counted != last + 1 && !res->interrupted) {
 		snprintf(err, errlen, "the parts explored %llu of the %llu pieces up to the violation's",
 			 (unsigned long long)counted, (unsigned long long)last + 1);
 		return -EPROTO;
 	}
 	return best >= 0 ? replay_violation(cfg, parts[best].schedule, res, err, errlen) : 0;
+}
+
+int txp_explore_merge(const struct txp_explore_cfg *cfg, const struct txp_explore_result *parts,
+		      unsigned n, struct txp_explore_result *res, char *err, size_t errlen)
+{
+	return merge(cfg, parts, n, false, res, err, errlen);
+}
+
+int txp_explore_gather(const struct txp_explore_cfg *cfg, const struct txp_explore_result *parts,
+		       unsigned n, struct txp_explore_result *res, char *err, size_t errlen)
+{
+	return merge(cfg, parts, n, true, res, err, errlen);
 }

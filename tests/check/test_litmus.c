@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -47,8 +48,8 @@ enum order {
 	RMW_ACQ_LOAD,	/* the load an acquire fetch-add of 0 */
 };
 
-static _Atomic unsigned x, y;
-static unsigned r0, r1;
+static _Atomic unsigned x, y, z;
+static unsigned r0, r1, r2;
 static unsigned payload;	/* the plain cases' plain word */
 static bool raced;		/* a data race reported in some execution */
 
@@ -275,6 +276,57 @@ static bool ww_outcome(void)
 	return atomic_load(&x) == 1 && r0 == 1 && r1 == 0;
 }
 
+/*
+ * Two cases where the bug needs a load of an older write, made for the
+ * reduction under arm: the full search reaches their outcome through a
+ * state that, named by less than the model's whole state, would take the
+ * name of one explored before it (with the default order first) whose
+ * futures never reach it.
+ *
+ * Early barrier: the reader's smp_mb before its message passing takes a
+ * floor; where it ran before the writer's stores landed, the data's old
+ * value may still be read.  Run after them (the default order), the same
+ * trace (the barrier touches no word) forbids it: the floor tells them
+ * apart.  A third context that does nothing keeps every point a branch.
+ */
+static void *early_mb_reader(void *arg)
+{
+	(void)arg;
+	txp_smp_mb();
+	r0 = txp_load_relaxed(&y);
+	r1 = txp_load_relaxed(&x);
+	return NULL;
+}
+
+/* Forgotten: a writer of three words, its flag y last by a release; the
+ * reader reads the flag, the data x's old value, then makes x's newest
+ * its own (a relaxed read-modify-write: where it saw which is
+ * forgotten), then reads z's old value.  Its first old read is only in
+ * what it holds (r1): the load's choice names the state. */
+static void *three_writer(void *arg)
+{
+	(void)arg;
+	txp_store_relaxed(&z, 1);
+	txp_store_relaxed(&x, 1);
+	txp_store_release(&y, 1);
+	return NULL;
+}
+
+static void *forgetting_reader(void *arg)
+{
+	(void)arg;
+	r0 = txp_load_relaxed(&y);
+	r1 = txp_load_relaxed(&x);
+	(void)txp_fetch_add_relaxed(&x, 0u);
+	r2 = txp_load_relaxed(&z);
+	return NULL;
+}
+
+static bool forgetting_outcome(void)
+{
+	return r0 == 1 && r1 == 0 && r2 == 0;
+}
+
 /* Own store: a buffered store, then a plain load of the same word.
  * Outcome: the load missed its own store. */
 static void *own_store(void *arg)
@@ -383,8 +435,9 @@ static bool run_once(const struct litmus *l, enum rt_mm mm, const struct rt_plan
 
 	atomic_store(&x, 0);
 	atomic_store(&y, 0);
+	atomic_store(&z, 0);
 	payload = 0;
-	r0 = r1 = 99;
+	r0 = r1 = r2 = 99;
 	side[0] = l->o0;
 	side[1] = l->o1;
 	rt_begin(plan, mm, MAX_STEPS);
@@ -412,12 +465,82 @@ static uint32_t actions_of(const struct rt_branch *b)
 	return (uint32_t)b->enabled | (uint32_t)b->flushable << RT_MAX_CTX;
 }
 
+/*
+ * What a state's name promises: two states of one name have the same
+ * futures.  The full search names every run branch (its trace, and the
+ * arm model's state) and finds each node's futures: the ends (what each
+ * context read, what memory holds, coded small) of the executions below
+ * it.  Nodes of one name must have the same, or a reduction that merges
+ * them would lose some.  Unbounded, a name is free of who runs (cur).
+ */
+#define ENDS 256	/* ends' codes */
+
+struct named {
+	uint64_t a, b;			/* the name */
+	uint64_t ends[ENDS / 64];	/* bit e: end e is a future */
+};
+
+static struct {
+	struct named *n;
+	size_t len, cap;
+	uint64_t ends[MAX_BRANCHES][ENDS / 64];	/* of each node of the path */
+} N;
+
+/* This execution's end: r0, r1, r2 (3: another value) and x, y. */
+static unsigned end_code(void)
+{
+	unsigned r[3] = { r0, r1, r2 }, e = 0;
+
+	for (int i = 0; i < 3; i++)
+		e = e << 2 | (r[i] < 3 ? r[i] : 3);
+	return e << 2 | (atomic_load(&x) == 1) << 1 | (atomic_load(&y) == 1);
+}
+
+static void named_add(const struct rt_branch *b, const uint64_t *ends)
+{
+	if (N.len == N.cap) {
+		N.cap = N.cap ? 2 * N.cap : 4096;
+		N.n = realloc(N.n, N.cap * sizeof(*N.n));
+		assert_non_null(N.n);
+	}
+	N.n[N.len].a = b->key_a;
+	N.n[N.len].b = b->key_b;
+	memcpy(N.n[N.len++].ends, ends, sizeof(N.n[0].ends));
+}
+
+static int cmp_named(const void *p, const void *q)
+{
+	const struct named *u = p, *v = q;
+
+	return u->a != v->a ? (u->a > v->a) - (u->a < v->a) : (u->b > v->b) - (u->b < v->b);
+}
+
+/* Every name of the search just ended has one set of futures: how many
+ * states met a name again. */
+static size_t names_hold(const struct litmus *l, const char *mm)
+{
+	size_t same = 0;
+
+	qsort(N.n, N.len, sizeof(*N.n), cmp_named);
+	for (size_t i = 1; i < N.len; i++) {
+		if (N.n[i].a != N.n[i - 1].a || N.n[i].b != N.n[i - 1].b)
+			continue;
+		same++;
+		if (memcmp(N.n[i].ends, N.n[i - 1].ends, sizeof(N.n[i].ends)))
+			fail_msg("%s under %s: two states of one name, with other futures", l->name,
+				 mm);
+	}
+	N.len = 0;
+	return same;
+}
+
 /* Every schedule of l under mm, depth first over the branch points (each
- * action of each, no bound): is the outcome reachable?  With reduce (sc,
- * tso), as `txpath check --reduce` searches: a state whose name (the
- * trace so far) was explored in full is not again, and the answers must
- * not change.  Unbounded, nothing is priced: every state as if nobody ran
- * (cur -1), with nothing left to spend. */
+ * action of each, no bound): is the outcome reachable?  With reduce, as
+ * `txpath check --reduce` searches: a state whose name (the trace so far,
+ * and the arm model's state) was explored in full is not again, and the
+ * answers must not change.  Only a run branch names a state (the arm
+ * model's own are within a step).  Unbounded, nothing is priced: every
+ * state as if nobody ran (cur -1), with nothing left to spend. */
 static bool reachable(const struct litmus *l, enum rt_mm mm, bool reduce, unsigned *schedules)
 {
 	int8_t path[MAX_BRANCHES];
@@ -426,9 +549,9 @@ static bool reachable(const struct litmus *l, enum rt_mm mm, bool reduce, unsign
 	bool seen = false;
 
 	visited_clear();
+	N.len = 0;
 	for (;;) {
-		struct rt_plan plan = { .prefix = path, .nprefix = prefix,
-					   .trace = reduce };
+		struct rt_plan plan = { .prefix = path, .nprefix = prefix, .trace = true };
 		const struct rt_branch *b;
 		bool skip = false;
 		int i;
@@ -437,8 +560,14 @@ static bool reachable(const struct litmus *l, enum rt_mm mm, bool reduce, unsign
 		(*schedules)++;
 		b = rt_branches(&n);
 		assert_true(n <= MAX_BRANCHES);
+		for (unsigned k = 0, e = end_code(); !reduce && k < n; k++) {
+			if (k >= prefix)
+				memset(N.ends[k], 0, sizeof(N.ends[k]));
+			N.ends[k][e / 64] |= 1ull << (e % 64);
+		}
 		for (unsigned k = 0; k < n; k++) {
-			skip |= reduce && k >= prefix && visited_covers(b[k].key_a, b[k].key_b, -1, 0);
+			skip |= reduce && k >= prefix && b[k].kind == RT_BR_RUN &&
+				visited_covers(b[k].key_a, b[k].key_b, -1, 0);
 			if (k >= prefix)
 				tried[k] = skip ? actions_of(&b[k]) : bit_of(b[k].chosen);
 			path[k] = b[k].chosen;
@@ -448,8 +577,10 @@ static bool reachable(const struct litmus *l, enum rt_mm mm, bool reduce, unsign
 			int bit;
 
 			if (!left) {
-				if (reduce)
+				if (reduce && b[i].kind == RT_BR_RUN)
 					visited_add(b[i].key_a, b[i].key_b, -1, 0);
+				if (!reduce && b[i].kind == RT_BR_RUN)
+					named_add(&b[i], N.ends[i]);
 				continue;
 			}
 			bit = __builtin_ctz(left);
@@ -472,6 +603,8 @@ static void check_litmus(const struct litmus *cases, size_t ncases)
 	/* The explorer is one thread of fibers: ThreadSanitizer has nothing to
 	 * see here, and its cost per fresh context made these exhaustive
 	 * searches run past five minutes (a second plain, under ASan). */
+	size_t same = 0;
+
 	if (TXP_TEST_TSAN)
 		skip();
 	for (size_t c = 0; c < ncases; c++) {
@@ -479,27 +612,32 @@ static void check_litmus(const struct litmus *cases, size_t ncases)
 		bool want[3] = { l->sc, l->tso, l->arm }, got[3];
 		unsigned schedules[3] = { 0, 0, 0 };
 
-		unsigned reduced[2] = { 0, 0 };
+		unsigned reduced[3] = { 0, 0, 0 };
 
 		raced = false;
-		for (int mm = RT_SC; mm <= RT_ARM; mm++)
+		for (int mm = RT_SC; mm <= RT_ARM; mm++) {
 			got[mm] = reachable(l, (enum rt_mm)mm, false, &schedules[mm]);
+			same += names_hold(l, mm_names[mm]);
+		}
 		if (l->race != ANY && raced != (l->race == RACE))
 			fail_msg("%s: %s data race", l->name, raced ? "a" : "no");
-		for (int mm = RT_SC; mm <= RT_TSO; mm++)
+		for (int mm = RT_SC; mm <= RT_ARM; mm++)
 			if (reachable(l, (enum rt_mm)mm, true, &reduced[mm]) != got[mm])
 				fail_msg("%s under %s: outcome %s with the reduction, %s without", l->name,
 					 mm_names[mm], got[mm] ? "unreachable" : "reachable",
 					 got[mm] ? "reachable" : "unreachable");
-		printf("  %-28s sc %-3s tso %-3s arm %-3s (%u, %u, %u schedules; reduced %u, %u)\n",
+		printf("  %-28s sc %-3s tso %-3s arm %-3s (%u, %u, %u schedules; reduced %u, %u, %u)\n",
 		       l->name, got[0] ? "yes" : "no", got[1] ? "yes" : "no", got[2] ? "yes" : "no",
-		       schedules[0], schedules[1], schedules[2], reduced[0], reduced[1]);
+		       schedules[0], schedules[1], schedules[2], reduced[0], reduced[1], reduced[2]);
 		for (int mm = RT_SC; mm <= RT_ARM; mm++)
 			if (got[mm] != want[mm])
 				fail_msg("%s under %s: outcome %s, expected %s", l->name, mm_names[mm],
 					 got[mm] ? "reachable" : "unreachable",
 					 want[mm] ? "reachable" : "unreachable");
 	}
+	/* States met again by name: the names' check compared some. */
+	printf("  %zu states met a name again, each with the same futures\n", same);
+	assert_true(same > 0);
 }
 
 #define MP(name, o0, o1, sc, tso, arm) { name, mp_writer, mp_reader, mp_outcome, o0, o1, sc, tso, arm, NULL, NULL, ANY }
@@ -592,6 +730,22 @@ static void test_others(void **state)
 	check_litmus(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
+/* Reached under arm only by a load of an older write, through a state
+ * whose name needs the model's state (early mb: the floor) or the load's
+ * choice (forgotten): the reduction must reach them too. */
+static void test_older_reads_reduced(void **state)
+{
+	static const struct litmus cases[] = {
+		{ "MP release / early mb", mp_writer, early_mb_reader, mp_outcome, RELEASE, RELAXED,
+		  false, false, true, nothing, NULL, ANY },
+		{ "MP, an old read forgotten", three_writer, forgetting_reader, forgetting_outcome,
+		  RELAXED, RELAXED, false, false, true, nothing, NULL, ANY },
+	};
+
+	(void)state;
+	check_litmus(cases, sizeof(cases) / sizeof(cases[0]));
+}
+
 #define PLAIN(name, t0, t1, outcome, o0, o1, sc, tso, arm, race) \
 	{ name, t0, t1, outcome, o0, o1, sc, tso, arm, NULL, NULL, race }
 
@@ -637,6 +791,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_store_buffering),
 		cmocka_unit_test(test_load_buffering),
 		cmocka_unit_test(test_others),
+		cmocka_unit_test(test_older_reads_reduced),
 	};
 
 	return txp_test_main(argc, argv, tests);

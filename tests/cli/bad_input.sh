@@ -101,7 +101,6 @@ expect_ok '"warnings":\["no schedule stopped a queue' check --driver ring --ring
 expect_usage "takes asleep and symmetry" check --reduce --reduce-without asleep,sleep
 expect_usage "takes asleep and symmetry" check --reduce --reduce-without asleep,
 expect_usage "needs the reduction (--reduce)" check --reduce-without asleep
-expect_usage "works under sc and tso, not arm" check --era 6.x --memory-model arm --reduce
 
 # check (issue 8)
 # Replay strings: out of the scenario, past any index, or malformed.

@@ -1,7 +1,8 @@
 """check_split.py TXPATH: `txpath check` split (issue 26) gives what one
 run gives.  On a matrix of scenarios (eras, personalities, the memory
 models, with and without a violation) x N in 1..4: --jobs N, and N shards
-(--shard I/N) put together by --merge, against --jobs 1: the verdict, the
+(--shard I/N) put together by --merge, and (N of 2 or 3) N shards each run
+by 2 workers (--shard I/N --jobs 2), against --jobs 1: the verdict, the
 violation's kind and schedule (its --replay string), the schedules counted
 (without --reduce), whether the race was reachable, the bound reached.
 Then --merge refuses what it must, each with one line and exit 2: a shard
@@ -30,7 +31,9 @@ CASES = [
     "--personality veth-6.16 --lock core --runner exclusive --memory-model arm --bound 1",
     "--personality veth --lock core --runner exclusive --memory-model arm --bound 1",
 ]
-REDUCED = ["--era 2.6.18 --bound 1 --reduce", "--era 5.1-nolock --bound 2 --reduce"]
+REDUCED = ["--era 2.6.18 --bound 1 --reduce", "--era 5.1-nolock --bound 2 --reduce",
+           "--personality veth-6.16 --lock core --runner exclusive --memory-model arm --bound 1 "
+           "--reduce"]
 failures = 0
 
 
@@ -63,12 +66,13 @@ def expect_same(what, want, got):
         print("ok   %s" % what)
 
 
-def shards(args, n, d):
+def shards(args, n, d, jobs=1):
     files = []
     for i in range(n):
         f = os.path.join(d, "s%d.json" % i)
         with open(f, "w") as out:
-            subprocess.run([TXPATH, "check"] + args + ["--shard", "%d/%d" % (i, n)],
+            subprocess.run([TXPATH, "check"] + args + ["--shard", "%d/%d" % (i, n),
+                                                       "--jobs", str(jobs)],
                            stdout=out, check=True)
         files.append(f)
     return files
@@ -85,6 +89,11 @@ def matrix(d):
             files = shards(args, n, d)
             got = json.loads(check(["--json", "--merge"] + files).stdout)
             expect_same("%s, %d shards merged" % (case, n), one, verdict(got, exact))
+            if n in (2, 3):
+                files = shards(args, n, d, jobs=2)
+                got = json.loads(check(["--json", "--merge"] + files).stdout)
+                expect_same("%s, %d shards of 2 workers merged" % (case, n), one,
+                            verdict(got, exact))
 
 
 def refused(what, args, needle):

@@ -141,23 +141,27 @@ static const char check_help[] =
 "The strategy (one of):\n"
 "  --bound K               every schedule with at most K preemptions,\n"
 "                          iterative context bounding (default, K = 2)\n"
-"  --reduce                with --bound, under sc or tso: a state already\n"
-"                          explored in full is not explored again.  A state\n"
-"                          is named by the execution's trace so far (which\n"
-"                          steps of which contexts, in which order where two\n"
-"                          touch one location of the seam and one writes it;\n"
+"  --reduce                with --bound: a state already explored in full\n"
+"                          is not explored again.  A state is named by the\n"
+"                          execution's trace so far (which steps of which\n"
+"                          contexts, in which order where two touch one\n"
+"                          location of the seam and one writes it; under arm\n"
+"                          also which write each load read, which store\n"
+"                          landed, and the model's state: what each context\n"
+"                          may still read, its floor, its buffered stores;\n"
 "                          a fingerprint of 112 bits); met again with no more\n"
 "                          preemptions left and the same context running, or\n"
 "                          one fewer, it is skipped, and so is a choice whose\n"
 "                          step is known to lead there (taken from a branch\n"
-"                          before, nothing since writing what it touched).\n"
+"                          before, nothing since writing what it touched;\n"
+"                          not under arm).\n"
 "                          The verdicts are those of the full search\n"
 "                          at the same bound, for code whose shared state\n"
 "                          goes through the seam (a race on a plain field is\n"
 "                          invisible to both).  Producers that differ in\n"
 "                          nothing but their ids (one queue, one fragment\n"
 "                          count, the simulated NIC or --driver ring) are\n"
-"                          interchangeable: a\n"
+"                          interchangeable (not under arm): a\n"
 "                          state and its images under their permutations (2\n"
 "                          to 4 producers) are one state.  Should a context\n"
 "                          starve and be switched to unchosen (a fair switch),\n"
@@ -218,7 +222,8 @@ static const char check_help[] =
 "                          the command's arguments, the scenario and txpath's\n"
 "                          version) for --merge.  Exit 0 when it ran to its\n"
 "                          end (a violation too: the merge judges), 130 or\n"
-"                          143 interrupted.  One process: run more shards\n"
+"                          143 interrupted.  With --jobs N, its pieces shared\n"
+"                          out among N workers (default: one process)\n"
 "  --shard env[/N]         I and N from the job scheduler: a Slurm array's\n"
 "                          SLURM_ARRAY_TASK_ID (from 0) and\n"
 "                          SLURM_ARRAY_TASK_COUNT, a Kubernetes Indexed Job's\n"
@@ -583,9 +588,6 @@ static void check_combination(const struct cmdline *cl)
 			    "a search not split in shards");
 	if (cmdline_given(cl, OPT_CHECKPOINT_EVERY) && !cmdline_given(cl, OPT_CHECKPOINT))
 		usage_error("check", "--checkpoint-every applies to --checkpoint only");
-	if (cmdline_given(cl, OPT_SHARD) && cmdline_given(cl, OPT_JOBS))
-		usage_error("check", "a shard runs as one process: choose one of --shard, --jobs "
-			    "(or run more shards)");
 	/* As txpath run refuses it: a plugin drives one queue, its own. */
 	if (cmdline_given(cl, OPT_DRIVER_SO) && cmdline_given(cl, OPT_QUEUES))
 		usage_error("check", "--queues is for the simulated NIC, not --driver-so (a plugin "
@@ -1088,7 +1090,8 @@ static unsigned jobs_of(const struct txp_explore_cfg *cfg, const struct picks *p
 	return cpus < 1 ? 1 : cpus > CHECK_JOBS_MAX ? CHECK_JOBS_MAX : (unsigned)cpus;
 }
 
-/* --shard: this shard's part of the search, as its JSON document. */
+/* --shard: this shard's part of the search, as its JSON document; with
+ * --jobs, its pieces shared out among that many workers. */
 static int check_shard(struct txp_explore_cfg *cfg, const struct picks *p, int argc, char **argv)
 {
 	struct shard s = shard_spec(p->shard);
@@ -1098,9 +1101,13 @@ static int check_shard(struct txp_explore_cfg *cfg, const struct picks *p, int a
 	int rc;
 
 	cfg->split = &split;
-	rc = txp_explore_run(cfg, &res, err, sizeof(err));
+	rc = jobs_of(cfg, p) > 1 ? txp_explore_jobs(cfg, jobs_of(cfg, p), NULL, true, &res, err,
+						    sizeof(err))
+				 : txp_explore_run(cfg, &res, err, sizeof(err));
 	if (cfg->progress)
 		fputs("\r\033[K", stderr);
+	if (rc > 0)
+		return rc;	/* a worker ended the program, its report printed */
 	if (rc != 0) {
 		fprintf(stderr, "txpath check: %s\n", err);
 		return 1;
@@ -1242,7 +1249,7 @@ static int search(struct txp_explore_cfg *cfg, const struct picks *p, unsigned j
 		cfg->checkpoint_seconds = p->every;
 	}
 	if (jobs > 1)
-		rc = txp_explore_jobs(cfg, jobs, pos.before, res, err, errlen);
+		rc = txp_explore_jobs(cfg, jobs, pos.before, false, res, err, errlen);
 	else if (!cfg->split)
 		rc = txp_explore_run(cfg, res, err, errlen);
 	else if ((rc = txp_explore_run(cfg, &part, err, errlen)) == 0) {

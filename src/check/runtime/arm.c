@@ -35,10 +35,18 @@ static struct {
 	unsigned gen, n;
 	uint32_t clock;
 	struct arm_loc loc[ARM_LOCS];
+	uint16_t used[ARM_LOCS / 2];	/* the n locations' slots, in the order made */
+	/* Bit t of kept: a write kept landed at time t (> 0); per word of
+	 * it, how many before it (rt_arm_key()'s). */
+	uint64_t *kept;
+	uint32_t *below;
+	unsigned cap;			/* words of each */
 } M;
 
 void rt_arm_reset(void)
 {
+	if (M.kept)
+		memset(M.kept, 0, (M.clock / 64 + 1) * sizeof(*M.kept));
 	M.gen++;
 	M.n = 0;
 	M.clock = 0;
@@ -49,15 +57,34 @@ uint32_t rt_arm_clock(void)
 	return M.clock;
 }
 
+/* Time t is a kept write's (on), or no longer is. */
+static void arm_keep(uint32_t t, bool on)
+{
+	if (t / 64 >= M.cap) {
+		unsigned old = M.cap, cap = M.cap;
+
+		M.kept = rt_grow(M.kept, &cap, sizeof(*M.kept));
+		M.below = rt_grow(M.below, &M.cap, sizeof(*M.below));
+		memset(&M.kept[old], 0, (M.cap - old) * sizeof(*M.kept));
+	}
+	if (on)
+		M.kept[t / 64] |= 1ull << (t % 64);
+	else
+		M.kept[t / 64] &= ~(1ull << (t % 64));
+}
+
 static void arm_append(struct arm_loc *l, uint64_t v)
 {
 	if (l->n == ARM_HIST) {
+		if (l->ts[0])
+			arm_keep(l->ts[0], false);
 		memmove(&l->val[0], &l->val[1], (ARM_HIST - 1) * sizeof(l->val[0]));
 		memmove(&l->ts[0], &l->ts[1], (ARM_HIST - 1) * sizeof(l->ts[0]));
 		l->n--;
 	}
 	l->val[l->n] = v;
 	l->ts[l->n++] = ++M.clock;
+	arm_keep(M.clock, true);
 }
 
 /* addr's history (size: 0 to find it only), made on first use from
@@ -81,7 +108,7 @@ static struct arm_loc *arm_loc(const volatile void *addr, size_t size)
 				return NULL;
 			*l = (struct arm_loc){ .addr = addr, .size = size, .gen = M.gen, .n = 1,
 					       .val = { rt_raw_load(addr, size) } };
-			M.n++;
+			M.used[M.n++] = (uint16_t)(l - M.loc);
 			return l;
 		}
 	}
@@ -214,6 +241,8 @@ bool rt_arm_load(struct rt_ctx *c, const volatile void *addr, size_t size, bool 
 		idx[n++] = i;
 	}
 	alt = n > 1 ? rt_model_branch(RT_BR_VALUE, (unsigned)n - 1, c->id, addr) : 0;
+	if (rt_tracing())
+		trace_choice(alt);
 	i = idx[alt];
 	l->seen[c->id] = l->ts[i];
 	/* Read as of the earliest time it could have been: later loads
@@ -230,11 +259,110 @@ bool rt_arm_load(struct rt_ctx *c, const volatile void *addr, size_t size, bool 
 	return true;
 }
 
+/*
+ * The model's state, for the reduction's name of a state (rt_arm_key()).
+ * The trace names what every context did and read (the writes a load
+ * read are its choices: trace_choice()) and so memory and the buffers'
+ * stores; not when, on the one clock, writes landed and barriers took
+ * their floor, which decides what a load may still read.  The futures
+ * depend on the times only through their order: a load compares a
+ * kept write's time with what its context saw there (coherence) and with
+ * its floor, a floor or last read becomes the later of two times, or the
+ * clock, and every new write comes after all.  So the times are named by
+ * rank among the kept writes' (the first write of each location, at time
+ * 0, is before all): a write by its rank, a floor or last read by how
+ * many writes are not after it, what a context saw of a location by how
+ * many of its writes are before it; a buffered store's epoch by the write
+ * barriers since.  Each part is hashed and summed, so the order of the
+ * table does not matter; every part names its location or context.  A
+ * location with one write kept is left out: it holds what the trace
+ * says memory held when it was made, and every context may read it.
+ */
+/* How many kept writes landed at a time after 0 and not after x. */
+static uint32_t arm_rank(uint32_t x)
+{
+	uint64_t word = M.kept[x / 64];
+
+	if (x % 64 != 63)
+		word &= (2ull << (x % 64)) - 1;
+	return M.below[x / 64] + (uint32_t)__builtin_popcountll(word);
+}
+
+/* One part of the name, its words folded into h (each step a bijection
+ * of h), added into *k. */
+static void arm_add(struct trace_key *k, uint64_t h)
+{
+	h = trace_mix(h);
+	k->a += h;
+	k->b += trace_mix(h ^ 0x6a09e667f3bcc909ull);
+}
+
+static uint64_t fold(uint64_t h, uint64_t x)
+{
+	return (h ^ x) * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
+}
+
+/* Location l: where it is, what it held and when, what each context saw. */
+static uint64_t arm_loc_name(const struct arm_loc *l)
+{
+	uint64_t h = fold((uint64_t)(uintptr_t)l->addr, (uint64_t)l->size << 56 | l->n);
+
+	for (unsigned i = 0; i < l->n; i++)
+		h = fold(fold(h, l->val[i]), arm_rank(l->ts[i]));
+	for (int c = 0; c < rt.n; c++) {
+		unsigned before = 0;
+
+		while (before < l->n && l->ts[before] < l->seen[c])
+			before++;
+		h = fold(h, before);
+	}
+	return h;
+}
+
+/* Context c: its floor, its last read, its buffered stores. */
+static uint64_t arm_ctx_name(const struct rt_ctx *c)
+{
+	uint64_t h = fold(0xbb67ae8584caa73bull, (uint64_t)c->id << 32 | (uint64_t)c->nbuf);
+
+	h = fold(fold(h, arm_rank(c->floor)), arm_rank(c->lastread));
+	for (int k = 0; k < c->nbuf; k++) {
+		const struct store *s = &c->buf[k];
+
+		h = fold(fold(h, (uint64_t)(uintptr_t)s->addr), s->v);
+		h = fold(h, (uint64_t)s->size << 33 | (uint64_t)s->release << 32 |
+			    (c->wepoch - s->epoch));
+	}
+	return h;
+}
+
+struct trace_key rt_arm_key(void)
+{
+	struct trace_key k = { trace_mix(M.n), 0, -1 };
+
+	if (!M.kept)
+		arm_keep(0, false);	/* the tables made: no write has landed yet */
+	for (uint32_t w = 0, n = 0; w <= M.clock / 64; w++) {
+		M.below[w] = n;
+		n += (uint32_t)__builtin_popcountll(M.kept[w]);
+	}
+	for (unsigned u = 0; u < M.n; u++)
+		if (M.loc[M.used[u]].n > 1)
+			arm_add(&k, arm_loc_name(&M.loc[M.used[u]]));
+	for (int c = 0; c < rt.n; c++)
+		arm_add(&k, arm_ctx_name(&rt.ctx[c]));
+	return k;
+}
+
 bool txp_rt_cas_fails(const volatile void *addr, bool would_succeed, const char *what)
 {
+	bool fails;
+
 	if (!rt.me || rt.freerun || rt.mm != RT_ARM || !would_succeed)
 		return false;
-	if (!rt_model_branch(RT_BR_VALUE, 1, rt.me->id, addr))
+	fails = rt_model_branch(RT_BR_VALUE, 1, rt.me->id, addr);
+	if (rt_tracing())
+		trace_choice(fails);
+	if (!fails)
 		return false;
 	rt_event(rt.me->id, "compare-exchange fails spuriously:", rt_target(what), NULL);
 	return true;

@@ -140,20 +140,31 @@ static int starved(unsigned enabled)
 	return who;
 }
 
-/* A landing that is a step of its own (tso): the store-buffer actor's. */
+/* A landing that is a step of its own (tso, arm): the store-buffer
+ * actor's; under arm, which of the buffer's stores (k) is its choice. */
 static void flush_step(struct rt_ctx *c, int k)
 {
 	rt_flush_at(c, k);
-	if (rt.tracing && !rt.freerun)
+	if (rt.tracing && !rt.freerun) {
+		if (rt.mm == RT_ARM)
+			trace_choice((unsigned)k);
 		trace_step_end(RT_FLUSH + c->id);
+	}
 }
 
 /* The branch point's name for the search's reduction: the trace so far
- * (who is running, b->cur, prices the choices from it). */
+ * (who is running, b->cur, prices the choices from it) and, under arm,
+ * the model's state, which the trace does not tell (rt_arm_key()). */
 static void branch_key(struct rt_branch *b)
 {
 	struct trace_key k = trace_key(b->cur);
 
+	if (rt.mm == RT_ARM) {
+		struct trace_key m = rt_arm_key();
+
+		k.a += m.a;
+		k.b += m.b;
+	}
 	b->key_a = k.a;
 	b->key_b = k.b;
 	b->key_cur = k.cur;
@@ -177,10 +188,15 @@ void rt_check_pending(void)
 
 /* The contexts b may run whose expected step leads to a state explored
  * already: b->asleep.  Running another costs a preemption if the running
- * one could go on; who runs there is not known: priced as if any could. */
+ * one could go on; who runs there is not known: priced as if any could.
+ * None under arm: what a step does to the model's state (its loads'
+ * choices, the floors it takes) is not known without running it. */
 static void predict(struct rt_branch *b)
 {
 	const struct rt_plan *p = rt.plan;
+
+	if (rt.mm == RT_ARM)
+		return;
 
 	for (unsigned m = b->enabled; m; m &= m - 1) {
 		int c = __builtin_ctz(m);

@@ -201,6 +201,9 @@ void rt_arm_landed(const struct rt_ctx *c, const volatile void *addr);
 int rt_arm_pick_store(struct rt_ctx *c);
 /* What operation op of c orders, as it is about to run. */
 void rt_arm_order(struct rt_ctx *c, enum txp_rt_op op, const volatile void *addr, size_t size);
+/* The model's state, its times by their order: the part of a state's
+ * name (choose.c) that the trace does not tell. */
+struct trace_key rt_arm_key(void);
 /* c's load of addr: true and *v when it reads an older write. */
 bool rt_arm_load(struct rt_ctx *c, const volatile void *addr, size_t size, bool acquire,
 		 const char *what, uint64_t *v);

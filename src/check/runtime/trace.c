@@ -49,6 +49,7 @@ static struct {
 	struct access acc[ACCESSES];
 	unsigned nacc;
 	bool all;		/* the running step */
+	uint64_t choices;	/* the running step's (trace_choice()), 0: none */
 	int hi;			/* clock entries in use: 0..hi-1 */
 	unsigned perms;		/* Y's permutations in use (trace_symmetric()) */
 	uint64_t sum_a[PERMS], sum_b[PERMS];	/* the trace's name under each of them */
@@ -166,15 +167,6 @@ static void join(struct vc *to, const struct vc *from)
 		to->c[i] = to->c[i] > from->c[i] ? to->c[i] : from->c[i];
 }
 
-static uint64_t mix(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ull;
-	return x ^ (x >> 33);
-}
-
 /* The linear maps of trace_step_end(): odd weights, drawn once. */
 static uint64_t weight[2][ACTORS];
 
@@ -185,7 +177,7 @@ void trace_reset(void)
 
 		for (int w = 0; w < 2; w++)
 			for (int i = 0; i < ACTORS; i++)
-				weight[w][i] = mix(x += 0x9e3779b97f4a7c15ull) | 1;
+				weight[w][i] = trace_mix(x += 0x9e3779b97f4a7c15ull) | 1;
 	}
 	if (!Y.perms)
 		sym_build(NULL, 0);
@@ -196,6 +188,7 @@ void trace_reset(void)
 	memset(&T.floor, 0, sizeof(T.floor));
 	T.nacc = 0;
 	T.all = false;
+	T.choices = 0;
 	T.hi = 0;
 	memset(T.sum_a, 0, sizeof(T.sum_a));
 	memset(T.sum_b, 0, sizeof(T.sum_b));
@@ -205,7 +198,7 @@ void trace_reset(void)
 /* addr's entry, or the free one where it would go (NULL: none). */
 static struct loc *loc_slot(const volatile void *addr)
 {
-	uint64_t h = mix((uint64_t)(uintptr_t)addr);
+	uint64_t h = trace_mix((uint64_t)(uintptr_t)addr);
 
 	for (unsigned i = (unsigned)h, k = 0; k < LOCS; k++, i++) {
 		struct loc *l = &T.loc[i % LOCS];
@@ -258,6 +251,11 @@ void trace_all(void)
 	T.all = true;
 }
 
+void trace_choice(unsigned v)
+{
+	T.choices = trace_mix(T.choices + v + 0x9e3779b97f4a7c15ull);
+}
+
 /* The clock of actor e's step that touches acc[0..n): after its actor's
  * last step, the floor, what wrote each location and, for a write, the
  * reads since. */
@@ -274,9 +272,11 @@ static void step_clock(struct vc *v, int e, const struct access *acc, unsigned n
 }
 
 /* A step's name under perm k: its actor and its clock, permuted, the clock
- * taken to two words by two random linear maps, each mixed.  Summed into
- * the trace's, so the order of independent steps does not matter. */
-static struct trace_key step_name(unsigned k, int actor, const struct vc *v, int hi)
+ * taken to two words by two random linear maps, each mixed with its
+ * choices (0: none).  Summed into the trace's, so the order of independent
+ * steps does not matter. */
+static struct trace_key step_name(unsigned k, int actor, const struct vc *v, int hi,
+				  uint64_t choices)
 {
 	const uint8_t *to = Y.entry[k];
 	uint64_t a = Y.actor[k][actor];
@@ -286,7 +286,8 @@ static struct trace_key step_name(unsigned k, int actor, const struct vc *v, int
 		ha += v->c[i] * weight[0][to[i]];
 		hb += v->c[i] * weight[1][to[i]];
 	}
-	return (struct trace_key){ mix(ha), mix(hb ^ 0x9e3779b97f4a7c15ull), -1 };
+	return (struct trace_key){ trace_mix(ha ^ choices),
+				   trace_mix(hb ^ 0x9e3779b97f4a7c15ull ^ trace_mix(choices)), -1 };
 }
 
 /* The trace's name, with step (actor, v) added if actor >= 0: the least
@@ -300,7 +301,7 @@ static struct trace_key name_of(int actor, const struct vc *v, int hi, int cur)
 		struct trace_key t = { T.sum_a[k], T.sum_b[k], -1 };
 
 		if (actor >= 0) {
-			struct trace_key s = step_name(k, actor, v, hi);
+			struct trace_key s = step_name(k, actor, v, hi, 0);
 
 			t.a += s.a;
 			t.b += s.b;
@@ -364,18 +365,19 @@ void trace_step_end(int actor)
 	T.nacc = 0;
 	T.all = false;
 	for (unsigned k = 0; k < T.perms; k++) {
-		struct trace_key name = step_name(k, actor, &v, T.hi);
+		struct trace_key name = step_name(k, actor, &v, T.hi, T.choices);
 
 		T.sum_a[k] += name.a;
 		T.sum_b[k] += name.b;
 	}
+	T.choices = 0;
 }
 
 void trace_step_fp(struct trace_fp *fp)
 {
 	fp->n = 0;
 	fp->writes = 0;
-	if (T.all) {
+	if (T.all || T.choices) {
 		fp->n = TRACE_FP_UNKNOWN;
 		return;
 	}

@@ -29,6 +29,17 @@ struct trace_key {
 	int8_t cur;	/* the running context's image in the trace named (-1: nobody) */
 };
 
+/* The names' mixing of a word (a 64-bit finaliser), for every part of a
+ * state's name. */
+static inline uint64_t trace_mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	return x ^ (x >> 33);
+}
+
 /* A step's footprint: the locations it touched, each once. */
 #define TRACE_FP_MAX 8
 #define TRACE_FP_UNKNOWN 0xff	/* n: more than that, or dependent with all */
@@ -45,6 +56,14 @@ void trace_read(const volatile void *addr);
 void trace_write(const volatile void *addr);
 /* The running step is dependent with every step. */
 void trace_all(void);
+/*
+ * The running step made a choice of the memory model's (arm: which older
+ * write a load reads, whether a compare-exchange fails, which buffered
+ * store lands), v of them in turn.  What a step did is no longer fixed by
+ * the trace's order alone: its choices are part of its name, and its
+ * footprint is not one to expect from a sibling (trace_step_fp()).
+ */
+void trace_choice(unsigned v);
 /* actor's step (0..2 * RT_MAX_CTX - 1) ends with what it recorded. */
 void trace_step_end(int actor);
 /* The fingerprint of the steps ended so far, with cur (-1: nobody) as
@@ -74,7 +93,8 @@ bool trace_default_tells_apart(unsigned mask);
  * context's (nor its landings') nor write what it reads.  That lets the
  * search name, without running it, the state a step would lead to.
  */
-/* The running step's footprint so far (before its trace_step_end()). */
+/* The running step's footprint so far (before its trace_step_end());
+ * unknown for a step that made a choice. */
 void trace_step_fp(struct trace_fp *fp);
 /* ctx's next step (0..RT_MAX_CTX - 1) is fp, unless a step before it
  * says otherwise (trace_step_end() forgets it then). */
