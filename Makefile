@@ -87,9 +87,11 @@ test-fuzz: fuzz-build
 # Throughput of txpath against its baselines (a table, and a chart in
 # $(O)/build/bench.svg), then the hot path's instructions per packet under
 # callgrind, in bursts of 32 and one packet at a time.  Never part of
-# `make test`.
-bench: build
+# `make test`.  The bench's packages come first, then the build, so that
+# its configure finds DPDK and the table has its rte_ring rows.
+bench: deps
 	@sh scripts/deps.sh bench
+	@$(MAKE) --no-print-directory build
 	$(OQ)/build/txpath bench --svg $(OQ)/build/bench.svg
 	@sh bench/callgrind.sh $(OQ)/build/txpath
 	@sh bench/callgrind.sh $(OQ)/build/txpath --burst 1 --bulk 1

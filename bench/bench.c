@@ -294,14 +294,19 @@ static void skip(struct bench_row *r, const char *why)
 
 /* The transmit path of Linux 6.18 against core/exclusive (one root lock,
  * one queue) on the null driver: a locked pfifo_fast whose producers
- * defer to the one holding the lock, and the lockless pfifo_fast. */
-#define QDISC_ROWS 2
+ * defer to the one holding the lock, the same with txpath's drainer (the
+ * first keeps the list until it is empty), and the lockless pfifo_fast. */
+#define QDISC_ROWS 3
 static struct bench_row *add_qdisc_rows(struct bench_row *r, unsigned threads)
 {
 	r = add_row(r, "core/excl/defer", "null", BENCH_TXPATH, threads);
 	r[-1].lock = TXP_LOCK_CORE;
 	r[-1].runner = TXP_RUNNER_EXCLUSIVE;
-	r[-1].defer = true;
+	r[-1].defer = TXP_DEFER_LINUX;
+	r = add_row(r, "core/excl/drain", "null", BENCH_TXPATH, threads);
+	r[-1].lock = TXP_LOCK_CORE;
+	r[-1].runner = TXP_RUNNER_EXCLUSIVE;
+	r[-1].defer = TXP_DEFER_DRAIN;
 	r = add_row(r, "core/nolock", "null", BENCH_TXPATH, threads);
 	r[-1].lock = TXP_LOCK_CORE;
 	r[-1].runner = TXP_RUNNER_EXCLUSIVE;

@@ -53,7 +53,7 @@ struct bench_row {
 				 * "mq" configurations one per producer */
 	bool bql;		/* byte queue limits (txpath only) */
 	unsigned threads;
-	bool defer;		/* txpath: the root-locked qdisc's defer list (6.18) */
+	enum txp_defer defer;	/* txpath: the root-locked qdisc's defer list */
 	const struct txp_qdisc_ops *qdisc;	/* txpath: NULL, pfifo_fast */
 	bool skipped;		/* not run in this build (why: note) */
 	const char *note;

@@ -92,10 +92,14 @@ bool parse_run_knob(const struct cmdline *cl, int opt, const char *arg, struct t
  * is a usage error naming the knob and the driver; so is --defer on with
  * a qdisc that has no root lock (noqueue, nolock). */
 void check_run_knobs(const struct cmdline *cl, const struct txp_run_cfg *cfg);
-/* --defer on (defer) with a qdisc (NULL: pfifo_fast) that has no root
- * lock for the defer list to wait on (noqueue, nolock): a usage error of
- * cmd, for run, demo and check alike. */
-void check_defer(const char *cmd, const struct txp_qdisc_ops *qdisc, bool defer);
+/* --defer on or drain (defer) with a qdisc (NULL: pfifo_fast) that has no
+ * root lock for the defer list to wait on (noqueue, nolock): a usage error
+ * of cmd, for run, demo and check alike. */
+void check_defer(const char *cmd, const struct txp_qdisc_ops *qdisc, enum txp_defer defer);
+/* --defer's argument, on, drain or off (else a usage error of cmd), and
+ * how a report names it after the qdisc (" with defer list", or ""). */
+enum txp_defer parse_defer(const char *cmd, const char *arg);
+const char *defer_shown(enum txp_defer defer);
 /* getopt_long entries for those knobs, ending in an all-zero entry. */
 extern const struct option run_knob_options[];
 /* --fault and --seed, part of RUN_KNOB_HELP. */
@@ -160,11 +164,15 @@ extern const struct option run_knob_options[];
 "                          only: a packet can be stranded), nolock-5.13 (the\n" \
 "                          MISSED bit), nolock-5.19 (2022's barriers), nolock\n" \
 "                          (6.18: DRAINING, quota, the empty-qdisc bypass)\n" \
-"  --defer on|off          a root-locked qdisc's defer list (6.18): only the\n" \
+"  --defer on|drain|off    a root-locked qdisc's defer list (6.18): only the\n" \
 "                          first waiting producer takes the root lock, the\n" \
 "                          others push onto a lock-free list and return\n" \
 "                          (default off; pfifo_fast only: an error with\n" \
-"                          nolock or noqueue, which have no root lock)\n" \
+"                          nolock or noqueue, which have no root lock);\n" \
+"                          drain: txpath's own, not Linux's: the producer\n" \
+"                          that takes the list on keeps taking what is pushed\n" \
+"                          until it finds the list empty, so the others only\n" \
+"                          push (one compare-and-swap) and one sends for all\n" \
 "  --queues N              transmit queues, each with its own qdisc, locks, ring\n" \
 "                          and interrupt, 1..64 (default 1); afxdp: an XSK\n" \
 "                          socket per interface queue from --queue; afpacket: a\n" \

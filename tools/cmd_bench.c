@@ -19,7 +19,10 @@ static const char bench_help[] =
 "Measures, one after another in this process, packets per second through\n"
 "txpath (each lock mode x runner: core/concurrent, lltx/concurrent,\n"
 "core/exclusive, lltx/exclusive) on the null driver and on the simulated NIC\n"
-"at unlimited line rate (tg3-2005), and baselines on the same null driver:\n"
+"at unlimited line rate (tg3-2005); on the null driver also a queue per\n"
+"producer (core/excl/mq, 6.x), 6.18's defer list (core/excl/defer),\n"
+"txpath's drainer, not Linux's (core/excl/drain: --defer drain), and the\n"
+"lockless qdisc (core/nolock); and baselines on the same null driver:\n"
 "  mutex        a pthread mutex around \"queue the packet and call the\n"
 "               driver\", taken once per packet\n"
 "  mutex-burst  the same mutex taken once around a whole burst, as txpath\n"
@@ -197,40 +200,83 @@ static void print_table(const struct bench_cfg *cfg, const struct bench_row *row
 	print_plugin_ratios(cfg, rows, n);
 }
 
-/* The best txpath configuration on the null driver at a thread count. */
-static const struct bench_row *best_txpath(const struct bench_row *rows, size_t n, unsigned threads)
+/* Is row r one of txpath's on the null driver with one queue for all its
+ * producers (the "mq" and "6.x" configurations have one per producer)? */
+static bool one_queue(const struct bench_row *r)
+{
+	return r->kind == BENCH_TXPATH && !strcmp(r->driver, "null") && r->queues <= 1;
+}
+
+/* The fastest txpath row on the null driver at a thread count whose
+ * config starts with prefix ("" for any), on one queue or a queue per
+ * producer; NULL if none ran. */
+static const struct bench_row *best_txpath(const struct bench_row *rows, size_t n, unsigned threads,
+					   const char *prefix, bool shared)
 {
 	const struct bench_row *best = NULL;
 
-	for (size_t i = 0; i < n; i++)
-		if (!rows[i].skipped && rows[i].kind == BENCH_TXPATH && rows[i].threads == threads &&
-		    !strcmp(rows[i].driver, "null") && (!best || rows[i].mpps > best->mpps))
-			best = &rows[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct bench_row *r = &rows[i];
+
+		if (r->skipped || r->kind != BENCH_TXPATH || r->threads != threads ||
+		    strcmp(r->driver, "null") || one_queue(r) != shared ||
+		    strncmp(r->config, prefix, strlen(prefix)))
+			continue;
+		if (!best || r->mpps > best->mpps)
+			best = r;
+	}
 	return best;
 }
 
-static void print_targets(const struct bench_row *rows, size_t n, unsigned max_threads)
+/* One line of the targets: row against mutex and mutex-burst at its
+ * thread count, with the goal. */
+static void print_target(const char *what, const struct bench_row *r, const struct bench_row *rows,
+			 size_t n, const char *goal)
 {
-	const struct bench_row *one = best_txpath(rows, n, 1), *two = best_txpath(rows, n, 2);
+	const struct bench_row *m, *mb;
+
+	if (!r)
+		return;
+	m = find(rows, n, "mutex", "null", r->threads);
+	mb = find(rows, n, "mutex-burst", "null", r->threads);
+	printf("  %-34s %-16s %7.2f Mpps", what, r->config, r->mpps);
+	if (m && m->mpps > 0)
+		printf(" %5.2fx mutex", r->mpps / m->mpps);
+	if (mb && mb->mpps > 0)
+		printf(" %5.2fx mutex-burst", r->mpps / mb->mpps);
+	printf("  (goal %s)\n", goal);
+}
+
+/* Issue 27's goals, as ratios within this run: one at a time (--burst 1)
+ * against mutex, in bursts against mutex-burst (the same batching). */
+static void print_targets(const struct bench_row *rows, size_t n, unsigned max_threads,
+			  unsigned burst)
+{
+	const char *base = burst == 1 ? "mutex" : "mutex-burst";
+	char goal[64], most[64];
 	const struct bench_row *ck = find(rows, n, "ckring", "null", 2);
 	const struct bench_row *rte = find(rows, n, "rte_ring", "null", 2);
+	const struct bench_row *two = best_txpath(rows, n, 2, "", true);
 
-	printf("\ntargets\n");
-	if (one)
-		printf("  1 producer, null driver: best %s %.2f Mpps (target >= 20)\n",
-		       one->config, one->mpps);
-	if (two && max_threads >= 2) {
-		printf("  2 producers: best %s %.2f Mpps", two->config, two->mpps);
-		if (two->ratio_vs_mutex_burst >= 0)
-			printf(" = %.2fx mutex-burst (target >= 2)", two->ratio_vs_mutex_burst);
-		else
-			printf(", mutex-burst " NOT_RUN);
-		if (ck && ck->mpps > 0)
-			printf(", %.2fx ckring (target >= 1)", two->mpps / ck->mpps);
-		if (rte && rte->mpps > 0)
-			printf(", %.2fx rte_ring", two->mpps / rte->mpps);
-		putchar('\n');
-	}
+	snprintf(goal, sizeof(goal), ">= 1.0x %s", base);
+	snprintf(most, sizeof(most), ">= 0.8x %s", base);
+	printf("\ntargets (bursts of %u: against %s)\n", burst, base);
+	print_target("1 producer, best", best_txpath(rows, n, 1, "", true), rows, n, goal);
+	if (max_threads < 2)
+		return;
+	print_target("2 producers, one queue, best", two, rows, n, goal);
+	print_target("2 producers, one queue, core lock", best_txpath(rows, n, 2, "core/", true),
+		     rows, n, most);
+	print_target("2 producers, one queue, defer list", find(rows, n, "core/excl/defer", "null", 2),
+		     rows, n, most);
+	print_target("2 producers, one queue, drainer", find(rows, n, "core/excl/drain", "null", 2),
+		     rows, n, most);
+	snprintf(goal, sizeof(goal), ">= 2.5x %s", base);
+	print_target("2 producers, a queue each", best_txpath(rows, n, 2, "", false), rows, n, goal);
+	if (two && ck && ck->mpps > 0)
+		printf("  2 producers, one queue, best: %.2fx ckring\n", two->mpps / ck->mpps);
+	if (two && rte && rte->mpps > 0)
+		printf("  2 producers, one queue, best: %.2fx rte_ring\n", two->mpps / rte->mpps);
 }
 
 static void print_json(const struct bench_cfg *cfg, const struct bench_row *rows, size_t n)
@@ -384,7 +430,7 @@ int cmd_bench(int argc, char **argv)
 		print_json(&cfg, rows, n);
 	} else {
 		print_table(&cfg, rows, n);
-		print_targets(rows, n, cfg.max_threads);
+		print_targets(rows, n, cfg.max_threads, cfg.burst);
 	}
 	if (signals_caught() && !json)
 		printf("\ninterrupted by %s: each row is over the runs it finished\n",

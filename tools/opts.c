@@ -178,6 +178,15 @@ bool parse_on_off(const char *cmd, const char *opt, const char *arg)
 	return strcmp(arg, "on") == 0;
 }
 
+enum txp_defer parse_defer(const char *cmd, const char *arg)
+{
+	if (!strcmp(arg, "drain"))
+		return TXP_DEFER_DRAIN;
+	if (strcmp(arg, "on") && strcmp(arg, "off"))
+		usage_error(cmd, "--defer is on, drain or off, got '%s'", arg);
+	return strcmp(arg, "on") == 0 ? TXP_DEFER_LINUX : TXP_DEFER_OFF;
+}
+
 /* Knobs set on their own override the era wherever --era stands. */
 static void parse_era(const struct cmdline *cl, const char *arg, struct txp_run_cfg *cfg)
 {
@@ -413,7 +422,7 @@ bool parse_run_knob(const struct cmdline *cl, int opt, const char *arg, struct t
 		cfg->bql = parse_on_off(cmd, "--bql", arg);
 		return true;
 	case OPT_DEFER:
-		cfg->defer = parse_on_off(cmd, "--defer", arg);
+		cfg->defer = parse_defer(cmd, arg);
 		return true;
 	case OPT_XPS:
 		parse_xps(cmd, arg, cfg);
@@ -491,15 +500,16 @@ static const char *knob_name(int opt)
 	return "?";
 }
 
-void check_defer(const char *cmd, const struct txp_qdisc_ops *qdisc, bool defer)
+void check_defer(const char *cmd, const struct txp_qdisc_ops *qdisc, enum txp_defer defer)
 {
 	if (!qdisc)
 		qdisc = &txp_pfifo_fast_ops;
 	/* noqueue calls start_xmit directly and nolock has no root lock:
 	 * neither has a lock for the defer list to wait on. */
 	if (defer && (!qdisc->enqueue || qdisc->nolock))
-		usage_error(cmd, "--defer on is for a root-locked qdisc (pfifo_fast): "
-			    "qdisc %s has no root lock to wait for", qdisc->id);
+		usage_error(cmd, "--defer %s is for a root-locked qdisc (pfifo_fast): "
+			    "qdisc %s has no root lock to wait for",
+			    defer == TXP_DEFER_DRAIN ? "drain" : "on", qdisc->id);
 }
 
 void check_run_knobs(const struct cmdline *cl, const struct txp_run_cfg *cfg)

@@ -15,6 +15,12 @@ static const char *personality_name(const struct txp_run_cfg *cfg)
 }
 
 /* Every packet accounted for, none lost or duplicated, the ring sane. */
+const char *defer_shown(enum txp_defer defer)
+{
+	return defer == TXP_DEFER_DRAIN ? " with defer list (drainer)" :
+	       defer == TXP_DEFER_LINUX ? " with defer list" : "";
+}
+
 static bool run_accounted(const struct txp_run_result *r)
 {
 	return r->accounted && r->lost == 0 && r->duplicated == 0 && r->drv.ring_errors == 0;
@@ -213,7 +219,8 @@ void report_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp
 	json_str(j, "driver", cfg->driver->name);
 	json_str(j, "personality", personality_name(cfg));
 	json_str(j, "qdisc", cfg->qdisc->id);
-	json_bool(j, "defer", cfg->defer);
+	json_bool(j, "defer", cfg->defer != TXP_DEFER_OFF);
+	json_bool(j, "defer_drainer", cfg->defer == TXP_DEFER_DRAIN);
 	json_u64(j, "threads", cfg->threads);
 	json_u64(j, "ring", cfg->ring);
 	json_u64(j, "frags_min", cfg->frags_min);
@@ -280,7 +287,7 @@ void report_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp_run_re
 	fprintf(f, "txpath run: era %s, lock %s, runner %s, driver %s%s%s, qdisc %s%s\n",
 		cfg->era ? cfg->era : "(custom)", txp_lock_mode_name(cfg->lock),
 		txp_runner_name(cfg->runner), cfg->driver->name, personality ? "/" : "",
-		personality ? personality : "", cfg->qdisc->id, cfg->defer ? " with defer list" : "");
+		personality ? personality : "", cfg->qdisc->id, defer_shown(cfg->defer));
 	fprintf(f, "  %u threads, ring %u, frags %u-%u, %.3f s, %.2f Mpps\n",
 		cfg->threads, cfg->ring, cfg->frags_min, cfg->frags_max, r->seconds, r->mpps);
 	fprintf(f, "  submitted %llu = transmitted %llu + dropped %llu%s\n",

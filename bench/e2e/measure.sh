@@ -98,3 +98,70 @@ row() {
 row_header() {
 	printf '%-46s %7s %10s %17s %6s\n' "sender" "threads" "pps(best)" "range" "ratio"
 }
+
+# -- interleaved rounds (vs.sh, replay.sh) --------------------------------
+# One sender after another, round after round (A B C A B C ...), so that a
+# slow spell of a shared machine falls on every sender alike, and each
+# sender's median over the rounds, with its range and spread.
+
+# sender LABEL CMD...: one more sender for interleaved (CMD is split at
+# blanks again when it runs: no argument of it may hold one).
+sender() {
+	label=$1
+	shift
+	printf '%s|%s\n' "$label" "$*" >>"$TMP/senders"
+}
+
+# interleaved "RATE ARGS" ROUNDS: every sender of $TMP/senders in turn,
+# ROUNDS times, each measured by RATE ARGS CMD... (window_rate SECONDS, or
+# count_rate N); sender I's figures (or "fail") into $TMP/samples.I.
+interleaved() {
+	rm -f "$TMP"/samples.*
+	for _ in $(seq "$2"); do
+		i=0
+		while IFS='|' read -r _ cmd; do
+			i=$((i + 1))
+			# shellcheck disable=SC2086
+			$1 $cmd >>"$TMP/samples.$i" </dev/null
+		done <"$TMP/senders"
+	done
+}
+
+# summary I: "MEDIAN MIN MAX SPREAD" of sender I's figures, SPREAD being
+# (max - min) / median in %; "fail" if a round failed.
+summary() {
+	python3 -c 'import statistics, sys
+v = open(sys.argv[1]).read().split()
+if not v or "fail" in v:
+    print("fail")
+else:
+    r = [int(x) for x in v]
+    m = statistics.median(r)
+    print(round(m), min(r), max(r), "%.0f%%" % (100 * (max(r) - min(r)) / m if m else 0))' \
+		"$TMP/samples.$1"
+}
+
+# print_senders THREADS: a row per sender of $TMP/senders, the ratio of
+# its median to the first sender's.
+print_senders() {
+	base=$(summary 1)
+	base=${base%% *}
+	i=0
+	while IFS='|' read -r label _; do
+		i=$((i + 1))
+		# shellcheck disable=SC2046
+		median_row "$label" "$1" "$base" $(summary "$i")
+	done <"$TMP/senders"
+}
+
+# median_row NAME THREADS BASE MEDIAN [MIN MAX SPREAD]: a row, the ratio
+# MEDIAN/BASE; a failed figure prints as such.
+median_row() {
+	ratio=$(python3 -c "print('%.2f' % ($4 / $3))" 2>/dev/null || echo -)
+	range=${6:+$5-$6}
+	printf '%-46s %7s %10s %17s %6s %6s\n' "$1" "$2" "$4" "${range:--}" "${7:--}" "$ratio"
+}
+
+median_header() {
+	printf '%-46s %7s %10s %17s %6s %6s\n' "sender" "threads" "pps(med)" "range" "spread" "ratio"
+}

@@ -3,9 +3,10 @@
 # --topspeed: the same capture onto the same veth pair, in a namespace of
 # its own.  The capture: FRAMES frames of SIZE bytes in 8 UDP flows
 # (txpath run --driver pcap), sent LOOPS times.  The figure is what
-# arrived: veth1's received packets over the command's wall time, best of
-# RUNS (a run that does not deliver every frame shows "fail").  Root
-# only; not a test.
+# arrived: veth1's received packets over the command's wall time (a run
+# that does not deliver every frame shows "fail"); the senders take turns
+# (A B C A B C ...) for RUNS rounds, each row a sender's median, range and
+# spread, the ratio of medians against tcpreplay.  Root only; not a test.
 #
 # usage: bench/e2e/replay.sh path/to/txpath [FRAMES [SIZE [LOOPS [RUNS]]]]
 set -u
@@ -13,7 +14,7 @@ TXPATH=$1
 FRAMES=${2:-100000}
 SIZE=${3:-64}
 LOOPS=${4:-5}
-RUNS=${5:-3}
+RUNS=${5:-5}
 . "$(dirname "$0")/../../tests/e2e/lib.sh"
 require_root_and_tools
 command -v tcpreplay >/dev/null 2>&1 || skip "needs tcpreplay (scripts/deps.sh installs it)"
@@ -25,14 +26,16 @@ TOTAL=$((FRAMES * LOOPS))
 
 . "$(dirname "$0")/measure.sh"
 
-printf '%-34s %12s %s\n' "sender ($TOTAL frames)" "pps at peer" "vs tcpreplay"
-TCPREPLAY=$(measure "$TOTAL" nsx tcpreplay --topspeed --loop "$LOOPS" -i veth0 "$TMP/cap.pcap")
-printf '%-34s %12s\n' "tcpreplay --topspeed" "$TCPREPLAY"
+echo "$TOTAL frames a run, pps at the peer over each command's wall time: the senders"
+echo "interleaved (A B C A B C ...), median of $RUNS rounds, the range and spread"
+median_header
+: >"$TMP/senders"
+sender "tcpreplay --topspeed" nsx tcpreplay --topspeed --loop "$LOOPS" -i veth0 "$TMP/cap.pcap"
 for drv in afpacket afxdp; do
 	for threads in 1 2; do
-		pps=$(measure "$TOTAL" nsx "$TXPATH" replay "$TMP/cap.pcap" --dev veth0 --driver $drv \
-			--threads $threads --loop "$LOOPS" --topspeed)
-		ratio=$(python3 -c "print('%.2fx' % ($pps / $TCPREPLAY))" 2>/dev/null || echo -)
-		printf '%-34s %12s %s\n' "txpath replay $drv --threads $threads" "$pps" "$ratio"
+		sender "txpath replay $drv --threads $threads" nsx "$TXPATH" replay "$TMP/cap.pcap" \
+			--dev veth0 --driver $drv --threads $threads --loop "$LOOPS" --topspeed
 	done
 done
+interleaved "count_rate $TOTAL" "$RUNS"
+print_senders -

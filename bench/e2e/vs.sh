@@ -4,9 +4,12 @@
 # 2 queues in a network namespace of its own, one thread and two.  Each
 # sender runs until stopped; the figure is what arrived: the peer veth1's
 # received packets over WINDOW seconds of wall time, from WARM seconds
-# after its first frame arrived (so DPDK's start-up is left out), best of
-# RUNS and the range; ratios are against trafgen with the same thread
-# count.  Root only; not a test.
+# after its first frame arrived (so DPDK's start-up is left out).  The
+# senders take turns (A B C A B C ...) for RUNS rounds, so that a slow
+# spell of the machine falls on all of them; each row is a sender's
+# median, its range and spread ((max - min) / median); ratios are of
+# medians, against trafgen with the same thread count.  Root only; not a
+# test.
 #
 # usage: bench/e2e/vs.sh path/to/txpath [WINDOW [SIZE [RUNS]]]
 #
@@ -14,8 +17,6 @@
 #   trafgen --cpus N, txpath's frame byte for byte (qdisc bypass, its
 #     default), --num 0: until stopped.
 #   txpath run --driver afxdp --threads N --queues N (N = 1: no --queues).
-#     While the afxdp driver refuses --queues 2, that row says so with
-#     txpath's own error, and a row with 2 threads on 1 queue stands beside.
 #   dpdk-testpmd --forward-mode=txonly on N net_af_xdp ports, port i on
 #     veth0's queue i: its own Ethernet/IPv4/UDP packet of the same size,
 #     the same MACs, addresses (198.18.0.1 -> 198.18.0.2) and ports (9 -> 9);
@@ -56,7 +57,7 @@ set -u
 TXPATH=$1
 WINDOW=${2:-3}
 SIZE=${3:-64}
-RUNS=${4:-3}
+RUNS=${4:-5}
 WARM=1
 . "$(dirname "$0")/../../tests/e2e/lib.sh"
 require_root_and_tools
@@ -87,36 +88,29 @@ testpmd_cmd() {
 }
 
 echo "txpath afxdp vs trafgen and dpdk-testpmd (net_af_xdp) on veth ($(uname -r)), 2 queues,"
-echo "$SIZE-byte frames, pps at the peer over ${WINDOW} s after ${WARM} s, best of $RUNS and the range"
-row_header
+echo "$SIZE-byte frames, pps at the peer over ${WINDOW} s after ${WARM} s: the senders interleaved"
+echo "(A B C A B C ...), median of $RUNS rounds, the range and spread; ratios against trafgen"
+median_header
 for n in 1 2; do
+	: >"$TMP/senders"
 	# shellcheck disable=SC2086
-	set -- $(best_of window_rate "$WINDOW" ip netns exec "$NS" $TRAFGEN --num 0 --cpus "$n")
-	base=$1
-	row "trafgen --cpus $n" "$n" "$base" "$@"
+	sender "trafgen --cpus $n" ip netns exec "$NS" $TRAFGEN --num 0 --cpus "$n"
 	if [ "$n" -le "$QUEUES" ]; then
 		cmd=$(testpmd_cmd "$n")
 		echo "  $cmd" >&2
 		# shellcheck disable=SC2086
-		row "dpdk-testpmd txonly, $n port(s) x 1 queue" "$n" "$base" $(best_of window_rate "$WINDOW" $cmd)
+		sender "dpdk-testpmd txonly, $n port(s) x 1 queue" $cmd
 	else
-		row "dpdk-testpmd txonly: needs $n queues" "$n" "$base" unavailable
+		echo "dpdk-testpmd txonly: needs $n queues: row unavailable"
 	fi
 	queues=""
 	[ "$n" -gt 1 ] && queues="--queues $n"
 	for lock in core lltx; do
+		# A refusal of --queues fails the row, with txpath's error on stderr.
 		# shellcheck disable=SC2086
-		r=$(best_of window_rate "$WINDOW" ip netns exec "$NS" $TXRUN --threads "$n" --seconds 600 \
-			--driver afxdp --lock "$lock" $queues 2>"$TMP/err")
-		if [ "$r" = fail ] && [ -n "$queues" ]; then
-			echo "txpath afxdp $queues --lock $lock: row unavailable: $(grep 'txpath' "$TMP/err" | head -1)"
-			# shellcheck disable=SC2086
-			row "txpath afxdp --lock $lock (1 queue)" "$n" "$base" \
-				$(best_of window_rate "$WINDOW" ip netns exec "$NS" $TXRUN --threads "$n" --seconds 600 \
-					--driver afxdp --lock "$lock")
-		else
-			# shellcheck disable=SC2086
-			row "txpath afxdp --lock $lock ${queues:-(1 queue)}" "$n" "$base" $r
-		fi
+		sender "txpath afxdp --lock $lock ${queues:-(1 queue)}" ip netns exec "$NS" $TXRUN \
+			--threads "$n" --seconds 600 --driver afxdp --lock "$lock" $queues
 	done
+	interleaved "window_rate $WINDOW" "$RUNS"
+	print_senders "$n"
 done

@@ -40,6 +40,21 @@ enum txp_runner {
 	TXP_RUNNER_EXCLUSIVE,	/* one context per queue (2.6.16: RUNNING bit) */
 };
 
+/* A root-locked qdisc's defer list (txp_dev_cfg.defer). */
+enum txp_defer {
+	TXP_DEFER_OFF,		/* every producer takes the root lock */
+	/* Linux 6.18 ("net: dev_queue_xmit() llist adoption"): a producer
+	 * that finds the list non-empty pushes onto it and returns; the one
+	 * that found it empty takes the root lock and queues the list. */
+	TXP_DEFER_LINUX,
+	/* txpath's own, not Linux's: the list's drainer keeps it, taking
+	 * what was pushed meanwhile, until it finds the list empty (or has
+	 * queued a quota of packets, when it lets go and schedules the
+	 * queue): every other producer pushes with one compare-and-swap and
+	 * returns, and one context sends for all. */
+	TXP_DEFER_DRAIN,
+};
+
 /* Why a packet was dropped; every drop has exactly one. */
 enum txp_drop_reason {
 	TXP_DROP_QDISC_LIMIT,	/* the qdisc band was full (txqueuelen) */
@@ -81,12 +96,11 @@ struct txp_dev_cfg {
 	 * TXP_DEV_WATCHDOG_MS), if the driver has a tx_timeout op; 0: no
 	 * watchdog. */
 	unsigned watchdog_timeo_ms;
-	/* A root-locked qdisc's defer list (Linux 6.18, "net: dev_queue_xmit()
-	 * llist adoption"): a producer that finds another already waiting
-	 * for the root lock pushes its packets onto a lock-free list and
-	 * returns; the first takes the lock and queues them all.  Nothing
-	 * for a lockless qdisc or noqueue. */
-	bool defer;
+	/* A root-locked qdisc's defer list (enum txp_defer; true is
+	 * TXP_DEFER_LINUX, 6.18's): a producer that finds another already
+	 * waiting for the root lock pushes its packets onto a lock-free list
+	 * and returns.  Nothing for a lockless qdisc or noqueue. */
+	enum txp_defer defer;
 	/* The watchdog's clock in ns: what trans_start is stamped with and
 	 * what the watchdog compares it with.  NULL: txp_now_ns().  The
 	 * explorer's scenario gives a logical one (txpath check --watchdog). */

@@ -145,7 +145,7 @@ struct txp_dev {
 	FILE *log;
 	atomic_bool up;
 	bool bql;		/* byte queue limits on the queues */
-	bool defer;		/* a locked qdisc's producers push onto defer_head */
+	enum txp_defer defer;	/* a locked qdisc's producers push onto defer_head */
 	unsigned num_tx_queues;	/* 1..TXP_DEV_MAX_QUEUES */
 	struct txp_txq *txqs;	/* [num_tx_queues], each cache-line aligned */
 	uint64_t watchdog_timeo_ns;	/* 0: no watchdog */

@@ -218,6 +218,9 @@ xmit_burst_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 /* Run txq, which was scheduled (its sched word was seen set). */
 static __attribute__((noinline)) void tx_action_run(struct txp_txq *txq)
 {
+	struct txp_pkt *refused = NULL;
+	int self;
+
 	/* Acquire: pairs with the release in txp__netif_schedule(). */
 	if (!txp_xchg(&txq->sched, 0))
 		return;
@@ -229,8 +232,13 @@ static __attribute__((noinline)) void tx_action_run(struct txp_txq *txq)
 		txp__netif_schedule(txq);
 		return;
 	}
-	__txp_qdisc_run(txq, txp_ctx_self(), NULL, 0);
+	self = txp_ctx_self();
+	if (txq->dev->defer == TXP_DEFER_DRAIN)
+		refused = txp__defer_tx_action(txq, self);
+	__txp_qdisc_run(txq, self, NULL, 0);
 	txp_spin_unlock(&txq->root_lock);
+	if (txp_unlikely(refused != NULL))
+		txp__drop_list(txq, self, refused, TXP_DROP_QDISC_LIMIT);
 }
 
 /* Inlined: every transmit looks at every queue, and mostly none is

@@ -315,11 +315,17 @@ void txp__nolock_tx_action(struct txp_txq *txq);
 
 /* -- the defer list (xmit_defer.c) ------------------------------------ */
 
-/* 6.18's __dev_xmit_skb for a locked qdisc with a defer list: push
- * pkts[0..n) (counted submitted by the caller); the context that found
- * the list empty takes the root lock and queues everything on it.
+/* 6.18's __dev_xmit_skb for a locked qdisc with a defer list, or txpath's
+ * drainer (enum txp_defer): push pkts[0..n) (counted submitted by the
+ * caller); the context that found the list empty (the drainer's: without
+ * a drainer) takes the root lock and queues everything on it.
  * Returns n: the packets are the queue's (what the qdisc then refuses is
  * dropped as qdisc-limit, by whoever drains). */
 unsigned txp__xmit_defer(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self);
+/* net_tx_action's part of the drainer's list (TXP_DEFER_DRAIN): a list
+ * let go of (not empty, nobody draining it) is taken on and drained.
+ * Caller holds the root lock.  Returns what the qdisc refused, a list the
+ * caller drops once the lock is released. */
+struct txp_pkt *txp__defer_tx_action(struct txp_txq *txq, int self);
 
 #endif

@@ -225,7 +225,7 @@ struct txp_run_cfg {
 	unsigned queues;	/* transmit queues, 1..TXP_DEV_MAX_QUEUES */
 	bool bql;		/* byte queue limits (the driver must report bytes) */
 	unsigned watchdog_ms;	/* the TX watchdog's timeout; 0: no watchdog */
-	bool defer;		/* a locked qdisc's defer list (txp_dev_cfg.defer) */
+	enum txp_defer defer;	/* a locked qdisc's defer list (txp_dev_cfg.defer) */
 	/* XPS: producer i sends on queue xps[i % xps_len]; xps_len 0: on
 	 * queue i mod queues; xps_off: by the flow hash instead. */
 	bool xps_off;

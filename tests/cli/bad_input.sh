@@ -157,7 +157,7 @@ expect_usage "--xps takes at most 64 queue numbers (one per producer)" \
 	run --xps "$(seq -s, 0 65 | sed 's/[0-9]*/0/g')" --packets 10
 expect_usage "--bql is on or off, got 'maybe'" run --bql maybe --packets 10
 expect_usage "predates byte queue limits" run --personality tg3-2004 --bql on --packets 10
-expect_usage "--defer is on or off" run --defer maybe --packets 10
+expect_usage "--defer is on, drain or off" run --defer maybe --packets 10
 # docs/run.md's watchdog example: the queue stopped by lost interrupts is
 # reset by the watchdog and the run goes on to its end, not STALLED.
 expect_ok '"tx_timeouts":[1-9][0-9]*,.*"stalled":false,' \

@@ -17,7 +17,7 @@
 #include "../unit/testutil.h"
 #include "run/run.h"
 
-static void run_ok(const struct txp_qdisc_ops *qdisc, bool defer, unsigned burst)
+static void run_ok(const struct txp_qdisc_ops *qdisc, enum txp_defer defer, unsigned burst)
 {
 	struct txp_run_cfg cfg;
 	struct txp_run_result res;
@@ -48,31 +48,44 @@ static void run_ok(const struct txp_qdisc_ops *qdisc, bool defer, unsigned burst
 static void test_barrier_one_at_a_time(void **state)
 {
 	(void)state;
-	run_ok(&txp_pfifo_nolock_barrier_ops, false, 1);
+	run_ok(&txp_pfifo_nolock_barrier_ops, TXP_DEFER_OFF, 1);
 }
 
 static void test_draining_one_at_a_time(void **state)
 {
 	(void)state;
-	run_ok(&txp_pfifo_nolock_ops, false, 1);
+	run_ok(&txp_pfifo_nolock_ops, TXP_DEFER_OFF, 1);
 }
 
 static void test_draining_bursts(void **state)
 {
 	(void)state;
-	run_ok(&txp_pfifo_nolock_ops, false, 32);
+	run_ok(&txp_pfifo_nolock_ops, TXP_DEFER_OFF, 32);
 }
 
 static void test_defer_one_at_a_time(void **state)
 {
 	(void)state;
-	run_ok(&txp_pfifo_fast_ops, true, 1);
+	run_ok(&txp_pfifo_fast_ops, TXP_DEFER_LINUX, 1);
 }
 
 static void test_defer_bursts(void **state)
 {
 	(void)state;
-	run_ok(&txp_pfifo_fast_ops, true, 32);
+	run_ok(&txp_pfifo_fast_ops, TXP_DEFER_LINUX, 32);
+}
+
+/* txpath's drainer: the hand-off at its quota, under a ring that fills. */
+static void test_drainer_one_at_a_time(void **state)
+{
+	(void)state;
+	run_ok(&txp_pfifo_fast_ops, TXP_DEFER_DRAIN, 1);
+}
+
+static void test_drainer_bursts(void **state)
+{
+	(void)state;
+	run_ok(&txp_pfifo_fast_ops, TXP_DEFER_DRAIN, 32);
 }
 
 int main(int argc, char **argv)
@@ -83,6 +96,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_draining_bursts),
 		cmocka_unit_test(test_defer_one_at_a_time),
 		cmocka_unit_test(test_defer_bursts),
+		cmocka_unit_test(test_drainer_one_at_a_time),
+		cmocka_unit_test(test_drainer_bursts),
 	};
 
 	return txp_test_main(argc, argv, tests);

@@ -90,8 +90,9 @@ static const char check_help[] =
 "                          whatever the runner; nolock-5.1 nolock-5.13\n"
 "                          nolock-5.19 nolock: pfifo_fast without the root\n"
 "                          lock, one runner by its seqlock (see txpath run)\n"
-"  --defer on|off          a root-locked qdisc's defer list (6.18; default off;\n"
-"                          an error with noqueue or nolock: no root lock)\n"
+"  --defer on|drain|off    a root-locked qdisc's defer list (6.18; default off;\n"
+"                          an error with noqueue or nolock: no root lock);\n"
+"                          drain: txpath's own drainer (see txpath run)\n"
 "  --pools on|off          each producer's packets from a pool of its own\n"
 "                          (txp_pkt_pool), freed by whichever context ends\n"
 "                          them: the pools' return stacks explored, and every\n"
@@ -504,7 +505,7 @@ static void parse_option(int c, const char *arg, struct txp_explore_cfg *cfg, st
 		break;
 	case OPT_QDISC: p->qdisc = parse_qdisc("check", arg); break;
 	case OPT_DRIVER: p->driver = arg; break;
-	case OPT_DEFER: cfg->defer = parse_on_off("check", "--defer", arg); break;
+	case OPT_DEFER: cfg->defer = parse_defer("check", arg); break;
 	case OPT_POOLS: cfg->pools = parse_on_off("check", "--pools", arg); break;
 	case OPT_PLAIN_POINTS: p->plain_points = arg; break;
 	case OPT_PRODUCERS: cfg->producers = (unsigned)parse_u64("check", "--producers", arg, 1, 6); break;
@@ -788,7 +789,7 @@ static void print_text(const struct txp_explore_cfg *cfg, const struct txp_explo
 	printf("txpath check: era %s (lock %s, runner %s, qdisc %s%s, driver %s), "
 	       "%u producers x %u packets%s, ring %u, frags %u-%u, bulk %u, memory model %s%s\n",
 	       cfg->era ? cfg->era : "(custom)", txp_lock_mode_name(cfg->lock),
-	       txp_runner_name(cfg->runner), qdisc_name(cfg), cfg->defer ? " with defer list" : "",
+	       txp_runner_name(cfg->runner), qdisc_name(cfg), defer_shown(cfg->defer),
 	       scenario_driver_name(cfg), cfg->producers, cfg->packets, cfg->pools ? " from their pools" : "",
 	       ring_shown(cfg), cfg->frags_min,
 	       cfg->frags_max, cfg->bulk ? cfg->bulk : 1, mm_name(cfg),
@@ -833,7 +834,8 @@ static void print_json(FILE *f, const struct txp_explore_cfg *cfg, const struct 
 	json_str(&j, "personality", cfg->driver ? NULL : cfg->personality->name);
 	json_str(&j, "driver", scenario_driver_name(cfg));
 	json_str(&j, "memory_model", mm_name(cfg));
-	json_bool(&j, "defer", cfg->defer);
+	json_bool(&j, "defer", cfg->defer != TXP_DEFER_OFF);
+	json_bool(&j, "defer_drainer", cfg->defer == TXP_DEFER_DRAIN);
 	json_bool(&j, "pools", cfg->pools);
 	json_str(&j, "plain_points", cfg->plain_point ? plain_points_spec() : NULL);
 	json_u64(&j, "producers", cfg->producers);
