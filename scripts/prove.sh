@@ -206,6 +206,14 @@ for spec in "veth-6.16 sc none" "veth-6.16 tso none" "veth-6.16 arm stall" \
 	run_one "$1" "veth-$2" "$BOUND" "$3" false --personality "$1" $VETH --memory-model "$2"
 	ARM_RUNS=$((ARM_RUNS + 1))
 done
+# The tg3 of 2005 as a driver plugin (examples/drivers/tg3_lltx.c, built
+# next to txpath), 2 producers x 2 packets at bound 3: five minutes, so
+# make test stops at bound 2 (tests/cli/driver_so.sh).
+TG3_SO="$(dirname "$TXPATH")/examples/drivers/tg3_2005.so"
+if [ -f "$TG3_SO" ]; then
+	run_one "tg3_2005.so" "2x2-plugin" 3 none true --driver-so "$TG3_SO"
+	TSO_RUNS=$((TSO_RUNS + 1))
+fi
 # The stop without its barrier before the recheck (recheck-nomb, and the
 # stop helper's, modern-nomb): the stop is set_bit(), a locked instruction
 # under tso, so proved there at bound 3 (half a million schedules, two
