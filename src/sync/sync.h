@@ -222,7 +222,6 @@ static inline void txp_cpu_relax(void)
 #define txp_fetch_add_relaxed(p, v) txp__rmw(atomic_fetch_add_explicit, p, v, memory_order_relaxed)
 #define txp_fetch_or_relaxed(p, v)  txp__rmw(atomic_fetch_or_explicit, p, v, memory_order_relaxed)
 #define txp_fetch_and_relaxed(p, v) txp__rmw(atomic_fetch_and_explicit, p, v, memory_order_relaxed)
-#define txp_xchg_relaxed(p, v)      txp__rmw(atomic_exchange_explicit, p, v, memory_order_relaxed)
 
 /*
  * An ordered statistic: a value other contexts compare with the seam's own
