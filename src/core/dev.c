@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core.h"
+#include "xmit.h"
 #include "no_cfg.h"
 
 #define TXP_DEFAULT_TXQUEUELEN 1000
@@ -159,6 +160,7 @@ static void txq_purge(struct txp_txq *txq, int self)
 {
 	struct txp_pkt *pkt;
 
+	txp__defer_purge(txq, self);
 	txp__qdisc_lock(txq);
 	while ((pkt = txq->qdisc->ops->dequeue(txq->qdisc)) != NULL)
 		txp__drop(txq, self, pkt, TXP_DROP_DEV_DOWN);

@@ -327,5 +327,8 @@ unsigned txp__xmit_defer(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n,
  * Caller holds the root lock.  Returns what the qdisc refused, a list the
  * caller drops once the lock is released. */
 struct txp_pkt *txp__defer_tx_action(struct txp_txq *txq, int self);
+/* At close: what is left on the defer list (a drainer let it go, and no
+ * net_tx_action took it on since), dropped as dev-down. */
+void txp__defer_purge(struct txp_txq *txq, int self);
 
 #endif

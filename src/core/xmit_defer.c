@@ -216,3 +216,11 @@ unsigned txp__xmit_defer(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n,
 		txp__drop_list(txq, self, out.head, TXP_DROP_QDISC_LIMIT);
 	return n;
 }
+
+void txp__defer_purge(struct txp_txq *txq, int self)
+{
+	struct txp_pkt *head = untagged(txp_xchg(&txq->defer_head, NULL));
+
+	if (head)
+		txp__drop_list(txq, self, head, TXP_DROP_DEV_DOWN);
+}
