@@ -124,6 +124,9 @@ static void drainer_let_go(struct txp_txq *txq)
 {
 	struct txp_pkt *head = txp_load_relaxed(&txq->defer_head);
 
+	/* Release: what this drainer sent before it, for whoever takes the
+	 * list on next (pairs with the compare-and-swap that tags it in
+	 * txp__defer_tx_action() or txp__xmit_defer()). */
 	while (!txp_cas(&txq->defer_head, &head, untagged(head)))
 		;
 	if (untagged(head))
@@ -155,6 +158,8 @@ static void drain(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int se
 		 * locked instruction here, not two. */
 		head = txp_load_relaxed(&txq->defer_head);
 		if (!untagged(head)) {
+			/* Pairs with a pusher's compare-and-swap: it fails
+			 * if a push came between, which is then taken. */
 			if (txp_cas(&txq->defer_head, &head, NULL))
 				return;
 			continue;	/* pushed meanwhile: take that too */
@@ -175,6 +180,8 @@ struct txp_pkt *txp__defer_tx_action(struct txp_txq *txq, int self)
 	do
 		if (!head || has_drainer(head))
 			return NULL;
+	/* Acquire: pairs with the pushers' compare-and-swap (their links)
+	 * and with drainer_let_go()'s release. */
 	while (!txp_cas(&txq->defer_head, &head, tagged(head)));
 	drain(txq, NULL, 0, self, &out);
 	return out.head;
@@ -219,6 +226,7 @@ unsigned txp__xmit_defer(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n,
 
 void txp__defer_purge(struct txp_txq *txq, int self)
 {
+	/* Acquire: pairs with the pushers' compare-and-swap (their links). */
 	struct txp_pkt *head = untagged(txp_xchg(&txq->defer_head, NULL));
 
 	if (head)
