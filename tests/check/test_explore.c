@@ -265,9 +265,9 @@ static void test_modern_helpers(void **state)
  * make prove runs it): nothing found.  Before BQL counted a
  * packet's bytes ahead of the NIC seeing it, 3.3 and 6.x stalled here
  * after one preemption: the completion reported the bytes first.
- * ThreadSanitizer runs 6.x only, the one with every part of the others
- * (queues, BQL, bulk, the helpers, the watchdog): all four took it past
- * five minutes.
+ * ThreadSanitizer runs 6.x on one queue only, the one with every part of
+ * the others (BQL, bulk, the helpers, the watchdog): all four took it past
+ * five minutes, and 6.x's two queues a minute.
  */
 static void test_modern_eras_clean(void **state)
 {
@@ -281,6 +281,8 @@ static void test_modern_eras_clean(void **state)
 		cfg.queues = 1;
 		cfg.bound = SEARCH_BOUND;
 		expect_none(&cfg, eras[i]);
+		if (TXP_TEST_TSAN)
+			break;
 		txp_test_era_cfg(&cfg, eras[i]);
 		cfg.bound = 1;
 		expect_none(&cfg, eras[i]);

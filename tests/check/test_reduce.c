@@ -29,9 +29,8 @@
 
 /* The explorer is one thread of fibers: ThreadSanitizer has nothing to see
  * in a search, and its millisecond per fresh context would make these
- * paired searches run for minutes.  The plain and ASan builds run them. */
-#define SKIP_UNDER_TSAN() do { if (TXP_TEST_TSAN) skip(); } while (0)
-
+ * paired searches run for minutes (SKIP_UNDER_TSAN).  The plain and ASan
+ * builds run them, but for the two longest (SKIP_UNDER_SANITIZERS). */
 /* An era's scenario, or a personality's (NULL era) behind the core lock. */
 static void cfg_of(struct txp_explore_cfg *cfg, const char *era, const char *personality,
 		   bool tso, unsigned bound)
@@ -219,7 +218,7 @@ static void test_arm(void **state)
 static void test_arm_eras(void **state)
 {
 	(void)state;
-	SKIP_UNDER_TSAN();
+	SKIP_UNDER_SANITIZERS();
 	for (const struct txp_era *e = txp_eras; e->name; e++) {
 		struct txp_explore_result full, red;
 		struct txp_explore_cfg cfg;
@@ -343,7 +342,7 @@ static void test_same_ends(void **state)
 	unsigned nfull, nred;
 
 	(void)state;
-	SKIP_UNDER_TSAN();
+	SKIP_UNDER_SANITIZERS();
 	for (int tso = 0; tso < 2; tso++) {
 		const char *mm = tso ? "tso" : "sc";
 
