@@ -8,7 +8,7 @@
  *
  * A driver does not include this file: it keeps its own #include lines
  * (<linux/netdevice.h>, <linux/dma-mapping.h>, ...), which resolve to
- * txpath/kernel/ through `txpath config --cflags` (and --check-cflags),
+ * txpath/kernel/ through `txpath config --cflags` (and --run-cflags),
  * each of them this file.  That directory holds only names the kernel's
  * user-space headers (Debian's /usr/include/linux) do not have, but for
  * netdevice.h, pci.h and if_vlan.h, which include those first
