@@ -153,13 +153,13 @@ END
 		-o "$tmp/mix.o" >"$out" 2>&1
 	check "the kernel's names beside the C library's and user space's" '[ $? -eq 0 ]'
 	# Every name kernel.h provides, used as a driver uses it; the values
-	# that need no device, computed.
+	# that need no device, computed (a program: no instrumentation).
 	# shellcheck disable=SC2046
 	${CC:-cc} -std=c11 -Wall -Wextra -Werror $("$TXPATH" config --cflags) -c \
 		"$SRC/tests/plugins/kernel_names.c" -o "$tmp/names.o" >"$out" 2>&1
 	check "every kernel name compiles" '[ $? -eq 0 ]'
 	# shellcheck disable=SC2046
-	${CC:-cc} -std=c11 -Wall -Wextra -Werror $("$TXPATH" config --cflags) $SANFLAGS -DKERNEL_NAMES_MAIN \
+	${CC:-cc} -std=c11 -Wall -Wextra -Werror $("$TXPATH" config --run-cflags) $SANFLAGS -DKERNEL_NAMES_MAIN \
 		"$SRC/tests/plugins/kernel_names.c" "$BUILD/libtxpath.a" -lpthread -o "$tmp/names" >"$out" 2>&1
 	check "the names' values program builds" '[ $? -eq 0 ]'
 	"$tmp/names" >"$out" 2>&1
