@@ -131,6 +131,7 @@ xmit_try_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 {
 	struct txp_qdisc *q = txq->qdisc;
 	unsigned taken = 0;
+	bool busy;
 
 	if (txp_unlikely(!txp_load_acquire(&txq->dev->up)))
 		return 0;
@@ -144,19 +145,21 @@ xmit_try_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 	}
 	if (q->ops->nolock)
 		return txp__xmit_nolock(txq, pkts, n, self, true);
+	busy = txp__busylock_take(txq, self);
 	txp_spin_lock_as(&txq->root_lock, self);
 	if (__txp_try_bypass(txq, pkts, n, self)) {
 		txp__stat_add(txq, self, TXP__ST_SUBMITTED, n);
-		__txp_qdisc_run(txq, self, pkts, n);
+		__txp_qdisc_run(txq, self, pkts, n, &busy);
 		taken = n;
 	} else {
 		while (taken < n && q->ops->enqueue(q, pkts[taken]) == TXP_XMIT_OK)
 			taken++;
 		/* Counted before they can leave: the lock is still held. */
 		txp__stat_add(txq, self, TXP__ST_SUBMITTED, taken);
-		__txp_qdisc_run(txq, self, NULL, 0);
+		__txp_qdisc_run(txq, self, NULL, 0, &busy);
 	}
 	txp_spin_unlock(&txq->root_lock);
+	txp__busylock_release(txq, &busy);
 	return taken;
 }
 
@@ -171,6 +174,7 @@ xmit_burst_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 	struct txp_qdisc *q = txq->qdisc;
 	struct txp_pkt *refused = NULL, **tail = &refused;
 	unsigned queued = 0;
+	bool busy;
 
 	txp__stat_add(txq, self, TXP__ST_SUBMITTED, n);
 	for (unsigned i = 0; i < n; i++)
@@ -190,10 +194,11 @@ xmit_burst_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 	if (dev->defer)
 		return txp__xmit_defer(txq, pkts, n, self);
 
+	busy = txp__busylock_take(txq, self);
 	txp_spin_lock_as(&txq->root_lock, self);
 	if (__txp_try_bypass(txq, pkts, n, self)) {
 		queued = n;
-		__txp_qdisc_run(txq, self, pkts, n);
+		__txp_qdisc_run(txq, self, pkts, n, &busy);
 	} else {
 		for (unsigned i = 0; i < n; i++) {
 			if (txp_likely(q->ops->enqueue(q, pkts[i]) == TXP_XMIT_OK)) {
@@ -205,9 +210,10 @@ xmit_burst_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 			}
 		}
 		*tail = NULL;
-		__txp_qdisc_run(txq, self, NULL, 0);
+		__txp_qdisc_run(txq, self, NULL, 0, &busy);
 	}
 	txp_spin_unlock(&txq->root_lock);
+	txp__busylock_release(txq, &busy);
 	if (txp_unlikely(refused != NULL))
 		txp__drop_list(txq, self, refused, TXP_DROP_QDISC_LIMIT);
 	return queued;
@@ -235,7 +241,7 @@ static __attribute__((noinline)) void tx_action_run(struct txp_txq *txq)
 	self = txp_ctx_self();
 	if (txq->dev->defer == TXP_DEFER_DRAIN)
 		refused = txp__defer_tx_action(txq, self);
-	__txp_qdisc_run(txq, self, NULL, 0);
+	__txp_qdisc_run(txq, self, NULL, 0, NULL);
 	txp_spin_unlock(&txq->root_lock);
 	if (txp_unlikely(refused != NULL))
 		txp__drop_list(txq, self, refused, TXP_DROP_QDISC_LIMIT);
