@@ -121,31 +121,17 @@ static int noqueue_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self)
 /* -- onto one queue (__dev_xmit_skb) ----------------------------------- */
 
 /*
- * Queue what fits of pkts[0..n) on txq, in order, and stop at the first
- * packet that does not: returns how many were taken (counted as
- * submitted, then sent or queued); the others are still the caller's,
- * not counted.  txp_xmit_burst_try()'s half of xmit_burst_txq().
+ * xmit_try_txq()'s root-locked part: queue what fits of pkts[0..n), in
+ * order, or send them by the bypass, and run the queue.  busy: the
+ * caller holds the busylock (a constant where this is inlined, so that
+ * the uncontended path carries none of it).  Returns how many were taken.
  */
 static inline __attribute__((always_inline)) unsigned
-xmit_try_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
+try_locked(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self, bool busy)
 {
 	struct txp_qdisc *q = txq->qdisc;
 	unsigned taken = 0;
-	bool busy;
 
-	if (txp_unlikely(!txp_load_acquire(&txq->dev->up)))
-		return 0;
-	for (unsigned i = 0; i < n; i++)
-		pkts[i]->queue_mapping = (uint16_t)txq->index;
-	if (!q->ops->enqueue) {
-		while (taken < n && noqueue_send(txq, pkts[taken], self) != NOQUEUE_REFUSED)
-			taken++;
-		txp__stat_add(txq, self, TXP__ST_SUBMITTED, taken);
-		return taken;
-	}
-	if (q->ops->nolock)
-		return txp__xmit_nolock(txq, pkts, n, self, true);
-	busy = txp__busylock_take(txq, self);
 	txp_spin_lock_as(&txq->root_lock, self);
 	if (__txp_try_bypass(txq, pkts, n, self)) {
 		txp__stat_add(txq, self, TXP__ST_SUBMITTED, n);
@@ -163,38 +149,55 @@ xmit_try_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 	return taken;
 }
 
+/* The same for a caller that took the busylock: out of line. */
+static __attribute__((noinline)) unsigned try_locked_busy(struct txp_txq *txq, struct txp_pkt **pkts,
+							 unsigned n, int self)
+{
+	return try_locked(txq, pkts, n, self, true);
+}
+
 /*
- * Queue pkts[0..n) on txq: one root lock acquisition, then the queue runs.
- * Takes ownership of every packet; returns how many were queued or sent.
+ * Queue what fits of pkts[0..n) on txq, in order, and stop at the first
+ * packet that does not: returns how many were taken (counted as
+ * submitted, then sent or queued); the others are still the caller's,
+ * not counted.  txp_xmit_burst_try()'s half of xmit_burst_txq().
  */
 static inline __attribute__((always_inline)) unsigned
-xmit_burst_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
+xmit_try_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 {
-	struct txp_dev *dev = txq->dev;
+	struct txp_qdisc *q = txq->qdisc;
+	unsigned taken = 0;
+
+	if (txp_unlikely(!txp_load_acquire(&txq->dev->up)))
+		return 0;
+	for (unsigned i = 0; i < n; i++)
+		pkts[i]->queue_mapping = (uint16_t)txq->index;
+	if (!q->ops->enqueue) {
+		while (taken < n && noqueue_send(txq, pkts[taken], self) != NOQUEUE_REFUSED)
+			taken++;
+		txp__stat_add(txq, self, TXP__ST_SUBMITTED, taken);
+		return taken;
+	}
+	if (q->ops->nolock)
+		return txp__xmit_nolock(txq, pkts, n, self, true);
+	if (txp_unlikely(txp__busylock_take(txq, self)))
+		return try_locked_busy(txq, pkts, n, self);
+	return try_locked(txq, pkts, n, self, false);
+}
+
+/*
+ * xmit_burst_txq()'s root-locked part: pkts[0..n) queued, or sent by the
+ * bypass, and the queue run; what the qdisc refused dropped once the
+ * lock is released.  busy: as try_locked()'s.  Returns how many were
+ * queued or sent.
+ */
+static inline __attribute__((always_inline)) unsigned
+burst_locked(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self, bool busy)
+{
 	struct txp_qdisc *q = txq->qdisc;
 	struct txp_pkt *refused = NULL, **tail = &refused;
 	unsigned queued = 0;
-	bool busy;
 
-	txp__stat_add(txq, self, TXP__ST_SUBMITTED, n);
-	for (unsigned i = 0; i < n; i++)
-		pkts[i]->queue_mapping = (uint16_t)txq->index;
-	if (txp_unlikely(!txp_load_acquire(&dev->up))) {
-		for (unsigned i = 0; i < n; i++)
-			txp__drop(txq, self, pkts[i], TXP_DROP_DEV_DOWN);
-		return 0;
-	}
-	if (!q->ops->enqueue) {
-		for (unsigned i = 0; i < n; i++)
-			queued += noqueue_xmit(txq, pkts[i], self) == TXP_XMIT_OK;
-		return queued;
-	}
-	if (q->ops->nolock)
-		return txp__xmit_nolock(txq, pkts, n, self, false);
-	if (dev->defer)
-		return txp__xmit_defer(txq, pkts, n, self);
-
-	busy = txp__busylock_take(txq, self);
 	txp_spin_lock_as(&txq->root_lock, self);
 	if (__txp_try_bypass(txq, pkts, n, self)) {
 		queued = n;
@@ -217,6 +220,46 @@ xmit_burst_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 	if (txp_unlikely(refused != NULL))
 		txp__drop_list(txq, self, refused, TXP_DROP_QDISC_LIMIT);
 	return queued;
+}
+
+/* The same for a caller that took the busylock: out of line. */
+static __attribute__((noinline)) unsigned burst_locked_busy(struct txp_txq *txq, struct txp_pkt **pkts,
+							   unsigned n, int self)
+{
+	return burst_locked(txq, pkts, n, self, true);
+}
+
+/*
+ * Queue pkts[0..n) on txq: one root lock acquisition, then the queue runs.
+ * Takes ownership of every packet; returns how many were queued or sent.
+ */
+static inline __attribute__((always_inline)) unsigned
+xmit_burst_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
+{
+	struct txp_dev *dev = txq->dev;
+	struct txp_qdisc *q = txq->qdisc;
+	unsigned queued = 0;
+
+	txp__stat_add(txq, self, TXP__ST_SUBMITTED, n);
+	for (unsigned i = 0; i < n; i++)
+		pkts[i]->queue_mapping = (uint16_t)txq->index;
+	if (txp_unlikely(!txp_load_acquire(&dev->up))) {
+		for (unsigned i = 0; i < n; i++)
+			txp__drop(txq, self, pkts[i], TXP_DROP_DEV_DOWN);
+		return 0;
+	}
+	if (!q->ops->enqueue) {
+		for (unsigned i = 0; i < n; i++)
+			queued += noqueue_xmit(txq, pkts[i], self) == TXP_XMIT_OK;
+		return queued;
+	}
+	if (q->ops->nolock)
+		return txp__xmit_nolock(txq, pkts, n, self, false);
+	if (dev->defer)
+		return txp__xmit_defer(txq, pkts, n, self);
+	if (txp_unlikely(txp__busylock_take(txq, self)))
+		return burst_locked_busy(txq, pkts, n, self);
+	return burst_locked(txq, pkts, n, self, false);
 }
 
 /* -- net_tx_action ------------------------------------------------------ */
