@@ -149,10 +149,11 @@ try_locked(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self, boo
 	return taken;
 }
 
-/* The same for a caller that took the busylock: out of line. */
+/* The same after the busylock (txp__busylock_wanted()): out of line. */
 static __attribute__((noinline)) unsigned try_locked_busy(struct txp_txq *txq, struct txp_pkt **pkts,
 							 unsigned n, int self)
 {
+	txp_spin_lock_as(&txq->busylock, self);
 	return try_locked(txq, pkts, n, self, true);
 }
 
@@ -180,7 +181,7 @@ xmit_try_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 	}
 	if (q->ops->nolock)
 		return txp__xmit_nolock(txq, pkts, n, self, true);
-	if (txp_unlikely(txp__busylock_take(txq, self)))
+	if (txp_unlikely(txp__busylock_wanted(txq, self)))
 		return try_locked_busy(txq, pkts, n, self);
 	return try_locked(txq, pkts, n, self, false);
 }
@@ -222,10 +223,11 @@ burst_locked(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self, b
 	return queued;
 }
 
-/* The same for a caller that took the busylock: out of line. */
+/* The same after the busylock (txp__busylock_wanted()): out of line. */
 static __attribute__((noinline)) unsigned burst_locked_busy(struct txp_txq *txq, struct txp_pkt **pkts,
 							   unsigned n, int self)
 {
+	txp_spin_lock_as(&txq->busylock, self);
 	return burst_locked(txq, pkts, n, self, true);
 }
 
@@ -257,7 +259,7 @@ xmit_burst_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 		return txp__xmit_nolock(txq, pkts, n, self, false);
 	if (dev->defer)
 		return txp__xmit_defer(txq, pkts, n, self);
-	if (txp_unlikely(txp__busylock_take(txq, self)))
+	if (txp_unlikely(txp__busylock_wanted(txq, self)))
 		return burst_locked_busy(txq, pkts, n, self);
 	return burst_locked(txq, pkts, n, self, false);
 }

@@ -205,26 +205,25 @@ static inline void __txp_set_running(struct txp_txq *txq, bool on)
 }
 
 /*
- * The qdisc busylock (Linux 2.6.36 to 6.17, __dev_xmit_skb()), before a
- * producer takes the root lock: if the queue is being run (read without
- * the root lock, as qdisc_is_running() reads it: a scheduling point in
- * the check build), take the busylock first, so that the producers that
- * contend queue on it and the runner, coming back for the root lock
- * after each batch, finds at most one of them there.  Returns whether
- * the caller now holds it: __txp_qdisc_run() lets it go once the caller
- * runs the queue itself, else txp__busylock_release() does after the
- * root lock.  A context that holds it already (start_xmit sending on its
- * own queue from the bypass, which keeps it, as Linux's does, while its
- * first batch goes out) does not wait for itself: not Linux's, which
+ * The qdisc busylock (Linux 2.6.36 to 6.17, __dev_xmit_skb()): must a
+ * producer, about to take the root lock, take the busylock first?  Yes
+ * if the device has it and the queue is being run (read without the
+ * root lock, as qdisc_is_running() reads it: a scheduling point in the
+ * check build), so that the producers that contend queue on it and the
+ * runner, coming back for the root lock after each batch, finds at most
+ * one of them there.  The caller then takes it (out of line: its lock
+ * site is its name) and holds it until __txp_qdisc_run() lets it go, once
+ * the caller runs the queue itself, or else txp__busylock_release() after
+ * the root lock.  A context that holds it already (start_xmit sending on
+ * its own queue from the bypass, which keeps it, as Linux's does, while
+ * its first batch goes out) does not wait for itself: not Linux's, which
  * would spin there for good; the packet is queued for the run under way.
  */
-static inline __attribute__((always_inline)) bool txp__busylock_take(struct txp_txq *txq, int self)
+static inline __attribute__((always_inline)) bool txp__busylock_wanted(struct txp_txq *txq,
+								       int self)
 {
-	if (!txq->dev->busylock || !txp_load_relaxed(&txq->running) ||
-	    txp_spin_owner(&txq->busylock) == self)
-		return false;
-	txp_spin_lock_as(&txq->busylock, self);
-	return true;
+	return txq->dev->busylock && txp_load_relaxed(&txq->running) &&
+	       txp_spin_owner(&txq->busylock) != self;
 }
 
 /* Let the busylock go if the caller still holds it (*busy); NULL: the
