@@ -187,7 +187,7 @@ extern const struct option run_knob_options[];
 "                          the era's: on from 2.6.38 to 6.x): a producer that\n" \
 "                          finds the queue being run takes a second lock\n" \
 "                          before the root lock, so that the others wait there\n" \
-"                          and the runner gets the root lock back at once;\n" \
+"                          and the runner gets the root lock back sooner;\n" \
 "                          pfifo_fast, --runner exclusive, no --defer only\n" \
 "  --queues N              transmit queues, each with its own qdisc, locks, ring\n" \
 "                          and interrupt, 1..64 (default 1); afxdp: an XSK\n" \
