@@ -222,6 +222,7 @@ int bench_case_txpath(const struct bench_cfg *cfg, const struct bench_row *row,
 	rcfg.bql = row->bql;
 	rcfg.bulk = cfg->bulk;
 	rcfg.defer = row->defer;
+	rcfg.busylock = cfg->busylock < 0 ? row->busylock : cfg->busylock;
 	if (row->qdisc)
 		rcfg.qdisc = row->qdisc;
 	rcfg.line_rate = 0;
@@ -253,17 +254,18 @@ static const struct {
 	enum txp_runner runner;
 	bool mq;		/* a queue per producer */
 	bool bql;
+	bool busylock;
 } txpath_configs[] = {
-	{ "core/concurrent", TXP_LOCK_CORE, TXP_RUNNER_CONCURRENT, false, false },
-	{ "lltx/concurrent", TXP_LOCK_LLTX, TXP_RUNNER_CONCURRENT, false, false },
-	{ "core/exclusive", TXP_LOCK_CORE, TXP_RUNNER_EXCLUSIVE, false, false },
-	{ "lltx/exclusive", TXP_LOCK_LLTX, TXP_RUNNER_EXCLUSIVE, false, false },
+	{ "core/concurrent", TXP_LOCK_CORE, TXP_RUNNER_CONCURRENT, false, false, false },
+	{ "lltx/concurrent", TXP_LOCK_LLTX, TXP_RUNNER_CONCURRENT, false, false, false },
+	{ "core/exclusive", TXP_LOCK_CORE, TXP_RUNNER_EXCLUSIVE, false, false, false },
+	{ "lltx/exclusive", TXP_LOCK_LLTX, TXP_RUNNER_EXCLUSIVE, false, false, false },
 	/* Linux 2.6.38 on: a queue per producer, each with its own locks. */
-	{ "core/excl/mq", TXP_LOCK_CORE, TXP_RUNNER_EXCLUSIVE, true, false },
+	{ "core/excl/mq", TXP_LOCK_CORE, TXP_RUNNER_EXCLUSIVE, true, false, false },
 	/* Linux 6.x as --era 6.x runs it on the null driver: the same, with
-	 * byte queue limits (the null driver has no tx_timeout, so no
-	 * watchdog). */
-	{ "6.x", TXP_LOCK_CORE, TXP_RUNNER_EXCLUSIVE, true, true },
+	 * byte queue limits and the busylock (the null driver has no
+	 * tx_timeout, so no watchdog). */
+	{ "6.x", TXP_LOCK_CORE, TXP_RUNNER_EXCLUSIVE, true, true, true },
 };
 #define NCONFIGS (sizeof(txpath_configs) / sizeof(txpath_configs[0]))
 
@@ -292,13 +294,18 @@ static void skip(struct bench_row *r, const char *why)
 	r->note = why;
 }
 
-/* The transmit path of Linux 6.18 against core/exclusive (one root lock,
- * one queue) on the null driver: a locked pfifo_fast whose producers
+/* What Linux did about producers contending for one root lock, against
+ * core/exclusive (one root lock, one queue) on the null driver: the
+ * busylock (2.6.36 to 6.17), 6.18's locked pfifo_fast whose producers
  * defer to the one holding the lock, the same with txpath's drainer (the
  * first keeps the list until it is empty), and the lockless pfifo_fast. */
-#define QDISC_ROWS 3
+#define QDISC_ROWS 4
 static struct bench_row *add_qdisc_rows(struct bench_row *r, unsigned threads)
 {
+	r = add_row(r, "core/excl/busy", "null", BENCH_TXPATH, threads);
+	r[-1].lock = TXP_LOCK_CORE;
+	r[-1].runner = TXP_RUNNER_EXCLUSIVE;
+	r[-1].busylock = true;
 	r = add_row(r, "core/excl/defer", "null", BENCH_TXPATH, threads);
 	r[-1].lock = TXP_LOCK_CORE;
 	r[-1].runner = TXP_RUNNER_EXCLUSIVE;
@@ -343,6 +350,7 @@ struct bench_row *bench_rows(const struct bench_cfg *cfg, size_t *n)
 				r[-1].runner = txpath_configs[c].runner;
 				r[-1].queues = txpath_configs[c].mq ? t : 1;
 				r[-1].bql = txpath_configs[c].bql;
+				r[-1].busylock = txpath_configs[c].busylock;
 			}
 		r = add_qdisc_rows(r, t);
 		for (size_t c = 0; p && c < NCONFIGS; c++) {

@@ -35,6 +35,10 @@ struct bench_cfg {
 	unsigned burst;		/* packets per txp_xmit_burst() */
 	unsigned bulk;		/* packets per qdisc_restart() */
 	bool sim;		/* also the simulated NIC */
+	/* The qdisc busylock on every txpath row where a device takes it
+	 * (1), on none (0), or as each row has it (-1: core/excl/busy and
+	 * 6.x, as --era 6.x). */
+	int busylock;
 	/* Also this driver plugin (txp_run_driver_plugin(), --driver-so), in
 	 * the two configurations of its lock mode, as driver "plugin"; NULL:
 	 * none. */
@@ -54,6 +58,7 @@ struct bench_row {
 	bool bql;		/* byte queue limits (txpath only) */
 	unsigned threads;
 	enum txp_defer defer;	/* txpath: the root-locked qdisc's defer list */
+	bool busylock;		/* txpath: the qdisc busylock (bench_cfg.busylock) */
 	const struct txp_qdisc_ops *qdisc;	/* txpath: NULL, pfifo_fast */
 	bool skipped;		/* not run in this build (why: note) */
 	const char *note;

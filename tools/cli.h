@@ -96,10 +96,20 @@ void check_run_knobs(const struct cmdline *cl, const struct txp_run_cfg *cfg);
  * root lock for the defer list to wait on (noqueue, nolock): a usage error
  * of cmd, for run, demo and check alike. */
 void check_defer(const char *cmd, const struct txp_qdisc_ops *qdisc, enum txp_defer defer);
+/* --busylock on, given, with a qdisc (NULL: pfifo_fast) without a root
+ * lock, the concurrent runner (nobody is "the" runner) or a defer list
+ * (which replaced it): a usage error of cmd, for run and check alike.
+ * An era's busylock is left off there without a word (the device's
+ * rule, txp_dev_cfg.busylock). */
+void check_busylock(const char *cmd, const struct txp_qdisc_ops *qdisc, enum txp_runner runner,
+		    enum txp_defer defer);
 /* --defer's argument, on, drain or off (else a usage error of cmd), and
  * how a report names it after the qdisc (" with defer list", or ""). */
 enum txp_defer parse_defer(const char *cmd, const char *arg);
 const char *defer_shown(enum txp_defer defer);
+/* " with busylock" where a device of these knobs takes it, else "". */
+const char *busylock_shown(bool busylock, enum txp_runner runner,
+			   const struct txp_qdisc_ops *qdisc, enum txp_defer defer);
 /* getopt_long entries for those knobs, ending in an all-zero entry. */
 extern const struct option run_knob_options[];
 /* --fault and --seed, part of RUN_KNOB_HELP. */
@@ -173,6 +183,12 @@ extern const struct option run_knob_options[];
 "                          that takes the list on keeps taking what is pushed\n" \
 "                          until it finds the list empty, so the others only\n" \
 "                          push (one compare-and-swap) and one sends for all\n" \
+"  --busylock on|off       the qdisc busylock (Linux 2.6.36 to 6.17; default:\n" \
+"                          the era's: on from 2.6.38 to 6.x): a producer that\n" \
+"                          finds the queue being run takes a second lock\n" \
+"                          before the root lock, so that the others wait there\n" \
+"                          and the runner gets the root lock back sooner;\n" \
+"                          pfifo_fast, --runner exclusive, no --defer only\n" \
 "  --queues N              transmit queues, each with its own qdisc, locks, ring\n" \
 "                          and interrupt, 1..64 (default 1); afxdp: an XSK\n" \
 "                          socket per interface queue from --queue; afpacket: a\n" \

@@ -20,9 +20,11 @@ static const char bench_help[] =
 "txpath (each lock mode x runner: core/concurrent, lltx/concurrent,\n"
 "core/exclusive, lltx/exclusive) on the null driver and on the simulated NIC\n"
 "at unlimited line rate (tg3-2005); on the null driver also a queue per\n"
-"producer (core/excl/mq, 6.x), 6.18's defer list (core/excl/defer),\n"
-"txpath's drainer, not Linux's (core/excl/drain: --defer drain), and the\n"
-"lockless qdisc (core/nolock); and baselines on the same null driver:\n"
+"producer (core/excl/mq, 6.x: with BQL and the busylock, as --era 6.x),\n"
+"core/exclusive with the qdisc busylock of 2.6.36 to 6.17 (core/excl/busy),\n"
+"6.18's defer list (core/excl/defer), txpath's drainer, not Linux's\n"
+"(core/excl/drain: --defer drain), and the lockless qdisc (core/nolock);\n"
+"and baselines on the same null driver:\n"
 "  mutex        a pthread mutex around \"queue the packet and call the\n"
 "               driver\", taken once per packet\n"
 "  mutex-burst  the same mutex taken once around a whole burst, as txpath\n"
@@ -48,6 +50,10 @@ static const char bench_help[] =
 "                   1..%d (default 32), for every case alike\n"
 "  --bulk N         packets qdisc_restart() sends per batch, and the baselines\n"
 "                   per doorbell, 1..%d (default 32)\n"
+"  --busylock on|off\n"
+"                   the qdisc busylock on every txpath row that can take it\n"
+"                   (a root-locked qdisc, the exclusive runner, no defer\n"
+"                   list), or on none (default: core/excl/busy and 6.x only)\n"
 "  --no-sim         leave out the simulated NIC\n"
 "  --driver-so PATH also a driver plugin (docs/checking-your-driver.md), in\n"
 "                   the configurations of its lock mode, ring 512, as driver\n"
@@ -68,7 +74,7 @@ static const char bench_help[] =
 "none are left out; a ratio to one of those says 'not run', and is left out\n"
 "of --json's ratios).\n";
 
-enum { OPT_THREADS = 1000, OPT_REPS, OPT_SECONDS, OPT_BURST, OPT_BULK, OPT_NO_SIM,
+enum { OPT_THREADS = 1000, OPT_REPS, OPT_SECONDS, OPT_BURST, OPT_BULK, OPT_BUSYLOCK, OPT_NO_SIM,
        OPT_QUICK, OPT_JSON, OPT_SVG, OPT_HELP };
 
 static const struct option bench_options[] = {
@@ -77,6 +83,7 @@ static const struct option bench_options[] = {
 	{ "seconds", required_argument, NULL, OPT_SECONDS },
 	{ "burst", required_argument, NULL, OPT_BURST },
 	{ "bulk", required_argument, NULL, OPT_BULK },
+	{ "busylock", required_argument, NULL, OPT_BUSYLOCK },
 	{ "no-sim", no_argument, NULL, OPT_NO_SIM },
 	DRIVER_SO_OPTIONS,
 	{ "quick", no_argument, NULL, OPT_QUICK },
@@ -267,6 +274,8 @@ static void print_targets(const struct bench_row *rows, size_t n, unsigned max_t
 	print_target("2 producers, one queue, best", two, rows, n, goal);
 	print_target("2 producers, one queue, core lock", best_txpath(rows, n, 2, "core/", true),
 		     rows, n, most);
+	print_target("2 producers, one queue, busylock", find(rows, n, "core/excl/busy", "null", 2),
+		     rows, n, most);
 	print_target("2 producers, one queue, defer list", find(rows, n, "core/excl/defer", "null", 2),
 		     rows, n, most);
 	print_target("2 producers, one queue, drainer", find(rows, n, "core/excl/drain", "null", 2),
@@ -347,7 +356,7 @@ int cmd_bench(int argc, char **argv)
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	struct bench_cfg cfg = {
 		.max_threads = cpus > 0 ? (unsigned)cpus : 1,
-		.reps = 5, .seconds = 0.25, .burst = 32, .bulk = 32, .sim = true,
+		.reps = 5, .seconds = 0.25, .burst = 32, .bulk = 32, .sim = true, .busylock = -1,
 	};
 	bool json = false, quick = false, ok = true;
 	const char *svg = NULL;
@@ -379,6 +388,9 @@ int cmd_bench(int argc, char **argv)
 			break;
 		case OPT_BULK:
 			cfg.bulk = (unsigned)parse_u64("bench", "--bulk", optarg, 1, TXP_DEV_BULK_MAX);
+			break;
+		case OPT_BUSYLOCK:
+			cfg.busylock = parse_on_off("bench", "--busylock", optarg);
 			break;
 		case OPT_NO_SIM:
 			cfg.sim = false;

@@ -102,7 +102,7 @@ enum {
 	OPT_DEV, OPT_FILE, OPT_XDP_MODE, OPT_QUEUE, OPT_TPACKET, OPT_QDISC_BYPASS, OPT_UMEM_POOL,
 	OPT_SRC_MAC, OPT_DST_MAC, OPT_SRC_IP, OPT_DST_IP, OPT_SRC_PORT, OPT_DST_PORT,
 	OPT_VALIDATE, OPT_BURST, OPT_BULK, OPT_FAULT, OPT_SEED, OPT_STALL_SECONDS,
-	OPT_QUEUES, OPT_BQL, OPT_XPS, OPT_WATCHDOG_MS, OPT_DEFER,
+	OPT_QUEUES, OPT_BQL, OPT_XPS, OPT_WATCHDOG_MS, OPT_DEFER, OPT_BUSYLOCK,
 };
 
 const struct option run_knob_options[] = {
@@ -146,6 +146,7 @@ const struct option run_knob_options[] = {
 	{ "xps", required_argument, NULL, OPT_XPS },
 	{ "watchdog-ms", required_argument, NULL, OPT_WATCHDOG_MS },
 	{ "defer", required_argument, NULL, OPT_DEFER },
+	{ "busylock", required_argument, NULL, OPT_BUSYLOCK },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -210,6 +211,8 @@ static void parse_era(const struct cmdline *cl, const char *arg, struct txp_run_
 		cfg->bulk = keep.bulk;
 	if (cmdline_given(cl, OPT_WATCHDOG_MS))
 		cfg->watchdog_ms = keep.watchdog_ms;
+	if (cmdline_given(cl, OPT_BUSYLOCK))
+		cfg->busylock = keep.busylock;
 }
 
 static void parse_personality(const char *cmd, const char *arg, struct txp_run_cfg *cfg)
@@ -424,6 +427,9 @@ bool parse_run_knob(const struct cmdline *cl, int opt, const char *arg, struct t
 	case OPT_DEFER:
 		cfg->defer = parse_defer(cmd, arg);
 		return true;
+	case OPT_BUSYLOCK:
+		cfg->busylock = parse_on_off(cmd, "--busylock", arg);
+		return true;
 	case OPT_XPS:
 		parse_xps(cmd, arg, cfg);
 		return true;
@@ -512,6 +518,22 @@ void check_defer(const char *cmd, const struct txp_qdisc_ops *qdisc, enum txp_de
 			    defer == TXP_DEFER_DRAIN ? "drain" : "on", qdisc->id);
 }
 
+void check_busylock(const char *cmd, const struct txp_qdisc_ops *qdisc, enum txp_runner runner,
+		    enum txp_defer defer)
+{
+	if (!qdisc)
+		qdisc = &txp_pfifo_fast_ops;
+	if (!qdisc->enqueue || qdisc->nolock)
+		usage_error(cmd, "--busylock on is for a root-locked qdisc (pfifo_fast): "
+			    "qdisc %s has no root lock to wait for", qdisc->id);
+	if (runner != TXP_RUNNER_EXCLUSIVE)
+		usage_error(cmd, "--busylock on needs --runner exclusive: it is taken by a "
+			    "producer that finds the queue being run");
+	if (defer)
+		usage_error(cmd, "--busylock on and --defer %s: 6.18's defer list replaced "
+			    "the busylock", defer == TXP_DEFER_DRAIN ? "drain" : "on");
+}
+
 void check_run_knobs(const struct cmdline *cl, const struct txp_run_cfg *cfg)
 {
 	const char *driver = cfg->driver->name;
@@ -519,6 +541,8 @@ void check_run_knobs(const struct cmdline *cl, const struct txp_run_cfg *cfg)
 	if (cmdline_given(cl, OPT_SEED) && !cmdline_given(cl, OPT_FAULT))
 		usage_error(cl->cmd, "--seed is the faults' seed: it needs --fault");
 	check_defer(cl->cmd, cfg->qdisc, cfg->defer);
+	if (cmdline_given(cl, OPT_BUSYLOCK) && cfg->busylock)
+		check_busylock(cl->cmd, cfg->qdisc, cfg->runner, cfg->defer);
 	for (size_t i = 0; i < sizeof(knob_drivers) / sizeof(knob_drivers[0]); i++) {
 		const char *list = knob_drivers[i].drivers;
 

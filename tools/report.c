@@ -21,6 +21,12 @@ const char *defer_shown(enum txp_defer defer)
 	       defer == TXP_DEFER_LINUX ? " with defer list" : "";
 }
 
+const char *busylock_shown(bool busylock, enum txp_runner runner,
+			   const struct txp_qdisc_ops *qdisc, enum txp_defer defer)
+{
+	return busylock && txp_dev_busylock_applies(runner, qdisc, defer) ? " with busylock" : "";
+}
+
 static bool run_accounted(const struct txp_run_result *r)
 {
 	return r->accounted && r->lost == 0 && r->duplicated == 0 && r->drv.ring_errors == 0;
@@ -221,6 +227,7 @@ void report_json(struct json *j, const struct txp_run_cfg *cfg, const struct txp
 	json_str(j, "qdisc", cfg->qdisc->id);
 	json_bool(j, "defer", cfg->defer != TXP_DEFER_OFF);
 	json_bool(j, "defer_drainer", cfg->defer == TXP_DEFER_DRAIN);
+	json_bool(j, "busylock", *busylock_shown(cfg->busylock, cfg->runner, cfg->qdisc, cfg->defer));
 	json_u64(j, "threads", cfg->threads);
 	json_u64(j, "ring", cfg->ring);
 	json_u64(j, "frags_min", cfg->frags_min);
@@ -284,10 +291,11 @@ void report_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp_run_re
 	const char *personality = personality_name(cfg);
 	char verdict[128];
 
-	fprintf(f, "txpath run: era %s, lock %s, runner %s, driver %s%s%s, qdisc %s%s\n",
+	fprintf(f, "txpath run: era %s, lock %s, runner %s, driver %s%s%s, qdisc %s%s%s\n",
 		cfg->era ? cfg->era : "(custom)", txp_lock_mode_name(cfg->lock),
 		txp_runner_name(cfg->runner), cfg->driver->name, personality ? "/" : "",
-		personality ? personality : "", cfg->qdisc->id, defer_shown(cfg->defer));
+		personality ? personality : "", cfg->qdisc->id, defer_shown(cfg->defer),
+		busylock_shown(cfg->busylock, cfg->runner, cfg->qdisc, cfg->defer));
 	fprintf(f, "  %u threads, ring %u, frags %u-%u, %.3f s, %.2f Mpps\n",
 		cfg->threads, cfg->ring, cfg->frags_min, cfg->frags_max, r->seconds, r->mpps);
 	fprintf(f, "  submitted %llu = transmitted %llu + dropped %llu%s\n",

@@ -101,6 +101,14 @@ struct txp_dev_cfg {
 	 * waiting for the root lock pushes its packets onto a lock-free list
 	 * and returns.  Nothing for a lockless qdisc or noqueue. */
 	enum txp_defer defer;
+	/* The qdisc busylock (Linux 2.6.36 to 6.17, which 6.18's defer list
+	 * replaced): a producer that finds the queue being run takes a
+	 * second lock before the root lock, so that producers queue on it
+	 * and the runner, coming back for the root lock between batches,
+	 * meets at most one of them there.  Taken as Linux took it, only by
+	 * a producer of a root-locked qdisc with the exclusive runner (which
+	 * says who runs the queue) and no defer list; ignored otherwise. */
+	bool busylock;
 	/* The watchdog's clock in ns: what trans_start is stamped with and
 	 * what the watchdog compares it with.  NULL: txp_now_ns().  The
 	 * explorer's scenario gives a logical one (txpath check --watchdog). */
@@ -272,6 +280,11 @@ void txp_txq_get_bql(const struct txp_txq *txq, struct txp_bql_info *bi);
  * device is down.  Returns the queue that timed out, or -1.
  */
 int txp_dev_watchdog(struct txp_dev *dev);
+/* Does a device of this runner, qdisc (NULL: pfifo_fast) and defer list
+ * take the busylock when txp_dev_cfg.busylock asks for it?  Only with
+ * the exclusive runner, a root-locked qdisc and no defer list. */
+bool txp_dev_busylock_applies(enum txp_runner runner, const struct txp_qdisc_ops *qdisc,
+			      enum txp_defer defer);
 /* The names of the enums' values ("qdisc-limit", "lltx", "exclusive");
  * "?" for a value that is none of them. */
 const char *txp_drop_reason_name(enum txp_drop_reason r);

@@ -130,6 +130,7 @@ struct txp_explore_cfg {
 	unsigned bulk;		/* packets dequeued per xmit lock, each but the
 				 * last with xmit_more; 0 or 1: one, as 2.6 */
 	enum txp_defer defer;	/* a locked qdisc's defer list (txp_dev_cfg.defer) */
+	bool busylock;		/* the qdisc busylock (txp_dev_cfg.busylock) */
 	/* Each producer's packets from a pool of its own (txp_pkt_pool),
 	 * freed by whichever context ends them: the pools' return stacks are
 	 * explored, and each must have every packet home at the end.  Else

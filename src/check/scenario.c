@@ -114,6 +114,7 @@ static struct txp_run_cfg driver_cfg(const struct txp_explore_cfg *cfg)
 		.queues = cfg->queues,
 		.bql = cfg->bql,
 		.defer = cfg->defer,
+		.busylock = cfg->busylock,
 		.validate = true,
 	};
 }

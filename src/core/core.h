@@ -83,12 +83,20 @@ struct txp_txq {
 
 	/* The root lock (qdisc_lock()) and what it guards. */
 	txp_cacheline_aligned struct txp_spinlock root_lock;
-	bool running;		/* exclusive runner: someone is in qdisc_run */
+	/* Exclusive runner: someone is in qdisc_run.  Written and read under
+	 * the root lock, and read without it by a producer deciding whether
+	 * to take the busylock (qdisc_is_running()): an atomic word, its
+	 * accesses relaxed (xmit.h). */
+	atomic_bool running;
 	/* 6.18's defer_list (txp_dev_cfg.defer): packets pushed by the
 	 * producers that found it non-empty, newest first, for the one that
 	 * found it empty, who holds or waits for the root lock.  Every
 	 * producer's compare-and-swap: a line of its own. */
 	txp_cacheline_aligned _Atomic(struct txp_pkt *) defer_head;
+	/* The qdisc busylock (txp_dev_cfg.busylock): the producers that found
+	 * the queue running, one at a time, before the root lock.  Only
+	 * they write it: a line of its own, as Linux's. */
+	txp_cacheline_aligned struct txp_spinlock busylock;
 
 	/* Flow control: the state bits of struct netdev_queue, a word each,
 	 * so that setting one is a plain store (as a driver's stop is in
@@ -146,6 +154,7 @@ struct txp_dev {
 	atomic_bool up;
 	bool bql;		/* byte queue limits on the queues */
 	enum txp_defer defer;	/* a locked qdisc's producers push onto defer_head */
+	bool busylock;		/* producers that find the queue running take txq->busylock */
 	unsigned num_tx_queues;	/* 1..TXP_DEV_MAX_QUEUES */
 	struct txp_txq *txqs;	/* [num_tx_queues], each cache-line aligned */
 	uint64_t watchdog_timeo_ns;	/* 0: no watchdog */

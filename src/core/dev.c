@@ -31,6 +31,8 @@ static bool txq_init(struct txp_dev *dev, unsigned i, const struct txp_qdisc_ops
 		return false;
 	txp_spin_init(&txq->root_lock, "queue lock");
 	txp_spin_init(&txq->xmit_lock, "xmit lock");
+	txp_spin_init(&txq->busylock, "busylock");
+	atomic_init(&txq->running, false);
 	atomic_init(&txq->stopped, 0);
 	atomic_init(&txq->stack_xoff, 0);
 	atomic_init(&txq->frozen, 0);
@@ -110,6 +112,7 @@ struct txp_dev *txp_dev_create(const struct txp_dev_cfg *cfg, char *err, size_t 
 	dev->log = cfg->log;
 	dev->bql = cfg->bql;
 	dev->defer = cfg->defer;
+	dev->busylock = cfg->busylock && txp_dev_busylock_applies(cfg->runner, qops, cfg->defer);
 	if (cfg->ops->tx_timeout)
 		dev->watchdog_timeo_ns = cfg->watchdog_timeo_ms * 1000000ull;
 	dev->watchdog_clock = cfg->watchdog_clock;
@@ -451,6 +454,15 @@ const char *txp_drop_reason_name(enum txp_drop_reason r)
 	};
 
 	return (unsigned)r < TXP_DROP_NR ? names[r] : "?";
+}
+
+bool txp_dev_busylock_applies(enum txp_runner runner, const struct txp_qdisc_ops *qdisc,
+			      enum txp_defer defer)
+{
+	if (!qdisc)
+		qdisc = &txp_pfifo_fast_ops;
+	/* Where Linux took it: a root-locked qdisc, one runner, no list. */
+	return runner == TXP_RUNNER_EXCLUSIVE && qdisc->enqueue && !qdisc->nolock && !defer;
 }
 
 const char *txp_lock_mode_name(enum txp_lock_mode m)

@@ -121,6 +121,43 @@ static int noqueue_xmit(struct txp_txq *txq, struct txp_pkt *pkt, int self)
 /* -- onto one queue (__dev_xmit_skb) ----------------------------------- */
 
 /*
+ * xmit_try_txq()'s root-locked part: queue what fits of pkts[0..n), in
+ * order, or send them by the bypass, and run the queue.  busy: the
+ * caller holds the busylock (a constant where this is inlined, so that
+ * the uncontended path carries none of it).  Returns how many were taken.
+ */
+static inline __attribute__((always_inline)) unsigned
+try_locked(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self, bool busy)
+{
+	struct txp_qdisc *q = txq->qdisc;
+	unsigned taken = 0;
+
+	txp_spin_lock_as(&txq->root_lock, self);
+	if (__txp_try_bypass(txq, pkts, n, self)) {
+		txp__stat_add(txq, self, TXP__ST_SUBMITTED, n);
+		__txp_qdisc_run(txq, self, pkts, n, &busy);
+		taken = n;
+	} else {
+		while (taken < n && q->ops->enqueue(q, pkts[taken]) == TXP_XMIT_OK)
+			taken++;
+		/* Counted before they can leave: the lock is still held. */
+		txp__stat_add(txq, self, TXP__ST_SUBMITTED, taken);
+		__txp_qdisc_run(txq, self, NULL, 0, &busy);
+	}
+	txp_spin_unlock(&txq->root_lock);
+	txp__busylock_release(txq, &busy);
+	return taken;
+}
+
+/* The same after the busylock (txp__busylock_wanted()): out of line. */
+static __attribute__((noinline)) unsigned try_locked_busy(struct txp_txq *txq, struct txp_pkt **pkts,
+							 unsigned n, int self)
+{
+	txp_spin_lock_as(&txq->busylock, self);
+	return try_locked(txq, pkts, n, self, true);
+}
+
+/*
  * Queue what fits of pkts[0..n) on txq, in order, and stop at the first
  * packet that does not: returns how many were taken (counted as
  * submitted, then sent or queued); the others are still the caller's,
@@ -144,20 +181,54 @@ xmit_try_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 	}
 	if (q->ops->nolock)
 		return txp__xmit_nolock(txq, pkts, n, self, true);
+	if (txp_unlikely(txp__busylock_wanted(txq, self)))
+		return try_locked_busy(txq, pkts, n, self);
+	return try_locked(txq, pkts, n, self, false);
+}
+
+/*
+ * xmit_burst_txq()'s root-locked part: pkts[0..n) queued, or sent by the
+ * bypass, and the queue run; what the qdisc refused dropped once the
+ * lock is released.  busy: as try_locked()'s.  Returns how many were
+ * queued or sent.
+ */
+static inline __attribute__((always_inline)) unsigned
+burst_locked(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self, bool busy)
+{
+	struct txp_qdisc *q = txq->qdisc;
+	struct txp_pkt *refused = NULL, **tail = &refused;
+	unsigned queued = 0;
+
 	txp_spin_lock_as(&txq->root_lock, self);
 	if (__txp_try_bypass(txq, pkts, n, self)) {
-		txp__stat_add(txq, self, TXP__ST_SUBMITTED, n);
-		__txp_qdisc_run(txq, self, pkts, n);
-		taken = n;
+		queued = n;
+		__txp_qdisc_run(txq, self, pkts, n, &busy);
 	} else {
-		while (taken < n && q->ops->enqueue(q, pkts[taken]) == TXP_XMIT_OK)
-			taken++;
-		/* Counted before they can leave: the lock is still held. */
-		txp__stat_add(txq, self, TXP__ST_SUBMITTED, taken);
-		__txp_qdisc_run(txq, self, NULL, 0);
+		for (unsigned i = 0; i < n; i++) {
+			if (txp_likely(q->ops->enqueue(q, pkts[i]) == TXP_XMIT_OK)) {
+				queued++;
+			} else {
+				/* Still ours: dropped once the lock is released. */
+				*tail = pkts[i];
+				tail = &pkts[i]->next;
+			}
+		}
+		*tail = NULL;
+		__txp_qdisc_run(txq, self, NULL, 0, &busy);
 	}
 	txp_spin_unlock(&txq->root_lock);
-	return taken;
+	txp__busylock_release(txq, &busy);
+	if (txp_unlikely(refused != NULL))
+		txp__drop_list(txq, self, refused, TXP_DROP_QDISC_LIMIT);
+	return queued;
+}
+
+/* The same after the busylock (txp__busylock_wanted()): out of line. */
+static __attribute__((noinline)) unsigned burst_locked_busy(struct txp_txq *txq, struct txp_pkt **pkts,
+							   unsigned n, int self)
+{
+	txp_spin_lock_as(&txq->busylock, self);
+	return burst_locked(txq, pkts, n, self, true);
 }
 
 /*
@@ -169,7 +240,6 @@ xmit_burst_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 {
 	struct txp_dev *dev = txq->dev;
 	struct txp_qdisc *q = txq->qdisc;
-	struct txp_pkt *refused = NULL, **tail = &refused;
 	unsigned queued = 0;
 
 	txp__stat_add(txq, self, TXP__ST_SUBMITTED, n);
@@ -189,28 +259,9 @@ xmit_burst_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 		return txp__xmit_nolock(txq, pkts, n, self, false);
 	if (dev->defer)
 		return txp__xmit_defer(txq, pkts, n, self);
-
-	txp_spin_lock_as(&txq->root_lock, self);
-	if (__txp_try_bypass(txq, pkts, n, self)) {
-		queued = n;
-		__txp_qdisc_run(txq, self, pkts, n);
-	} else {
-		for (unsigned i = 0; i < n; i++) {
-			if (txp_likely(q->ops->enqueue(q, pkts[i]) == TXP_XMIT_OK)) {
-				queued++;
-			} else {
-				/* Still ours: dropped once the lock is released. */
-				*tail = pkts[i];
-				tail = &pkts[i]->next;
-			}
-		}
-		*tail = NULL;
-		__txp_qdisc_run(txq, self, NULL, 0);
-	}
-	txp_spin_unlock(&txq->root_lock);
-	if (txp_unlikely(refused != NULL))
-		txp__drop_list(txq, self, refused, TXP_DROP_QDISC_LIMIT);
-	return queued;
+	if (txp_unlikely(txp__busylock_wanted(txq, self)))
+		return burst_locked_busy(txq, pkts, n, self);
+	return burst_locked(txq, pkts, n, self, false);
 }
 
 /* -- net_tx_action ------------------------------------------------------ */
@@ -235,7 +286,7 @@ static __attribute__((noinline)) void tx_action_run(struct txp_txq *txq)
 	self = txp_ctx_self();
 	if (txq->dev->defer == TXP_DEFER_DRAIN)
 		refused = txp__defer_tx_action(txq, self);
-	__txp_qdisc_run(txq, self, NULL, 0);
+	__txp_qdisc_run(txq, self, NULL, 0, NULL);
 	txp_spin_unlock(&txq->root_lock);
 	if (txp_unlikely(refused != NULL))
 		txp__drop_list(txq, self, refused, TXP_DROP_QDISC_LIMIT);
@@ -249,11 +300,13 @@ static inline void tx_action_txq(struct txp_txq *txq)
 		tx_action_run(txq);
 }
 
-/* net_tx_action(): run every queue that was scheduled. */
+/* net_tx_action(): run every queue that was scheduled.  By pointer, not
+ * by index: a queue is tens of kilobytes (its counters), a size that
+ * costs a multiplication per index. */
 static inline void net_tx_action(struct txp_dev *dev)
 {
-	for (unsigned i = 0; i < dev->num_tx_queues; i++)
-		tx_action_txq(&dev->txqs[i]);
+	for (struct txp_txq *txq = dev->txqs, *end = txq + dev->num_tx_queues; txq < end; txq++)
+		tx_action_txq(txq);
 }
 
 /* -- entry points ------------------------------------------------------ */

@@ -4,8 +4,10 @@
  * the xmit lock, and the run of a root-locked qdisc as far as the entry
  * points inline it; then each file's functions for the others.
  *
- * Locks, outermost first: the root lock (dev->queue_lock), then the xmit
- * lock (dev->xmit_lock), then whatever the driver takes.  qdisc_restart()
+ * Locks, outermost first: the busylock (a device's knob: producers that
+ * find the queue running, 2.6.36 to 6.17), the root lock
+ * (dev->queue_lock), then the xmit lock (dev->xmit_lock), then whatever
+ * the driver takes.  qdisc_restart()
  * takes the xmit lock by trylock while holding the root lock, then drops
  * the root lock around start_xmit; in LLTX mode it takes no xmit lock at
  * all, which is the window of the race (DESIGN.md §3).
@@ -187,6 +189,53 @@ txp__send_batch(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self
 	return i;
 }
 
+/* -- the exclusive runner's flag, and the qdisc busylock -------------- */
+
+/* Is the queue being run (exclusive runner)?  Caller holds the root lock,
+ * which orders the flag: a relaxed access, no scheduling point. */
+static inline bool __txp_running(struct txp_txq *txq)
+{
+	return atomic_load_explicit(&txq->running, memory_order_relaxed);
+}
+
+/* Mark the queue run, or no longer.  Caller holds the root lock. */
+static inline void __txp_set_running(struct txp_txq *txq, bool on)
+{
+	atomic_store_explicit(&txq->running, on, memory_order_relaxed);
+}
+
+/*
+ * The qdisc busylock (Linux 2.6.36 to 6.17, __dev_xmit_skb()): must a
+ * producer, about to take the root lock, take the busylock first?  Yes
+ * if the device has it and the queue is being run (read without the
+ * root lock, as qdisc_is_running() reads it: a scheduling point in the
+ * check build), so that the producers that contend queue on it and the
+ * runner, coming back for the root lock after each batch, finds at most
+ * one of them there.  The caller then takes it (out of line: its lock
+ * site is its name) and holds it until __txp_qdisc_run() lets it go, once
+ * the caller runs the queue itself, or else txp__busylock_release() after
+ * the root lock.  A context that holds it already (start_xmit sending on
+ * its own queue from the bypass, which keeps it, as Linux's does, while
+ * its first batch goes out) does not wait for itself: not Linux's, which
+ * would spin there for good; the packet is queued for the run under way.
+ */
+static inline __attribute__((always_inline)) bool txp__busylock_wanted(struct txp_txq *txq,
+								       int self)
+{
+	return txq->dev->busylock && txp_load_relaxed(&txq->running) &&
+	       txp_spin_owner(&txq->busylock) != self;
+}
+
+/* Let the busylock go if the caller still holds it (*busy); NULL: the
+ * caller never takes it (net_tx_action, the defer list). */
+static inline void txp__busylock_release(struct txp_txq *txq, bool *busy)
+{
+	if (busy && txp_unlikely(*busy)) {
+		txp_spin_unlock(&txq->busylock);
+		*busy = false;
+	}
+}
+
 /* -- the run of a root-locked qdisc (xmit_run.c) ---------------------- */
 
 /* dev_requeue_skb(): pkts[0..n) back at the head of the qdisc, in order,
@@ -243,12 +292,14 @@ int __txp_qdisc_restart(struct txp_txq *txq, int self);
 /*
  * __txp_qdisc_run: drain the queue while it is awake, starting with
  * pkts[0..n) if given (a bypass batch, see __txp_try_bypass()).  Caller
- * holds the root lock.  The exclusive runner lets one context in at a
- * time; the others leave their packets to it (a bypass batch is only
- * given by the context allowed in).
+ * holds the root lock, and the busylock if *busy (busy NULL: it never
+ * takes it), which is let go before the queue is drained: the runner
+ * does not keep the other producers waiting.  The exclusive runner lets
+ * one context in at a time; the others leave their packets to it (a
+ * bypass batch is only given by the context allowed in).
  */
 static inline __attribute__((always_inline)) void
-__txp_qdisc_run(struct txp_txq *txq, int self, struct txp_pkt **pkts, unsigned n)
+__txp_qdisc_run(struct txp_txq *txq, int self, struct txp_pkt **pkts, unsigned n, bool *busy)
 {
 	bool exclusive = txq->dev->runner == TXP_RUNNER_EXCLUSIVE;
 	int rc = -1;
@@ -258,17 +309,21 @@ __txp_qdisc_run(struct txp_txq *txq, int self, struct txp_pkt **pkts, unsigned n
 		/* A bypass batch is already taken (and in core mode its xmit
 		 * lock held): it must go through __txp_xmit_batch(), which
 		 * requeues what a stopped queue cannot take. */
-		if (!n && (txq->running || txp__txq_frozen_or_stopped(txq)))
+		if (!n && (__txp_running(txq) || txp__txq_frozen_or_stopped(txq)))
 			return;
-		txq->running = true;
+		__txp_set_running(txq, true);
 	}
 	if (n)
 		rc = __txp_xmit_batch(txq, pkts, n, self);
+	/* The busylock is kept through a bypass batch, and let go if the
+	 * queue is to be drained (sch_direct_xmit() returned true). */
+	if (rc < 0)
+		txp__busylock_release(txq, busy);
 	/* An empty qdisc has nothing to restart (it would return 0). */
 	while (rc < 0 && txq->qdisc->qlen && !txp__txq_frozen_or_stopped(txq))
 		rc = __txp_qdisc_restart(txq, self);
 	if (exclusive)
-		txq->running = false;
+		__txp_set_running(txq, false);
 }
 
 /*
@@ -288,7 +343,7 @@ __txp_try_bypass(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int sel
 
 	txp_assert_held(&txq->root_lock);
 	if (q->qlen || n > dev->bulk || n > dev->txqueuelen || q->ops != &txp_pfifo_fast_ops ||
-	    txp__txq_frozen_or_stopped(txq) || (dev->runner == TXP_RUNNER_EXCLUSIVE && txq->running))
+	    txp__txq_frozen_or_stopped(txq) || (dev->runner == TXP_RUNNER_EXCLUSIVE && __txp_running(txq)))
 		return false;
 	for (unsigned i = 1; i < n; i++)
 		if (pkts[i]->priority != pkts[0]->priority &&

@@ -103,7 +103,7 @@ static unsigned defer_send(struct txp_txq *txq, struct txp_pkt *head, struct txp
 
 	txp_assert_held(&txq->root_lock);
 	if (mine && head == pkts[n - 1] && __txp_try_bypass(txq, pkts, n, self)) {
-		__txp_qdisc_run(txq, self, pkts, n);
+		__txp_qdisc_run(txq, self, pkts, n, NULL);
 		return n;
 	}
 	for (struct txp_pkt *p = list_reverse(head), *next; p; p = next, taken++) {
@@ -114,7 +114,7 @@ static unsigned defer_send(struct txp_txq *txq, struct txp_pkt *head, struct txp
 		}
 	}
 	*out->tail = NULL;
-	__txp_qdisc_run(txq, self, NULL, 0);
+	__txp_qdisc_run(txq, self, NULL, 0, NULL);
 	return taken;
 }
 

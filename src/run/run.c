@@ -175,6 +175,7 @@ bool txp_run_cfg_era(struct txp_run_cfg *cfg, const char *era)
 	if (e->bulk)
 		cfg->bulk = e->bulk;
 	cfg->watchdog_ms = e->watchdog_ms;
+	cfg->busylock = e->busylock;
 	cfg->qdisc = e->qdisc ? txp_qdisc_lookup(e->qdisc) : &txp_pfifo_fast_ops;
 	return true;
 }

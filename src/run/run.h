@@ -44,6 +44,8 @@ struct txp_era {
 	unsigned watchdog_ms;
 	/* Its qdisc kind (txp_qdisc_lookup), NULL: pfifo_fast. */
 	const char *qdisc;
+	/* The qdisc busylock (txp_dev_cfg.busylock): 2.6.36 to 6.17. */
+	bool busylock;
 };
 
 /* NULL-name terminated, in historical order. */
@@ -226,6 +228,7 @@ struct txp_run_cfg {
 	bool bql;		/* byte queue limits (the driver must report bytes) */
 	unsigned watchdog_ms;	/* the TX watchdog's timeout; 0: no watchdog */
 	enum txp_defer defer;	/* a locked qdisc's defer list (txp_dev_cfg.defer) */
+	bool busylock;		/* the qdisc busylock (txp_dev_cfg.busylock) */
 	/* XPS: producer i sends on queue xps[i % xps_len]; xps_len 0: on
 	 * queue i mod queues; xps_off: by the flow hash instead. */
 	bool xps_off;

@@ -23,6 +23,7 @@ struct txp_dev_cfg txp_run_dev_cfg(const struct txp_run_cfg *cfg)
 		.bql = cfg->bql,
 		.watchdog_timeo_ms = cfg->watchdog_ms,
 		.defer = cfg->defer,
+		.busylock = cfg->busylock,
 	};
 }
 

@@ -23,6 +23,7 @@ static inline void txp_test_era_cfg(struct txp_explore_cfg *cfg, const char *era
 	cfg->race_impossible = e->race_impossible;
 	cfg->queues = e->queues;
 	cfg->bql = e->bql;
+	cfg->busylock = e->busylock;
 	cfg->qdisc = e->qdisc ? txp_qdisc_lookup(e->qdisc) : NULL;
 }
 

@@ -289,6 +289,34 @@ static void test_modern_eras_clean(void **state)
 	}
 }
 
+/* The busylock (2.6.36 to 6.17) is a lock of the seam: the explorer
+ * schedules around it (more schedules than without it, at one queue and
+ * two producers, where one finds the other running) and every era that
+ * has it stays clean. */
+static void test_busylock_explored(void **state)
+{
+	struct txp_explore_cfg cfg;
+	struct txp_explore_result with, without;
+
+	(void)state;
+	txp_test_era_cfg(&cfg, "2.6.38");
+	assert_true(cfg.busylock);
+	cfg.queues = 1;
+	cfg.bound = 1;
+	explore(&cfg, &with);
+	assert_false(with.found);
+	assert_true(with.complete);
+	txp_test_era_cfg(&cfg, "2.6.38");
+	cfg.queues = 1;
+	cfg.bound = 1;
+	cfg.busylock = false;
+	explore(&cfg, &without);
+	assert_false(without.found);
+	assert_true(with.schedules > without.schedules);
+	txp_explore_result_free(&with);
+	txp_explore_result_free(&without);
+}
+
 /* A driver that stops without rechecking, its completion waking only a
  * stopped queue: the lost wakeup is a stall, within one preemption. */
 static void test_lost_wakeup_stalls(void **state)
@@ -618,6 +646,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_recheck_without_barrier),
 		cmocka_unit_test(test_modern_helpers),
 		cmocka_unit_test(test_modern_eras_clean),
+		cmocka_unit_test(test_busylock_explored),
 		cmocka_unit_test(test_lost_wakeup_stalls),
 		cmocka_unit_test(test_rc2_naive_validator),
 		cmocka_unit_test(test_sampling),

@@ -173,6 +173,19 @@ expect_usage "txpath check: --defer on is for a root-locked qdisc (pfifo_fast): 
 	check --qdisc noqueue --defer on --bound 0
 expect_usage "qdisc nolock-5.13 has no root lock" check --era 5.13-missed --defer on --bound 0
 expect_ok "qdisc pfifo_fast with defer list" check --defer on --bound 0
+# The busylock: the eras of 2.6.36 to 6.17 have it; forced on, only where
+# a producer can find the queue running behind a root lock.
+expect_usage "--busylock is on or off, got 'maybe'" run --busylock maybe --packets 10
+expect_usage "--busylock on needs --runner exclusive" run --busylock on --runner concurrent --packets 10
+expect_usage "--busylock on and --defer on: 6.18's defer list replaced the busylock" \
+	run --era 6.x --busylock on --defer on --packets 10
+expect_usage "qdisc nolock has no root lock" run --era 6.x --busylock on --qdisc nolock --packets 10
+expect_usage "txpath check: --busylock on needs --runner exclusive" check --era 2.6.8 --busylock on --bound 0
+expect_ok "qdisc pfifo_fast with busylock\$" run --era 3.18 --packets 10
+expect_ok "qdisc pfifo_fast\$" run --era 3.18 --busylock off --packets 10
+expect_ok "qdisc pfifo_fast with defer list\$" run --era 6.x --defer on --packets 10
+expect_ok "qdisc pfifo_fast with busylock," check --era 6.x --bound 0
+expect_ok '"busylock":true' run --runner exclusive --busylock on --packets 10 --json
 expect_usage "--watchdog-ms wants a whole number, got '-1'" run --watchdog-ms -1 --packets 10
 expect_usage "--watchdog-ms is for drivers sim afpacket afxdp tap pcap, not null" \
 	run --driver null --watchdog-ms 100 --packets 10

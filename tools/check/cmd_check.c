@@ -93,6 +93,9 @@ static const char check_help[] =
 "  --defer on|drain|off    a root-locked qdisc's defer list (6.18; default off;\n"
 "                          an error with noqueue or nolock: no root lock);\n"
 "                          drain: txpath's own drainer (see txpath run)\n"
+"  --busylock on|off       the qdisc busylock (default: the era's, on from\n"
+"                          2.6.38 to 6.x, else off; see txpath run): a lock\n"
+"                          of the seam, explored and validated as the others\n"
 "  --pools on|off          each producer's packets from a pool of its own\n"
 "                          (txp_pkt_pool), freed by whichever context ends\n"
 "                          them: the pools' return stacks explored, and every\n"
@@ -343,7 +346,7 @@ enum {
 	OPT_ERA = 256, OPT_LOCK, OPT_RUNNER, OPT_PERSONALITY, OPT_PRODUCERS, OPT_PACKETS,
 	OPT_RING, OPT_FRAGS, OPT_BATCH, OPT_MM, OPT_BOUND, OPT_PCT, OPT_RANDOM, OPT_RUNS,
 	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_SPIN_SECONDS, OPT_JSON, OPT_HELP, OPT_QDISC, OPT_QUEUES, OPT_BQL,
-	OPT_BULK, OPT_DEFER, OPT_POOLS, OPT_PLAIN_POINTS, OPT_WATCHDOG, OPT_REDUCE, OPT_REDUCE_WITHOUT, OPT_JOBS,
+	OPT_BULK, OPT_DEFER, OPT_BUSYLOCK, OPT_POOLS, OPT_PLAIN_POINTS, OPT_WATCHDOG, OPT_REDUCE, OPT_REDUCE_WITHOUT, OPT_JOBS,
 	OPT_SHARD, OPT_PROGRESS, OPT_CHECKPOINT, OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_DRIVER,
 };
 
@@ -364,6 +367,7 @@ static const struct option check_options[] = {
 	{ "bql", required_argument, NULL, OPT_BQL },
 	{ "bulk", required_argument, NULL, OPT_BULK },
 	{ "defer", required_argument, NULL, OPT_DEFER },
+	{ "busylock", required_argument, NULL, OPT_BUSYLOCK },
 	{ "pools", required_argument, NULL, OPT_POOLS },
 	{ "plain-points", required_argument, NULL, OPT_PLAIN_POINTS },
 	{ "watchdog", no_argument, NULL, OPT_WATCHDOG },
@@ -394,7 +398,7 @@ static const struct option check_options[] = {
 /* Knobs given on their own override the era wherever --era stands. */
 struct picks {
 	const char *era;
-	int lock, runner, queues, bql;	/* -1: from the era */
+	int lock, runner, queues, bql, busylock;	/* -1: from the era */
 	const struct txp_sim_personality *personality;
 	const struct txp_qdisc_ops *qdisc;	/* NULL: from the era */
 	const char *driver;	/* --driver: NULL, sim or ring */
@@ -421,6 +425,7 @@ static void apply_picks(struct txp_explore_cfg *cfg, const struct picks *p)
 		cfg->personality = txp_sim_personality(e->personality);
 		cfg->queues = e->queues;
 		cfg->bql = e->bql;
+		cfg->busylock = e->busylock;
 		/* The claim is the era's design: it holds only unchanged. */
 		cfg->race_impossible = e->race_impossible && p->lock < 0 && p->runner < 0 &&
 				       !p->personality && (!p->qdisc || p->qdisc == cfg->qdisc ||
@@ -438,6 +443,8 @@ static void apply_picks(struct txp_explore_cfg *cfg, const struct picks *p)
 		cfg->queues = (unsigned)p->queues;
 	if (p->bql >= 0)
 		cfg->bql = p->bql;
+	if (p->busylock >= 0)
+		cfg->busylock = p->busylock;
 }
 
 /* A replay string is checked as it is given; the run checks it again,
@@ -515,6 +522,7 @@ static void parse_option(int c, const char *arg, struct txp_explore_cfg *cfg, st
 	case OPT_BATCH: cfg->batch = (unsigned)parse_u64("check", "--batch", arg, 1, 4096); break;
 	case OPT_QUEUES: p->queues = (int)parse_u64("check", "--queues", arg, 1, 4); break;
 	case OPT_BQL: p->bql = parse_on_off("check", "--bql", arg); break;
+	case OPT_BUSYLOCK: p->busylock = parse_on_off("check", "--busylock", arg); break;
 	case OPT_BULK:
 		cfg->bulk = (unsigned)parse_u64("check", "--bulk", arg, 1, TXP_DEV_BULK_MAX);
 		break;
@@ -793,10 +801,11 @@ static void print_text(const struct txp_explore_cfg *cfg, const struct txp_explo
 	char strat[128], end[128], warning[256];
 	double rate = r->seconds > 0 ? (double)r->schedules / r->seconds : 0;
 
-	printf("txpath check: era %s (lock %s, runner %s, qdisc %s%s, driver %s), "
+	printf("txpath check: era %s (lock %s, runner %s, qdisc %s%s%s, driver %s), "
 	       "%u producers x %u packets%s, ring %u, frags %u-%u, bulk %u, memory model %s%s\n",
 	       cfg->era ? cfg->era : "(custom)", txp_lock_mode_name(cfg->lock),
 	       txp_runner_name(cfg->runner), qdisc_name(cfg), defer_shown(cfg->defer),
+	       busylock_shown(cfg->busylock, cfg->runner, cfg->qdisc, cfg->defer),
 	       scenario_driver_name(cfg), cfg->producers, cfg->packets, cfg->pools ? " from their pools" : "",
 	       ring_shown(cfg), cfg->frags_min,
 	       cfg->frags_max, cfg->bulk ? cfg->bulk : 1, mm_name(cfg),
@@ -843,6 +852,7 @@ static void print_json(FILE *f, const struct txp_explore_cfg *cfg, const struct 
 	json_str(&j, "memory_model", mm_name(cfg));
 	json_bool(&j, "defer", cfg->defer != TXP_DEFER_OFF);
 	json_bool(&j, "defer_drainer", cfg->defer == TXP_DEFER_DRAIN);
+	json_bool(&j, "busylock", *busylock_shown(cfg->busylock, cfg->runner, cfg->qdisc, cfg->defer));
 	json_bool(&j, "pools", cfg->pools);
 	json_str(&j, "plain_points", cfg->plain_point ? plain_points_spec() : NULL);
 	json_u64(&j, "producers", cfg->producers);
@@ -896,7 +906,7 @@ static void print_json(FILE *f, const struct txp_explore_cfg *cfg, const struct 
 	json_finish(&j);
 }
 
-#define PICKS_INIT { .lock = -1, .runner = -1, .queues = -1, .bql = -1, .every = 60 }
+#define PICKS_INIT { .lock = -1, .runner = -1, .queues = -1, .bql = -1, .busylock = -1, .every = 60 }
 
 /* argv's options into cfg and p, checked: false when --help was asked
  * (and printed); a bad option is a usage error. */
@@ -918,6 +928,8 @@ static bool parse_args(int argc, char **argv, struct txp_explore_cfg *cfg, struc
 	check_combination(&cl);
 	apply_picks(cfg, p);
 	check_defer("check", cfg->qdisc, cfg->defer);
+	if (p->busylock > 0)
+		check_busylock("check", cfg->qdisc, cfg->runner, cfg->defer);
 	use_driver_so(cfg, p);
 	use_plain_points(cfg, p);
 	if (!txp_explore_cfg_valid(cfg, err, sizeof(err)))
