@@ -20,9 +20,12 @@
  * plain), skb_tx_timestamp, netif_carrier_* (the carrier is always on),
  * napi_enable/napi_disable (the completion context starts and stops with
  * the device), schedule_delayed_work and cancel_delayed_work (the work
- * never runs), prefetch.  Not provided: dev->stats (struct net_device is
- * txpath's, whose fields are its own), ndo ops tables (the plugin's
- * struct txp_plugin names them), TSO segmentation by the NIC.
+ * never runs), prefetch.  struct net_device is the kernel's, its fields
+ * a driver's to read and set (dev->stats, features, mtu, ...), txpath
+ * reading none but netdev_ops.  What a whole driver file uses outside its
+ * transmit path (probe, PCI, the receive path, ethtool, timers) is
+ * declared or stubbed by txpath/kernel_rest.h, included at the end.  Not
+ * provided: TSO segmentation by the NIC.
  */
 #ifndef TXPATH_KERNEL_H
 #define TXPATH_KERNEL_H
