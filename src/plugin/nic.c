@@ -15,6 +15,7 @@
 #include "txpath/nic.h"
 #ifdef TXP_CHECK
 #include "check/dma.h"
+#include "check/doorbell.h"
 #endif
 
 /* The xmit_more of the packet the calling context's start_xmit handles. */
@@ -96,8 +97,12 @@ void txp_mmio_write_at(volatile void *reg, uint64_t v, unsigned size, bool order
 {
 	struct plugin_dev *pd = plugin_up();
 
-	if (pd && reg == (volatile void *)(pd->nic.regs + pd->nic.tail_reg) && pd->nic.ops)
+	if (pd && reg == (volatile void *)(pd->nic.regs + pd->nic.tail_reg) && pd->nic.ops) {
 		txp_event_at("doorbell", site);
+#ifdef TXP_CHECK
+		check_doorbell_rung();
+#endif
+	}
 	txp_atomic_store_named(reg, size, v, mmio_order(ordered), "register");
 }
 
@@ -128,6 +133,9 @@ int txp_nic_tx_ring(const struct txp_nic_tx_ops *ops, void *ring, unsigned count
 	pd->nic.count = count;
 	pd->nic.tail_reg = tail_reg;
 	pd->nic.head = 0;
+#ifdef TXP_CHECK
+	check_doorbell_ring(pd->dev);
+#endif
 	return 0;
 }
 
