@@ -105,6 +105,7 @@ bench: deps
 # N workers, N rows), and txpath demo --history's verdicts.  Minutes;
 # never part of `make test`.
 prove: build
+	@sh scripts/deps.sh prove
 	@sh scripts/prove.sh $(OQ)/build/txpath
 
 # Every mutant of tests/mutants (a small bug in the real code each)

@@ -15,21 +15,33 @@
 # $CHECK_JOBS (default: the CPUs), whose verdicts and counts are one
 # worker's; those with --reduce on one worker each (a worker would have
 # its own table of states, and explore nearly all of them again), but
-# $CHECK_JOBS of them side by side.
+# $CHECK_JOBS of them side by side, by GNU parallel (Debian's parallel,
+# which make prove installs).
 # Never part of `make test`.
 # usage: prove.sh path/to/txpath
+#        prove.sh --row WORK TXPATH FILE JOBS LABEL NAME BOUND WANT WANT_RACE OPTIONS...
+#            one row (row(), below), as GNU parallel runs those side by side
 set -eu
-TXPATH=$1
 SRC=$(cd "$(dirname "$0")/.." && pwd)
+one_row=
+if [ "$1" = --row ]; then
+	one_row=1 work=$2 TXPATH=$3
+	rows=$work/rows
+	shift 3
+else
+	TXPATH=$1
+fi
 CHECK_JOBS=${CHECK_JOBS:-$(nproc)}
 BOUND=${BOUND:-3}
 WIDE_BOUND=${WIDE_BOUND:-3}
 THREE_BOUND=${THREE_BOUND:-2}
-work=$(mktemp -d)
+if [ -z "${work:-}" ]; then
+	work=$(mktemp -d)
+	rows=$work/rows
+	: >"$rows"
+	trap 'rm -rf "$work"' EXIT
+fi
 out=$work/out
-rows=$work/rows
-: >"$rows"
-trap 'rm -rf "$work"' EXIT
 status=0
 start=$(date +%s)
 
@@ -60,17 +72,29 @@ two_queues() {
 }
 MODERN="2.6.38 3.3 3.18 6.x"
 
-# Rows with --reduce run in the background, $CHECK_JOBS at a time, each
-# into a file of its own; the others, on every CPU, once they are done.
-# A shell waits for its own children: a loop in a pipeline (a subshell)
-# calls pool_wait before it ends.
-pool=0
+# Rows with --reduce are queued (a command line each, quoted), and run
+# by GNU parallel, $CHECK_JOBS at a time, each into a file of its own,
+# their rows printed in their order; the others, on every CPU, once those
+# queued are done.  A shell waits for its own children: a loop in a
+# pipeline (a subshell) calls pool_wait before it ends.
+queue=$work/queue
+queued=0
 pool_wait() {
-	wait
-	pool=0
+	if [ -s "$queue" ]; then
+		parallel --will-cite -j "$CHECK_JOBS" --keep-order --halt now,fail=1 <"$queue" ||
+			: >"$work/failed"
+		: >"$queue"
+	fi
 	if [ -e "$work/failed" ]; then
 		exit 2
 	fi
+}
+
+# quoted WORD...: each word in single quotes, for a shell to read back.
+quoted() {
+	for w in "$@"; do
+		printf "'%s' " "$(printf '%s' "$w" | sed "s/'/'\\\\''/g")"
+	done
 }
 
 # run_one LABEL NAME BOUND WANT WANT_RACE OPTIONS...: one txpath check,
@@ -78,9 +102,8 @@ pool_wait() {
 run_one() {
 	case " $* " in
 	*" --reduce "*)
-		[ "$pool" -lt "$CHECK_JOBS" ] || pool_wait
-		pool=$((pool + 1))
-		row "$work/row$pool.$$" 1 "$@" &
+		queued=$((queued + 1))
+		echo "$(quoted sh "$0" --row "$work" "$TXPATH" "$work/row$queued.$$" 1 "$@")" >>"$queue"
 		;;
 	*)
 		pool_wait
@@ -120,6 +143,11 @@ print(f"{era:<11} {name:<13} bound {bound}  {got:<8} preemptions {pre:<2} "
       f"schedules {r['schedules']:>9} in {r['seconds']:7.1f} s  race reachable {race:<5}{red} {what}")
 PY
 }
+
+if [ -n "$one_row" ]; then
+	row "$@"
+	exit 0
+fi
 
 # era, the violation expected ("none" or a kind), race reachable (true/false)
 for spec in "2.6.8 none false" "2.6.9 bug-log true" "silence none true" \

@@ -12,7 +12,7 @@
 #include "cli.h"
 
 static const char config_help[] =
-"usage: txpath config --cflags | --libs | --check-cflags | --check-libs\n"
+"usage: txpath config --cflags | --libs | --run-cflags | --run-libs\n"
 "\n"
 "How to build a driver plugin for txpath run --driver-so and txpath check\n"
 "--driver-so (docs/checking-your-driver.md):\n"
@@ -22,21 +22,21 @@ static const char config_help[] =
 "  --cflags   the include directories of txpath's headers: first the kernel's\n"
 "             layout (<linux/netdevice.h>, <linux/dma-mapping.h>, <linux/io.h>,\n"
 "             <net/netdev_queues.h>, ...: txpath/kernel.h), so that a driver's\n"
-"             own #include lines stay as they are, then txpath/; and\n"
-"             position-independent code\n"
-"  --libs     a shared object; it links against nothing: the txpath binary\n"
-"             that loads it provides every txp_ symbol, the plain ones under\n"
-"             run, the explorer's under check, so one build serves both\n"
-"  --check-cflags, --check-libs\n"
-"             the same for a second build, for txpath check only, that shows\n"
-"             the explorer every plain load and store of the plugin (its data\n"
-"             races, its plain accesses under the memory model): compiled\n"
-"             with -fsanitize=thread, whose calls txpath check serves, and\n"
-"             linked without the default libraries, so that gcc links no\n"
-"             libtsan (the binary that loads the plugin provides libc):\n"
-"\n"
-"  cc -O2 $(txpath config --check-cflags) -o mydrv-check.so mydrv.c \\\n"
-"      $(txpath config --check-libs)\n"
+"             own #include lines stay as they are, then txpath/;\n"
+"             position-independent code; and -fsanitize=thread, whose calls\n"
+"             before every load and store txpath check serves itself (no\n"
+"             ThreadSanitizer runs): it sees every plain access of the\n"
+"             plugin under the memory model, and its data races\n"
+"  --libs     a shared object linked without the default libraries (so that\n"
+"             gcc links no libtsan; libgcc's helpers statically): the txpath\n"
+"             binary that loads it provides every txp_ symbol, the C library\n"
+"             and the instrumentation's calls, the plain ones under run, the\n"
+"             explorer's under check, so one build serves both\n"
+"  --run-cflags, --run-libs\n"
+"             the same without the instrumentation, for a second build at\n"
+"             full speed for txpath run (a call per access has its cost:\n"
+"             docs/checking-your-driver.md); txpath check takes it too, and\n"
+"             sees only the seam's operations then, with a note\n"
 "\n"
 "Exit status: 0, or 2 on bad usage.\n";
 
@@ -78,21 +78,21 @@ int cmd_config(int argc, char **argv)
 	char dir[PATH_MAX];
 
 	if (argc != 2)
-		usage_error("config", "give one of --cflags, --libs, --check-cflags, --check-libs");
+		usage_error("config", "give one of --cflags, --libs, --run-cflags, --run-libs");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		fputs(config_help, stdout);
 		return 0;
 	}
 	if (!strcmp(argv[1], "--cflags"))
-		printf("%s\n", include_flags(dir));
-	else if (!strcmp(argv[1], "--libs"))
-		printf("-shared\n");
-	else if (!strcmp(argv[1], "--check-cflags"))
 		printf("%s -fsanitize=thread\n", include_flags(dir));
-	else if (!strcmp(argv[1], "--check-libs"))
-		printf("-shared -nodefaultlibs\n");
+	else if (!strcmp(argv[1], "--libs"))
+		printf("-shared -nodefaultlibs -lgcc\n");
+	else if (!strcmp(argv[1], "--run-cflags"))
+		printf("%s\n", include_flags(dir));
+	else if (!strcmp(argv[1], "--run-libs"))
+		printf("-shared\n");
 	else
-		usage_error("config", "unknown option '%s' (--cflags, --libs, --check-cflags or "
-			    "--check-libs)", argv[1]);
+		usage_error("config", "unknown option '%s' (--cflags, --libs, --run-cflags or "
+			    "--run-libs)", argv[1]);
 	return 0;
 }

@@ -8,7 +8,7 @@
  *
  * A driver does not include this file: it keeps its own #include lines
  * (<linux/netdevice.h>, <linux/dma-mapping.h>, ...), which resolve to
- * txpath/kernel/ through `txpath config --cflags` (and --check-cflags),
+ * txpath/kernel/ through `txpath config --cflags` (and --run-cflags),
  * each of them this file.  That directory holds only names the kernel's
  * user-space headers (Debian's /usr/include/linux) do not have, but for
  * netdevice.h, pci.h and if_vlan.h, which include those first
@@ -174,6 +174,55 @@ static inline int atomic_cmpxchg(atomic_t *v, int old, int val)
 
 	txp_atomic_cmpxchg(&v->counter, sizeof(int), &expected, (unsigned)val, TXP_SEQ_CST);
 	return (int)expected;
+}
+
+/* The _relaxed, _acquire and _release forms, ordered as their names say
+ * (txpath/sync.h's orders: under tso each is a locked instruction all
+ * the same).  atomic_cmpxchg's forms are fully ordered whatever their
+ * suffix: stronger than the kernel's, so a bug that needs a relaxed
+ * compare-and-exchange is not found.  No atomic_fetch_add(): C11's
+ * <stdatomic.h>, which txpath's headers include, has the name. */
+#define txp__atomic_fetch_add(i, v, o) \
+	((int)txp_atomic_fetch_add(&(v)->counter, sizeof(int), (uint64_t)(unsigned)(i), (o)))
+#define atomic_fetch_add_relaxed(i, v)     txp__atomic_fetch_add((i), (v), TXP_RELAXED)
+#define atomic_fetch_add_acquire(i, v)     txp__atomic_fetch_add((i), (v), TXP_ACQUIRE)
+#define atomic_fetch_add_release(i, v)     txp__atomic_fetch_add((i), (v), TXP_RELEASE)
+#define atomic_add_return_relaxed(i, v)    (atomic_fetch_add_relaxed((i), (v)) + (i))
+#define atomic_add_return_acquire(i, v)    (atomic_fetch_add_acquire((i), (v)) + (i))
+#define atomic_add_return_release(i, v)    (atomic_fetch_add_release((i), (v)) + (i))
+#define atomic_inc_return_relaxed(v)       atomic_add_return_relaxed(1, (v))
+#define atomic_inc_return_acquire(v)       atomic_add_return_acquire(1, (v))
+#define atomic_inc_return_release(v)       atomic_add_return_release(1, (v))
+#define atomic_dec_return_relaxed(v)       atomic_add_return_relaxed(-1, (v))
+#define atomic_dec_return_acquire(v)       atomic_add_return_acquire(-1, (v))
+#define atomic_dec_return_release(v)       atomic_add_return_release(-1, (v))
+#define txp__atomic_xchg(v, i, o) \
+	((int)txp_atomic_xchg(&(v)->counter, sizeof(int), (uint64_t)(unsigned)(i), (o)))
+#define atomic_xchg_relaxed(v, i)          txp__atomic_xchg((v), (i), TXP_RELAXED)
+#define atomic_xchg_acquire(v, i)          txp__atomic_xchg((v), (i), TXP_ACQUIRE)
+#define atomic_xchg_release(v, i)          txp__atomic_xchg((v), (i), TXP_RELEASE)
+#define atomic_cmpxchg_relaxed(v, o, n)    atomic_cmpxchg((v), (o), (n))
+#define atomic_cmpxchg_acquire(v, o, n)    atomic_cmpxchg((v), (o), (n))
+#define atomic_cmpxchg_release(v, o, n)    atomic_cmpxchg((v), (o), (n))
+#define atomic_read_acquire(v) ((int)txp_atomic_load(&(v)->counter, sizeof(int), TXP_ACQUIRE))
+#define atomic_set_release(v, i) \
+	txp_atomic_store_named(&(v)->counter, sizeof(int), (uint64_t)(unsigned)(i), TXP_RELEASE, #v)
+
+/* The bit lock's halves: test_and_set_bit_lock() an acquire (a set bit
+ * already: false, nothing ordered), clear_bit_unlock() a release. */
+static inline bool test_and_set_bit_lock(unsigned nr, volatile unsigned long *addr)
+{
+	unsigned long mask = 1ul << (nr % (8 * sizeof(long)));
+
+	return txp_atomic_fetch_or(addr + nr / (8 * sizeof(long)), sizeof(long), mask,
+				   TXP_ACQUIRE) & mask;
+}
+
+static inline void clear_bit_unlock(unsigned nr, volatile unsigned long *addr)
+{
+	unsigned long mask = 1ul << (nr % (8 * sizeof(long)));
+
+	txp_atomic_fetch_and(addr + nr / (8 * sizeof(long)), sizeof(long), ~mask, TXP_RELEASE);
 }
 
 /* -- logging ------------------------------------------------------------------------- */

@@ -18,7 +18,7 @@
  * field that is read or written outside the lock that guards it is read
  * and written with these operations (READ_ONCE, smp_load_acquire, ... in
  * txpath/linux.h).  A plain access is seen too, where the code is built
- * for it (txpath config --check-cflags): through the memory model, and
+ * for it (txpath config --cflags): through the memory model, and
  * by the data-race detector, which reports it when it races.
  *
  * From C++ (17 or later) the header is the same API: the lock's two

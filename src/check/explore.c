@@ -38,6 +38,11 @@ void txp_explore_cfg_init(struct txp_explore_cfg *cfg)
 	cfg->seed = 1;
 }
 
+int txp_explore_plain_objects(void)
+{
+	return rt_plain_seen() ? (int)rt_plain_objects() : -1;
+}
+
 bool txp_explore_cfg_valid(const struct txp_explore_cfg *cfg, char *err, size_t errlen)
 {
 	if (cfg->producers < 1 || cfg->producers > RT_MAX_CTX - 2) {

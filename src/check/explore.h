@@ -260,6 +260,12 @@ struct txp_explore_result {
 const struct txp_run_driver *txp_explore_driver(const char *name);
 #define TXP_EXPLORE_RING_SLOTS 2
 
+/* Objects built with the instrumentation (txpath config --cflags) loaded
+ * so far, whose plain accesses the explorer sees: a plugin loaded that
+ * does not add one was built without it.  -1 where this build sees no
+ * plain access (a sanitizer's). */
+int txp_explore_plain_objects(void);
+
 void txp_explore_cfg_init(struct txp_explore_cfg *cfg);
 /* Knobs that fit together?  False and a message if not. */
 bool txp_explore_cfg_valid(const struct txp_explore_cfg *cfg, char *err, size_t errlen);

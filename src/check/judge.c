@@ -70,14 +70,18 @@ static bool judge_xmit_on_stopped(const struct txp_explore_cfg *cfg, uint64_t co
 }
 
 /* Does the scenario's device promise each flow's order at the wire?  A
- * flow is one producer's.  The core's xmit lock, taken under the root
- * lock, or one runner per queue, sends a queue's packets in their order;
- * without a qdisc each producer calls the driver itself.  An LLTX driver
- * run by any number of contexts (2.6.9-2.6.17) makes no such promise. */
+ * flow is one producer's.  One runner per queue (__QDISC_STATE_RUNNING,
+ * 2.6.18 on) sends a queue's packets in their order; without a qdisc
+ * each producer calls the driver itself.  Any number of runners make no
+ * such promise, whatever the lock: an LLTX driver run by all of them
+ * (2.6.9-2.6.17) takes two packets at once, and under the core's xmit
+ * lock (2.6.8, 2.6.11-rc2) a runner the driver answered busy lets the
+ * xmit lock go before it takes the root lock again to requeue, and
+ * another runner sends the flow's next packet in between (make prove:
+ * 2.6.8, 2 x 2, ring 3, three preemptions). */
 static bool order_promised(const struct scenario *sc)
 {
-	return txp_dev_lock_mode(sc->dev) == TXP_LOCK_CORE ||
-	       sc->cfg->runner == TXP_RUNNER_EXCLUSIVE || sc->cfg->qdisc == &txp_noqueue_ops;
+	return sc->cfg->runner == TXP_RUNNER_EXCLUSIVE || sc->cfg->qdisc == &txp_noqueue_ops;
 }
 
 /* Was the execution cut at a state explored in full (rt_cut())?  Its

@@ -16,9 +16,14 @@
 #include "check/doorbell.h"
 #endif
 
+void __tsan_init(void);
+
 /* The public seam's operations (txpath/sync.h), which the library never
  * calls itself: named here so that a program loading plugins links them,
- * and exports them to its plugins with the rest. */
+ * and exports them to its plugins with the rest.  So are the calls of
+ * the instrumentation a plugin is built with (plugin/tsan_abi.h): one of
+ * them named brings their server (tsan_run.c, or the check build's
+ * plain.c, or ThreadSanitizer's runtime). */
 static void (*const seam_exports[])(void) __attribute__((used)) = {
 	(void (*)(void))txp_atomic_load, (void (*)(void))txp_atomic_store_named,
 	(void (*)(void))txp_atomic_xchg, (void (*)(void))txp_atomic_cmpxchg,
@@ -27,7 +32,7 @@ static void (*const seam_exports[])(void) __attribute__((used)) = {
 	(void (*)(void))txp_clear_bit, (void (*)(void))txp_test_bit,
 	(void (*)(void))txp_test_and_set_bit, (void (*)(void))txp_test_and_clear_bit,
 	txp_mb, txp_rmb, txp_wmb, txp_mb_after_atomic, txp_relax,
-	(void (*)(void))txp_event_at,
+	(void (*)(void))txp_event_at, __tsan_init,
 };
 
 /* Every plugin loaded, newest first. */

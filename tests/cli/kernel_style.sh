@@ -106,7 +106,7 @@ run)
 	;;
 headers)
 	# As a driver writer builds it: its own kernel include lines, nothing
-	# else but config's flags; and for the check build.
+	# else but config's flags; and the uninstrumented build for run.
 	# shellcheck disable=SC2046
 	${CC:-cc} -std=c11 -Wall -Wextra -Werror $("$TXPATH" config --cflags) -o "$tmp/ks.so" \
 		"$SRC/examples/drivers/kernel_style.c" $("$TXPATH" config --libs) >"$out" 2>&1
@@ -114,9 +114,20 @@ headers)
 	"$TXPATH" run --driver-so "$tmp/ks.so" --packets 1000 --threads 2 --frags 2 >"$out" 2>&1
 	check "... and runs" '[ $? -eq 0 ]'
 	# shellcheck disable=SC2046
-	${CC:-cc} -std=c11 -Wall -Wextra -Werror $("$TXPATH" config --check-cflags) -o "$tmp/ksc.so" \
-		"$SRC/examples/drivers/kernel_style.c" $("$TXPATH" config --check-libs) >"$out" 2>&1
-	check "kernel_style.c builds with config --check-cflags" '[ $? -eq 0 ]'
+	${CC:-cc} -std=c11 -Wall -Wextra -Werror $("$TXPATH" config --run-cflags) -o "$tmp/ksc.so" \
+		"$SRC/examples/drivers/kernel_style.c" $("$TXPATH" config --run-libs) >"$out" 2>&1
+	check "kernel_style.c builds with config --run-cflags" '[ $? -eq 0 ]'
+	# txpath check takes both: the first with its plain accesses seen, the
+	# second with a note that they are not (in the plain build: the
+	# sanitizer builds' check sees the seam only, and says nothing).
+	if [ -z "$SANFLAGS" ]; then
+		"$TXPATH" check --driver-so "$tmp/ks.so" --bound 0 >"$out" 2>&1
+		check "check of the --cflags build: clean, no note" \
+			'[ $? -eq 0 ] && ! grep -q "note:" "$out"'
+		"$TXPATH" check --driver-so "$tmp/ksc.so" --bound 0 >"$out" 2>&1
+		check "check of the --run-cflags build: clean, its plain accesses not seen, said once" \
+			'[ $? -eq 0 ] && [ "$(grep -c "note: .*ksc.so was built without the instrumentation" "$out")" -eq 1 ]'
+	fi
 	# The C library's headers that include the kernel's user-space ones
 	# (<errno.h>: <linux/errno.h>, <netinet/if_ether.h>: <linux/if_ether.h>,
 	# <sys/sysinfo.h>: <linux/kernel.h>) still find those, before and
@@ -145,13 +156,13 @@ END
 		-o "$tmp/mix.o" >"$out" 2>&1
 	check "the kernel's names beside the C library's and user space's" '[ $? -eq 0 ]'
 	# Every name kernel.h provides, used as a driver uses it; the values
-	# that need no device, computed.
+	# that need no device, computed (a program: no instrumentation).
 	# shellcheck disable=SC2046
 	${CC:-cc} -std=c11 -Wall -Wextra -Werror $("$TXPATH" config --cflags) -c \
 		"$SRC/tests/plugins/kernel_names.c" -o "$tmp/names.o" >"$out" 2>&1
 	check "every kernel name compiles" '[ $? -eq 0 ]'
 	# shellcheck disable=SC2046
-	${CC:-cc} -std=c11 -Wall -Wextra -Werror $("$TXPATH" config --cflags) $SANFLAGS -DKERNEL_NAMES_MAIN \
+	${CC:-cc} -std=c11 -Wall -Wextra -Werror $("$TXPATH" config --run-cflags) $SANFLAGS -DKERNEL_NAMES_MAIN \
 		"$SRC/tests/plugins/kernel_names.c" "$BUILD/libtxpath.a" -lpthread -o "$tmp/names" >"$out" 2>&1
 	check "the names' values program builds" '[ $? -eq 0 ]'
 	"$tmp/names" >"$out" 2>&1

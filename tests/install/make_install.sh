@@ -100,10 +100,14 @@ check "the kernel's include layout installed" \
 	'[ -r "$inc/txpath/kernel/linux/netdevice.h" ] && [ -r "$inc/txpath/kernel/net/netdev_queues.h" ] &&
 	 [ -r "$inc/txpath/kernel.h" ] && [ -r "$inc/txpath/nic.h" ]'
 check "the installed config --cflags names it first" \
-	'[ "$("$P/bin/txpath" config --cflags)" = "-I$inc/txpath/kernel -I$inc -fPIC" ]'
+	'[ "$("$P/bin/txpath" config --run-cflags)" = "-I$inc/txpath/kernel -I$inc -fPIC" ] &&
+	 [ "$("$P/bin/txpath" config --cflags)" = "-I$inc/txpath/kernel -I$inc -fPIC -fsanitize=thread" ]'
 check "a driver in the kernel's style builds against it" \
-	'"$CC" -std=c11 -Wall -Wextra -Werror -I"$inc/txpath/kernel" -I"$inc" -fPIC -shared \
-		-o "$tmp/ks.so" "$SRC/examples/drivers/kernel_style.c" >"$out" 2>&1'
+	'"$CC" -std=c11 -Wall -Wextra -Werror -I"$inc/txpath/kernel" -I"$inc" -fPIC -fsanitize=thread \
+		-o "$tmp/ks.so" "$SRC/examples/drivers/kernel_style.c" \
+		$("$P/bin/txpath" config --libs) >"$out" 2>&1'
+check "... and the installed txpath runs it" \
+	'"$P/bin/txpath" run --driver-so "$tmp/ks.so" --packets 1000 --threads 2 >"$out" 2>&1'
 uninstall "$P"
 
 # A quote.

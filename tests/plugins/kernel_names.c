@@ -184,6 +184,7 @@ int names_values(void);
 int names_values(void)
 {
 	atomic_t v = ATOMIC_INIT(5);
+	unsigned long lockbits[2] = { 0, 0 };
 	u32 x = 0x12345678;
 	__le32 le = cpu_to_le32(x);
 	__be16 be = cpu_to_be16(0x0800);
@@ -208,6 +209,22 @@ int names_values(void)
 	ok &= atomic_read(&v) == 6 && atomic_add_return(4, &v) == 10 && atomic_sub_return(3, &v) == 7;
 	ok &= atomic_dec_return(&v) == 6 && atomic_xchg(&v, 1) == 6 && atomic_dec_and_test(&v);
 	ok &= atomic_inc_and_test(&v) == 0 && atomic_cmpxchg(&v, 1, 9) == 1 && atomic_read(&v) == 9;
+	ok &= atomic_add_return(1, &v) == 10 && atomic_fetch_add_relaxed(1, &v) == 10;
+	ok &= atomic_fetch_add_acquire(1, &v) == 11 && atomic_fetch_add_release(1, &v) == 12;
+	ok &= atomic_add_return_relaxed(2, &v) == 15 && atomic_add_return_acquire(2, &v) == 17;
+	ok &= atomic_add_return_release(2, &v) == 19 && atomic_inc_return_relaxed(&v) == 20;
+	ok &= atomic_inc_return_acquire(&v) == 21 && atomic_inc_return_release(&v) == 22;
+	ok &= atomic_dec_return_relaxed(&v) == 21 && atomic_dec_return_acquire(&v) == 20;
+	ok &= atomic_dec_return_release(&v) == 19 && atomic_xchg_relaxed(&v, 3) == 19;
+	ok &= atomic_xchg_acquire(&v, 4) == 3 && atomic_xchg_release(&v, 5) == 4;
+	ok &= atomic_cmpxchg_relaxed(&v, 5, 6) == 5 && atomic_cmpxchg_acquire(&v, 5, 7) == 6;
+	ok &= atomic_cmpxchg_release(&v, 6, 8) == 6 && atomic_read_acquire(&v) == 8;
+	atomic_set_release(&v, 1);
+	ok &= atomic_read(&v) == 1;
+	ok &= !test_and_set_bit_lock(67, lockbits) && test_and_set_bit_lock(67, lockbits) &&
+	      lockbits[1] == 8;
+	clear_bit_unlock(67, lockbits);
+	ok &= lockbits[1] == 0;
 	BUILD_BUG_ON(sizeof(u64_stats_t) != 8);
 	prefetch(&v);
 	prefetchw(&v);

@@ -35,7 +35,7 @@ static const char check_help[] =
 "single-writer counter written by two contexts), data-race (two accesses of\n"
 "two contexts to the same bytes, one a write, one plain, not ordered by\n"
 "happens-before: the check build sees every plain load and store of the\n"
-"library, and of a plugin built with txpath config --check-cflags; a plain\n"
+"library, and of a plugin built with txpath config --cflags; a plain\n"
 "access is no scheduling point, and reads its context's own buffered\n"
 "store).  Whether start_xmit ever\n"
 "ran on a stopped queue (the LLTX race itself, harmless under the 2005\n"
@@ -47,8 +47,8 @@ static const char check_help[] =
 "--qdisc) reaching it is claim.  With --watchdog, a reset of a queue\n"
 "stopped for less than the timeout is false-timeout.  The promises of the\n"
 "path: reordered (a flow's packets reached the wire out of order, where\n"
-"the device promises order: the core's xmit lock, one runner per queue,\n"
-"or no qdisc; not LLTX run by any number of contexts, 2.6.9-2.6.17);\n"
+"the device promises order: one runner per queue, or no qdisc; not any\n"
+"number of runners, 2.6.8-2.6.17, whose requeue lets a later packet by);\n"
 "unjustified-drop (a drop whose reason does not hold when it is counted:\n"
 "dead-loop by a context that does not hold the queue's xmit lock,\n"
 "qdisc-limit below the limit, virtual-busy with a qdisc, dev-down while\n"
@@ -104,7 +104,7 @@ static const char check_help[] =
 "                          operations are, and a plain access is seen by the\n"
 "                          memory model and the data-race detector): driver\n"
 "                          (the --driver-so plugin's, built with txpath config\n"
-"                          --check-cflags), or a source file by the end of its\n"
+"                          --cflags), or a source file by the end of its\n"
 "                          path (ring.c, common/ring.c; a header: its inline\n"
 "                          code), from the debug information; more schedules\n"
 "  --producers N           producer contexts (default 2)\n"
@@ -612,13 +612,20 @@ static void use_driver(struct txp_explore_cfg *cfg, const struct picks *p)
 }
 
 /* --driver-so: the plugin is the driver, with its lock mode unless
- * --lock was given. */
+ * --lock was given.  One built without the instrumentation is checked,
+ * with a note that its own plain accesses are not seen. */
 static void use_driver_so(struct txp_explore_cfg *cfg, const struct picks *p)
 {
+	int objects = txp_explore_plain_objects();
+
 	use_driver(cfg, p);
 	if (p->driver)
 		return;
 	cfg->driver = driver_so_load("check", &p->so);
+	if (cfg->driver && objects >= 0 && txp_explore_plain_objects() == objects)
+		fprintf(stderr, "txpath check: note: %s was built without the instrumentation of "
+			"txpath config --cflags: its own plain loads and stores are not seen, nor "
+			"their data races\n", p->so.path);
 	if (cfg->driver && p->lock < 0)
 		cfg->lock = txp_run_driver_plugin_of(cfg->driver)->lock;
 }

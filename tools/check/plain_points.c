@@ -3,7 +3,7 @@
  * of chosen code made scheduling points of the explorer.
  *
  * The check build sees every plain access of the library, and of a plugin
- * built with txpath config --check-cflags, but they are no scheduling
+ * built with txpath config --cflags, but they are no scheduling
  * points (src/check/runtime/plain.c): the search interleaves contexts at
  * the seam's operations only, and what two plain accesses could do in
  * between is told by the data-race detector.  Here the user names code

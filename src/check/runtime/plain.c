@@ -2,10 +2,11 @@
  * plain.c - the checked code's own loads and stores (check build only).
  *
  * The check build's library and the plugins it checks are compiled with
- * ThreadSanitizer's instrumentation (CMakeLists.txt): before each load
- * and store the code calls __tsan_readN/__tsan_writeN (its atomics
- * __tsan_atomicN_*, its volatile accesses __tsan_volatile_*), and these
- * are the calls, served here instead of by libtsan.  Only the explored
+ * ThreadSanitizer's instrumentation (CMakeLists.txt, txpath config
+ * --cflags): before each load and store the code calls
+ * __tsan_readN/__tsan_writeN (its atomics __tsan_atomicN_*, its volatile
+ * accesses __tsan_volatile_*), and these are the calls
+ * (plugin/tsan_abi.h), served here instead of by libtsan.  Only the explored
  * contexts' accesses count: the controller's (set-up, tear-down) and a
  * free run's return at once.
  *
@@ -42,6 +43,7 @@
 #include <stdatomic.h>
 
 #include "check/runtime/rt.h"
+#include "plugin/tsan_abi.h"
 #include "sync/sync.h"
 
 void rt_plain_settle_slow(struct rt_ctx *c)
@@ -61,6 +63,19 @@ void rt_plain_settle_slow(struct rt_ctx *c)
 #ifdef TXP_CHECK_PLAIN
 static bool (*point_at)(const void *pc);
 #endif
+
+#ifdef TXP_CHECK_PLAIN
+static unsigned objects;	/* instrumented objects whose constructors ran */
+#endif
+
+unsigned rt_plain_objects(void)
+{
+#ifdef TXP_CHECK_PLAIN
+	return objects;
+#else
+	return 0;
+#endif
+}
 
 bool rt_plain_seen(void)
 {
@@ -172,62 +187,8 @@ static void plain(const volatile void *addr, size_t size, unsigned flags, const 
 		rt.me->plain_wrote = addr;
 }
 
-#define PC __builtin_return_address(0)
-
-#define PLAIN_SIZE(n)								\
-void __tsan_read##n(void *a);							\
-void __tsan_read##n(void *a) { plain(a, n, 0, PC); }				\
-void __tsan_write##n(void *a);							\
-void __tsan_write##n(void *a) { plain(a, n, RACE_WRITE, PC); }			\
-void __tsan_unaligned_read##n(void *a);						\
-void __tsan_unaligned_read##n(void *a) { plain(a, n, 0, PC); }			\
-void __tsan_unaligned_write##n(void *a);					\
-void __tsan_unaligned_write##n(void *a) { plain(a, n, RACE_WRITE, PC); }	\
-void __tsan_volatile_read##n(void *a);						\
-void __tsan_volatile_read##n(void *a) { plain(a, n, RACE_MARKED, PC); }	\
-void __tsan_volatile_write##n(void *a);						\
-void __tsan_volatile_write##n(void *a) { plain(a, n, RACE_WRITE | RACE_MARKED, PC); } \
-void __tsan_unaligned_volatile_read##n(void *a);				\
-void __tsan_unaligned_volatile_read##n(void *a) { plain(a, n, RACE_MARKED, PC); } \
-void __tsan_unaligned_volatile_write##n(void *a);				\
-void __tsan_unaligned_volatile_write##n(void *a) { plain(a, n, RACE_WRITE | RACE_MARKED, PC); }
-
-PLAIN_SIZE(1)
-PLAIN_SIZE(2)
-PLAIN_SIZE(4)
-PLAIN_SIZE(8)
-PLAIN_SIZE(16)
-
-void __tsan_read_range(void *a, unsigned long size);
-void __tsan_read_range(void *a, unsigned long size) { plain(a, size, 0, PC); }
-void __tsan_write_range(void *a, unsigned long size);
-void __tsan_write_range(void *a, unsigned long size) { plain(a, size, RACE_WRITE, PC); }
-
-void __tsan_init(void);
-void __tsan_init(void)
-{
-}
-
-void __tsan_func_entry(void *pc);
-void __tsan_func_entry(void *pc)
-{
-	(void)pc;
-}
-
-void __tsan_func_exit(void);
-void __tsan_func_exit(void)
-{
-}
-
-void __tsan_vptr_update(void **vptr, void *v);
-void __tsan_vptr_update(void **vptr, void *v) { (void)v; plain(vptr, sizeof(*vptr), RACE_WRITE, PC); }
-void __tsan_vptr_read(void **vptr);
-void __tsan_vptr_read(void **vptr) { plain(vptr, sizeof(*vptr), 0, PC); }
-
-/* -- atomics: done here, seq_cst (at least as strong), then ordered as asked -- */
-
 /* An atomic access of size bytes at a, by the running context: what it
- * reads and writes (load, store) and its order. */
+ * reads and writes (load, store) and its order; tsan_abi.h does it. */
 static void atomic(const volatile void *addr, size_t size, bool load, bool store, int mo,
 		   const void *pc)
 {
@@ -237,82 +198,26 @@ static void atomic(const volatile void *addr, size_t size, bool load, bool store
 	rt_race_sync(rt.me->id, addr, load, store, mo);
 }
 
-#define SC __ATOMIC_SEQ_CST
-
-#define ATOMIC_RMW(n, T, op)							\
-T __tsan_atomic##n##_##op(volatile T *a, T v, int mo);				\
-T __tsan_atomic##n##_##op(volatile T *a, T v, int mo)				\
-{										\
-	atomic(a, sizeof(T), true, true, mo, PC);				\
-	return __atomic_##op(a, v, SC);						\
-}
-
-#define ATOMIC_SIZE(n, T)							\
-T __tsan_atomic##n##_load(const volatile T *a, int mo);				\
-T __tsan_atomic##n##_load(const volatile T *a, int mo)				\
-{										\
-	atomic(a, sizeof(T), true, false, mo, PC);				\
-	return __atomic_load_n(a, SC);						\
-}										\
-void __tsan_atomic##n##_store(volatile T *a, T v, int mo);			\
-void __tsan_atomic##n##_store(volatile T *a, T v, int mo)			\
-{										\
-	atomic(a, sizeof(T), false, true, mo, PC);				\
-	__atomic_store_n(a, v, SC);						\
-}										\
-T __tsan_atomic##n##_exchange(volatile T *a, T v, int mo);			\
-T __tsan_atomic##n##_exchange(volatile T *a, T v, int mo)			\
-{										\
-	atomic(a, sizeof(T), true, true, mo, PC);				\
-	return __atomic_exchange_n(a, v, SC);					\
-}										\
-ATOMIC_RMW(n, T, fetch_add)							\
-ATOMIC_RMW(n, T, fetch_sub)							\
-ATOMIC_RMW(n, T, fetch_and)							\
-ATOMIC_RMW(n, T, fetch_or)							\
-ATOMIC_RMW(n, T, fetch_xor)							\
-ATOMIC_RMW(n, T, fetch_nand)							\
-int __tsan_atomic##n##_compare_exchange_strong(volatile T *a, T *e, T v, int mo, int fmo); \
-int __tsan_atomic##n##_compare_exchange_strong(volatile T *a, T *e, T v, int mo, int fmo) \
-{										\
-	atomic(a, sizeof(T), true, true, mo > fmo ? mo : fmo, PC);		\
-	return __atomic_compare_exchange_n(a, e, v, false, SC, SC);		\
-}										\
-int __tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *e, T v, int mo, int fmo); \
-int __tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *e, T v, int mo, int fmo) \
-{										\
-	atomic(a, sizeof(T), true, true, mo > fmo ? mo : fmo, PC);		\
-	return __atomic_compare_exchange_n(a, e, v, false, SC, SC);		\
-}										\
-T __tsan_atomic##n##_compare_exchange_val(volatile T *a, T e, T v, int mo, int fmo); \
-T __tsan_atomic##n##_compare_exchange_val(volatile T *a, T e, T v, int mo, int fmo) \
-{										\
-	atomic(a, sizeof(T), true, true, mo > fmo ? mo : fmo, PC);		\
-	__atomic_compare_exchange_n(a, &e, v, false, SC, SC);			\
-	return e;								\
-}
-
-ATOMIC_SIZE(8, uint8_t)
-ATOMIC_SIZE(16, uint16_t)
-ATOMIC_SIZE(32, uint32_t)
-ATOMIC_SIZE(64, uint64_t)
-
 /* The seam's fences are its scheduling points (port.c orders them); a
  * fence of code outside the seam orders as one. */
-void __tsan_atomic_thread_fence(int mo);
-void __tsan_atomic_thread_fence(int mo)
+static void fence(int mo)
 {
 	if (RUNNING())
 		rt_race_fence(rt.me->id, mo != __ATOMIC_RELEASE, mo != __ATOMIC_ACQUIRE);
-	__atomic_thread_fence(SC);
 }
 
-void __tsan_atomic_signal_fence(int mo);
-void __tsan_atomic_signal_fence(int mo)
+/* An instrumented object's constructor (the library's own, a plugin's
+ * as it is loaded): counted, so that a plugin built without the
+ * instrumentation can be told (txp_explore_plain_objects()). */
+static void init(void)
 {
-	(void)mo;
-	__atomic_signal_fence(SC);
+	objects++;
 }
+
+_Static_assert(RACE_WRITE == TXP_TSAN_WRITE && RACE_MARKED == TXP_TSAN_MARKED,
+	       "the race detector's flags are the ABI's");
+
+TXP_TSAN_ABI(plain, atomic, fence, init)
 
 /* -- the C library's -------------------------------------------------------- */
 

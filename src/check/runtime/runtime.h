@@ -165,6 +165,9 @@ void rt_finish(void);
 
 /* Does this build see plain accesses (not a sanitizer's: plain.c)? */
 bool rt_plain_seen(void);
+/* Instrumented objects loaded so far, the library's and plugins' (each
+ * constructor's call of __tsan_init); 0 where !rt_plain_seen(). */
+unsigned rt_plain_objects(void);
 /* From now on, the plain accesses at code addresses chosen(pc) says yes
  * to are scheduling points as well (NULL: none, the default): the
  * context may be preempted before each.  Where rt_plain_seen(). */
