@@ -262,7 +262,7 @@ fi
 if [ -n "${LINUX_TREE:-}" ]; then
 	sh "$SRC/scripts/realdrv.sh" "$TXPATH" "$LINUX_TREE" "$work/realdrv" >&2
 	for mm in sc tso arm; do
-		run_one "e1000" "1x3-$mm" "$BOUND" none false --driver-so "$work/realdrv/e1000.so" \
+		run_one "e1000" "1x3-$mm" "$BOUND" none false --driver-so "$work/realdrv/e1000-run.so" \
 			--frags 2 --producers 1 --packets 3 --ring 34 --memory-model $mm
 		TSO_RUNS=$((TSO_RUNS + 1))
 	done

@@ -1,20 +1,20 @@
 #!/bin/sh
 # A real driver's transmit path from a Linux source tree, built into a
-# txpath plugin with nothing but `txpath config --cflags` and the
-# driver's own directory on the include path, its files as the tree has
-# them (docs/porting.md, section 7).  Today: e1000.  The tree stays where
-# it is: nothing of it is copied.
+# txpath plugin with nothing but `txpath config`'s flags and the driver's
+# own directory on the include path, its files as the tree has them
+# (docs/porting.md, section 7).  Today: e1000.  The tree stays where it
+# is: nothing of it is copied.
 #
-# usage: realdrv.sh path/to/txpath path/to/linux-tree out-dir [--check]
-#   Writes out-dir/e1000.so (and, with --check, out-dir/e1000-check.so,
-#   the instrumented build of `txpath config --check-cflags`).  Each of
-#   the driver's files is first compiled alone (-c) and must compile
-#   with no error.  CC (default cc) is the compiler.
+# usage: realdrv.sh path/to/txpath path/to/linux-tree out-dir
+#   Writes out-dir/e1000.so (`txpath config --cflags`: txpath check sees
+#   its every plain access) and out-dir/e1000-run.so (--run-cflags: full
+#   speed under run; check sees its seam operations only).  Each of the
+#   driver's files is first compiled alone (-c) and must compile with no
+#   error.  CC (default cc) is the compiler.
 set -eu
 TXPATH=$1
 TREE=$2
 OUT=$3
-CHECK=${4:-}
 CC=${CC:-cc}
 here=$(cd "$(dirname "$0")/.." && pwd)
 drv=$TREE/drivers/net/ethernet/intel/e1000
@@ -38,8 +38,5 @@ build() {
 
 build "$("$TXPATH" config --cflags)" "$("$TXPATH" config --libs)" "$OUT/e1000.so"
 echo "realdrv.sh: $OUT/e1000.so"
-if [ "$CHECK" = --check ]; then
-	build "$("$TXPATH" config --check-cflags)" "$("$TXPATH" config --check-libs)" \
-		"$OUT/e1000-check.so"
-	echo "realdrv.sh: $OUT/e1000-check.so"
-fi
+build "$("$TXPATH" config --run-cflags)" "$("$TXPATH" config --run-libs)" "$OUT/e1000-run.so"
+echo "realdrv.sh: $OUT/e1000-run.so"

@@ -2,7 +2,7 @@
  * e1000_txp.c - txpath's glue for Linux's e1000 driver: its transmit
  * path run and checked as the kernel tree has it.  Not part of the
  * build: scripts/realdrv.sh compiles it against a Linux source tree,
- * with nothing but `txpath config --cflags` and the driver's directory
+ * with nothing but `txpath config`'s flags and the driver's directory
  * on the include path (docs/porting.md, section 7).
  *
  * The driver's e1000_main.c is compiled whole and unchanged, its own
