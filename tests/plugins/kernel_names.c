@@ -1,7 +1,8 @@
 /*
  * kernel_names.c - every kernel name txpath/kernel.h provides, used once
- * as a driver uses it (and of kernel_rest.h's, those with a value), so that tests/cli/kernel_style.sh (headers) fails
- * when one does not compile under -Wall -Wextra -Werror; the values it
+ * as a driver uses it (and those of kernel_rest.h that have a value), so
+ * that tests/cli/kernel_style.sh (headers) fails when one does not
+ * compile under -Wall -Wextra -Werror; the values it
  * can compute without a device are checked when it runs as a program
  * (-DKERNEL_NAMES_MAIN: the device's names left out, linked with
  * libtxpath for the atomics).
