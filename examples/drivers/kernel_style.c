@@ -330,14 +330,20 @@ static int ks_open(struct net_device *netdev, unsigned int count)
 	return 0;
 }
 
-static void ks_close(struct net_device *netdev)
+static int ks_close(struct net_device *netdev)
 {
 	struct ks_adapter *adapter = netdev_priv(netdev);
 
 	napi_disable(&adapter->napi);
 	free_irq(adapter->pdev->irq, adapter);
 	ks_free_tx_resources(adapter);
+	return 0;
 }
+
+static const struct net_device_ops ks_netdev_ops = {
+	.ndo_start_xmit = ks_xmit_frame,
+	.ndo_stop = ks_close,
+};
 
 /* -- txpath glue: the NIC's hook, and the plugin ----------------------------------------- */
 
@@ -355,17 +361,21 @@ static void ks_desc_done(void *d)
 	((struct ks_tx_desc *)d)->status |= KS_TXD_STAT_DD;
 }
 
-static const struct txp_nic_tx_ops ks_nic = { sizeof(struct ks_tx_desc), ks_desc_read, ks_desc_done };
+static const struct txp_nic_tx_ops ks_nic = {
+	.desc_size = sizeof(struct ks_tx_desc), .read = ks_desc_read, .done = ks_desc_done,
+};
 
 /* What probe would have done, then ndo_open, then the ring for the NIC. */
-static int ks_txp_open(struct net_device *netdev)
+static int ks_txp_open(struct txp_dev *dev)
 {
+	struct net_device *netdev = txp_netdev(dev);
 	struct ks_adapter *adapter = netdev_priv(netdev);
 	int err;
 
+	netdev->netdev_ops = &ks_netdev_ops;
 	adapter->pdev = &adapter->pci;
 	adapter->hw_addr = txp_nic_regs();
-	err = ks_open(netdev, txp_plugin_ring(netdev));
+	err = ks_open(netdev, txp_plugin_ring(dev));
 	if (err)
 		return err;
 	return txp_nic_tx_ring(&ks_nic, adapter->tx_ring.desc, adapter->tx_ring.count, KS_TDT);
@@ -376,12 +386,12 @@ static struct txp_plugin ks_plugin = {
 	.name = "kernel-style",
 	.summary = "descriptor ring, DMA, writel doorbell, NAPI, BQL, the 6.3 helpers",
 	.lock = TXP_LOCK_CORE,
-	.priv_size = sizeof(struct ks_adapter),
+	.priv_size = TXP_NETDEV_PRIV_SIZE(sizeof(struct ks_adapter)),
 	.ring = KS_DEFAULT_RING,
 	.max_frags = KS_MAX_FRAGS,
 	.open = ks_txp_open,
-	.stop = ks_close,
-	.start_xmit = ks_xmit_frame,
+	.stop = txp_ndo_stop,
+	.start_xmit = txp_ndo_start_xmit,
 	.poll = ks_poll,
 };
 TXP_PLUGIN(ks_plugin)

@@ -20,9 +20,12 @@
  * plain), skb_tx_timestamp, netif_carrier_* (the carrier is always on),
  * napi_enable/napi_disable (the completion context starts and stops with
  * the device), schedule_delayed_work and cancel_delayed_work (the work
- * never runs), prefetch.  Not provided: dev->stats (struct net_device is
- * txpath's, whose fields are its own), ndo ops tables (the plugin's
- * struct txp_plugin names them), TSO segmentation by the NIC.
+ * never runs), prefetch.  struct net_device is the kernel's, its fields
+ * a driver's to read and set (dev->stats, features, mtu, ...), txpath
+ * reading none but netdev_ops.  What a whole driver file uses outside its
+ * transmit path (probe, PCI, the receive path, ethtool, timers) is
+ * declared or stubbed by txpath/kernel_rest.h, included at the end.  Not
+ * provided: TSO segmentation by the NIC.
  */
 #ifndef TXPATH_KERNEL_H
 #define TXPATH_KERNEL_H
@@ -32,11 +35,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <linux/if_ether.h>	/* ETH_ALEN, ETH_ZLEN, ETH_P_*: user-space's */
 #include <linux/types.h>	/* __le16 ... __be64: user-space's */
+
+/* A driver's struct net_device is the kernel's (below), standing for
+ * txpath's device: linux.h's names take it through TXP_NETDEV. */
+#define TXP_NETDEV(dev) ((dev)->txp)
 
 #include "txpath/linux.h"
 #include "txpath/nic.h"
@@ -49,7 +57,7 @@ extern "C" {
 
 typedef int8_t s8;
 typedef int16_t s16;
-typedef int64_t s64;
+typedef long long s64;
 typedef txp_dma_addr_t dma_addr_t;
 typedef size_t gfp_t;
 
@@ -57,6 +65,7 @@ typedef size_t gfp_t;
 #define __force
 #define __must_check __attribute__((warn_unused_result))
 #define __maybe_unused __attribute__((unused))
+#define __always_unused __attribute__((unused))
 #ifndef __always_inline
 #define __always_inline inline __attribute__((always_inline))
 #endif
@@ -229,17 +238,18 @@ static inline void clear_bit_unlock(unsigned nr, volatile unsigned long *addr)
 #define dev_info(d, fmt, ...) ((void)(d), pr_info(fmt, ##__VA_ARGS__))
 #define dev_dbg(d, fmt, ...)  ((void)(d), pr_debug(fmt, ##__VA_ARGS__))
 #define netdev_warn(dev, fmt, ...) \
-	txp_plugin_printk_at(__func__, KERN_WARNING "%s: " fmt, txp_dev_name(dev), ##__VA_ARGS__)
+	txp_plugin_printk_at(__func__, KERN_WARNING "%s: " fmt, txp_dev_name(TXP_NETDEV(dev)), ##__VA_ARGS__)
 #define netdev_info(dev, fmt, ...) \
-	txp_plugin_printk_at(__func__, KERN_INFO "%s: " fmt, txp_dev_name(dev), ##__VA_ARGS__)
+	txp_plugin_printk_at(__func__, KERN_INFO "%s: " fmt, txp_dev_name(TXP_NETDEV(dev)), ##__VA_ARGS__)
 #define netdev_dbg(dev, fmt, ...) \
-	txp_plugin_printk_at(__func__, KERN_DEBUG "%s: " fmt, txp_dev_name(dev), ##__VA_ARGS__)
+	txp_plugin_printk_at(__func__, KERN_DEBUG "%s: " fmt, txp_dev_name(TXP_NETDEV(dev)), ##__VA_ARGS__)
 /* A warning that is a bug of the driver: logged as "BUG", which the
  * explorer reports (bug-log). */
 #define WARN_ON(c) \
 	__extension__({ bool _c = !!(c); if (unlikely(_c)) printk(KERN_ERR "BUG! WARN_ON(%s)", #c); _c; })
 #define WARN_ON_ONCE(c) WARN_ON(c)
 #define BUG_ON(c) ((void)WARN_ON(c))
+#define BUG() ((void)WARN_ON(1))
 
 /* -- time ---------------------------------------------------------------------------------- */
 
@@ -317,6 +327,75 @@ struct page;
 #define SKB_GSO_TCPV6 (1u << 4)
 #define SKBTX_HW_TSTAMP (1u << 0)
 
+/* The frame's headers (an Ethernet frame: txpath's producers send IPv4
+ * in it): where the network and transport headers start, from data.
+ * struct iphdr, ipv6hdr, tcphdr and in6_addr are those of the headers
+ * the driver includes (<linux/ip.h>, ... user space's, or the C
+ * library's): these names are macros, so that txpath includes neither,
+ * whose user-space and C library versions clash when both are. */
+#define skb_network_offset(skb) ((void)(skb), ETH_HLEN)
+#define ip_hdr(skb)   ((struct iphdr *)((skb)->data + skb_network_offset(skb)))
+#define ipv6_hdr(skb) ((struct ipv6hdr *)((skb)->data + skb_network_offset(skb)))
+#define skb_transport_offset(skb) \
+	(ETH_HLEN + ((skb)->protocol == htons(ETH_P_IPV6) ? 40 : ip_hdr(skb)->ihl * 4))
+#define tcp_hdr(skb) ((struct tcphdr *)((skb)->data + skb_transport_offset(skb)))
+#define skb_tcp_all_headers(skb) (skb_transport_offset(skb) + tcp_hdr(skb)->doff * 4)
+#define skb_is_gso_v6(skb) (((skb)->gso_type & SKB_GSO_TCPV6) != 0)
+#define skb_tail_pointer(skb) ((skb)->data + (skb)->head_len)
+/* The protocol under a VLAN tag in the frame: txpath's frames carry
+ * none (a tag to insert is skb->vlan_tci's), so skb->protocol. */
+#define vlan_get_protocol(skb) ((__be16)(skb)->protocol)
+/* Make the head writable: it is (a packet has one owner).  0. */
+#define skb_cow_head(skb, headroom) ((void)(skb), (void)(headroom), 0)
+/* Pull len bytes of the fragments into the head: never done (a TSO
+ * workaround of one controller); NULL, as when memory is short. */
+#define __pskb_pull_tail(skb, len) ((void)(skb), (void)(len), (void *)NULL)
+
+/* The pseudo-header checksums a TSO driver seeds (net/checksum.h,
+ * net/ip6_checksum.h): computed, folded to 16 bits. */
+static inline u32 txp_csum_add(u32 sum, u32 v)
+{
+	sum += v;
+	return sum + (sum < v);
+}
+
+static inline __sum16 txp_csum_fold(u32 sum)
+{
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return (__sum16)~sum;
+}
+
+static inline __sum16 csum_tcpudp_magic(__be32 saddr, __be32 daddr, u32 len, u8 proto, u32 sum)
+{
+	sum = txp_csum_add(sum, saddr);
+	sum = txp_csum_add(sum, daddr);
+	sum = txp_csum_add(sum, cpu_to_be32(len + proto));
+	return txp_csum_fold(sum);
+}
+
+/* IPv6's, over the 16 bytes of each address. */
+static inline __sum16 txp_csum_ipv6_magic(const void *saddr, const void *daddr, u32 len,
+					  u8 proto, u32 sum)
+{
+	u32 s32[4], d32[4];
+
+	memcpy(s32, saddr, sizeof(s32));
+	memcpy(d32, daddr, sizeof(d32));
+	for (int i = 0; i < 4; i++)
+		sum = txp_csum_add(txp_csum_add(sum, s32[i]), d32[i]);
+	sum = txp_csum_add(sum, cpu_to_be32(len));
+	sum = txp_csum_add(sum, cpu_to_be32(proto));
+	return txp_csum_fold(sum);
+}
+#define csum_ipv6_magic(saddr, daddr, len, proto, sum) \
+	txp_csum_ipv6_magic((saddr)->s6_addr, (daddr)->s6_addr, (len), (proto), (sum))
+
+/* Seed a TCPv6 segment's checksum for TSO (tcp_v6_gso_csum_prep). */
+#define tcp_v6_gso_csum_prep(skb) ((void)(ipv6_hdr(skb)->payload_len = 0,		\
+	tcp_hdr(skb)->check = ~csum_ipv6_magic(&ipv6_hdr(skb)->saddr, &ipv6_hdr(skb)->daddr,	\
+					       0, 6 /* IPPROTO_TCP */, 0)))
+
 /* Pad the frame to len bytes with zeros (skb_put_padto): 0; or, when the
  * head's buffer lacks the room, the packet is freed (dropped) and
  * -ENOMEM, as the kernel's fails after freeing. */
@@ -351,6 +430,9 @@ struct device {
 struct pci_dev {
 	struct device dev;
 	unsigned int irq;
+	unsigned short vendor, device, subsystem_vendor, subsystem_device;
+	u8 revision;
+	void *driver_data;	/* pci_set_drvdata */
 };
 
 /* -- DMA (linux/dma-mapping.h): by identity, followed under check (txpath/nic.h) -------- */
@@ -395,9 +477,14 @@ enum dma_data_direction {
 #define writeb(v, a) txp_mmio_write_at((a), (u8)(v), 1, true, __func__)
 #define writeq(v, a) txp_mmio_write_at((a), (u64)(v), 8, true, __func__)
 #define writel_relaxed(v, a) txp_mmio_write_at((a), (u32)(v), 4, false, __func__)
-#define readl(a) ((u32)txp_mmio_read_at((a), 4, __func__))
-#define readw(a) ((u16)txp_mmio_read_at((a), 2, __func__))
-#define readb(a) ((u8)txp_mmio_read_at((a), 1, __func__))
+/* A read as a statement (a posted-write flush) computes nothing unused. */
+static inline u32 txp_mmio_read32(const volatile void *reg, unsigned size, const char *site)
+{
+	return (u32)txp_mmio_read_at(reg, size, site);
+}
+#define readl(a) txp_mmio_read32((a), 4, __func__)
+#define readw(a) ((u16)txp_mmio_read32((a), 2, __func__))
+#define readb(a) ((u8)txp_mmio_read32((a), 1, __func__))
 #define iowrite32(v, a) writel((v), (a))
 #define ioread32(a) readl(a)
 
@@ -412,8 +499,8 @@ typedef int irqreturn_t;
 	((void)(irq), (void)(flags), (void)(name), txp_nic_request_irq((handler), (dev_id)))
 #define free_irq(irq, dev_id) ((void)(irq), (void)(dev_id))
 #define NAPI_POLL_WEIGHT 64
-#define netif_napi_add(dev, napi, poll) txp_napi_add((dev), (napi), (poll))
-#define netif_napi_add_weight(dev, napi, poll, w) ((void)(w), txp_napi_add((dev), (napi), (poll)))
+#define netif_napi_add(dev, napi, poll) txp_napi_add(TXP_NETDEV(dev), (napi), (poll))
+#define netif_napi_add_weight(dev, napi, poll, w) ((void)(w), netif_napi_add((dev), (napi), (poll)))
 #define netif_napi_del(napi) ((void)(napi))
 #define napi_enable(napi) ((void)(napi))
 #define napi_disable(napi) ((void)(napi))
@@ -424,6 +511,100 @@ typedef int irqreturn_t;
 #define napi_complete(napi) txp_napi_complete_done((napi), 0)
 
 /* -- the device and its queues (linux/netdevice.h, net/netdev_queues.h) ----------------- */
+
+typedef u64 netdev_features_t;
+
+/* The counters a driver keeps in dev->stats (txpath counts on its own). */
+struct net_device_stats {
+	unsigned long rx_packets, tx_packets, rx_bytes, tx_bytes, rx_errors, tx_errors;
+	unsigned long rx_dropped, tx_dropped, multicast, collisions, rx_length_errors;
+	unsigned long rx_over_errors, rx_crc_errors, rx_frame_errors, rx_fifo_errors;
+	unsigned long rx_missed_errors, tx_aborted_errors, tx_carrier_errors;
+	unsigned long tx_fifo_errors, tx_heartbeat_errors, tx_window_errors;
+};
+
+struct ethtool_ops;
+struct ifreq;
+
+/*
+ * The kernel's device: the fields a driver reads and sets, and txp, the
+ * txpath device it stands for (TXP_NETDEV).  It is the first bytes of
+ * the plugin's private area, and netdev_priv() what follows it, as
+ * alloc_etherdev() lays them out: a plugin's priv_size is
+ * TXP_NETDEV_PRIV_SIZE(sizeof(its adapter)), and txp_netdev() finds it.
+ * Only txp, name and netdev_ops mean anything to txpath.
+ */
+struct net_device {
+	struct txp_dev *txp;
+	char name[16];
+	const struct net_device_ops *netdev_ops;
+	const struct ethtool_ops *ethtool_ops;
+	netdev_features_t features, hw_features, vlan_features;
+	unsigned int flags, priv_flags, mtu, min_mtu, max_mtu;
+	unsigned char addr_len;
+	const unsigned char *dev_addr;
+	unsigned char addr[32];		/* what dev_addr points at */
+	unsigned char perm_addr[32];
+	int watchdog_timeo;
+	unsigned long mem_start, mem_end, base_addr;
+	int irq;
+	struct net_device_stats stats;
+	struct device *parent;		/* SET_NETDEV_DEV */
+};
+
+#define TXP_NETDEV_ALIGN 64
+#define TXP_NETDEV_PRIV_SIZE(priv) (ALIGN(sizeof(struct net_device), TXP_NETDEV_ALIGN) + (priv))
+#define netdev_priv(dev) \
+	((void *)((char *)(dev) + ALIGN(sizeof(struct net_device), TXP_NETDEV_ALIGN)))
+
+/* A driver's ops table (dev->netdev_ops): txpath calls ndo_start_xmit
+ * and ndo_stop, as a plugin's start_xmit and stop ops
+ * txp_ndo_start_xmit() and txp_ndo_stop(); the rest never. */
+struct net_device_ops {
+	int (*ndo_open)(struct net_device *dev);
+	int (*ndo_stop)(struct net_device *dev);
+	netdev_tx_t (*ndo_start_xmit)(struct sk_buff *skb, struct net_device *dev);
+	void (*ndo_set_rx_mode)(struct net_device *dev);
+	int (*ndo_set_mac_address)(struct net_device *dev, void *addr);
+	void (*ndo_tx_timeout)(struct net_device *dev, unsigned int txqueue);
+	int (*ndo_validate_addr)(struct net_device *dev);
+	int (*ndo_change_mtu)(struct net_device *dev, int new_mtu);
+	int (*ndo_eth_ioctl)(struct net_device *dev, struct ifreq *ifr, int cmd);
+	int (*ndo_vlan_rx_add_vid)(struct net_device *dev, __be16 proto, u16 vid);
+	int (*ndo_vlan_rx_kill_vid)(struct net_device *dev, __be16 proto, u16 vid);
+	netdev_features_t (*ndo_fix_features)(struct net_device *dev, netdev_features_t f);
+	int (*ndo_set_features)(struct net_device *dev, netdev_features_t f);
+	void (*ndo_poll_controller)(struct net_device *dev);
+};
+/* The kernel face of txpath's device dev: the start of its private area,
+ * tied to dev and named as it is on first use.  Any context. */
+static inline struct net_device *txp_netdev(struct txp_dev *dev)
+{
+	struct net_device *nd = (struct net_device *)txp_plugin_priv(dev);
+
+	if (nd->txp != dev) {
+		nd->txp = dev;
+		nd->dev_addr = nd->addr;
+		snprintf(nd->name, sizeof(nd->name), "%s", txp_dev_name(dev));
+	}
+	return nd;
+}
+
+/* A plugin's start_xmit and stop ops that call the driver's own
+ * (dev->netdev_ops, which its open sets as probe does). */
+static inline int txp_ndo_start_xmit(struct sk_buff *skb, struct txp_dev *dev)
+{
+	struct net_device *nd = txp_netdev(dev);
+
+	return nd->netdev_ops->ndo_start_xmit(skb, nd);
+}
+
+static inline void txp_ndo_stop(struct txp_dev *dev)
+{
+	struct net_device *nd = txp_netdev(dev);
+
+	(void)nd->netdev_ops->ndo_stop(nd);
+}
 
 #define netdev_xmit_more() txp_plugin_xmit_more()
 #define netif_start_queue(dev) netif_tx_start_queue(netdev_get_tx_queue((dev), 0))
@@ -462,6 +643,8 @@ typedef struct {
 #define u64_stats_set(p, val) ((p)->v = (val))
 #define u64_stats_add(p, val) ((p)->v += (val))
 #define u64_stats_inc(p) ((p)->v++)
+
+#include "txpath/kernel_rest.h"
 
 #ifdef __cplusplus
 }

@@ -28,7 +28,7 @@
 typedef uint8_t u8;
 typedef uint16_t u16;
 typedef uint32_t u32;
-typedef uint64_t u64;
+typedef unsigned long long u64;	/* the kernel's: %llu */
 typedef int32_t s32;
 
 #define likely(x)   __builtin_expect(!!(x), 1)
@@ -45,12 +45,18 @@ static inline unsigned int skb_headlen(const struct sk_buff *skb)
 	return skb->head_len;
 }
 
+/* A driver's struct net_device is txpath's device; txpath/kernel.h
+ * (a whole driver file's) makes it the kernel's, with its fields, and
+ * TXP_NETDEV(dev) the txpath device it stands for. */
+#ifndef TXP_NETDEV
 #define net_device txp_dev
+#define TXP_NETDEV(dev) (dev)
+#define netdev_priv(dev) txp_plugin_priv(dev)
+#endif
 #define netdev_queue txp_txq
 #define napi_struct txp_napi
-#define netdev_priv(dev) txp_plugin_priv(dev)
-#define netdev_name(dev) txp_dev_name(dev)	/* dev->name */
-#define netdev_get_tx_queue(dev, i) txp_dev_txq((dev), (i))
+#define netdev_name(dev) txp_dev_name(TXP_NETDEV(dev))	/* dev->name */
+#define netdev_get_tx_queue(dev, i) txp_dev_txq(TXP_NETDEV(dev), (i))
 
 typedef int netdev_tx_t;
 #define NETDEV_TX_OK     TXP_TX_OK
@@ -63,12 +69,12 @@ typedef int netdev_tx_t;
 	(txp_event_at("netif_stop_queue()", __func__), txp_netif_stop_queue(txq))
 #define netif_tx_wake_queue(txq)    txp_netif_wake_queue(txq)
 #define netif_tx_queue_stopped(txq) txp_netif_queue_stopped(txq)
-#define netif_stop_queue(dev)       netif_tx_stop_queue(txp_dev_txq((dev), 0))
-#define netif_wake_queue(dev)       netif_tx_wake_queue(txp_dev_txq((dev), 0))
-#define netif_queue_stopped(dev)    netif_tx_queue_stopped(txp_dev_txq((dev), 0))
+#define netif_stop_queue(dev)       netif_tx_stop_queue(txp_dev_txq(TXP_NETDEV(dev), 0))
+#define netif_wake_queue(dev)       netif_tx_wake_queue(txp_dev_txq(TXP_NETDEV(dev), 0))
+#define netif_queue_stopped(dev)    netif_tx_queue_stopped(txp_dev_txq(TXP_NETDEV(dev), 0))
 /* The core's xmit lock of the device's queue (netif_tx_lock). */
-#define netif_tx_lock(dev)          txp_netif_tx_lock_at(txp_dev_txq((dev), 0), __func__)
-#define netif_tx_unlock(dev)        txp_netif_tx_unlock_at(txp_dev_txq((dev), 0), __func__)
+#define netif_tx_lock(dev)          txp_netif_tx_lock_at(txp_dev_txq(TXP_NETDEV(dev), 0), __func__)
+#define netif_tx_unlock(dev)        txp_netif_tx_unlock_at(txp_dev_txq(TXP_NETDEV(dev), 0), __func__)
 #define netif_tx_lock_bh(dev)       netif_tx_lock(dev)
 #define netif_tx_unlock_bh(dev)     netif_tx_unlock(dev)
 #define netif_tx_start_queue(txq)   txp_netif_tx_start_queue(txq)
@@ -83,10 +89,10 @@ typedef int netdev_tx_t;
 #define netdev_tx_completed_queue(txq, pkts, bytes) \
 	txp_netdev_tx_completed_queue((txq), (pkts), (bytes))
 #define netdev_tx_reset_queue(txq)          txp_netdev_tx_reset_queue(txq)
-#define netdev_sent_queue(dev, bytes)       netdev_tx_sent_queue(txp_dev_txq((dev), 0), (bytes))
+#define netdev_sent_queue(dev, bytes)       netdev_tx_sent_queue(txp_dev_txq(TXP_NETDEV(dev), 0), (bytes))
 #define netdev_completed_queue(dev, pkts, bytes) \
-	netdev_tx_completed_queue(txp_dev_txq((dev), 0), (pkts), (bytes))
-#define netdev_reset_queue(dev)             netdev_tx_reset_queue(txp_dev_txq((dev), 0))
+	netdev_tx_completed_queue(txp_dev_txq(TXP_NETDEV(dev), 0), (pkts), (bytes))
+#define netdev_reset_queue(dev)             netdev_tx_reset_queue(txp_dev_txq(TXP_NETDEV(dev), 0))
 #define netif_txq_try_stop(txq, get_desc, start_thrs) \
 	txp_netif_txq_try_stop(txq, get_desc, start_thrs)
 #define netif_txq_maybe_stop(txq, get_desc, stop_thrs, start_thrs) \
@@ -166,7 +172,7 @@ typedef struct txp_spinlock spinlock_t;
 #define KERN_DEBUG  KERN_SOH "7"
 #define printk(...) txp_plugin_printk_at(__func__, __VA_ARGS__)
 #define netdev_err(dev, fmt, ...) \
-	txp_plugin_printk_at(__func__, KERN_ERR "%s: " fmt, txp_dev_name(dev), ##__VA_ARGS__)
+	txp_plugin_printk_at(__func__, KERN_ERR "%s: " fmt, txp_dev_name(TXP_NETDEV(dev)), ##__VA_ARGS__)
 #define net_ratelimit() txp_plugin_ratelimit()
 
 #endif

@@ -62,8 +62,8 @@ void txp_dma_free_coherent(size_t len, void *cpu, txp_dma_addr_t addr);
 
 /* -- registers (MMIO) ------------------------------------------------------------------ */
 
-/* Bytes of a device's register window. */
-#define TXP_NIC_REGS 4096
+/* Bytes of a device's register window (an e1000's BAR 0). */
+#define TXP_NIC_REGS 0x20000
 
 /* The device's register window (pci_iomap of its BAR 0): TXP_NIC_REGS
  * bytes, zeroed at open.  NULL when no device is up. */
@@ -85,7 +85,7 @@ uint64_t txp_mmio_read_at(const volatile void *reg, unsigned size, const char *s
 /* What the NIC reads of a descriptor. */
 struct txp_nic_desc {
 	txp_dma_addr_t addr;	/* the bytes' bus address */
-	uint32_t len;		/* their length */
+	uint32_t len;		/* their length; 0: no bytes (an offload context) */
 	bool eop;		/* the packet's last descriptor */
 };
 
@@ -96,6 +96,12 @@ struct txp_nic_tx_ops {
 	size_t desc_size;	/* bytes of a descriptor: the ring's stride */
 	void (*read)(const void *desc, struct txp_nic_desc *d);
 	void (*done)(void *desc);	/* set its done bit (the device wrote back) */
+	/* The interrupt cause register (its byte in the window) and the bits
+	 * the NIC sets in it before it raises the interrupt, which a
+	 * handler reads to tell its interrupt from a shared line's (e1000's
+	 * ICR); 0: none.  Reading it does not clear it. */
+	unsigned cause_reg;
+	uint32_t cause;
 };
 
 /*
@@ -103,8 +109,8 @@ struct txp_nic_tx_ops {
  * at ring (the driver's memory, coherent DMA), whose doorbell is the
  * 32-bit register at byte tail_reg of the window: it holds the index
  * one past the last descriptor posted (mod count).  From open; the NIC
- * starts at descriptor 0.  0, or -EINVAL (no ops, count 0, tail_reg
- * outside the window or misaligned, no device up).
+ * starts at descriptor 0.  0, or -EINVAL (no ops, count 0, tail_reg or
+ * ops->cause_reg outside the window or misaligned, no device up).
  */
 int txp_nic_tx_ring(const struct txp_nic_tx_ops *ops, void *ring, unsigned count,
 		    unsigned tail_reg);

@@ -113,6 +113,7 @@ struct txp_pkt {
 	uint8_t no_fcs;			/* the device must not append its FCS */
 	uint8_t tx_flags;		/* SKBTX_* */
 	char cb[48];			/* the driver's scratch area (skb->cb) */
+	uint32_t truesize;		/* skb->truesize: a receive path's; unused */
 };
 
 /* Bytes free before data (for headers pushed in front), and after the head. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check/dma.h"
+#include "check/doorbell.h"
 #include "check/judge.h"
 #include "check/oracle.h"
 #include "check/scenario.h"
@@ -187,6 +188,7 @@ static int exec_plan(const struct txp_explore_cfg *cfg, const struct rt_plan *pl
 	memset(o, 0, sizeof(*o));
 	validator_reports = 0;
 	check_dma_begin();
+	check_doorbell_begin();
 	txp_validator_enable(true);
 	txp_validator_on_report(on_report, NULL);
 	rt_begin(plan, judge_memory_model(cfg), cfg->max_steps ? cfg->max_steps : DEFAULT_MAX_STEPS);

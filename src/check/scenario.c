@@ -141,7 +141,7 @@ static const struct txp_driver_ops *scenario_watch_ops(const struct txp_driver_o
 	const struct txp_explore_cfg *cfg = ((const struct scenario *)arg)->cfg;
 
 	if (cfg->driver)
-		return oracle_begin(ops, cfg->packets, NULL);
+		return oracle_begin(ops, cfg->packets, cfg->driver->unannounced);
 	return oracle_begin(cfg->ops ? cfg->ops : ops, cfg->packets, sim_unannounced);
 }
 

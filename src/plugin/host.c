@@ -16,6 +16,9 @@
 #include <unistd.h>
 
 #include "plugin/host.h"
+#ifdef TXP_CHECK
+#include "check/doorbell.h"
+#endif
 #include "txpath/ctx.h"
 
 #define HOST_IDLE_SPINS 32
@@ -153,6 +156,9 @@ void txp_plugin_free_at(struct txp_pkt *skb, const char *site)
 		return;
 	}
 	txp_event_at("dev_kfree_skb()", site);
+#ifdef TXP_CHECK
+	check_doorbell_freed(skb);
+#endif
 	if (in_poll)
 		sent(up, skb, site);
 	else
@@ -168,6 +174,9 @@ void txp_plugin_free_deferred_at(struct txp_pkt *skb, const char *site)
 		return;
 	}
 	txp_event_at("dev_kfree_skb_irq()", site);
+#ifdef TXP_CHECK
+	check_doorbell_freed(skb);
+#endif
 	if (in_poll) {
 		/* Completion context only: no lock. */
 		skb->next = up->sent_later;
@@ -340,7 +349,13 @@ static enum txp_tx host_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 	int rc;
 
 	plugin_nic_xmit_more(pkt->xmit_more);
+#ifdef TXP_CHECK
+	check_doorbell_xmit(pkt);
+#endif
 	rc = pd->h->p->start_xmit(pkt, dev);
+#ifdef TXP_CHECK
+	check_doorbell_xmit_end(rc == TXP_TX_OK);
+#endif
 	plugin_nic_xmit_more(false);
 	op_leave(was);
 	if (rc == TXP_TX_OK || rc == TXP_TX_BUSY ||

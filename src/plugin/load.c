@@ -12,6 +12,9 @@
 #include <string.h>
 
 #include "plugin/host.h"
+#ifdef TXP_CHECK
+#include "check/doorbell.h"
+#endif
 
 void __tsan_init(void);
 
@@ -415,6 +418,9 @@ const struct txp_run_driver *txp_run_driver_plugin(const char *path, const char 
 				.check = host_check,
 				.create = host_create,
 				.frame_addr = host_frame_addr,
+#ifdef TXP_CHECK
+				.unannounced = check_doorbell_unannounced,
+#endif
 				.stats = host_stats,
 				.destroy = host_destroy,
 			};

@@ -15,6 +15,7 @@
 #include "txpath/nic.h"
 #ifdef TXP_CHECK
 #include "check/dma.h"
+#include "check/doorbell.h"
 #endif
 
 /* The xmit_more of the packet the calling context's start_xmit handles. */
@@ -96,8 +97,12 @@ void txp_mmio_write_at(volatile void *reg, uint64_t v, unsigned size, bool order
 {
 	struct plugin_dev *pd = plugin_up();
 
-	if (pd && reg == (volatile void *)(pd->nic.regs + pd->nic.tail_reg) && pd->nic.ops)
+	if (pd && reg == (volatile void *)(pd->nic.regs + pd->nic.tail_reg) && pd->nic.ops) {
 		txp_event_at("doorbell", site);
+#ifdef TXP_CHECK
+		check_doorbell_rung();
+#endif
+	}
 	txp_atomic_store_named(reg, size, v, mmio_order(ordered), "register");
 }
 
@@ -109,19 +114,28 @@ uint64_t txp_mmio_read_at(const volatile void *reg, unsigned size, const char *s
 
 /* -- the ring ----------------------------------------------------------------------- */
 
+/* A 32-bit register of the window. */
+static bool reg_ok(unsigned reg)
+{
+	return reg % 4 == 0 && reg <= TXP_NIC_REGS - 4;
+}
+
 int txp_nic_tx_ring(const struct txp_nic_tx_ops *ops, void *ring, unsigned count,
 		    unsigned tail_reg)
 {
 	struct plugin_dev *pd = plugin_up();
 
 	if (!pd || !ops || !ops->read || !ops->done || !ops->desc_size || !ring || !count ||
-	    tail_reg % 4 || tail_reg > TXP_NIC_REGS - 4)
+	    !reg_ok(tail_reg) || (ops->cause && !reg_ok(ops->cause_reg)))
 		return -EINVAL;
 	pd->nic.ops = ops;
 	pd->nic.ring = ring;
 	pd->nic.count = count;
 	pd->nic.tail_reg = tail_reg;
 	pd->nic.head = 0;
+#ifdef TXP_CHECK
+	check_doorbell_ring(pd->dev);
+#endif
 	return 0;
 }
 
@@ -182,6 +196,14 @@ bool plugin_nic_napi_scheduled(struct plugin_dev *pd)
  * scheduled directly. */
 static void raise_irq(struct plugin_dev *pd)
 {
+	const struct txp_nic_tx_ops *ops = pd->nic.ops;
+
+	if (ops->cause) {
+		unsigned char *reg = pd->nic.regs + ops->cause_reg;
+		uint64_t was = txp_atomic_load(reg, 4, TXP_RELAXED);
+
+		txp_atomic_store_named(reg, 4, was | ops->cause, TXP_RELAXED, "register");
+	}
 	if (pd->nic.irq) {
 		unsigned long flags = txp_local_irq_save_at("NIC interrupt");
 
@@ -212,7 +234,8 @@ unsigned plugin_nic_run(struct plugin_dev *pd)
 
 		nic->ops->read(desc_at(nic, i), &d);
 #ifdef TXP_CHECK
-		check_dma_read(d.addr, d.len, i);
+		if (d.len)
+			check_dma_read(d.addr, d.len, i);
 #endif
 		next = (i + 1) % nic->count;
 		if (!d.eop)

@@ -103,6 +103,10 @@ struct txp_run_driver {
 	 * NULL op: the run's own. */
 	struct txp_pkt_pool *(*pool_create)(void *priv, const struct txp_run_cfg *cfg, char *err,
 					    size_t errlen);
+	/* Under check: what start_xmit posted on a queue of dev and has not
+	 * announced to the NIC, for the doorbell oracle (check/oracle.h).
+	 * NULL: not known. */
+	unsigned (*unannounced)(struct txp_dev *dev, unsigned queue);
 	/* Counters; exact once the device is closed. */
 	void (*stats)(void *priv, struct txp_run_drv_stats *st);
 	/* Has the device died (its link gone, a write failed)?  The cause, or

@@ -76,9 +76,12 @@ mutants)
 	check "never unmapped: where" 'grep -q "mapped in ks_tx_map, still mapped when the device was down" "$out"'
 	found dma-use-after-unmap --driver-so "$EX/kernel_style_unmap_early.so" --frags 0-2 --bound 0
 	check "use after unmap: where" 'grep -q "the NIC read 64 bytes through descriptor 0, unmapped in ks_tx_map" "$out"'
-	# No stop after posting: a batch's packet found no room, its
-	# predecessor's descriptors never announced.
-	found stall --driver-so "$EX/kernel_style_no_stop.so" --frags 0-2 --bulk 2 --packets 3 --bound 1
+	# No stop after posting: a batch's packet found no room, and its
+	# predecessor, taken with xmit_more, was never announced: the context
+	# left the driver owing the doorbell.
+	found no-doorbell --driver-so "$EX/kernel_style_no_stop.so" --frags 0-2 --bulk 2 --packets 3 --bound 1
+	check "no doorbell: what was owed" \
+		'grep -q "sent with xmit_more (more to follow), and none followed: 1 descriptors posted, no doorbell" "$out"'
 	schedule=$(sed -n 's/^schedule: //p' "$out")
 	verdict=$(grep "^VIOLATION" "$out")
 	run_check 1 --driver-so "$EX/kernel_style_no_stop.so" --frags 0-2 --bulk 2 --packets 3 \

@@ -1,7 +1,8 @@
 /*
  * kernel_names.c - every kernel name txpath/kernel.h provides, used once
- * as a driver uses it, so that tests/cli/kernel_style.sh (headers) fails
- * when one does not compile under -Wall -Wextra -Werror; the values it
+ * as a driver uses it (and those of kernel_rest.h that have a value), so
+ * that tests/cli/kernel_style.sh (headers) fails when one does not
+ * compile under -Wall -Wextra -Werror; the values it
  * can compute without a device are checked when it runs as a program
  * (-DKERNEL_NAMES_MAIN: the device's names left out, linked with
  * libtxpath for the atomics).
@@ -12,14 +13,17 @@
 #include <linux/etherdevice.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
+#include <linux/ip.h>
 #include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/pci.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
+#include <linux/tcp.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/workqueue.h>
+#include <net/checksum.h>
 #include <net/netdev_queues.h>
 
 MODULE_LICENSE("GPL");
@@ -179,6 +183,45 @@ int names_open(struct net_device *dev, struct names *n)
 
 #endif
 
+/* The names of a whole driver file (txpath/kernel_rest.h) and of its
+ * transmit path's headers and checksums, on a frame of its own: their
+ * values, 1 if each is right. */
+static int names_whole_file(void)
+{
+	unsigned char frame[64] = { 0 }, nd_area[TXP_NETDEV_PRIV_SIZE(8)] = { 0 };
+	struct sk_buff skb = { .data = frame, .len = 64, .head_len = 64,
+			       .protocol = htons(ETH_P_IP) };
+	struct net_device *nd = (struct net_device *)(void *)nd_area;
+	struct { int msg_enable; } adapter = { netif_msg_init(-1, NETIF_MSG_DRV | NETIF_MSG_LINK) };
+	unsigned long bits[BITS_TO_LONGS(70)] = { 0 };
+	const u8 bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff }, mcast[6] = { 1, 0, 0x5e };
+	char name[4];
+	unsigned int bit, seen = 0;
+	int ok = 1;
+
+	ip_hdr(&skb)->ihl = 5;
+	ip_hdr(&skb)->saddr = 0x0100000a;	/* 10.0.0.1 and 10.0.0.2, as stored */
+	ip_hdr(&skb)->daddr = 0x0200000a;
+	tcp_hdr(&skb)->doff = 5;
+	ok &= skb_network_offset(&skb) == ETH_HLEN && skb_transport_offset(&skb) == ETH_HLEN + 20;
+	ok &= skb_tcp_all_headers(&skb) == ETH_HLEN + 40 && (void *)tcp_hdr(&skb) == frame + 34;
+	ok &= skb_tail_pointer(&skb) == frame + 64 && vlan_get_protocol(&skb) == htons(ETH_P_IP);
+	ok &= skb_cow_head(&skb, 0) == 0 && !skb_is_gso_v6(&skb) && !__pskb_pull_tail(&skb, 4);
+	ok &= csum_tcpudp_magic(ip_hdr(&skb)->saddr, ip_hdr(&skb)->daddr, 0, 6, 0) == 0xf6eb;
+	ok &= netif_msg_drv(&adapter) && netif_msg_link(&adapter) && !netif_msg_probe(&adapter);
+	ok &= netif_msg_init(3, 0) == 7 && FIELD_GET(0xf0u, 0x5au) == 5 && FIELD_PREP(0xf0u, 3) == 0x30;
+	ok &= strscpy(name, "e1000", sizeof(name)) == -E2BIG && strcmp(name, "e10") == 0;
+	ok &= is_broadcast_ether_addr(bcast) && !is_broadcast_ether_addr(mcast) &&
+	      is_multicast_ether_addr(mcast) && PAGE_SIZE == 4096;
+	bits[0] = 1ul << 3;
+	bits[1] = 1ul << 2;
+	for_each_set_bit(bit, bits, 70)
+		seen += bit;
+	ok &= seen == 3 + BITS_PER_LONG + 2;
+	ok &= (char *)netdev_priv(nd) - (char *)nd == ALIGN(sizeof(*nd), TXP_NETDEV_ALIGN);
+	return ok;
+}
+
 /* What needs no device: computed here, checked by the test. */
 int names_values(void);
 int names_values(void)
@@ -228,6 +271,7 @@ int names_values(void)
 	BUILD_BUG_ON(sizeof(u64_stats_t) != 8);
 	prefetch(&v);
 	prefetchw(&v);
+	ok &= names_whole_file();
 	return ok;
 }
 
