@@ -240,16 +240,20 @@ static int insert(struct entry *e, uint64_t cap, uint64_t a, uint64_t b, int cur
 }
 
 /* The generations and the head, mapped (pages are given as touched):
- * shared with the processes forked after, or this process's own. */
+ * shared with the processes forked after, or this process's own.  Where
+ * the kernel will not map them all (strict overcommit), fewer. */
 static bool table_map(bool shared)
 {
-	unsigned last = last_gen();
-	size_t entries = (gen_cap(last + 1) - VISITED_MIN) * sizeof(struct entry);
-	void *p;
+	void *p = MAP_FAILED;
+	size_t entries = 0;
+	unsigned last;
 
-	V.size = entries + sizeof(struct head);
-	p = mmap(NULL, V.size, PROT_READ | PROT_WRITE,
-		 (shared ? MAP_SHARED : MAP_PRIVATE) | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	for (last = last_gen() + 1; p == MAP_FAILED && last-- > 0;) {
+		entries = (gen_cap(last + 1) - VISITED_MIN) * sizeof(struct entry);
+		V.size = entries + sizeof(struct head);
+		p = mmap(NULL, V.size, PROT_READ | PROT_WRITE,
+			 (shared ? MAP_SHARED : MAP_PRIVATE) | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	}
 	if (p == MAP_FAILED)
 		return false;
 	/* Every look-up is a miss, and with 4 KiB pages a TLB miss too:
