@@ -55,6 +55,17 @@ enum txp_explore_strategy {
 					 * under a permutation of them are two
 					 * states, not one */
 
+/* What a part explored of one piece (txp_explore_result.pieces). */
+struct txp_explore_piece {
+	uint64_t index;		/* in the fixed order */
+	uint64_t schedules;	/* up to and with a violation found there */
+	uint32_t round;		/* the bound of its round */
+	uint32_t flags;		/* TXP_EXPLORE_PIECE_* */
+};
+
+#define TXP_EXPLORE_PIECE_XMIT_ON_STOPPED 1u	/* a schedule reached the race */
+#define TXP_EXPLORE_PIECE_QUEUE_STOPPED 2u	/* a schedule stopped a queue */
+
 /*
  * A part of the bounded search: a shard (--shard) or a worker (--jobs).
  * Each round's schedules (bound 0, 1, ...) fall into pieces: those whose
@@ -75,19 +86,17 @@ struct txp_explore_split {
 	enum txp_explore_take (*take)(uint64_t piece, void *arg);
 	/* A violation found in a piece taken (NULL: not told). */
 	void (*found)(uint64_t piece, void *arg);
+	/* A piece taken was explored to its end without a violation (NULL:
+	 * not told). */
+	void (*ended)(const struct txp_explore_piece *piece, void *arg);
+	/* With the reduction, parts that share their table of states: every
+	 * piece before the one returned was explored to its end without a
+	 * violation, by one part or another (NULL: not known).  The states
+	 * above pieces, explored in full by the parts together, are then
+	 * added to the table (strategy.c). */
+	uint64_t (*below)(void *arg);
 	void *arg;
 };
-
-/* What a part explored of one piece (txp_explore_result.pieces). */
-struct txp_explore_piece {
-	uint64_t index;		/* in the fixed order */
-	uint64_t schedules;	/* up to and with a violation found there */
-	uint32_t round;		/* the bound of its round */
-	uint32_t flags;		/* TXP_EXPLORE_PIECE_* */
-};
-
-#define TXP_EXPLORE_PIECE_XMIT_ON_STOPPED 1u	/* a schedule reached the race */
-#define TXP_EXPLORE_PIECE_QUEUE_STOPPED 2u	/* a schedule stopped a queue */
 
 /* Where a search is (txp_explore_cfg.progress). */
 struct txp_explore_progress {

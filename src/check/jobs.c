@@ -9,7 +9,9 @@
  * gives each worker all of it, unshared, with nothing to change below.
  * What they share is a board in shared memory: the next piece to hand
  * out, the first piece a violation was found in so far (a worker asks for
- * nothing past it), each worker's schedules (for progress), and the stop.
+ * nothing past it), each worker's schedules (for progress), and the stop;
+ * and with the reduction the table of states explored, mapped before the
+ * fork (visited_share_table(): a state one explored, the others skip).
  * Each worker writes what it explored to a file of its own; this process
  * reads them when the workers are done and merges them
  * (txp_explore_merge()), so the result is one run's whatever the timing.
@@ -40,9 +42,10 @@ struct gauge {
 	atomic_uint bound, done;
 };
 
-/* A piece explored to its end without a violation, for checkpoints:
- * written by its worker, then published by done (release; the parent's
- * acquire load of done pairs with it). */
+/* A piece explored to its end without a violation, for checkpoints and
+ * the states above pieces (strategy.c): written by its worker, then
+ * published by done (release; the acquire loads of done, the parent's
+ * and worker_below()'s, pair with it). */
 struct board_piece {
 	atomic_uint done;
 	uint32_t round, flags;
@@ -56,6 +59,7 @@ struct board_piece {
 struct board {
 	_Atomic uint64_t next;		/* the next piece to hand out */
 	_Atomic uint64_t found;		/* the first piece with a violation so far */
+	_Atomic uint64_t below;		/* every piece before it is done */
 	struct txp_run_stop stop;	/* the workers' */
 	struct gauge gauge[JOBS_MAX];
 	struct board_piece piece[BOARD_PIECES];
@@ -72,7 +76,6 @@ struct worker {
 	uint64_t ordinal;		/* of the next piece the outer split takes */
 	uint64_t *mine;			/* the ordinals this worker took */
 	size_t n, cap;
-	size_t published;		/* its pieces on the board */
 };
 
 static bool taken_before(const struct worker *w, uint64_t piece)
@@ -130,25 +133,39 @@ static enum txp_explore_take worker_take(uint64_t piece, void *arg)
 	return got == at ? TXP_EXPLORE_TAKE : TXP_EXPLORE_SKIP;
 }
 
-/* The worker's pieces explored to their end, onto the board. */
-static void worker_checkpoint(const struct txp_explore_result *sofar, void *arg)
+/* A piece of the worker's explored to its end, onto the board. */
+static void worker_ended(const struct txp_explore_piece *p, void *arg)
 {
 	struct worker *w = arg;
+	struct board_piece *b;
 
-	if (sofar->npieces < w->published)
-		w->published = 0;	/* the search began again */
-	for (; w->published < sofar->npieces; w->published++) {
-		const struct txp_explore_piece *p = &sofar->pieces[w->published];
-		struct board_piece *b;
+	if (p->index >= BOARD_PIECES)
+		return;
+	b = &w->board->piece[p->index];
+	b->round = p->round;
+	b->flags = p->flags;
+	b->schedules = p->schedules;
+	atomic_store_explicit(&b->done, 1, memory_order_release);
+}
 
-		if (p->index >= BOARD_PIECES)
-			continue;
-		b = &w->board->piece[p->index];
-		b->round = p->round;
-		b->flags = p->flags;
-		b->schedules = p->schedules;
-		atomic_store_explicit(&b->done, 1, memory_order_release);
-	}
+/* The pieces done from the first, up to the first not (yet) done.  A
+ * worker that starts again without its reduction ends its pieces again:
+ * done still (and it no longer asks). */
+static uint64_t worker_below(void *arg)
+{
+	struct worker *w = arg;
+	/* Relaxed: a lower bound of the pieces done; the done flags read
+	 * from it on are what publish them. */
+	uint64_t was = atomic_load_explicit(&w->board->below, memory_order_relaxed), at = was;
+
+	while (at < BOARD_PIECES &&
+	       atomic_load_explicit(&w->board->piece[at].done, memory_order_acquire))
+		at++;
+	while (at > was && !atomic_compare_exchange_weak_explicit(&w->board->below, &was, at,
+								   memory_order_relaxed,
+								   memory_order_relaxed))
+		;
+	return at > was ? at : was;
 }
 
 static void worker_found(uint64_t piece, void *arg)
@@ -225,10 +242,11 @@ bad:
 
 /* In the child: explore the pieces handed out, write the part, end. */
 static _Noreturn void worker_run(const struct txp_explore_cfg *cfg, struct board *board,
-				 unsigned id, unsigned workers, FILE *out)
+				 unsigned id, unsigned workers, bool shared, FILE *out)
 {
 	struct worker w = { .board = board, .id = id, .outer = cfg->split };
-	struct txp_explore_split split = { worker_take, worker_found, &w };
+	struct txp_explore_split split = { .take = worker_take, .found = worker_found,
+					   .ended = worker_ended, .arg = &w };
 	struct txp_explore_cfg mine = *cfg;
 	struct txp_explore_result res;
 	char err[256] = "";
@@ -240,16 +258,16 @@ static _Noreturn void worker_run(const struct txp_explore_cfg *cfg, struct board
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() == 1)
 		_exit(1);
-	visited_share(workers);	/* each has its own table */
+	visited_share(workers);	/* a table of its own, if it has one */
+	/* Sharing the table, the states above pieces are added once the
+	 * pieces below are all done (by whoever). */
+	if (shared)
+		split.below = worker_below;
 	mine.split = &split;
 	mine.stop = &board->stop;
 	mine.progress = worker_progress;
 	mine.progress_arg = &w;
-	if (cfg->checkpoint) {
-		mine.checkpoint = worker_checkpoint;
-		mine.checkpoint_arg = &w;
-		mine.checkpoint_seconds = 0;
-	}
+	mine.checkpoint = NULL;	/* the board has the pieces ended (crew_checkpoint()) */
 	rc = txp_explore_run(&mine, &res, err, sizeof(err));
 	if (part_write(out, rc, err, &res) != 0)
 		_exit(1);
@@ -263,6 +281,7 @@ struct crew {
 	pid_t pid[JOBS_MAX];
 	FILE *out[JOBS_MAX];
 	unsigned n, left;
+	bool shared;	/* the table of states (visited_share_table()) */
 	int ended;	/* a worker's exit status, when it ended the program */
 };
 
@@ -389,7 +408,7 @@ static int crew_start(struct crew *c, const struct txp_explore_cfg *cfg, char *e
 			return -errno;
 		}
 		if (c->pid[i] == 0)
-			worker_run(cfg, c->board, i, c->n, c->out[i]);
+			worker_run(cfg, c->board, i, c->n, c->shared, c->out[i]);
 		c->left++;
 	}
 	return 0;
@@ -439,6 +458,8 @@ int txp_explore_jobs(const struct txp_explore_cfg *cfg, unsigned jobs,
 		return -ENOMEM;
 	}
 	atomic_init(&c.board->found, UINT64_MAX);
+	/* Unmapped, each worker has a table of its own (slower, as sound). */
+	c.shared = cfg->reduce && visited_share_table() == 0;
 	rc = crew_start(&c, cfg, err, errlen);
 	if (rc)
 		crew_kill(&c);
@@ -449,6 +470,14 @@ int txp_explore_jobs(const struct txp_explore_cfg *cfg, unsigned jobs,
 		crew_checkpoint(&c, cfg);
 	if (rc == 0)
 		rc = crew_merge(&c, cfg, prior, part, res, err, errlen);
+	/* The states are the table's, not the workers' added (but for those
+	 * a worker that started again without it kept on its own). */
+	if (c.shared && rc == 0) {
+		res->states = visited_count();
+		res->states_full = visited_full();
+	}
+	if (c.shared)
+		visited_clear();
 	for (unsigned i = 0; i < c.n; i++)
 		if (c.out[i])
 			fclose(c.out[i]);

@@ -62,12 +62,60 @@ static int walk_schedule(const struct txp_explore_cfg *cfg, const struct rt_plan
 	return judge_exec(cfg, plan, o, err, errlen) != 0 ? -EPROTO : 0;
 }
 
+/* A state above pieces, explored in full once every piece up to hi is. */
+struct deferred {
+	uint64_t a, b, hi;
+	int cur;
+	unsigned left;
+};
+
 /* Where a part's walk over the pieces is. */
 struct walk {
 	uint64_t piece;		/* the next piece's index */
 	bool taken;		/* the current piece is this part's */
 	uint64_t saved_ns;	/* the last checkpoint */
+	struct deferred *q;	/* [head, n): states to add, by hi */
+	size_t head, n, cap;
 };
+
+/* dfs.h's above(): the state at b waits for the pieces walked so far. */
+static void defer_state(const struct rt_branch *b, unsigned left, void *arg)
+{
+	struct walk *w = arg;
+
+	if (w->n == w->cap) {
+		size_t cap = w->cap ? w->cap * 2 : 1024;
+		struct deferred *q = realloc(w->q, cap * sizeof(*q));
+
+		if (!q)
+			return;	/* forgotten: explored again, as sound */
+		w->q = q;
+		w->cap = cap;
+	}
+	w->q[w->n++] = (struct deferred){ b->key_a, b->key_b, w->piece - 1, b->key_cur, left };
+}
+
+/* The states waiting whose pieces are all explored now, added: each had
+ * its every future explored, none with a violation (visited.c). */
+static void deferred_add(const struct txp_explore_cfg *cfg, struct walk *w)
+{
+	uint64_t below;
+
+	if (w->head == w->n)
+		return;
+	below = cfg->split->below(cfg->split->arg);
+	for (; w->head < w->n && w->q[w->head].hi < below; w->head++)
+		visited_add(w->q[w->head].a, w->q[w->head].b, w->q[w->head].cur, w->q[w->head].left);
+	if (w->head == w->n)
+		w->head = w->n = 0;
+}
+
+/* The piece under way (this part's) explored to its end. */
+static void piece_ended(const struct txp_explore_cfg *cfg, const struct txp_explore_result *res)
+{
+	if (cfg->split->ended)
+		cfg->split->ended(&res->pieces[res->npieces - 1], cfg->split->arg);
+}
 
 /* The pieces explored to their end without a violation, to
  * cfg->checkpoint: all of res's but the one under way (unless done). */
@@ -97,7 +145,12 @@ static int piece_begin(const struct txp_explore_cfg *cfg, struct txp_explore_res
 	enum txp_explore_take t;
 	struct txp_explore_piece *p;
 
-	/* The last piece is at its end: a position to save, now and then. */
+	/* The last piece is at its end: told, and a position to save, now
+	 * and then. */
+	if (w->taken)
+		piece_ended(cfg, res);
+	if (w->n)
+		deferred_add(cfg, w);
 	if (cfg->checkpoint && w->taken &&
 	    (double)(txp_now_ns() - w->saved_ns) / 1e9 >= cfg->checkpoint_seconds)
 		checkpoint(cfg, res, w, true);
@@ -127,37 +180,47 @@ enum { GATE_RUN, GATE_SKIPPED, GATE_ROUND_DONE, GATE_PART_DONE };
 /*
  * At a prefix that begins a piece (cfg->split): GATE_RUN its schedule
  * (the piece is this part's, or a lone schedule others branch off);
- * GATE_SKIPPED, another's, the next prefix in d; or GATE_ROUND_DONE (no
- * prefix left), GATE_PART_DONE (the split ended the part), -ENOMEM.
+ * GATE_SKIPPED, another's or explored already, the next prefix in d; or
+ * GATE_ROUND_DONE (no prefix left), GATE_PART_DONE (the split ended the
+ * part), -ENOMEM.
  */
 static int piece_gate(const struct txp_explore_cfg *cfg, struct txp_explore_result *res,
 		      struct walk *w, struct dfs *d, unsigned k, bool reduce, unsigned *prefix)
 {
 	int t = piece_begin(cfg, res, w, k);
+	bool explored;
 
 	if (t < 0)
 		return t;
 	if (t == TXP_EXPLORE_END)
 		return GATE_PART_DONE;
-	if (w->taken || d->top)
+	/* A piece of this part's under a state explored in full already
+	 * (by this part, or by a worker sharing its table), or asleep, is
+	 * done, none of its schedules counted: one run cuts its path there
+	 * or does not take it, and no violation is in it (visited.c).  A
+	 * lone schedule is run all the same, for the tree, unjudged. */
+	explored = w->taken && reduce && dfs_piece_explored(d, *prefix);
+	if (explored) {
+		piece_ended(cfg, res);
+		w->taken = false;
+	}
+	if (d->top || w->taken)
 		return GATE_RUN;
-	dfs_skip(d, *prefix);
+	dfs_skip(d, *prefix, explored);
 	return dfs_next(d, k, reduce, prefix) ? GATE_SKIPPED : GATE_ROUND_DONE;
 }
 
 /* The planned schedule: as run_schedule(), but in a part of the search
- * a lone schedule others' pieces branch off is run whole (uncut by the
- * reduction), and judged only if the part's own. */
-static int run_planned(const struct txp_explore_cfg *cfg, struct rt_plan *plan,
-		       const struct dfs *d, const struct walk *w, struct txp_explore_result *res,
+ * a lone schedule others' pieces branch off (run whole: dfs.h) is judged
+ * only if the part's own. */
+static int run_planned(const struct txp_explore_cfg *cfg, const struct rt_plan *plan,
+		       const struct walk *w, struct txp_explore_result *res,
 		       struct outcome *o, char *err, size_t errlen)
 {
 	int rc;
 
 	if (!cfg->split)
 		return run_schedule(cfg, plan, res, NULL, o, err, errlen);
-	if (d->top)
-		plan->explored = NULL;
 	if (!w->taken)
 		return walk_schedule(cfg, plan, res, o, err, errlen);
 	rc = run_schedule(cfg, plan, res, &res->pieces[res->npieces - 1], o, err, errlen);
@@ -184,11 +247,16 @@ static void round_progress(const struct txp_explore_cfg *cfg, const struct txp_e
 	cfg->progress(&p, cfg->progress_arg);
 }
 
-/* The search from bound 0 again, nothing known explored. */
+/* The search from bound 0 again, nothing known explored: the states
+ * named before, under rules now broken, are forgotten (a table shared by
+ * workers is left to those that still keep the rules: visited.h). */
 static void dfs_restart(struct dfs *d, struct txp_explore_result *res, unsigned *k,
 			unsigned *prefix, struct walk *w)
 {
 	visited_clear();
+	d->above = NULL;	/* the parts' table is left */
+	w->head = w->n = 0;
+	w->taken = false;
 	w->piece = 0;
 	res->npieces = 0;
 	*k = 0;
@@ -222,7 +290,12 @@ int explore_bound(const struct txp_explore_cfg *cfg, struct txp_explore_result *
 	scenario_tell_apart(false);
 	res->reduced = reduce;
 	res->symmetric = scenario_producers_alike(cfg);
-	visited_clear();
+	/* The table is empty (a search empties it at its end), or the one
+	 * the workers share (visited_share_table()). */
+	if (reduce && cfg->split && cfg->split->below) {
+		d.above = defer_state;
+		d.above_arg = &w;
+	}
 	for (unsigned k = 0; k <= cfg->bound && rc == 0; k++) {
 		unsigned prefix = 0;
 
@@ -242,8 +315,9 @@ int explore_bound(const struct txp_explore_cfg *cfg, struct txp_explore_result *
 					break;
 				}
 			}
+			d.whole = cfg->split && d.top;
 			plan = dfs_plan(&d, prefix, reduce, expect);
-			rc = run_planned(cfg, &plan, &d, &w, res, o, err, errlen);
+			rc = run_planned(cfg, &plan, &w, res, o, err, errlen);
 			if (rc)
 				break;
 			if (reduce && rt_fair_switches()) {
@@ -282,8 +356,11 @@ int explore_bound(const struct txp_explore_cfg *cfg, struct txp_explore_result *
 	}
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
+	if (cfg->split && w.taken && rc == 0)
+		piece_ended(cfg, res);
 	if (cfg->checkpoint && rc >= 0)
 		checkpoint(cfg, res, &w, rc != 2);
+	free(w.q);
 	res->complete = rc == 0;
 	res->states = visited_count();
 	res->states_full = visited_full();

@@ -210,17 +210,14 @@ static const char check_help[] =
 "                          the default are the same).  The verdict, the\n"
 "                          schedules counted and the violation reported (the\n"
 "                          first in the one search's order, so its --replay\n"
-"                          string) are one run's, whatever N and the timing\n"
-"                          (with --reduce, the verdict: a piece's violation\n"
-"                          is the one its worker's table let it find).\n"
+"                          string) are one run's, whatever N and the timing.\n"
+"                          With --reduce the workers share one table of\n"
+"                          states (in shared memory): the same verdict and\n"
+"                          violation, a few more schedules than one run\n"
+"                          (states two workers explored at once).\n"
 "                          Default: the CPUs; 1 for --pct, --random,\n"
-"                          --replay, --driver-so (whose crash a worker\n"
-"                          reports as it meets it, not first in order), and\n"
-"                          --reduce: each worker has its own table of\n"
-"                          states, and the pieces share most of theirs, so\n"
-"                          N workers explore nearly N times the schedules\n"
-"                          (2.6.11 at bound 3: 629,200 on one, 1.14 million\n"
-"                          on two), for the same verdict\n"
+"                          --replay and --driver-so (whose crash a worker\n"
+"                          reports as it meets it, not first in order)\n"
 "  --shard I/N             explore shard I (0..N-1) of N only: the pieces\n"
 "                          whose index is I modulo N; print its JSON (with\n"
 "                          the command's arguments, the scenario and txpath's\n"
@@ -1091,21 +1088,19 @@ static int check_merge(int argc, char **argv, int at)
 
 /* -- a search, split or not ------------------------------------------------------- */
 
-/* Workers for the search: --jobs, else the CPUs for a bounded search.
- * One for a shard, a sample or a replay; for a plugin driver (its crash,
- * exit or livelock ends the process it happens in, reported there, so by
- * a worker the first one met, not the first in the search's order); and
- * with the reduction, whose table each worker has its own of: pieces
- * share most of their states, so two workers explore nearly twice the
- * schedules (docs/checking.md). */
+/* Workers for the search: --jobs, else the CPUs for a bounded search
+ * (with the reduction too: the workers share its table, visited.h).
+ * One for a shard, a sample or a replay; and for a plugin driver (its
+ * crash, exit or livelock ends the process it happens in, reported there,
+ * so by a worker the first one met, not the first in the search's
+ * order). */
 static unsigned jobs_of(const struct txp_explore_cfg *cfg, const struct picks *p)
 {
 	long cpus;
 
 	if (p->jobs)
 		return p->jobs;
-	if (p->shard || cfg->replay || cfg->strategy != TXP_EXPLORE_BOUND || cfg->driver ||
-	    cfg->reduce)
+	if (p->shard || cfg->replay || cfg->strategy != TXP_EXPLORE_BOUND || cfg->driver)
 		return 1;
 	cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	return cpus < 1 ? 1 : cpus > CHECK_JOBS_MAX ? CHECK_JOBS_MAX : (unsigned)cpus;

@@ -179,7 +179,7 @@ void rt_check_pending(void)
 
 	if (rt.pending == UINT_MAX)
 		return;
-	if (p->explored(&rt.br[rt.pending], p->explored_arg)) {
+	if (!p->uncut && p->explored(&rt.br[rt.pending], p->explored_arg)) {
 		rt.cut = rt.pending;
 		rt.tracing = false;
 	}

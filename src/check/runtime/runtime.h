@@ -133,6 +133,10 @@ struct rt_plan {
 	 * of b when it is named, to begin the look-up. */
 	bool (*explored)(const struct rt_branch *b, void *arg);
 	void (*named)(const struct rt_branch *b, void *arg);
+	/* With explored: the execution runs whole, never cut; its states
+	 * are named, its steps' footprints kept and what is asleep found
+	 * (rt_branch.asleep) all the same. */
+	bool uncut;
 	/* With the trace, at each branch of the prefix, before its choice
 	 * runs: what else is known of the steps from there (trace_expect()). */
 	void (*expect)(unsigned branch, void *arg);

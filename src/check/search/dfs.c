@@ -33,7 +33,8 @@ static int dfs_reserve(struct dfs *d, unsigned n)
 	d->tried = realloc(d->tried, d->cap * sizeof(*d->tried));
 	d->enabled = realloc(d->enabled, d->cap * sizeof(*d->enabled));
 	d->fp = realloc(d->fp, d->cap * sizeof(*d->fp));
-	return d->path && d->tried && d->enabled && d->fp ? 0 : -1;
+	d->sleep = realloc(d->sleep, d->cap * sizeof(*d->sleep));
+	return d->path && d->tried && d->enabled && d->fp && d->sleep ? 0 : -1;
 }
 
 static unsigned action_bit(int a)
@@ -110,6 +111,9 @@ int dfs_record(struct dfs *d, unsigned forced, bool reduce, uint64_t *pruned, ui
 		if (i >= forced) {
 			uint32_t asleep = i < d->cut ? b[i].asleep & ~action_bit(b[i].chosen) : 0;
 
+			d->sleep[i] = d->whole ? asleep : 0;
+			if (d->whole)
+				asleep = 0;
 			d->tried[i] = i >= d->cut ? actions(&b[i]) : action_bit(b[i].chosen) | asleep;
 			*nasleep += (unsigned)__builtin_popcount(asleep);
 			d->enabled[i] = b[i].enabled;
@@ -160,6 +164,8 @@ bool dfs_next(struct dfs *d, unsigned bound, bool reduce, unsigned *prefix_len)
 			 * the cut, untraced, known already). */
 			if (reduce && b[i].kind == RT_BR_RUN && i < d->cut && i >= d->partial)
 				visited_add(b[i].key_a, b[i].key_b, b[i].key_cur, bound - b[i].preempt);
+			else if (reduce && b[i].kind == RT_BR_RUN && i < d->cut && d->above)
+				d->above(&b[i], bound - b[i].preempt, d->above_arg);
 			continue;
 		}
 		bit = __builtin_ctz(left);
@@ -179,6 +185,7 @@ struct rt_plan dfs_plan(struct dfs *d, unsigned prefix, bool reduce, bool expect
 {
 	return (struct rt_plan){ .prefix = d->path, .nprefix = prefix, .trace = reduce,
 				 .explored = reduce ? plan_explored : NULL, .named = plan_named,
+				 .uncut = d->whole,
 				 .expect = expect ? plan_expect : NULL, .explored_arg = d };
 }
 
@@ -193,11 +200,28 @@ void dfs_round(struct dfs *d, unsigned bound)
 
 /* The branches below the prefix's last are the last execution's, the same
  * down to it: the next prefix is found among them, past nothing run. */
-void dfs_skip(struct dfs *d, unsigned prefix_len)
+void dfs_skip(struct dfs *d, unsigned prefix_len, bool explored)
 {
 	d->len = prefix_len;
-	if (d->partial < prefix_len)
+	if (!explored && d->partial < prefix_len)
 		d->partial = prefix_len;
+}
+
+/* The last execution's branches down to the prefix's last are the next
+ * one's (dfs_skip()), named by it; the sleep of those where the piece's
+ * choices are, the lone schedules' they branch off (run whole). */
+bool dfs_piece_explored(const struct dfs *d, unsigned prefix_len)
+{
+	unsigned n;
+	const struct rt_branch *b = rt_branches(&n);
+
+	for (unsigned c = 0; c < d->noff; c++)
+		if (d->sleep[d->off[c]] & action_bit(d->path[d->off[c]]))
+			return true;
+	for (unsigned i = 0; i < prefix_len && i < n && i < d->cut; i++)
+		if (explored(&b[i], d->bound))
+			return true;
+	return false;
 }
 
 void dfs_free(struct dfs *d)
@@ -206,5 +230,6 @@ void dfs_free(struct dfs *d)
 	free(d->tried);
 	free(d->enabled);
 	free(d->fp);
+	free(d->sleep);
 	*d = (struct dfs){ 0 };
 }

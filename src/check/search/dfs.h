@@ -36,6 +36,18 @@ struct dfs {
 	 * never marked explored in full. */
 	unsigned off[DFS_PIECE_CHOICES], noff, partial;
 	bool root, top;
+	/* The next execution runs whole (a part's lone schedule, whose
+	 * tree every part must see alike, whatever its table says): per
+	 * branch, the actions it found asleep are kept in sleep, not
+	 * marked tried (dfs_piece_explored() asks). */
+	bool whole;
+	uint32_t *sleep;
+	/* With the reduction, a branch explored in full in this part's walk
+	 * but with a piece below it that another part explores (below
+	 * partial): told to above(), if set, with its preemptions left (the
+	 * part adds it once those pieces are explored), else forgotten. */
+	void (*above)(const struct rt_branch *b, unsigned left, void *arg);
+	void *above_arg;
 	unsigned base;		/* the default execution's branches (its caller's) */
 };
 
@@ -54,9 +66,17 @@ int dfs_record(struct dfs *d, unsigned forced, bool reduce, uint64_t *pruned,
 /* The next prefix (its length in *prefix_len) within bound; false when
  * this round is complete. */
 bool dfs_next(struct dfs *d, unsigned bound, bool reduce, unsigned *prefix_len);
-/* The piece the last prefix began (d->root, not d->top) is another's:
- * leave it unexplored, as if its every schedule had run. */
-void dfs_skip(struct dfs *d, unsigned prefix_len);
+/* The piece the last prefix began (d->root, not d->top) is another's, or
+ * (explored) explored in full already (dfs_piece_explored()): leave it,
+ * as if its every schedule had run (another's: the branches above it are
+ * never marked explored in full). */
+void dfs_skip(struct dfs *d, unsigned prefix_len, bool explored);
+/* With the reduction, the piece the prefix begins (d->root): is a state on
+ * its path, down to its last branch, explored in full with as much left
+ * to spend, or was one of its choices off the default asleep when the
+ * lone schedule it branches off ran?  Then so is its every schedule
+ * (what one run would have cut there, or not tried). */
+bool dfs_piece_explored(const struct dfs *d, unsigned prefix_len);
 void dfs_free(struct dfs *d);
 
 #endif

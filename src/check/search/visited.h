@@ -11,10 +11,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* This process's table is one of n (workers, each with its own): it
+/* This process's own table is one of n (workers, each with its own): it
  * takes a 1/n share of the memory the table may take.  Before any use. */
 void visited_share(unsigned n);
-/* Empty the set. */
+/* The table is made in shared memory at its largest, for this process
+ * and the workers it forks after: each adds to it and looks states up in
+ * it, lock-free (visited.c says why their search keeps its guarantees).
+ * 0, or -1 when it could not be mapped (no table then). */
+int visited_share_table(void);
+/* Empty the set; a process that shares a table leaves it (the others
+ * keep it) and goes on with a table of its own. */
 void visited_clear(void);
 /* The trace was explored with cur running (-1: nobody) and `left`
  * preemptions to spend. */
@@ -24,7 +30,8 @@ void visited_prefetch(uint64_t a);
 /* Was every future of the trace with cur running and `left` to spend
  * explored? */
 bool visited_covers(uint64_t a, uint64_t b, int cur, unsigned left);
-/* States held; did the set reach its limit (states then forgotten)? */
+/* States held (in a shared table: by all); did the set reach its limit
+ * (states then forgotten)? */
 uint64_t visited_count(void);
 bool visited_full(void);
 
