@@ -55,6 +55,12 @@ def check(args, expect=(0, 1)):
 
 def verdict(doc, exact):
     v = doc["violation"]
+    # With --reduce and several workers, a violation's kind and
+    # preemptions: its schedule is one a worker met first in its piece,
+    # which is not always one run's (check --help; seen once in three runs
+    # of this matrix: 5.1-nolock at bound 2 on 3 workers, 88:2 for 89:2).
+    if v and not exact:
+        v = dict(v, schedule=None)
     got = {"violation": v and (v["kind"], v["schedule"], v["preemptions"]),
            "reachable": doc["xmit_on_stopped_reachable"],
            "bound_reached": doc["bound_reached"],
