@@ -262,34 +262,31 @@ unsigned txp_dev_backlog(struct txp_dev *dev)
 
 /* -- counters --------------------------------------------------------- */
 
-static uint64_t stat_sum(const struct txp_txq *txq, enum txp__stat s)
+/* Add the counters of context id's slot of txq to st. */
+static void slot_stats_add(const struct txp_txq *txq, int id, struct txp_dev_stats *st)
 {
-	uint64_t sum = 0;
-	int n = txp__ctx_ids_used();
-
-	for (int i = 0; i < n; i++)
-		sum += txp__stat_own(txq, i, s);
-	return sum;
+	st->submitted += txp__stat_own(txq, id, TXP__ST_SUBMITTED);
+	st->transmitted += txp__stat_own(txq, id, TXP__ST_TRANSMITTED);
+	for (int r = 0; r < TXP_DROP_NR; r++)
+		st->dropped[r] += txp__stat_own(txq, id, TXP__ST_DROPPED + r);
+	st->xmit_calls += txp__stat_own(txq, id, TXP__ST_XMIT_CALLS);
+	st->xmit_on_stopped += txp__stat_own(txq, id, TXP__ST_XMIT_ON_STOPPED);
+	st->tx_busy += txp__stat_own(txq, id, TXP__ST_TX_BUSY);
+	st->tx_locked += txp__stat_own(txq, id, TXP__ST_TX_LOCKED);
+	st->collisions += txp__stat_own(txq, id, TXP__ST_COLLISIONS);
+	st->requeues += txp__stat_own(txq, id, TXP__ST_REQUEUES);
+	st->stops += txp__stat_own(txq, id, TXP__ST_STOPS);
+	st->wakes += txp__stat_own(txq, id, TXP__ST_WAKES);
+	st->bug_logs += txp__stat_own(txq, id, TXP__ST_BUG_LOGS);
+	st->tx_timeouts += txp__stat_own(txq, id, TXP__ST_TX_TIMEOUTS);
+	st->bql_stops += txp__stat_own(txq, id, TXP__ST_BQL_STOPS);
 }
 
-/* Add txq's counters to st. */
+/* Add txq's counters to st: every context's slot that was ever used. */
 static void txq_stats_add(const struct txp_txq *txq, struct txp_dev_stats *st)
 {
-	st->submitted += stat_sum(txq, TXP__ST_SUBMITTED);
-	st->transmitted += stat_sum(txq, TXP__ST_TRANSMITTED);
-	for (int r = 0; r < TXP_DROP_NR; r++)
-		st->dropped[r] += stat_sum(txq, TXP__ST_DROPPED + r);
-	st->xmit_calls += stat_sum(txq, TXP__ST_XMIT_CALLS);
-	st->xmit_on_stopped += stat_sum(txq, TXP__ST_XMIT_ON_STOPPED);
-	st->tx_busy += stat_sum(txq, TXP__ST_TX_BUSY);
-	st->tx_locked += stat_sum(txq, TXP__ST_TX_LOCKED);
-	st->collisions += stat_sum(txq, TXP__ST_COLLISIONS);
-	st->requeues += stat_sum(txq, TXP__ST_REQUEUES);
-	st->stops += stat_sum(txq, TXP__ST_STOPS);
-	st->wakes += stat_sum(txq, TXP__ST_WAKES);
-	st->bug_logs += stat_sum(txq, TXP__ST_BUG_LOGS);
-	st->tx_timeouts += stat_sum(txq, TXP__ST_TX_TIMEOUTS);
-	st->bql_stops += stat_sum(txq, TXP__ST_BQL_STOPS);
+	for (int id = txp__ctx_id_next(0); id >= 0; id = txp__ctx_id_next(id + 1))
+		slot_stats_add(txq, id, st);
 }
 
 void txp_txq_get_stats(const struct txp_txq *txq, struct txp_dev_stats *st)

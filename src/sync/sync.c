@@ -256,7 +256,7 @@ TXP_LOCAL(txp__in_irq);
 #define CTX_WORDS ((TXP__CTX_IDS + 63) / 64)
 _Static_assert(TXP_MAX_CTX % 64 == 0 && TXP__CTX_IDS % 64 == 0, "the ranges are whole words");
 static _Atomic uint64_t txp__ctx_used[CTX_WORDS];
-static atomic_int txp__ctx_high;	/* txp__ctx_ids_used() */
+static _Atomic uint64_t txp__ctx_ever[CTX_WORDS];	/* txp__ctx_id_next() */
 static pthread_key_t txp__ctx_key;
 static pthread_once_t txp__ctx_once = PTHREAD_ONCE_INIT;
 
@@ -273,9 +273,16 @@ static void txp__ctx_key_init(void)
 	txp__ctx_key_ok = pthread_key_create(&txp__ctx_key, txp__ctx_release) == 0;
 }
 
-int txp__ctx_ids_used(void)
+int txp__ctx_id_next(int from)
 {
-	return atomic_load_explicit(&txp__ctx_high, memory_order_relaxed);
+	for (int w = from / 64; from < TXP__CTX_IDS; w++, from = w * 64) {
+		uint64_t ever = atomic_load_explicit(&txp__ctx_ever[w], memory_order_relaxed) >>
+				(from % 64);
+
+		if (ever)
+			return from + __builtin_ctzll(ever);
+	}
+	return -1;
 }
 
 /* Take a free id of lo..hi - 1 (whole words); -EBUSY if none.  Context
@@ -287,7 +294,7 @@ static int ctx_take(int lo, int hi)
 		uint64_t used = atomic_load_explicit(&txp__ctx_used[w], memory_order_relaxed);
 
 		while (used != UINT64_MAX) {
-			int bit = __builtin_ctzll(~used), id = w * 64 + bit, high;
+			int bit = __builtin_ctzll(~used), id = w * 64 + bit;
 
 			/* Seq_cst: acquires what the id's last owner wrote to
 			 * its per-context slots; pairs with the release in
@@ -295,10 +302,10 @@ static int ctx_take(int lo, int hi)
 			if (!atomic_compare_exchange_weak(&txp__ctx_used[w], &used,
 							  used | (1ull << bit)))
 				continue;
-			high = atomic_load_explicit(&txp__ctx_high, memory_order_relaxed);
-			while (high <= id &&
-			       !atomic_compare_exchange_weak(&txp__ctx_high, &high, id + 1))
-				;
+			if (!(atomic_load_explicit(&txp__ctx_ever[w], memory_order_relaxed) &
+			      (1ull << bit)))
+				atomic_fetch_or_explicit(&txp__ctx_ever[w], 1ull << bit,
+							 memory_order_relaxed);
 			return id;
 		}
 	}

@@ -52,14 +52,15 @@
  * definition.  Thread-local in the normal build.  In the check build the
  * runtime runs its contexts as fibers of one thread: each such variable
  * is listed in the section txp_locals, and the runtime switches them all
- * with the context.
+ * with the context; the variables themselves are in the section
+ * txp_local_vars, so that one range tells an access of one of them.
  */
 #ifdef TXP_CHECK
 struct txp_local_var {
 	void *addr;
 	size_t size;
 };
-#define txp_local
+#define txp_local __attribute__((section("txp_local_vars")))
 #define TXP_LOCAL(var)							\
 	static const struct txp_local_var txp__local_##var			\
 	__attribute__((section("txp_locals"), used, aligned(16))) = { (void *)&(var), sizeof(var) }
@@ -308,11 +309,13 @@ extern txp_local int txp__ctx_id;	/* 0: not attached, else id + 1 */
 #define TXP__CTX_INTERNAL 128
 #define TXP__CTX_IDS (TXP_MAX_CTX + TXP__CTX_INTERNAL)
 
-/* Every id handed out so far is below this (a high-water mark): who sums
- * per-context state looks at no more.  Relaxed: an id is marked before it
- * is handed out, so a context sees its own; another's counts may be seen
- * a moment late, as any of its counts may. */
-int txp__ctx_ids_used(void);
+/* The smallest id >= from ever handed out, -1 if none: who sums
+ * per-context state looks at those ids only (the others' slots are all
+ * zero), for (id = txp__ctx_id_next(0); id >= 0; id = txp__ctx_id_next(id
+ * + 1)).  Relaxed: an id is marked before it is handed out, so a context
+ * sees its own; another's counts may be seen a moment late, as any of its
+ * counts may. */
+int txp__ctx_id_next(int from);
 
 /* The calling context's id, attaching the thread if needed. */
 static inline int txp_ctx_self(void)

@@ -107,25 +107,14 @@ void txp_rt_data_race(bool enter)
 
 #ifdef TXP_CHECK_PLAIN
 
-/* The TXP_LOCAL variables: per context, switched by the runtime (ctx.c),
- * so never shared. */
-extern const struct txp_local_var __start_txp_locals[], __stop_txp_locals[];
+/* The TXP_LOCAL variables (sync.h): per context, switched by the runtime
+ * (ctx.c), so never shared. */
+extern char __start_txp_local_vars[], __stop_txp_local_vars[];
 
 static bool context_local(uintptr_t a)
 {
-	static uintptr_t lo = UINTPTR_MAX, hi;
-
-	if (lo == UINTPTR_MAX)
-		for (const struct txp_local_var *l = __start_txp_locals; l < __stop_txp_locals; l++) {
-			lo = (uintptr_t)l->addr < lo ? (uintptr_t)l->addr : lo;
-			hi = (uintptr_t)l->addr + l->size > hi ? (uintptr_t)l->addr + l->size : hi;
-		}
-	if (a < lo || a >= hi)
-		return false;
-	for (const struct txp_local_var *l = __start_txp_locals; l < __stop_txp_locals; l++)
-		if (a - (uintptr_t)l->addr < l->size)
-			return true;
-	return false;
+	return a - (uintptr_t)__start_txp_local_vars <
+	       (uintptr_t)(__stop_txp_local_vars - __start_txp_local_vars);
 }
 
 /* Does c's buffered store k meet size bytes at a? */
