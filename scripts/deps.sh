@@ -27,13 +27,36 @@ for pkg in build-essential cmake clang libclang-rt-dev libcmocka-dev libck-dev p
 	tcpdump netcat-openbsd tcpreplay $extra; do
 	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || need="$need $pkg"
 done
-[ -z "$need" ] && exit 0
-if [ "$(id -u)" != 0 ]; then
-	echo "deps: missing Debian packages:$need (run as root, or install them)" >&2
-	exit 1
-fi
-echo "deps: installing$need" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q >/dev/null
-# shellcheck disable=SC2086
-apt-get install -y -q --no-install-recommends $need >/dev/null
+if [ -n "$need" ]; then
+	if [ "$(id -u)" != 0 ]; then
+		echo "deps: missing Debian packages:$need (run as root, or install them)" >&2
+		exit 1
+	fi
+	echo "deps: installing$need" >&2
+	apt-get update -q >/dev/null
+	# shellcheck disable=SC2086
+	apt-get install -y -q --no-install-recommends $need >/dev/null
+fi
+
+# Linux's own e1000 and r8169, which the real-driver tests build unchanged
+# (tests/cli/realdrv.sh): Debian's linux-source-6.12 (its security suite),
+# and of its tarball only those two drivers' directories, unpacked under
+# /usr/src as Debian's kernel sources are.  Optional: where the package
+# cannot be had, or not as root, the tests skip and say why.
+LINUX_SRC=linux-source-6.12
+tree=/usr/src/$LINUX_SRC
+[ -d "$tree/drivers/net/ethernet/intel/e1000" ] && [ -d "$tree/drivers/net/ethernet/realtek" ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+	echo "deps: no $tree (not root): the real-driver tests will skip" >&2
+	exit 0
+fi
+if ! dpkg-query -W -f='${Status}' $LINUX_SRC 2>/dev/null | grep -q "ok installed"; then
+	echo "deps: installing $LINUX_SRC (the real-driver tests' e1000 and r8169)" >&2
+	apt-get install -y -q --no-install-recommends $LINUX_SRC >/dev/null 2>&1 ||
+		{ apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends $LINUX_SRC >/dev/null 2>&1; } ||
+		{ echo "deps: $LINUX_SRC cannot be installed here: the real-driver tests will skip" >&2; exit 0; }
+fi
+tar -C /usr/src -xJf "/usr/src/$LINUX_SRC.tar.xz" "$LINUX_SRC/drivers/net/ethernet/intel/e1000" \
+	"$LINUX_SRC/drivers/net/ethernet/realtek" ||
+	echo "deps: /usr/src/$LINUX_SRC.tar.xz did not unpack: the real-driver tests will skip" >&2

@@ -1,8 +1,9 @@
 #!/bin/sh
 # A real driver's transmit path (issue 25): Linux's e1000 from the source
 # tree named by LINUX_TREE, built unchanged by scripts/realdrv.sh, run
-# and checked.  Skipped when LINUX_TREE is not set: the project holds no
-# kernel code (a tree: Debian's linux-source package, unpacked).
+# and checked.  The tree: LINUX_TREE, else Debian's linux-source-6.12 as
+# scripts/deps.sh unpacks it; skipped without one: the project holds no
+# kernel code.
 # usage: realdrv.sh path/to/txpath [BOUND [PLAIN]]
 # BOUND: the build's plugin bound (3, 2 under ASan, 1 under TSan); the
 # proofs run at 2 at most.  PLAIN: on where the check build serves an
@@ -13,7 +14,10 @@ BOUND=$(( ${2:-2} > 2 ? 2 : ${2:-2} ))
 PLAIN=${3:-on}
 SRC=$(dirname "$0")/../..
 . "$(dirname "$0")/lib.sh"
-[ -n "${LINUX_TREE:-}" ] || { echo "SKIP: LINUX_TREE names no Linux source tree"; exit 77; }
+# The tree: LINUX_TREE, else the one scripts/deps.sh unpacks.
+LINUX_TREE=${LINUX_TREE:-/usr/src/linux-source-6.12}
+[ -d "$LINUX_TREE/drivers/net/ethernet/intel/e1000" ] ||
+	{ echo "SKIP: no Linux source tree at $LINUX_TREE (LINUX_TREE; make test unpacks Debian's linux-source-6.12 there as root)"; exit 77; }
 out=$(mktemp) err=$(mktemp) tmp=$(mktemp -d)
 trap 'rm -rf "$out" "$err" "$tmp"' EXIT
 detail=$out
