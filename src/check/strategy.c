@@ -198,12 +198,16 @@ static int piece_gate(const struct txp_explore_cfg *cfg, struct txp_explore_resu
 	 * (by this part, or by a worker sharing its table), or asleep, is
 	 * done, none of its schedules counted: one run cuts its path there
 	 * or does not take it, and no violation is in it (visited.c).  A
-	 * lone schedule is run all the same, for the tree, unjudged. */
+	 * lone schedule is run all the same, for the tree, unjudged; if
+	 * another part's, its verdict is that part's, so no state on it is
+	 * this part's to call explored in full. */
 	explored = w->taken && reduce && dfs_piece_explored(d, *prefix);
 	if (explored) {
 		piece_ended(cfg, res);
 		w->taken = false;
 	}
+	if (d->top && !w->taken && !explored)
+		dfs_unjudged(d);
 	if (d->top || w->taken)
 		return GATE_RUN;
 	dfs_skip(d, *prefix, explored);

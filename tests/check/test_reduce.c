@@ -17,11 +17,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "../unit/testutil.h"
 #include "check/runtime/trace.h"
+#include "check/search/visited.h"
 #include "checkutil.h"
 #include "check/explore.h"
 
@@ -458,6 +461,101 @@ static void test_default_tells_apart(void **state)
 	assert_false(trace_default_tells_apart(0x2 | 0x4));
 }
 
+/* -- parts of the search sharing a table (txpath check --jobs) ------------ */
+
+/* The splits of the test: every piece, none, or one (arg) and nothing
+ * past it. */
+static enum txp_explore_take take_all(uint64_t piece, void *arg)
+{
+	(void)piece;
+	(void)arg;
+	return TXP_EXPLORE_TAKE;
+}
+
+static enum txp_explore_take take_none(uint64_t piece, void *arg)
+{
+	(void)piece;
+	(void)arg;
+	return TXP_EXPLORE_SKIP;
+}
+
+static enum txp_explore_take take_one(uint64_t piece, void *arg)
+{
+	uint64_t mine = *(const uint64_t *)arg;
+
+	return piece < mine ? TXP_EXPLORE_SKIP : piece == mine ? TXP_EXPLORE_TAKE : TXP_EXPLORE_END;
+}
+
+/* No piece known done by anyone: the states above others' pieces wait. */
+static uint64_t none_below(void *arg)
+{
+	(void)arg;
+	return 0;
+}
+
+/*
+ * A part that runs another's lone schedule for the tree only, unjudged,
+ * must not call the states on it explored in full: the one that violates
+ * is that part's to find, whenever it gets there.  5.1-nolock at bound 2,
+ * its violation a lone schedule (one choice off the default): a part that
+ * takes no piece walks the whole search first, into a table it shares
+ * (as --jobs workers do), then a part that takes the violation's piece
+ * alone finds it there, one run's.  Before the fix, the first part named
+ * the states above it explored and the second skipped it (a violation of
+ * a later piece was reported, one --jobs run in twenty).
+ */
+static void test_shared_table_keeps_lone_verdicts(void **state)
+{
+	struct txp_explore_result one, whole, mine;
+	struct txp_explore_split split = { .take = take_all, .below = none_below };
+	struct txp_explore_cfg cfg;
+	uint64_t piece;
+	pid_t pid;
+	int status;
+
+	(void)state;
+	/* ThreadSanitizer's runtime will not start threads in a child
+	 * forked once the explorer's have run (as --jobs is not run under
+	 * it: cli_check_split). */
+	SKIP_UNDER_TSAN();
+	cfg_of(&cfg, "5.1-nolock", NULL, false, 2);
+	cfg.reduce = true;
+	explore(&cfg, &one);
+	assert_true(one.found);
+	/* One part taking every piece: one run's violation, in its piece. */
+	cfg.split = &split;
+	explore(&cfg, &whole);
+	assert_true(whole.found);
+	assert_string_equal(whole.schedule, one.schedule);
+	piece = whole.found_piece;
+	/* Its schedule is the piece's lone one (the test's premise). */
+	assert_null(strchr(one.schedule, ','));
+	assert_int_equal(visited_share_table(), 0);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct txp_explore_result none;
+		char err[256];
+
+		split.take = take_none;
+		_exit(txp_explore_run(&cfg, &none, err, sizeof(err)) == 0 && !none.found ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	split.take = take_one;
+	split.arg = &piece;
+	explore(&cfg, &mine);
+	if (!mine.found)
+		fail_msg("the part taking piece %llu alone found no violation there (%s, one run's)",
+			 (unsigned long long)piece, one.schedule);
+	assert_string_equal(mine.schedule, one.schedule);
+	assert_int_equal(mine.found_piece, piece);
+	txp_explore_result_free(&one);
+	txp_explore_result_free(&whole);
+	txp_explore_result_free(&mine);
+}
+
 /* Where it does not apply, said so. */
 static void test_refused(void **state)
 {
@@ -487,6 +585,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_parts),
 		cmocka_unit_test(test_symmetry_when),
 		cmocka_unit_test(test_default_tells_apart),
+		cmocka_unit_test(test_shared_table_keeps_lone_verdicts),
 		cmocka_unit_test(test_refused),
 	};
 

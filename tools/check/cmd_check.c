@@ -212,15 +212,12 @@ static const char check_help[] =
 "                          first in the one search's order, so its --replay\n"
 "                          string) are one run's, whatever N and the timing.\n"
 "                          With --reduce the workers share one table of\n"
-"                          states (in shared memory): the same verdict, a\n"
-"                          few more schedules than one run (states two\n"
-"                          workers explored at once), and a violation of\n"
-"                          the same kind after as many preemptions, whose\n"
-"                          schedule is not always one run's.\n"
+"                          states (in shared memory): the same verdict and\n"
+"                          violation, a few more schedules than one run\n"
+"                          (states two workers explored at once).\n"
 "                          Default: the CPUs; 1 for --pct, --random,\n"
-"                          --replay, --driver-so (whose crash a worker\n"
-"                          reports as it meets it, not first in order) and\n"
-"                          --reduce (its --replay string one run's)\n"
+"                          --replay and --driver-so (whose crash a worker\n"
+"                          reports as it meets it, not first in order)\n"
 "  --shard I/N             explore shard I (0..N-1) of N only: the pieces\n"
 "                          whose index is I modulo N; print its JSON (with\n"
 "                          the command's arguments, the scenario and txpath's\n"
@@ -1091,21 +1088,18 @@ static int check_merge(int argc, char **argv, int at)
 
 /* -- a search, split or not ------------------------------------------------------- */
 
-/* Workers for the search: --jobs, else the CPUs for a bounded search.
- * One for a shard, a sample or a replay; for a plugin driver (its crash,
- * exit or livelock ends the process it happens in, reported there, so by
- * a worker the first one met, not the first in the search's order); and
- * with the reduction, whose violation on several workers (their table
- * shared, visited.h) is of one run's kind and preemptions but not always
- * its schedule (tests/cli/check_split.py). */
+/* Workers for the search: --jobs, else the CPUs for a bounded search
+ * (with the reduction too).  One for a shard, a sample or a replay; and
+ * for a plugin driver (its crash, exit or livelock ends the process it
+ * happens in, reported there, so by a worker the first one met, not the
+ * first in the search's order). */
 static unsigned jobs_of(const struct txp_explore_cfg *cfg, const struct picks *p)
 {
 	long cpus;
 
 	if (p->jobs)
 		return p->jobs;
-	if (p->shard || cfg->replay || cfg->strategy != TXP_EXPLORE_BOUND || cfg->driver ||
-	    cfg->reduce)
+	if (p->shard || cfg->replay || cfg->strategy != TXP_EXPLORE_BOUND || cfg->driver)
 		return 1;
 	cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	return cpus < 1 ? 1 : cpus > CHECK_JOBS_MAX ? CHECK_JOBS_MAX : (unsigned)cpus;

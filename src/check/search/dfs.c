@@ -207,6 +207,11 @@ void dfs_skip(struct dfs *d, unsigned prefix_len, bool explored)
 		d->partial = prefix_len;
 }
 
+void dfs_unjudged(struct dfs *d)
+{
+	d->partial = UINT_MAX;	/* lowered as dfs_next() leaves its branches */
+}
+
 /* The last execution's branches down to the prefix's last are the next
  * one's (dfs_skip()), named by it; the sleep of those where the piece's
  * choices are, the lone schedules' they branch off (run whole). */

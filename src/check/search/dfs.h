@@ -32,8 +32,8 @@ struct dfs {
 	 * current path's first such choices (their branches); root: the last
 	 * prefix began a piece; top: that piece is one schedule, whose path
 	 * the next pieces branch off.  Branches [0, partial) have a piece
-	 * below them that another part of the search explores (dfs_skip()):
-	 * never marked explored in full. */
+	 * below them that another part of the search explores (dfs_skip(),
+	 * dfs_unjudged()): never marked explored in full. */
 	unsigned off[DFS_PIECE_CHOICES], noff, partial;
 	bool root, top;
 	/* The next execution runs whole (a part's lone schedule, whose
@@ -71,6 +71,11 @@ bool dfs_next(struct dfs *d, unsigned bound, bool reduce, unsigned *prefix_len);
  * as if its every schedule had run (another's: the branches above it are
  * never marked explored in full). */
 void dfs_skip(struct dfs *d, unsigned prefix_len, bool explored);
+/* The next execution is the lone schedule of a piece (d->top) another part
+ * explores, run for the tree only, unjudged: none of its branches is marked
+ * explored in full (their futures hold that schedule, whose verdict is
+ * that part's), nor any above it. */
+void dfs_unjudged(struct dfs *d);
 /* With the reduction, the piece the prefix begins (d->root): is a state on
  * its path, down to its last branch, explored in full with as much left
  * to spend, or was one of its choices off the default asleep when the

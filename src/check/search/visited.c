@@ -43,11 +43,12 @@
  * worker's better count unseen: a subtree explored again, as sound).
  *
  * Why the guarantees hold with a shared table: a state is added only once
- * its every future within the preemptions left was explored, none with a
- * violation (dfs_next(), when its branch has no action left; a violation
- * ends the worker's search before that, explore_bound()), and, for a
- * worker that skipped pieces, only below where it skipped nothing
- * (dfs.h's partial) or once the pieces below are all done, by whoever
+ * its every future within the preemptions left was explored and judged,
+ * none with a violation (dfs_next(), when its branch has no action left;
+ * a violation ends the worker's search before that, explore_bound()),
+ * and, for a worker that skipped pieces or ran another's lone schedule
+ * for the tree only, unjudged, only below where it did neither (dfs.h's
+ * partial) or once the pieces below are all done, by whoever
  * (strategy.c's deferred_add()).  So every entry, whoever wrote it, says the same
  * true thing: no violation within its count from there.  Skipping a state
  * so covered skips no violating schedule, so in each piece the first
