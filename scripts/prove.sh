@@ -13,8 +13,8 @@
 # schedules in 18 minutes), they pass 200 million states, the reduction's
 # table.  Each row of the full search on every CPU: txpath check --jobs
 # $CHECK_JOBS (default: the CPUs), whose verdicts and counts are one
-# worker's; those with --reduce on one worker each (a worker would have
-# its own table of states, and explore nearly all of them again), but
+# worker's; those with --reduce on one worker each (workers sharing a
+# table still explore 2 to 6 % of it twice, docs/checking.md), but
 # $CHECK_JOBS of them side by side, by GNU parallel (Debian's parallel,
 # which make prove installs).
 # Never part of `make test`.
