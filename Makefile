@@ -102,7 +102,8 @@ bench: deps
 # at bound 2 (WIDE_BOUND=K), each checked against the seeds, and which it
 # proved printed, each row of the full search on every CPU (txpath check
 # --jobs), those with the reduction one a CPU side by side (CHECK_JOBS=N:
-# N workers, N rows), and txpath demo --history's verdicts.  Minutes;
+# N workers, N rows), and txpath demo --history's verdicts (ROWS=REGEX:
+# only the rows whose "LABEL NAME", as printed, it matches).  Hours;
 # never part of `make test`.
 prove: build
 	@sh scripts/deps.sh prove
