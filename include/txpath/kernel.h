@@ -93,10 +93,19 @@ typedef size_t gfp_t;
 #define le64_to_cpu(x) ((u64)cpu_to_le64(x))
 #define be16_to_cpu(x) ((u16)cpu_to_be16(x))
 #define be32_to_cpu(x) ((u32)cpu_to_be32(x))
-#ifndef htons
+/* The kernel's htons() is a constant expression (a driver's case label).
+ * The C library declares a function of that name in <netinet/in.h>,
+ * which a macro would garble if that header came later: it is included
+ * here first, its declaration kept and its macros replaced.  After
+ * <linux/in.h> it is not (the two do not go together in that order,
+ * with txpath or without). */
+#ifndef _LINUX_IN_H
+#include <netinet/in.h>
+#endif
+#undef htons
+#undef ntohs
 #define htons(x) cpu_to_be16(x)
 #define ntohs(x) be16_to_cpu(x)
-#endif
 
 /* -- helpers (linux/kernel.h, minmax.h, bits.h, bitops.h) -------------------------------- */
 
