@@ -23,30 +23,41 @@ struct kr_adapter {
 	struct sk_buff **skb;
 	dma_addr_t dma;
 	unsigned int count;
-	unsigned int prod;	/* free-running; start_xmit's, marked reads elsewhere */
-	unsigned int cons;	/* free-running; the poll's, READ_ONCE elsewhere */
+	/* Free-running, and read and written marked only: a plain read
+	 * of a marked store is not seen in an uninstrumented build (the
+	 * sanitizers'), where a buffered store would be missed. */
+	unsigned int prod;	/* start_xmit's */
+	unsigned int cons;	/* the poll's */
 	void __iomem *regs;
 };
 
 static unsigned int kr_free(struct kr_adapter *a)
 {
-	return a->count - (READ_ONCE(a->prod) - READ_ONCE(a->cons));
+	/* Acquire: pairs with the poll's release; a slot counted free is
+	 * done with. */
+	return a->count - (READ_ONCE(a->prod) - smp_load_acquire(&a->cons));
 }
 
-/* Synchronization: the core's xmit lock.  Context: BH.  Return: OK. */
+/* Synchronization: the core's xmit lock.  Context: BH.  Return: OK, or
+ * BUSY (the queue stopped) when the ring is full, which the stop after
+ * the last post makes impossible. */
 static netdev_tx_t kr_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct kr_adapter *a = netdev_priv(dev);
 	struct netdev_queue *txq = netdev_get_tx_queue(dev, 0);
-	struct kr_desc *d = &a->desc[a->prod % a->count];
+	unsigned int prod = READ_ONCE(a->prod);
+	struct kr_desc *d = &a->desc[prod % a->count];
 
+	/* The slot free, as the poll left it (kr_free's acquire). */
+	if (unlikely(!netif_txq_maybe_stop(txq, kr_free(a), 1, 1)))
+		return NETDEV_TX_BUSY;
 	d->addr = cpu_to_le64(dma_map_single(&a->pci.dev, skb->data, skb->len, DMA_TO_DEVICE));
 	d->len = cpu_to_le32(skb->len);
 	d->own = cpu_to_le32(1);
-	a->skb[a->prod % a->count] = skb;
+	a->skb[prod % a->count] = skb;
 	netdev_tx_sent_queue(txq, skb->len);
 	/* Release: pairs with the acquire of kr_posted() and kr_poll(). */
-	smp_store_release(&a->prod, a->prod + 1);
+	smp_store_release(&a->prod, prod + 1);
 	netif_txq_maybe_stop(txq, kr_free(a), 1, 1);
 	writel(1, a->regs + KR_KICK);
 	return NETDEV_TX_OK;
@@ -56,15 +67,16 @@ static netdev_tx_t kr_xmit(struct sk_buff *skb, struct net_device *dev)
 static int kr_poll(struct napi_struct *napi, int budget)
 {
 	struct kr_adapter *a = container_of(napi, struct kr_adapter, napi);
-	unsigned int done = 0, bytes = 0;
+	unsigned int done = 0, bytes = 0, cons = READ_ONCE(a->cons);
 
-	while (a->cons != smp_load_acquire(&a->prod) && !a->desc[a->cons % a->count].own) {
-		struct kr_desc *d = &a->desc[a->cons % a->count];
+	while (cons != smp_load_acquire(&a->prod) && !a->desc[cons % a->count].own) {
+		struct kr_desc *d = &a->desc[cons % a->count];
 
 		dma_unmap_single(&a->pci.dev, le64_to_cpu(d->addr), le32_to_cpu(d->len), DMA_TO_DEVICE);
 		bytes += le32_to_cpu(d->len);
-		napi_consume_skb(a->skb[a->cons % a->count], budget);
-		WRITE_ONCE(a->cons, a->cons + 1);
+		napi_consume_skb(a->skb[cons % a->count], budget);
+		/* Release: the slot's reads above come before its reuse. */
+		smp_store_release(&a->cons, ++cons);
 		done++;
 	}
 	netif_txq_completed_wake(netdev_get_tx_queue(a->netdev, 0), done, bytes, kr_free(a), 1);
@@ -123,11 +135,11 @@ static void kr_stop(struct txp_dev *dev)
 {
 	struct kr_adapter *a = netdev_priv(txp_netdev(dev));
 
-	for (; a->cons != a->prod; a->cons++) {
-		struct kr_desc *d = &a->desc[a->cons % a->count];
+	for (unsigned int cons = READ_ONCE(a->cons); cons != READ_ONCE(a->prod); cons++) {
+		struct kr_desc *d = &a->desc[cons % a->count];
 
 		dma_unmap_single(&a->pci.dev, le64_to_cpu(d->addr), le32_to_cpu(d->len), DMA_TO_DEVICE);
-		dev_kfree_skb_any(a->skb[a->cons % a->count]);
+		dev_kfree_skb_any(a->skb[cons % a->count]);
 	}
 	kfree(a->skb);
 	dma_free_coherent(&a->pci.dev, a->count * sizeof(*a->desc), a->desc, a->dma);
