@@ -14,6 +14,8 @@
  */
 #include "e1000_main.c"
 
+#include "realdrv_txp.h"
+
 /* The adapter, and what probe would have allocated beside it. */
 struct e1000_txp {
 	struct e1000_adapter adapter;	/* first: netdev_priv() */
@@ -112,17 +114,5 @@ static void e1000_txp_stop(struct txp_dev *dev)
 	(void)e1000_txp_close(txp_netdev(dev));
 }
 
-static struct txp_plugin e1000_txp = {
-	TXP_PLUGIN_INIT,
-	.name = "e1000",
-	.summary = "Linux's e1000 (82540), its transmit path as the kernel has it",
-	.lock = TXP_LOCK_CORE,
-	.priv_size = TXP_NETDEV_PRIV_SIZE(sizeof(struct e1000_txp)),
-	.ring = E1000_DEFAULT_TXD,
-	.max_frags = MAX_SKB_FRAGS,
-	.open = e1000_txp_open,
-	.stop = e1000_txp_stop,
-	.start_xmit = txp_ndo_start_xmit,
-	.poll = e1000_clean,
-};
-TXP_PLUGIN(e1000_txp)
+REALDRV_TXP_PLUGIN(e1000_txp, "e1000", "82540", struct e1000_txp, E1000_DEFAULT_TXD, e1000_txp_open,
+		   e1000_txp_stop, e1000_clean);

@@ -23,9 +23,10 @@
  * never runs), prefetch.  struct net_device is the kernel's, its fields
  * a driver's to read and set (dev->stats, features, mtu, ...), txpath
  * reading none but netdev_ops.  What a whole driver file uses outside its
- * transmit path (probe, PCI, the receive path, ethtool, timers) is
- * declared or stubbed by txpath/kernel_rest.h, included at the end.  Not
- * provided: TSO segmentation by the NIC.
+ * transmit path (probe, PCI, the receive path, ethtool, timers; phylib,
+ * clocks, firmware and runtime power management: txpath/kernel_platform.h)
+ * is declared or stubbed by txpath/kernel_rest.h, included at the end.
+ * Not provided: TSO segmentation by the NIC.
  */
 #ifndef TXPATH_KERNEL_H
 #define TXPATH_KERNEL_H
@@ -41,6 +42,9 @@
 
 #include <linux/if_ether.h>	/* ETH_ALEN, ETH_ZLEN, ETH_P_*: user-space's */
 #include <linux/types.h>	/* __le16 ... __be64: user-space's */
+#ifndef __NETINET_UDP_H
+#include <linux/udp.h>		/* struct udphdr (udp_hdr): user-space's, unless the C library's came first */
+#endif
 
 /* A driver's struct net_device is the kernel's (below), standing for
  * txpath's device: linux.h's names take it through TXP_NETDEV. */
@@ -93,10 +97,21 @@ typedef size_t gfp_t;
 #define le64_to_cpu(x) ((u64)cpu_to_le64(x))
 #define be16_to_cpu(x) ((u16)cpu_to_be16(x))
 #define be32_to_cpu(x) ((u32)cpu_to_be32(x))
-#ifndef htons
+#define swab16(x) ((u16)__builtin_bswap16(x))
+#define swab32(x) ((u32)__builtin_bswap32(x))
+/* The kernel's htons() is a constant expression (a driver's case label).
+ * The C library declares a function of that name in <netinet/in.h>,
+ * which a macro would garble if that header came later: it is included
+ * here first, its declaration kept and its macros replaced.  After
+ * <linux/in.h> it is not (the two do not go together in that order,
+ * with txpath or without). */
+#ifndef _LINUX_IN_H
+#include <netinet/in.h>
+#endif
+#undef htons
+#undef ntohs
 #define htons(x) cpu_to_be16(x)
 #define ntohs(x) be16_to_cpu(x)
-#endif
 
 /* -- helpers (linux/kernel.h, minmax.h, bits.h, bitops.h) -------------------------------- */
 
@@ -340,6 +355,17 @@ struct page;
 	(ETH_HLEN + ((skb)->protocol == htons(ETH_P_IPV6) ? 40 : ip_hdr(skb)->ihl * 4))
 #define tcp_hdr(skb) ((struct tcphdr *)((skb)->data + skb_transport_offset(skb)))
 #define skb_tcp_all_headers(skb) (skb_transport_offset(skb) + tcp_hdr(skb)->doff * 4)
+#define ip_hdrlen(skb) (ip_hdr(skb)->ihl * 4)
+#define tcp_hdrlen(skb) (tcp_hdr(skb)->doff * 4)
+#define skb_transport_header(skb) ((skb)->data + skb_transport_offset(skb))
+/* Every frame has its transport header where skb_transport_offset() says. */
+#define skb_transport_header_was_set(skb) ((void)(skb), true)
+#define udp_hdr(skb) ((struct udphdr *)skb_transport_header(skb))
+/* len bytes at offset off of the frame: in the head, where they are;
+ * past its end (in a fragment, or beyond the frame), NULL, as for a
+ * frame too short (buf is never copied to). */
+#define skb_header_pointer(skb, off, len, buf) \
+	((void)(buf), (off) + (len) <= (skb)->head_len ? (void *)((skb)->data + (off)) : NULL)
 #define skb_is_gso_v6(skb) (((skb)->gso_type & SKB_GSO_TCPV6) != 0)
 #define skb_tail_pointer(skb) ((skb)->data + (skb)->head_len)
 /* The protocol under a VLAN tag in the frame: txpath's frames carry
@@ -396,10 +422,10 @@ static inline __sum16 txp_csum_ipv6_magic(const void *saddr, const void *daddr, 
 	tcp_hdr(skb)->check = ~csum_ipv6_magic(&ipv6_hdr(skb)->saddr, &ipv6_hdr(skb)->daddr,	\
 					       0, 6 /* IPPROTO_TCP */, 0)))
 
-/* Pad the frame to len bytes with zeros (skb_put_padto): 0; or, when the
- * head's buffer lacks the room, the packet is freed (dropped) and
- * -ENOMEM, as the kernel's fails after freeing. */
-static inline int skb_put_padto(struct sk_buff *skb, unsigned int len)
+/* Pad the frame to len bytes with zeros (__skb_put_padto): 0; or, when
+ * the head's buffer lacks the room, -ENOMEM, the packet freed (dropped)
+ * first if free_on_error, as the kernel's. */
+static inline int __skb_put_padto(struct sk_buff *skb, unsigned int len, bool free_on_error)
 {
 	uint32_t n = len > skb->len ? len - skb->len : 0;
 	unsigned char *pad;
@@ -408,12 +434,14 @@ static inline int skb_put_padto(struct sk_buff *skb, unsigned int len)
 		return 0;
 	pad = skb->nr_frags ? NULL : txp_pkt_put(skb, n);
 	if (!pad) {
-		txp_plugin_free_deferred_at(skb, "skb_put_padto");
+		if (free_on_error)
+			txp_plugin_free_deferred_at(skb, "skb_put_padto");
 		return -ENOMEM;
 	}
 	memset(pad, 0, n);
 	return 0;
 }
+#define skb_put_padto(skb, len) __skb_put_padto((skb), (len), true)
 #define eth_skb_pad(skb) skb_put_padto((skb), ETH_ZLEN)
 
 /* The frees of the completion path (napi_consume_skb: budget 0 is
@@ -427,9 +455,15 @@ static inline int skb_put_padto(struct sk_buff *skb, unsigned int len)
 struct device {
 	struct txp_dev *txp;
 };
+struct pci_bus {
+	unsigned char number;
+};
 struct pci_dev {
 	struct device dev;
-	unsigned int irq;
+	struct pci_bus *bus;
+	unsigned int devfn, irq;
+	int cfg_size;
+	unsigned int multifunction : 1;
 	unsigned short vendor, device, subsystem_vendor, subsystem_device;
 	u8 revision;
 	void *driver_data;	/* pci_set_drvdata */
@@ -482,9 +516,18 @@ static inline u32 txp_mmio_read32(const volatile void *reg, unsigned size, const
 {
 	return (u32)txp_mmio_read_at(reg, size, site);
 }
+static inline u16 txp_mmio_read16(const volatile void *reg, const char *site)
+{
+	return (u16)txp_mmio_read_at(reg, 2, site);
+}
+
+static inline u8 txp_mmio_read8(const volatile void *reg, const char *site)
+{
+	return (u8)txp_mmio_read_at(reg, 1, site);
+}
 #define readl(a) txp_mmio_read32((a), 4, __func__)
-#define readw(a) ((u16)txp_mmio_read32((a), 2, __func__))
-#define readb(a) ((u8)txp_mmio_read32((a), 1, __func__))
+#define readw(a) txp_mmio_read16((a), __func__)
+#define readb(a) txp_mmio_read8((a), __func__)
 #define iowrite32(v, a) writel((v), (a))
 #define ioread32(a) readl(a)
 
@@ -525,6 +568,9 @@ struct net_device_stats {
 
 struct ethtool_ops;
 struct ifreq;
+struct rtnl_link_stats64;
+struct pcpu_sw_netstats;
+struct ethtool_netdev_state;
 
 /*
  * The kernel's device: the fields a driver reads and sets, and txp, the
@@ -549,6 +595,10 @@ struct net_device {
 	unsigned long mem_start, mem_end, base_addr;
 	int irq;
 	struct net_device_stats stats;
+	struct pcpu_sw_netstats *tstats;
+	int pcpu_stat_type;
+	unsigned char addr_assign_type;
+	struct ethtool_netdev_state *ethtool;
 	struct device *parent;		/* SET_NETDEV_DEV */
 };
 
@@ -575,6 +625,9 @@ struct net_device_ops {
 	netdev_features_t (*ndo_fix_features)(struct net_device *dev, netdev_features_t f);
 	int (*ndo_set_features)(struct net_device *dev, netdev_features_t f);
 	void (*ndo_poll_controller)(struct net_device *dev);
+	void (*ndo_get_stats64)(struct net_device *dev, struct rtnl_link_stats64 *stats);
+	netdev_features_t (*ndo_features_check)(struct sk_buff *skb, struct net_device *dev,
+						netdev_features_t features);
 };
 /* The kernel face of txpath's device dev: the start of its private area,
  * tied to dev and named as it is on first use.  Any context. */

@@ -216,6 +216,9 @@ struct pci_error_handlers {
 struct dev_pm_ops {
 	int (*suspend)(struct device *dev);
 	int (*resume)(struct device *dev);
+	int (*runtime_suspend)(struct device *dev);
+	int (*runtime_resume)(struct device *dev);
+	int (*runtime_idle)(struct device *dev);
 };
 #define DEFINE_SIMPLE_DEV_PM_OPS(name, s, r) const struct dev_pm_ops name = { (s), (r) }
 #define pm_sleep_ptr(p) (p)
@@ -300,9 +303,39 @@ typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
 #endif
 
 /* ethtool's table: declared, never called by txpath. */
+struct netlink_ext_ack;
+struct kernel_ethtool_coalesce;
+struct kernel_ethtool_ringparam;
+struct kernel_ethtool_ts_info;
+struct ethtool_link_ksettings;
+struct ethtool_keee;
 struct ethtool_ops {
+	u32 supported_coalesce_params;
+	void (*get_drvinfo)(struct net_device *dev, struct ethtool_drvinfo *info);
+	int (*get_regs_len)(struct net_device *dev);
+	void (*get_regs)(struct net_device *dev, struct ethtool_regs *regs, void *p);
+	void (*get_wol)(struct net_device *dev, struct ethtool_wolinfo *wol);
+	int (*set_wol)(struct net_device *dev, struct ethtool_wolinfo *wol);
+	u32 (*get_link)(struct net_device *dev);
 	int (*get_eeprom_len)(struct net_device *dev);
 	int (*get_eeprom)(struct net_device *dev, struct ethtool_eeprom *ee, u8 *data);
+	int (*get_coalesce)(struct net_device *dev, struct ethtool_coalesce *ec,
+			    struct kernel_ethtool_coalesce *kec, struct netlink_ext_ack *extack);
+	int (*set_coalesce)(struct net_device *dev, struct ethtool_coalesce *ec,
+			    struct kernel_ethtool_coalesce *kec, struct netlink_ext_ack *extack);
+	void (*get_ringparam)(struct net_device *dev, struct ethtool_ringparam *rp,
+			      struct kernel_ethtool_ringparam *krp, struct netlink_ext_ack *extack);
+	void (*get_pauseparam)(struct net_device *dev, struct ethtool_pauseparam *pp);
+	int (*set_pauseparam)(struct net_device *dev, struct ethtool_pauseparam *pp);
+	void (*get_strings)(struct net_device *dev, u32 stringset, u8 *data);
+	int (*get_sset_count)(struct net_device *dev, int sset);
+	void (*get_ethtool_stats)(struct net_device *dev, struct ethtool_stats *stats, u64 *data);
+	int (*get_ts_info)(struct net_device *dev, struct kernel_ethtool_ts_info *info);
+	int (*nway_reset)(struct net_device *dev);
+	int (*get_eee)(struct net_device *dev, struct ethtool_keee *eee);
+	int (*set_eee)(struct net_device *dev, struct ethtool_keee *eee);
+	int (*get_link_ksettings)(struct net_device *dev, struct ethtool_link_ksettings *ks);
+	int (*set_link_ksettings)(struct net_device *dev, const struct ethtool_link_ksettings *ks);
 };
 
 #define alloc_etherdev(priv) ((void)(priv), (struct net_device *)NULL)
@@ -366,5 +399,7 @@ struct page;
 #ifdef __cplusplus
 }
 #endif
+
+#include "txpath/kernel_platform.h"
 
 #endif

@@ -114,6 +114,22 @@ struct txp_nic_tx_ops {
  */
 int txp_nic_tx_ring(const struct txp_nic_tx_ops *ops, void *ring, unsigned count,
 		    unsigned tail_reg);
+/*
+ * The same, for a NIC whose doorbell carries no index (r8169's TxPoll: a
+ * "kick", then the NIC fetches the descriptors the driver handed it with
+ * their own bit).  A write of any size to the register at byte kick_reg
+ * is the doorbell; at that write, in the writer's context, txpath calls
+ * posted(dev), the driver's count of the descriptors it ever posted
+ * (free-running, wrapping at 2^32; read as the driver keeps it, e.g.
+ * with smp_load_acquire()), and announces it to the NIC as a tail
+ * register would (a release), but for a full ring, which it can
+ * announce.  Not modelled: the own bit (the NIC takes what
+ * posted() counted at the kick, owned or not), and descriptors posted
+ * after the last kick, which the NIC leaves for the next.  0 or -EINVAL
+ * (also: posted NULL).
+ */
+int txp_nic_tx_ring_kick(const struct txp_nic_tx_ops *ops, void *ring, unsigned count,
+			 unsigned kick_reg, unsigned (*posted)(struct txp_dev *dev));
 
 /* -- the interrupt and NAPI --------------------------------------------------------------- */
 

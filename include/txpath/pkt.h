@@ -114,6 +114,8 @@ struct txp_pkt {
 	uint8_t tx_flags;		/* SKBTX_* */
 	char cb[48];			/* the driver's scratch area (skb->cb) */
 	uint32_t truesize;		/* skb->truesize: a receive path's; unused */
+	uint32_t tail;			/* skb->tail: a receive path's; unused */
+	uint8_t pkt_type;		/* skb->pkt_type: a receive path's; unused */
 };
 
 /* Bytes free before data (for headers pushed in front), and after the head. */

@@ -336,6 +336,7 @@ static struct txp_pkt *pool_grow(struct txp_pkt_pool *pool)
 	pool->chunks = c;
 	pool->created += n;
 	for (unsigned i = n; i-- > 0;) {
+		memset(&c->slot[i].pkt, 0, sizeof(c->slot[i].pkt));
 		c->slot[i].pkt.next = list;
 		c->slot[i].pkt.home_buf = pool->buf_size ? bufs + i * stride : NULL;
 		list = &c->slot[i].pkt;
@@ -369,7 +370,14 @@ static void pool_give_buffers(const struct txp_pkt_pool *pool, struct txp_pkt **
 _Static_assert(offsetof(struct txp_pkt, pool) + sizeof(void *) == PKT_HOT_LEN,
 	       "pool ends the hot line");
 
-/* *slot = p, its hot line zeroed but pool; returns the packet after p. */
+/* The kernel's offload fields but cb (skb->cb, the driver's scratch area):
+ * zero in every packet a pool gives, as in a new one, whatever its last
+ * user set. */
+#define PKT_OFFLOAD_START offsetof(struct txp_pkt, data_len)
+#define PKT_OFFLOAD_LEN (offsetof(struct txp_pkt, cb) - PKT_OFFLOAD_START)
+
+/* *slot = p, its hot line zeroed but pool, and its offload fields;
+ * returns the packet after p. */
 static inline struct txp_pkt *pool_take(struct txp_pkt_pool *pool, struct txp_pkt *p,
 					struct txp_pkt **slot)
 {
@@ -377,6 +385,7 @@ static inline struct txp_pkt *pool_take(struct txp_pkt_pool *pool, struct txp_pk
 
 	*slot = p;
 	memset(p, 0, offsetof(struct txp_pkt, pool));
+	memset((char *)p + PKT_OFFLOAD_START, 0, PKT_OFFLOAD_LEN);
 	p->pool = pool;
 	return next;
 }

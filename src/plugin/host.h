@@ -30,6 +30,12 @@ struct plugin_nic {
 	const struct txp_nic_tx_ops *ops;	/* NULL: no ring registered */
 	unsigned char *ring;
 	unsigned count, tail_reg;
+	/* A kicked ring's (txp_nic_tx_ring_kick): the driver's count of what
+	 * it posted, what the last kick announced (a seam word) and what the
+	 * NIC took (completion only), both free-running; posted NULL: the
+	 * tail register announces. */
+	unsigned (*posted)(struct txp_dev *dev);
+	unsigned announced, taken;
 	unsigned head;			/* the next descriptor it reads; completion only */
 	int (*irq)(int irq, void *arg);	/* the driver's handler, or NULL */
 	void *irq_arg;

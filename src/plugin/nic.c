@@ -1,7 +1,8 @@
 /*
  * nic.c - the hardware a plugin driver programs (txpath/nic.h): DMA by
  * identity, the register window, the descriptor ring the NIC model
- * consumes up to the doorbell, its interrupt, and NAPI.
+ * consumes up to the doorbell (a tail register, or a kick and the
+ * driver's count), its interrupt, and NAPI.
  *
  * The NIC runs in the plugin's completion context (host.c), before each
  * poll: plugin_nic_run().  In the check build every DMA mapping is
@@ -92,18 +93,38 @@ static enum txp_order mmio_order(bool ordered)
 	return ordered ? TXP_RELEASE : TXP_RELAXED;
 }
 
+/* A kick: what the driver counts as posted, announced, unless a later
+ * count was (a kick of a context that has not seen the poster's latest
+ * count, as the completion's may be, takes nothing back from the NIC: a
+ * compare-and-exchange reads the latest announcement).  Release: pairs
+ * with plugin_nic_run()'s acquire, as the tail register's. */
+static void announce(struct plugin_nic *nic, unsigned posted)
+{
+	uint64_t was = txp_atomic_load(&nic->announced, sizeof(nic->announced), TXP_RELAXED);
+
+	while ((int)(posted - (unsigned)was) > 0 &&
+	       !txp_atomic_cmpxchg(&nic->announced, sizeof(nic->announced), &was, posted,
+				   TXP_RELEASE))
+		;
+}
+
 void txp_mmio_write_at(volatile void *reg, uint64_t v, unsigned size, bool ordered,
 		       const char *site)
 {
 	struct plugin_dev *pd = plugin_up();
 
-	if (pd && reg == (volatile void *)(pd->nic.regs + pd->nic.tail_reg) && pd->nic.ops) {
+	bool doorbell = pd && reg == (volatile void *)(pd->nic.regs + pd->nic.tail_reg) &&
+			pd->nic.ops;
+
+	if (doorbell) {
 		txp_event_at("doorbell", site);
 #ifdef TXP_CHECK
 		check_doorbell_rung();
 #endif
 	}
 	txp_atomic_store_named(reg, size, v, mmio_order(ordered), "register");
+	if (doorbell && pd->nic.posted)
+		announce(&pd->nic, pd->nic.posted(pd->dev));
 }
 
 uint64_t txp_mmio_read_at(const volatile void *reg, unsigned size, const char *site)
@@ -120,6 +141,19 @@ static bool reg_ok(unsigned reg)
 	return reg % 4 == 0 && reg <= TXP_NIC_REGS - 4;
 }
 
+int txp_nic_tx_ring_kick(const struct txp_nic_tx_ops *ops, void *ring, unsigned count,
+			 unsigned kick_reg, unsigned (*posted)(struct txp_dev *dev))
+{
+	struct plugin_dev *pd = plugin_up();
+	int err = posted ? txp_nic_tx_ring(ops, ring, count, kick_reg) : -EINVAL;
+
+	if (!err) {
+		pd->nic.posted = posted;
+		pd->nic.announced = pd->nic.taken = 0;
+	}
+	return err;
+}
+
 int txp_nic_tx_ring(const struct txp_nic_tx_ops *ops, void *ring, unsigned count,
 		    unsigned tail_reg)
 {
@@ -132,6 +166,7 @@ int txp_nic_tx_ring(const struct txp_nic_tx_ops *ops, void *ring, unsigned count
 	pd->nic.ring = ring;
 	pd->nic.count = count;
 	pd->nic.tail_reg = tail_reg;
+	pd->nic.posted = NULL;
 	pd->nic.head = 0;
 #ifdef TXP_CHECK
 	check_doorbell_ring(pd->dev);
@@ -219,31 +254,46 @@ static void *desc_at(const struct plugin_nic *nic, unsigned i)
 	return nic->ring + (size_t)i * nic->ops->desc_size;
 }
 
+/* Descriptors announced from the NIC's head on: up to the tail register,
+ * or (a kicked ring) what the driver's count says beyond those taken; a
+ * kicked ring may be announced full.  Acquire: pairs with writel()'s
+ * release, or the kick's: the descriptors the driver wrote before its
+ * doorbell are seen. */
+static unsigned announced(const struct plugin_nic *nic)
+{
+	unsigned tail;
+
+	if (nic->posted)
+		return (unsigned)txp_atomic_load(&nic->announced, sizeof(nic->announced),
+						 TXP_ACQUIRE) - nic->taken;
+	tail = (unsigned)txp_atomic_load(nic->regs + nic->tail_reg, 4, TXP_ACQUIRE) % nic->count;
+	return (tail + nic->count - nic->head) % nic->count;
+}
+
 unsigned plugin_nic_run(struct plugin_dev *pd)
 {
 	struct plugin_nic *nic = &pd->nic;
-	unsigned tail, next, pkts = 0;
+	unsigned n = announced(nic), sent = 0, pkts = 0;
 
-	/* Acquire: pairs with writel()'s release: the descriptors the
-	 * driver wrote before its doorbell are seen. */
-	tail = (unsigned)txp_atomic_load(nic->regs + nic->tail_reg, 4, TXP_ACQUIRE) % nic->count;
 	/* A packet is sent whole: its descriptors are done once the one
 	 * with end-of-packet is announced too. */
-	for (unsigned i = nic->head; i != tail; i = next) {
+	for (unsigned k = 0; k < n; k++) {
 		struct txp_nic_desc d = { 0 };
+		unsigned i = (nic->head + k) % nic->count;
 
 		nic->ops->read(desc_at(nic, i), &d);
 #ifdef TXP_CHECK
 		if (d.len)
 			check_dma_read(d.addr, d.len, i);
 #endif
-		next = (i + 1) % nic->count;
 		if (!d.eop)
 			continue;
-		for (; nic->head != next; nic->head = (nic->head + 1) % nic->count)
-			nic->ops->done(desc_at(nic, nic->head));
+		for (; sent <= k; sent++)
+			nic->ops->done(desc_at(nic, (nic->head + sent) % nic->count));
 		pkts++;
 	}
+	nic->head = (nic->head + sent) % nic->count;
+	nic->taken += sent;
 	if (pkts)
 		raise_irq(pd);
 	return pkts;

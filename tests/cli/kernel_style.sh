@@ -156,6 +156,37 @@ END
 	${CC:-cc} -std=c11 -Wall -Wextra -Werror $("$TXPATH" config --cflags) -c "$tmp/mix.c" \
 		-o "$tmp/mix.o" >"$out" 2>&1
 	check "the kernel's names beside the C library's and user space's" '[ $? -eq 0 ]'
+	# The kernel's htons(), a constant (a case label), and the C
+	# library's <netinet/in.h> and <arpa/inet.h>, before the driver's
+	# kernel headers or after them, optimised (the library's htons is
+	# then a macro) or not.
+	for order in before after; do
+		{
+			[ $order = before ] && printf '#include <netinet/in.h>\n#include <arpa/inet.h>\n'
+			printf '#include <linux/netdevice.h>\n'
+			[ $order = after ] && printf '#include <netinet/in.h>\n#include <arpa/inet.h>\n'
+			cat <<'END'
+int in_order(unsigned short p);
+int in_order(unsigned short p)
+{
+	struct sockaddr_in sa = { .sin_port = htons(80) };
+
+	switch (p) {
+	case htons(ETH_P_IP):
+		return sa.sin_port + ntohs(p);
+	default:
+		return (int)htonl(INADDR_LOOPBACK) + (int)inet_addr("198.18.0.1");
+	}
+}
+END
+		} >"$tmp/in_$order.c"
+		for opt in -O0 -O2; do
+			# shellcheck disable=SC2046
+			${CC:-cc} -std=c11 $opt -Wall -Wextra -Werror $("$TXPATH" config --cflags) -c \
+				"$tmp/in_$order.c" -o "$tmp/in.o" >"$out" 2>&1
+			check "<netinet/in.h> $order the kernel's headers ($opt)" '[ $? -eq 0 ]'
+		done
+	done
 	# Every name kernel.h provides, used as a driver uses it; the values
 	# that need no device, computed (a program: no instrumentation).
 	# shellcheck disable=SC2046

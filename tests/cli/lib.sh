@@ -68,3 +68,12 @@ proven() {
 	check "check $*: no violation" 'grep -q "^no violation$" "$out"'
 	check "check $*: complete" 'grep -q "the search within the bound is complete" "$out"'
 }
+
+# exact_run WHAT N: txpath run's JSON report in $out, of N packets: every
+# one accounted (transmitted, or dropped for a reason), none lost or
+# duplicated, some transmitted, the queue stopped and woken.
+exact_run() {
+	exact_n=$2
+	check "$1: accounted, none lost or duplicated, stopped and woken" \
+		'[ "$(python3 -c "import json, sys; d = json.load(open(sys.argv[1])); dr = d[\"dropped\"]; print(d[\"accounted\"] and d[\"lost\"] == 0 and d[\"duplicated\"] == 0 and d[\"transmitted\"] + sum(dr.values()) == int(sys.argv[2]) and d[\"transmitted\"] > 0 and d[\"stops\"] > 0 and d[\"wakes\"] > 0)" "$out" "$exact_n")" = True ]'
+}

@@ -183,6 +183,33 @@ int names_open(struct net_device *dev, struct names *n)
 
 #endif
 
+#define CONFIG_TXP_NAMES_ON 1
+
+/* r8169's names (its transmit path's headers, kernel_platform.h's
+ * helpers) on skb, whose frame has an IPv4 header of 20 bytes: 1 if each
+ * is right. */
+static int names_r8169(struct sk_buff *skb, unsigned char *frame)
+{
+	struct udphdr udp;
+	u8 le[4];
+	int ok = 1;
+
+	ok &= ip_hdrlen(skb) == 20 && tcp_hdrlen(skb) == 20 && skb_transport_header_was_set(skb);
+	ok &= skb_transport_header(skb) == frame + 34 && (void *)udp_hdr(skb) == frame + 34;
+	ok &= skb_header_pointer(skb, 14, 20, &udp) == frame + 14 &&
+	      !skb_header_pointer(skb, 60, sizeof(udp), &udp);
+	ok &= swab16(0x1234) == 0x3412 && swab32(0x12345678u) == 0x78563412u;
+	put_unaligned_le32(0x11223344u, le);
+	ok &= le[0] == 0x44 && get_unaligned_le32(le) == 0x11223344u && get_unaligned_le16(le) == 0x3344;
+	put_unaligned_le16(0xaabb, le);
+	ok &= le[0] == 0xbb && le[2] == 0x22;
+	ok &= IS_ENABLED(CONFIG_TXP_NAMES_ON) && !IS_ENABLED(CONFIG_TXP_NAMES_OFF);
+	ok &= DIV_ROUND_CLOSEST(7, 2) == 4 && sizeof_field(struct udphdr, dest) == 2 &&
+	      BITS_PER_BYTE == 8 && SZ_16K == 16384;
+	ok &= IS_ERR(ERR_PTR(-ENODEV)) && PTR_ERR(ERR_PTR(-ENODEV)) == -ENODEV && !IS_ERR(frame);
+	return ok;
+}
+
 /* The names of a whole driver file (txpath/kernel_rest.h) and of its
  * transmit path's headers and checksums, on a frame of its own: their
  * values, 1 if each is right. */
@@ -219,6 +246,7 @@ static int names_whole_file(void)
 		seen += bit;
 	ok &= seen == 3 + BITS_PER_LONG + 2;
 	ok &= (char *)netdev_priv(nd) - (char *)nd == ALIGN(sizeof(*nd), TXP_NETDEV_ALIGN);
+	ok &= names_r8169(&skb, frame);
 	return ok;
 }
 

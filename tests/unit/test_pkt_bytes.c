@@ -1,8 +1,8 @@
 /*
  * test_pkt_bytes.c - packets that carry data: pools with head buffers
  * (their own or the caller's area), headroom, put/push, fragments, the
- * user's own buffers released by the destructor, and the gather a driver
- * does.
+ * user's own buffers released by the destructor, the offload fields zero
+ * in every packet a pool gives, and the gather a driver does.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -187,6 +187,38 @@ static void test_user_buffer_released(void **state)
 	assert_true(txp_pkt_pool_destroy(pool));
 }
 
+/* A pool's packet has the kernel's offload fields zero (no GSO, no
+ * checksum offload, no VLAN tag), new or back from its last user, who
+ * set them. */
+static void test_pool_offload_zero(void **state)
+{
+	struct txp_pkt_pool *pool = txp_pkt_pool_create(1);
+	struct txp_pkt *p = txp_pkt_pool_alloc(pool);
+	static const struct txp_pkt zero;
+
+	(void)state;
+	assert_memory_equal(&p->data_len, &zero.data_len,
+			    offsetof(struct txp_pkt, cb) - offsetof(struct txp_pkt, data_len));
+	p->data_len = 8;
+	p->gso_size = 1448;
+	p->gso_segs = 3;
+	p->gso_type = 1;
+	p->csum_start = 34;
+	p->csum_offset = 16;
+	p->protocol = 8;
+	p->vlan_proto = 0x81;
+	p->vlan_tci = 5;
+	p->ip_summed = 3;
+	p->no_fcs = 1;
+	p->tx_flags = 1;
+	txp_pkt_free(p);
+	p = txp_pkt_pool_alloc(pool);
+	assert_memory_equal(&p->data_len, &zero.data_len,
+			    offsetof(struct txp_pkt, cb) - offsetof(struct txp_pkt, data_len));
+	txp_pkt_free(p);
+	assert_true(txp_pkt_pool_destroy(pool));
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -196,6 +228,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_header_only),
 		cmocka_unit_test(test_pool_area),
 		cmocka_unit_test(test_user_buffer_released),
+		cmocka_unit_test(test_pool_offload_zero),
 	};
 
 	return txp_test_main(argc, argv, tests);
