@@ -88,8 +88,11 @@ static void arm_append(struct arm_loc *l, uint64_t v)
 }
 
 /* addr's history (size: 0 to find it only), made on first use from
- * memory; memory written other than through the seam (set-up, tear-down)
- * is its newest write.  NULL past the table's limit. */
+ * memory; memory written other than through the seam and unseen by the
+ * model (set-up, tear-down, a plugin built without the instrumentation)
+ * is its newest write, and one every context has seen: its writer is
+ * not known, and may be the context about to read (coherence: never an
+ * older write after its own).  NULL past the table's limit. */
 static struct arm_loc *arm_loc(const volatile void *addr, size_t size)
 {
 	uint64_t h = (uint64_t)(uintptr_t)addr * 0x9e3779b97f4a7c15ull, v;
@@ -99,8 +102,11 @@ static struct arm_loc *arm_loc(const volatile void *addr, size_t size)
 
 		if (l->gen == M.gen && l->addr == addr) {
 			v = rt_raw_load(addr, l->size);
-			if (l->val[l->n - 1] != v)
+			if (l->val[l->n - 1] != v) {
 				arm_append(l, v);
+				for (int c = 0; c < RT_MAX_CTX; c++)
+					l->seen[c] = l->ts[l->n - 1];
+			}
 			return l;
 		}
 		if (l->gen != M.gen) {
