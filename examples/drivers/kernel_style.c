@@ -17,6 +17,18 @@
  *   -DKS_DOUBLE_UNMAP    the head unmapped twice in the poll
  *   -DKS_NO_UNMAP        the fragments never unmapped
  *   -DKS_UNMAP_EARLY     the head unmapped before the NIC read it
+ *   -DKS_DOORBELL_FIRST  the doorbell rung as soon as the descriptors are
+ *                        written, before the stop (e1000's order): correct;
+ *                        with it, the stop and the wake need their barriers,
+ *                        as the NIC may have sent everything before the stop
+ *                        (rung after the stop, a packet in flight always
+ *                        brings one more completion that sees it):
+ *   -DKS_NO_STOP_MB      the stop open-coded without smp_mb__after_atomic()
+ *                        before its recheck: a stall under arm only (on
+ *                        x86 set_bit() is a locked instruction, a barrier)
+ *   -DKS_NO_WAKE_MB      the wake open-coded without smp_mb() between the
+ *                        release of next_to_clean and the test of "stopped",
+ *                        BQL told after it: a stall under tso and arm
  */
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
@@ -27,6 +39,10 @@
 #include <linux/u64_stats_sync.h>
 #include <linux/slab.h>
 #include <net/netdev_queues.h>
+
+#if defined(KS_NO_STOP_MB) || defined(KS_NO_WAKE_MB)
+#define KS_DOORBELL_FIRST
+#endif
 
 #define KS_MAX_FRAGS     2
 #define KS_DESC_MAX      (KS_MAX_FRAGS + 1)	/* descriptors of the largest packet */
@@ -204,13 +220,24 @@ static netdev_tx_t ks_xmit_frame(struct sk_buff *skb, struct net_device *netdev)
 	WRITE_ONCE(ring->next_to_use, next);
 	doorbell = __netdev_tx_sent_queue(txq, skb->len, netdev_xmit_more());
 	skb_tx_timestamp(skb);
+#ifdef KS_DOORBELL_FIRST
+	writel(next, ring->tail);
+	(void)doorbell;	/* rung, xmit_more or not */
+#endif
 
-#ifndef KS_NO_STOP
+#if defined(KS_NO_STOP_MB)
+	if (unlikely(ks_desc_unused(ring) < KS_STOP_THRESH)) {
+		netif_tx_stop_queue(txq);
+		if (ks_desc_unused(ring) >= KS_WAKE_THRESH)
+			netif_tx_start_queue(txq);
+	}
+#elif !defined(KS_NO_STOP)
 	netif_txq_maybe_stop(txq, ks_desc_unused(ring), KS_STOP_THRESH, KS_WAKE_THRESH);
 #endif
 	/* The doorbell, unless another packet follows at once; rung all the
 	 * same when the queue stopped, as nothing may follow then.  writel()
 	 * orders the descriptors before it. */
+#ifndef KS_DOORBELL_FIRST
 	if (doorbell || netif_xmit_stopped(txq)) {
 #if defined(KS_RELAXED_DOORBELL)
 		writel_relaxed(next, ring->tail);
@@ -218,6 +245,7 @@ static netdev_tx_t ks_xmit_frame(struct sk_buff *skb, struct net_device *netdev)
 		writel(next, ring->tail);
 #endif
 	}
+#endif
 	return NETDEV_TX_OK;
 }
 
@@ -266,9 +294,15 @@ static int ks_clean_tx_irq(struct ks_adapter *adapter, int budget)
 	}
 	/* Release: the slots clean before start_xmit reuses them. */
 	smp_store_release(&ring->next_to_clean, i);
+#ifdef KS_NO_WAKE_MB
+	if (unlikely(netif_tx_queue_stopped(txq)) && ks_desc_unused(ring) >= KS_WAKE_THRESH)
+		netif_tx_wake_queue(txq);
+	netdev_tx_completed_queue(txq, pkts, bytes);
+#else
 	/* Reports to BQL and orders next_to_clean before the test of
 	 * "stopped": pairs with the barrier in netif_txq_maybe_stop(). */
 	netif_txq_completed_wake(txq, pkts, bytes, ks_desc_unused(ring), KS_WAKE_THRESH);
+#endif
 
 	u64_stats_update_begin(&adapter->syncp);
 	u64_stats_add(&adapter->tx_packets, pkts);

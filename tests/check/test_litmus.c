@@ -24,6 +24,7 @@
 
 #include "../unit/testutil.h"
 #include "check/runtime/runtime.h"
+#include "check/search/dfs.h"
 #include "check/search/visited.h"
 #include "sync/sync.h"
 
@@ -139,6 +140,44 @@ static void *sb_1(void *arg)
 static bool sb_outcome(void)
 {
 	return r0 == 0 && r1 == 0;
+}
+
+/*
+ * The doorbell: a driver's transmit rings it (x) behind two older stores
+ * of its own (older[], a lock's release and the ring's index), then stops
+ * its queue (set_bit of y) and rechecks the ring (z); the completion saw
+ * the doorbell, frees the ring (z) and tests "stopped" (y).  Outcome: the
+ * completion saw the doorbell and not the stop, the recheck not the
+ * completion (a queue stopped for good): SB once the doorbell landed,
+ * which under tso takes its two older stores landing first, early.
+ */
+static _Atomic unsigned older[2];
+
+static void *db_xmit(void *arg)
+{
+	(void)arg;
+	txp_store_relaxed(&older[0], 1);
+	txp_store_relaxed(&older[1], 1);
+	txp_store_relaxed(&x, 1);
+	txp_fetch_or_relaxed(&y, 1);
+	barrier(side[0]);
+	r0 = txp_load_relaxed(&z);
+	return NULL;
+}
+
+static void *db_completion(void *arg)
+{
+	(void)arg;
+	r1 = txp_load_relaxed(&x);
+	txp_store_release(&z, 1);
+	barrier(side[1]);
+	r2 = txp_load_relaxed(&y);
+	return NULL;
+}
+
+static bool db_outcome(void)
+{
+	return r1 == 1 && r2 == 0 && r0 == 0;
 }
 
 /* LB: each reads the other's word, then writes its own.  Outcome: both
@@ -436,6 +475,8 @@ static bool run_once(const struct litmus *l, enum rt_mm mm, const struct rt_plan
 	atomic_store(&x, 0);
 	atomic_store(&y, 0);
 	atomic_store(&z, 0);
+	atomic_store(&older[0], 0);
+	atomic_store(&older[1], 0);
 	payload = 0;
 	r0 = r1 = r2 = 99;
 	side[0] = l->o0;
@@ -596,6 +637,28 @@ static bool reachable(const struct litmus *l, enum rt_mm mm, bool reduce, unsign
 	}
 }
 
+/* Is l's outcome reachable under mm within bound preemptions, as
+ * `txpath check --bound` (reduce: `--reduce`) searches? */
+static bool reachable_within(const struct litmus *l, enum rt_mm mm, unsigned bound, bool reduce)
+{
+	struct dfs d = { 0 };
+	unsigned prefix = 0;
+	uint64_t pruned = 0, asleep = 0;
+	bool seen = false;
+
+	visited_clear();
+	dfs_round(&d, bound);
+	do {
+		struct rt_plan plan = dfs_plan(&d, prefix, reduce, reduce);
+
+		seen = run_once(l, mm, &plan);
+		assert_int_equal(dfs_record(&d, prefix, reduce, &pruned, &asleep), 0);
+	} while (!seen && dfs_next(&d, bound, reduce, &prefix));
+	dfs_free(&d);
+	visited_clear();
+	return seen;
+}
+
 static void check_litmus(const struct litmus *cases, size_t ncases)
 {
 	static const char *const mm_names[] = { "sc", "tso", "arm" };
@@ -642,6 +705,7 @@ static void check_litmus(const struct litmus *cases, size_t ncases)
 
 #define MP(name, o0, o1, sc, tso, arm) { name, mp_writer, mp_reader, mp_outcome, o0, o1, sc, tso, arm, NULL, NULL, ANY }
 #define SB(name, o0, o1, sc, tso, arm) { name, sb_0, sb_1, sb_outcome, o0, o1, sc, tso, arm, NULL, NULL, ANY }
+#define DB(name, o0, o1, sc, tso, arm) { name, db_xmit, db_completion, db_outcome, o0, o1, sc, tso, arm, NULL, NULL, ANY }
 #define LB(name, o0, o1, sc, tso, arm) { name, lb_0, lb_1, lb_outcome, o0, o1, sc, tso, arm, NULL, NULL, ANY }
 
 /* MP needs both sides ordered: release or smp_wmb on the writer, acquire
@@ -696,6 +760,26 @@ static void test_store_buffering(void **state)
 
 	(void)state;
 	check_litmus(cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+/* The bounded search prices a run of landings of one buffer's stores,
+ * with no step between them, as one preemption: the doorbell's outcome
+ * is such a run (its two older stores, then it) and a switch to the
+ * completion, so within bound 2, not 1, under tso (three landings and a
+ * switch, four, when each landing was one) and arm (the doorbell lands
+ * first there, alone), with and without the reduction. */
+static void test_landing_run(void **state)
+{
+	static const struct litmus db = DB("SB doorbell", RELAXED, RELAXED, false, true, true);
+
+	(void)state;
+	if (TXP_TEST_TSAN)
+		skip();
+	for (int reduce = 0; reduce <= 1; reduce++) {
+		assert_false(reachable_within(&db, RT_SC, 3, reduce));
+		assert_false(reachable_within(&db, RT_TSO, 2, reduce));
+		assert_true(reachable_within(&db, RT_TSO, 3, reduce));
+	}
 }
 
 /* LB: ARMv8 allows it without dependencies; an operational model only
@@ -789,6 +873,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_message_passing),
 		cmocka_unit_test(test_store_buffering),
+		cmocka_unit_test(test_landing_run),
 		cmocka_unit_test(test_load_buffering),
 		cmocka_unit_test(test_others),
 		cmocka_unit_test(test_older_reads_reduced),

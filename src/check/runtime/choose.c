@@ -96,15 +96,16 @@ static enum rt_end why_stuck(void)
 
 /* A branch point of the arm model for the running context: alternative
  * 0 (the default) or 1..nalt.  Value branches cost a preemption; store
- * picks belong to the flush before them. */
+ * picks belong to the flush before them, the branch last pushed. */
 unsigned rt_model_branch(enum rt_branch_kind kind, unsigned nalt, int ctx,
 			 const volatile void *addr)
 {
 	struct rt_branch b = {
+		.flushing = -1,
 		.enabled = (uint16_t)(1u << ctx),
 		.flushable = (uint16_t)((1u << (nalt < RT_MAX_CTX ? nalt : RT_MAX_CTX)) - 1),
 		.cur = (int8_t)ctx,
-		.preempt = (uint16_t)(kind == RT_BR_STORE ? rt.preemptions - 1 : rt.preemptions),
+		.preempt = kind == RT_BR_STORE ? rt.br[rt.nbr - 1].preempt : (uint16_t)rt.preemptions,
 		.kind = (uint8_t)kind,
 		.addr = addr,
 	};
@@ -200,7 +201,7 @@ static void predict(struct rt_branch *b)
 
 	for (unsigned m = b->enabled; m; m &= m - 1) {
 		int c = __builtin_ctz(m);
-		struct rt_branch to = { .kind = RT_BR_RUN, .cur = -1, .key_cur = -1,
+		struct rt_branch to = { .kind = RT_BR_RUN, .cur = -1, .key_cur = -1, .flushing = -1,
 					   .preempt = (uint16_t)(b->preempt + (b->cur >= 0)) };
 		struct trace_key k;
 
@@ -235,9 +236,20 @@ static void name_branch(struct rt_branch *b)
  * flushing buffered stores where the plan says so.  A context that is not
  * chosen goes back to the controller, which runs the chosen one; it
  * returns when it is chosen again.
+ *
+ * A landing chosen early is a preemption, and so is a run of landings of
+ * one context's stores with no step between them (b.flushing): one
+ * interruption of the running context, however many of that buffer's
+ * stores land meanwhile.  Priced one each, a store behind two older ones
+ * cost three to land (a doorbell behind a lock's release and the ring's
+ * index: kernel_style's KS_NO_WAKE_MB stall took four preemptions, two
+ * now).  Only the price changes: the landings are still chosen one at a
+ * time, so no schedule is lost and none the model forbids is added.
  */
 void rt_reschedule(void)
 {
+	int flushing = -1;	/* the context whose store the last branch landed */
+
 	/* Every scheduling point ends the running context's step. */
 	if (rt_tracing()) {
 		if (rt.want_fp != UINT_MAX) {
@@ -261,6 +273,7 @@ void rt_reschedule(void)
 				if (rt.tracing && trace_default_tells_apart(flushable))
 					rt.told_apart++;
 				flush_step(&rt.ctx[lowest(flushable)], 0);
+				flushing = -1;
 				continue;
 			}
 			rt_stop(why_stuck());
@@ -271,6 +284,7 @@ void rt_reschedule(void)
 			.flushable = (uint16_t)flushable,
 			.cur = (int8_t)(rt.me && rt.me->state == SC_RUNNABLE ? rt.me->id : -1),
 			.preempt = (uint16_t)rt.preemptions,
+			.flushing = (int8_t)flushing,
 		};
 		/* A single action is no branch, nor is a fair switch. */
 		if (!flushable && !(enabled & (enabled - 1))) {
@@ -295,7 +309,8 @@ void rt_reschedule(void)
 		if (rt.tracing && rt.nbr <= rt.plan->nprefix && rt.plan->expect)
 			rt.plan->expect(rt.nbr - 1, rt.plan->explored_arg);
 		want_fp();
-		if (b.chosen >= RT_FLUSH || (b.cur >= 0 && b.chosen != b.cur))
+		if (b.chosen >= RT_FLUSH ? b.chosen != RT_FLUSH + b.flushing
+					 : b.cur >= 0 && b.chosen != b.cur)
 			rt.preemptions++;
 		if (b.chosen >= RT_FLUSH) {
 			struct rt_ctx *c = &rt.ctx[b.chosen - RT_FLUSH];
@@ -304,6 +319,7 @@ void rt_reschedule(void)
 			/* A choice of the plan: drawn, as the store it was. */
 			rt_event(c->id, "store reaches memory:", rt_target(c->buf[k].what), NULL);
 			flush_step(c, k);
+			flushing = c->id;
 			continue;
 		}
 		rt.current = b.chosen;

@@ -61,7 +61,8 @@ enum rt_mm {
  *                  until the RT_BR_STORE after it: dependent with all).
  *  RT_BR_STORE  arm: which of context cur's landable stores lands,
  *                  oldest first (alternative 0: its oldest).  Part of the
- *                  flush before it, which paid the preemption: preempt is
+ *                  flush before it, which paid the preemption (or
+ *                  continued a run of landings that had): preempt is
  *                  that flush's.  Footprint: a write of one of cur's
  *                  buffered locations (treat as dependent with all).
  *  RT_BR_VALUE  arm: which write cur's load of addr reads (alternative
@@ -84,6 +85,10 @@ struct rt_branch {
 	int8_t cur;		/* the running context, -1 if it cannot go on */
 	int8_t chosen;		/* the action taken */
 	uint16_t preempt;	/* preemptions before this branch */
+	/* RT_BR_RUN: the context whose store the branch before it landed,
+	 * with no step since (-1: none): landing its next one too costs
+	 * no preemption, a run of landings one (rt_reschedule()). */
+	int8_t flushing;
 	uint8_t kind;		/* enum rt_branch_kind */
 	const volatile void *addr;	/* RT_BR_VALUE: the location read */
 	/* RT_BR_RUN with the plan's trace: the state's name, the trace

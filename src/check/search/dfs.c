@@ -48,10 +48,29 @@ static uint32_t actions(const struct rt_branch *b)
 	return b->enabled | (uint32_t)b->flushable << RT_MAX_CTX;
 }
 
+/* Is b's state one the table names?  Not in the midst of a run of
+ * landings (b->flushing): there the next landing of the run is free, a
+ * future its trace and cur do not tell. */
+static bool kept(const struct rt_branch *b)
+{
+	return b->kind == RT_BR_RUN && b->flushing < 0;
+}
+
+/* What costs no preemption at b: going on, any context when the running
+ * one cannot, the next landing of a run; at an arm store pick, any store
+ * (the flush before it paid). */
+static uint32_t free_actions(const struct rt_branch *b)
+{
+	if (b->kind == RT_BR_STORE)
+		return actions(b);
+	return (b->cur >= 0 ? action_bit(b->cur) : b->enabled) |
+	       (b->flushing >= 0 ? action_bit(RT_FLUSH + b->flushing) : 0);
+}
+
 /* Was the state at b explored in full already, with as much left to spend? */
 static bool explored(const struct rt_branch *b, unsigned bound)
 {
-	return b->kind == RT_BR_RUN && b->preempt <= bound &&
+	return kept(b) && b->preempt <= bound &&
 	       visited_covers(b->key_a, b->key_b, b->key_cur, bound - b->preempt);
 }
 
@@ -155,16 +174,15 @@ bool dfs_next(struct dfs *d, unsigned bound, bool reduce, unsigned *prefix_len)
 		uint32_t left = actions(&b[i]) & ~d->tried[i];
 		int bit, a;
 
-		/* At the bound only what costs no preemption: going on, or any
-		 * context when the running one cannot. */
+		/* At the bound only what costs no preemption. */
 		if (b[i].preempt >= bound)
-			left &= b[i].cur >= 0 ? action_bit(b[i].cur) : b[i].enabled;
+			left &= free_actions(&b[i]);
 		if (!left) {
 			/* Below it all is explored: so is its state (past
 			 * the cut, untraced, known already). */
-			if (reduce && b[i].kind == RT_BR_RUN && i < d->cut && i >= d->partial)
+			if (reduce && kept(&b[i]) && i < d->cut && i >= d->partial)
 				visited_add(b[i].key_a, b[i].key_b, b[i].key_cur, bound - b[i].preempt);
-			else if (reduce && b[i].kind == RT_BR_RUN && i < d->cut && d->above)
+			else if (reduce && kept(&b[i]) && i < d->cut && d->above)
 				d->above(&b[i], bound - b[i].preempt, d->above_arg);
 			continue;
 		}
