@@ -96,8 +96,13 @@ barriers)
 	# recheck and the completion's test of "stopped" each need their
 	# barrier (one producer, three packets of three descriptors in a ring
 	# of 8: the third waits for the wake).  With both: proved.
+	# The sanitizer builds (BOUND below 3) find the tso stall and replay
+	# it; the proofs, and the arm stall's 20,000 random schedules, are the
+	# plain build's (minutes under TSan).
 	ks="--frags 2 --producers 1 --packets 3"
+	full=$((BOUND >= 3))
 	for mm in sc tso arm; do
+		[ $full = 1 ] || break
 		proven_stopping --driver-so "$EX/kernel_style_doorbell_first.so" $ks --bound 2 --reduce \
 			--memory-model $mm
 	done
@@ -106,14 +111,16 @@ barriers)
 	# completion's buffer as the stop rechecks.  A stall under tso and arm
 	# (the doorbell's landing behind two older stores, one preemption),
 	# none under sc; its schedule replays.
-	proven_stopping --driver-so "$EX/kernel_style_no_wake_mb.so" $ks --bound 2 --reduce
+	[ $full = 0 ] || proven_stopping --driver-so "$EX/kernel_style_no_wake_mb.so" $ks --bound 2 --reduce
 	for mm in tso arm; do
+		[ $full = 1 ] || [ $mm = tso ] || continue
 		found stall --driver-so "$EX/kernel_style_no_wake_mb.so" $ks --bound 2 --reduce \
 			--memory-model $mm
+		found_mm=$mm
 	done
 	schedule=$(sed -n 's/^schedule: //p' "$out")
 	verdict=$(grep "^VIOLATION" "$out")
-	run_check 1 --driver-so "$EX/kernel_style_no_wake_mb.so" $ks --memory-model arm \
+	run_check 1 --driver-so "$EX/kernel_style_no_wake_mb.so" $ks --memory-model "$found_mm" \
 		--replay "$schedule"
 	check "the replay finds it again" '[ "$(grep "^VIOLATION" "$out")" = "$verdict" ]'
 	# No smp_mb__after_atomic() between the stop and its recheck: set_bit()
@@ -121,6 +128,7 @@ barriers)
 	# arm64.  Proved under sc and tso, a stall under arm: at bound 3 (a
 	# minute of the bounded search: docs/checking-your-driver.md), here
 	# by random schedules with a fixed seed.
+	[ $full = 1 ] || { echo "$CASE: $pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit; }
 	for mm in sc tso; do
 		proven_stopping --driver-so "$EX/kernel_style_no_stop_mb.so" $ks --bound 2 --reduce \
 			--memory-model $mm
