@@ -88,12 +88,14 @@ static void arm_append(struct arm_loc *l, uint64_t v)
 }
 
 /* addr's history (size: 0 to find it only), made on first use from
- * memory; memory written other than through the seam and unseen by the
- * model (set-up, tear-down, a plugin built without the instrumentation)
- * is its newest write, and one every context has seen: its writer is
- * not known, and may be the context about to read (coherence: never an
- * older write after its own).  NULL past the table's limit. */
-static struct arm_loc *arm_loc(const volatile void *addr, size_t size)
+ * memory; memory written other than through the seam is its newest
+ * write.  Its writer is the context `by` when it is known (a plain store
+ * settled: rt_arm_landed()), else one every context has seen: set-up by
+ * the controller, or a store the model never saw (libc's memset, a
+ * plugin built without the instrumentation), whose writer may be the
+ * very context about to read (coherence: never an older write after its
+ * own).  NULL past the table's limit. */
+static struct arm_loc *arm_loc(const volatile void *addr, size_t size, const struct rt_ctx *by)
 {
 	uint64_t h = (uint64_t)(uintptr_t)addr * 0x9e3779b97f4a7c15ull, v;
 
@@ -105,7 +107,8 @@ static struct arm_loc *arm_loc(const volatile void *addr, size_t size)
 			if (l->val[l->n - 1] != v) {
 				arm_append(l, v);
 				for (int c = 0; c < RT_MAX_CTX; c++)
-					l->seen[c] = l->ts[l->n - 1];
+					if (!by || c == by->id)
+						l->seen[c] = l->ts[l->n - 1];
 			}
 			return l;
 		}
@@ -125,7 +128,7 @@ static struct arm_loc *arm_loc(const volatile void *addr, size_t size)
 void rt_arm_before_write(const volatile void *addr, size_t size)
 {
 	if (rt.mm == RT_ARM && !rt.freerun)
-		arm_loc(addr, size);
+		arm_loc(addr, size, NULL);
 }
 
 /* A write of c (NULL: the controller) reached addr: the newest write,
@@ -136,7 +139,7 @@ void rt_arm_landed(const struct rt_ctx *c, const volatile void *addr)
 
 	if (rt.mm != RT_ARM || rt.freerun)
 		return;
-	l = arm_loc(addr, 0);
+	l = arm_loc(addr, 0, c);
 	if (l && c)
 		l->seen[c->id] = l->ts[l->n - 1];
 }
@@ -190,7 +193,7 @@ static uint32_t max32(uint32_t a, uint32_t b)
  * table's limit, nothing older than now: fewer behaviours, never more. */
 static void arm_acquire_newest(struct rt_ctx *c, const volatile void *addr, size_t size)
 {
-	struct arm_loc *l = arm_loc(addr, size);
+	struct arm_loc *l = arm_loc(addr, size, NULL);
 
 	c->floor = max32(c->floor, l ? l->ts[l->n - 1] : M.clock);
 }
@@ -235,7 +238,7 @@ void rt_arm_order(struct rt_ctx *c, enum txp_rt_op op, const volatile void *addr
 bool rt_arm_load(struct rt_ctx *c, const volatile void *addr, size_t size, bool acquire,
 		 const char *what, uint64_t *v)
 {
-	struct arm_loc *l = arm_loc(addr, size);
+	struct arm_loc *l = arm_loc(addr, size, NULL);
 	int idx[ARM_HIST], n = 0, i;
 	unsigned alt;
 
