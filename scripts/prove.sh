@@ -284,8 +284,8 @@ fi
 # The stop without its barrier before the recheck (recheck-nomb, and the
 # stop helper's, modern-nomb): the stop is set_bit(), a locked instruction
 # under tso, so proved there at bound 3 (half a million schedules, two
-# minutes each); under arm a stall, past bound 3 (make test finds it with
-# random schedules).
+# minutes each); under arm a stall at 3 preemptions (make test finds it
+# with random schedules, demo --history at bound 3).
 for p in recheck-nomb modern-nomb; do
 	run_one "$p" "1x3-tso" 3 none false --personality "$p" --lock core \
 		--producers 1 --packets 3 --memory-model tso
@@ -348,7 +348,8 @@ else
 fi
 # txpath demo --history, every row's verdicts under sc, tso and arm as
 # tests/cli/demo_history.sh asserts them (minutes: each row's searches,
-# and 20000 random schedules of the stop helper's missing barrier).
+# and 20000 random schedules of the stop helper's missing barrier where
+# the bound proves it).
 if chosen "history demo" && [ -f "$SRC/tests/cli/demo_history.sh" ]; then
 	echo "history demo" >>"$planned"
 	if sh "$SRC/tests/cli/demo_history.sh" "$TXPATH" >"$out" 2>&1; then

@@ -4,7 +4,8 @@
 # verdicts are the explorer's: the 2004 false BUG found, the 2024 watchdog
 # race found under every model and its fix proven, the stop helper's
 # missing barrier found under arm only (its stop a locked set_bit under
-# tso), by the row's random schedules past the bound, the lockless qdisc as merged
+# tso), within the bound (3 preemptions; its 20000 random schedules
+# more, where the bound proves the row, find nothing), the lockless qdisc as merged
 # found under all three and 5.13's missing barrier under tso and arm, not
 # sc, veth's 2025 lost wakeup under arm only and its fix proven; the
 # model each needs is the first that finds it; the seeds' race reached
@@ -51,8 +52,8 @@ expect("tg3's false BUG", ("bug-log",) * 3, "sc")
 expect("XOFF before trans_start", ("false-timeout",) * 3, "sc")
 expect("trans_start before XOFF", (None,) * 3, None)
 expect("barrier left out", (None, None, "stall"), "arm")
-assert row("barrier left out")["arm"]["random"], "the stop's missing barrier: past the bound"
-assert not any(r[mm]["random"] for r in rows for mm in MODELS if "barrier left out" not in r["what"])
+assert row("barrier left out")["arm"]["preemptions"] <= 3, "the stop's missing barrier: past the bound"
+assert not any(r[mm]["random"] for r in rows for mm in MODELS)
 expect("a packet stranded", ("stall",) * 3, "sc")
 expect("no barrier after the unlock", (None, "stall", "stall"), "tso")
 expect("between unlock and MISSED test", (None,) * 3, None)
