@@ -4,8 +4,8 @@
 # usage: bad_input.sh path/to/txpath
 set -u
 TXPATH=$1
-out=$(mktemp) err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
+out=$(mktemp) err=$(mktemp) dir=$(mktemp -d)
+trap 'rm -rf "$out" "$err" "$dir"' EXIT
 pass=0 fail=0
 
 # expect_exit STATUS WORDS-EXPECTED-IN-MESSAGE -- ARGS...: exit STATUS,
@@ -116,6 +116,15 @@ expect_usage "pair 2 is empty" check --era 2.6.9 --replay 1:0,
 expect_usage "malformed schedule: empty" check --era 2.6.9 --replay ''
 expect_usage "index not after 5" check --era 2.6.9 --replay 5:0,3:1
 expect_usage "index not after 5" check --era 2.6.9 --replay 5:0,5:1
+# a position that could not be saved is said before the search, not at
+# its first checkpoint; a device or directory in its place is never replaced
+expect_usage "cannot write /nonexistent-txpath-dir/pos.part" \
+	check --era 2.6.8 --bound 1 --checkpoint /nonexistent-txpath-dir/pos
+# (txpath 0.4.0 renamed its position over /dev/null, run as root: a FIFO
+# and a directory of the test's own stand in for it here)
+mkfifo "$dir/fifo" && mkdir "$dir/sub"
+expect_usage "--checkpoint $dir/fifo: not a regular file" check --era 2.6.8 --bound 1 --checkpoint "$dir/fifo"
+expect_usage "--checkpoint $dir/sub: not a regular file" check --era 2.6.8 --bound 1 --checkpoint "$dir/sub"
 expect_usage "pair 1 '1:0?2:0'" check --era 2.6.9 --replay "$(printf '1:0\n2:0')"
 # Options that apply only with others, or twice.
 expect_usage "--runs applies to --pct or --random" check --runs 5

@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -236,10 +237,11 @@ static const char check_help[] =
 "                          run prints it, from the arguments the shards ran\n"
 "                          with; a file of another scenario or txpath version,\n"
 "                          a shard missing, twice or interrupted is refused\n"
-"  --checkpoint FILE       save the search's position to FILE (written beside\n"
-"                          it, then renamed over it) now and then, on SIGINT\n"
-"                          or SIGTERM, and at its end: the pieces explored to\n"
-"                          their end without a violation\n"
+"  --checkpoint FILE       save the search's position to FILE (a regular file\n"
+"                          or none yet; written beside it, then renamed over\n"
+"                          it) now and then, on SIGINT or SIGTERM, and at its\n"
+"                          end: the pieces explored to their end without a\n"
+"                          violation\n"
 "  --checkpoint-every S    now and then: every S seconds (default 60)\n"
 "  --resume FILE           take the search up from the position in FILE (the\n"
 "                          same options, any --jobs): the pieces in it are not\n"
@@ -1168,6 +1170,34 @@ static bool pieces_join(const struct txp_explore_result *a, const struct txp_exp
 	return true;
 }
 
+/* The file beside a position's that it is written to first, renamed
+ * over it once whole: false if the name does not fit. */
+static bool position_part(const char *path, char tmp[PATH_MAX])
+{
+	return (size_t)snprintf(tmp, PATH_MAX, "%s.part", path) < PATH_MAX;
+}
+
+/* Before the search: a position that could not be saved (a directory
+ * missing or read-only, a name too long, a device or a directory in its
+ * place, never replaced) is said now, as a usage error, rather than at
+ * the first checkpoint of a long run. */
+static void position_can_save(const char *opt, const char *path)
+{
+	char tmp[PATH_MAX];
+	struct stat st;
+	FILE *f;
+
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		usage_error("check", "%s %s: not a regular file", opt, path);
+	if (!position_part(path, tmp))
+		usage_error("check", "%s %s: %s", opt, path, strerror(ENAMETOOLONG));
+	f = fopen(tmp, "w");
+	if (!f)
+		usage_error("check", "%s %s: cannot write %s: %s", opt, path, tmp, strerror(errno));
+	fclose(f);
+	remove(tmp);
+}
+
 /* cfg->checkpoint: the position into path, whole or not at all (a file
  * beside it, renamed over it); a failure said, the search goes on. */
 static void position_save(const struct txp_explore_result *sofar, void *arg)
@@ -1176,18 +1206,18 @@ static void position_save(const struct txp_explore_result *sofar, void *arg)
 	static const struct txp_explore_result none;
 	struct txp_explore_result all = { 0 };
 	struct shard whole = { 0, 1 };
-	char tmp[4096];
-	FILE *f;
-
 	struct timespec now;
+	char tmp[PATH_MAX];
+	FILE *f = NULL;
 
 	if (!pieces_join(pos->before ? pos->before : &none, sofar, &all))
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	all.seconds += (double)(now.tv_sec - pos->t0.tv_sec) + (now.tv_nsec - pos->t0.tv_nsec) / 1e9;
 	all.interrupted = true;	/* a position, not a result: never merged */
-	snprintf(tmp, sizeof(tmp), "%s.part", pos->path);
-	f = fopen(tmp, "w");
+	errno = ENAMETOOLONG;
+	if (position_part(pos->path, tmp))
+		f = fopen(tmp, "w");
 	if (f)
 		print_json(f, pos->cfg, &all, &whole, pos->argc, pos->argv);
 	if (!f || close_output(f) != 0 || rename(tmp, pos->path) != 0)
@@ -1261,6 +1291,7 @@ static int search(struct txp_explore_cfg *cfg, const struct picks *p, unsigned j
 		pos.before = split.arg = &before.part;
 	}
 	if (p->checkpoint || p->resume) {
+		position_can_save(p->checkpoint ? "--checkpoint" : "--resume", pos.path);
 		cfg->split = &split;
 		cfg->checkpoint = position_save;
 		cfg->checkpoint_arg = &pos;
