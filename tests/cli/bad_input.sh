@@ -125,6 +125,10 @@ expect_usage "cannot write /nonexistent-txpath-dir/pos.part" \
 mkfifo "$dir/fifo" && mkdir "$dir/sub"
 expect_usage "--checkpoint $dir/fifo: not a regular file" check --era 2.6.8 --bound 1 --checkpoint "$dir/fifo"
 expect_usage "--checkpoint $dir/sub: not a regular file" check --era 2.6.8 --bound 1 --checkpoint "$dir/sub"
+# a shard's file or position that is no text is refused at once, not read
+# until memory runs out (0.4.0 read /dev/zero for ever)
+expect_usage "/dev/zero: byte 0 is NUL: not a shard's file" check --merge /dev/zero
+expect_usage "/dev/zero: byte 0 is NUL: not a shard's file" check --era 2.6.8 --bound 1 --resume /dev/zero
 expect_usage "pair 1 '1:0?2:0'" check --era 2.6.9 --replay "$(printf '1:0\n2:0')"
 # Options that apply only with others, or twice.
 expect_usage "--runs applies to --pct or --random" check --runs 5

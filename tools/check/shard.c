@@ -172,38 +172,59 @@ void shard_json(struct json *j, const struct shard *s, const struct txp_explore_
 
 /* -- reading one back ------------------------------------------------------------ */
 
+/* Past this, or with a NUL byte, no shard's file (JSON text): said at
+ * once, so that /dev/zero or an endless pipe is refused, not read until
+ * memory runs out. */
+#define SHARD_TEXT_MAX ((size_t)4 << 30)
+
+/* The text of the file at path, NUL-terminated (malloc'd); NULL and why. */
 static char *file_text(const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "rb");
 	char *text = NULL;
 	size_t len = 0, cap = 0, got;
+	bool ok = true;
 
 	if (!f) {
 		snprintf(err, errlen, "%s", strerror(errno));
 		return NULL;
 	}
 	do {
+		const char *nul;
+
 		if (len + 4096 + 1 > cap) {
-			char *t = realloc(text, cap = (cap ? cap * 2 : 65536));
+			size_t more = cap ? cap * 2 : 65536;
+			char *t = more <= SHARD_TEXT_MAX ? realloc(text, more) : NULL;
 
 			if (!t) {
-				free(text);
-				fclose(f);
-				snprintf(err, errlen, "out of memory");
-				return NULL;
+				snprintf(err, errlen, "%s", more <= SHARD_TEXT_MAX ? "out of memory"
+					 : "over 4 GiB: not a shard's file");
+				ok = false;
+				break;
 			}
 			text = t;
+			cap = more;
 		}
 		got = fread(text + len, 1, cap - len - 1, f);
+		nul = memchr(text + len, '\0', got);
+		if (nul) {
+			snprintf(err, errlen, "byte %zu is NUL: not a shard's file",
+				 (size_t)(nul - text));
+			ok = false;
+			break;
+		}
 		len += got;
 	} while (got);
-	text[len] = '\0';
-	if (ferror(f)) {
+	if (ok && ferror(f)) {
 		snprintf(err, errlen, "%s", strerror(errno));
-		free(text);
-		text = NULL;
+		ok = false;
 	}
 	fclose(f);
+	if (!ok) {
+		free(text);
+		return NULL;
+	}
+	text[len] = '\0';
 	return text;
 }
 
