@@ -27,7 +27,7 @@ ifneq ($(findstring ;,$(PREFIX)),)
 $(error PREFIX '$(PREFIX)' holds a ';': CMake would split its install manifest there; choose another)
 endif
 
-.PHONY: all deps build run test test-plain test-asan test-tsan bench prove mutate clean \
+.PHONY: all deps build run test test-plain test-asan test-tsan bench bench-e2e prove mutate clean \
 	fuzz fuzz-build test-fuzz install uninstall
 
 all: build
@@ -95,6 +95,19 @@ bench: deps
 	$(OQ)/build/txpath bench --svg $(OQ)/build/bench.svg
 	@sh bench/callgrind.sh $(OQ)/build/txpath
 	@sh bench/callgrind.sh $(OQ)/build/txpath --burst 1 --bulk 1
+
+# The real drivers against the tools people use, on a veth pair in a
+# network namespace of its own (root): txpath afxdp against trafgen and
+# DPDK's testpmd (bench/e2e/vs.sh), txpath replay against tcpreplay
+# (bench/e2e/replay.sh); the senders interleaved over 5 rounds, medians
+# counted at the peer, the issue's ratios, each sender's CPU per frame,
+# and a perf profile of each.  Minutes; never part of `make test`.
+bench-e2e: deps
+	@sh scripts/deps.sh bench
+	@$(MAKE) --no-print-directory build >/dev/null
+	@sh bench/e2e/vs.sh $(OQ)/build/txpath
+	@echo
+	@sh bench/e2e/replay.sh $(OQ)/build/txpath
 
 # Every era through the schedule explorer over a matrix of scenarios
 # (producers x packets x ring x fragments x bulk, each filling the ring):

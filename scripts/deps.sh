@@ -3,10 +3,11 @@
 set -eu
 need=""
 # deps.sh bench: valgrind (callgrind), DPDK (rte_ring; dpdk-dev has
-# dpdk-testpmd, for bench/e2e/vs.sh) too; deps.sh prove: GNU parallel,
-# which runs make prove's rows side by side.
+# dpdk-testpmd, for bench/e2e/vs.sh), linux-perf (the e2e benches'
+# profiles) too; deps.sh prove: GNU parallel, which runs make prove's
+# rows side by side.
 case "${1:-}" in
-bench) extra="valgrind libdpdk-dev dpdk-dev" ;;
+bench) extra="valgrind libdpdk-dev dpdk-dev linux-perf" ;;
 prove) extra="parallel" ;;
 *) extra="" ;;
 esac

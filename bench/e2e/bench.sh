@@ -3,9 +3,9 @@
 # on one veth pair in a network namespace of its own, with the same frame
 # (Ethernet/IPv4/UDP, same bytes and size), the same packet count, one
 # thread and two.  The figure is what arrived: the peer veth1's received
-# packets over the wall time of the command, best of RUNS (and the
-# range); ratios are against trafgen with the same thread count.  Root
-# only; not a test.
+# packets from the first frame's arrival to the command's end, best of
+# RUNS (and the range); ratios are against trafgen with the same thread
+# count.  Root only; not a test.
 #
 # usage: bench/e2e/bench.sh path/to/txpath [PACKETS [SIZE [RUNS]]]
 set -u
@@ -26,7 +26,7 @@ echo "trafgen: --cpus N, qdisc bypass (its default); txpath: --threads N"
 row_header
 for threads in 1 2; do
 	# shellcheck disable=SC2086
-	set -- $(best_of count_rate "$PACKETS" nsx $TRAFGEN --num "$PACKETS" --cpus "$threads")
+	set -- $(best_of count_rate "$PACKETS" $TRAFGEN --num "$PACKETS" --cpus "$threads")
 	base=$1
 	row trafgen "$threads" "$base" "$@"
 	for cfg in "afxdp --lock core" "afxdp --lock lltx" \
@@ -34,6 +34,6 @@ for threads in 1 2; do
 		"afpacket --lock core"; do
 		# shellcheck disable=SC2086
 		row "txpath --driver $cfg" "$threads" "$base" \
-			$(best_of count_rate "$PACKETS" nsx $TXRUN --threads "$threads" --packets "$PACKETS" --driver $cfg)
+			$(best_of count_rate "$PACKETS" $TXRUN --threads "$threads" --packets "$PACKETS" --driver $cfg)
 	done
 done

@@ -4,8 +4,8 @@
 # against without it (--umem-pool: the frame written straight into a UMEM
 # frame and posted by its address), on one veth pair in a namespace of its
 # own, copy-mode bind.  The figure is what arrived: veth1's received
-# packets over the wall time of the run, best of RUNS, per frame size and
-# thread count.  Root only; not a test.
+# packets from the first frame's arrival to the run's end, best of RUNS,
+# per frame size and thread count.  Root only; not a test.
 #
 # usage: bench/e2e/umem_pool.sh path/to/txpath [PACKETS [RUNS]]
 set -u
@@ -21,7 +21,7 @@ veth_setup
 
 # mpps ARGS...: txpath run --driver afxdp ARGS, in Mpps at the peer.
 mpps() {
-	pps=$(measure "$PACKETS" nsx "$TXPATH" run --driver afxdp --dev veth0 --packets "$PACKETS" \
+	pps=$(measure "$PACKETS" "$TXPATH" run --driver afxdp --dev veth0 --packets "$PACKETS" \
 		--quiet "$@")
 	python3 -c "print('%.3f' % ($pps / 1e6))" 2>/dev/null || echo "$pps"
 }

@@ -7,9 +7,14 @@
 # after its first frame arrived (so DPDK's start-up is left out).  The
 # senders take turns (A B C A B C ...) for RUNS rounds, so that a slow
 # spell of the machine falls on all of them; each row is a sender's
-# median, its range and spread ((max - min) / median); ratios are of
-# medians, against trafgen with the same thread count.  Root only; not a
-# test.
+# median, its range and spread ((max - min) / median), the ratios of
+# medians against trafgen and testpmd with the same thread count, and
+# the sender's CPU per frame (user, system) and the machine's softirq
+# time; the issue's goals follow each table (the better txpath row), and
+# where perf can sample, a profile of one more round per sender: how its
+# kernel time splits between sending and veth1's receive, which runs in
+# its context, and the kernel functions most sampled.  Root only; not a
+# test; `make bench-e2e` runs it with its defaults.
 #
 # usage: bench/e2e/vs.sh path/to/txpath [WINDOW [SIZE [RUNS]]]
 #
@@ -49,6 +54,10 @@
 #   veth1's MAC, so every sender's frames are alike to the peer.
 # - libxdp warns "No bpffs found at /sys/fs/bpf" in the namespace and
 #   loads its XDP program without the dispatcher: harmless here.
+# - dpdk-testpmd's main lcore spends about 0.3 s of CPU at start-up (EAL,
+#   256 MB of --no-huge memory) and then sleeps between its stats prints:
+#   its forwarding lcore is the sender (all but 1-2 % of its CPU in the
+#   kernel, under its AF_XDP kicks).
 # - a background job of a non-interactive sh ignores SIGINT, and
 #   trafgen --cpus N's children ignore their parent's SIGTERM: every sender
 #   gets a process group (setsid) and the group gets SIGTERM
@@ -68,49 +77,49 @@ ns_setup vs
 veth_setup 2
 . "$(dirname "$0")/measure.sh"
 frame_setup "$SIZE"
-QUEUES=$(nsx sh -c 'ls -d /sys/class/net/veth0/queues/tx-*' | wc -l)
-[ "$QUEUES" -ge 2 ] ||
-	echo "veth0 has $QUEUES transmit queue (tests/e2e/lib.sh's veth_setup makes one here): the 2-queue rows are unavailable"
 
 # testpmd_cmd N: testpmd's txonly on N net_af_xdp ports, one per queue of
 # veth0, N forwarding lcores (lcore i on CPU i - 1 mod 2), sending until stopped.
 testpmd_cmd() {
-	vdevs="" lcores="0@0"
+	vdevs="" lcores="0@0" peers=""
 	for i in $(seq 0 $(($1 - 1))); do
 		vdevs="$vdevs --vdev net_af_xdp$i,iface=veth0,start_queue=$i,queue_count=1"
 		lcores="$lcores,$((i + 1))@$((i % 2))"
-		peers="${peers:-} --eth-peer=$i,$(nsx cat /sys/class/net/veth1/address)"
+		peers="$peers --eth-peer=$i,$(nsx cat /sys/class/net/veth1/address)"
 	done
-	echo "ip netns exec $NS dpdk-testpmd --lcores $lcores --no-huge -m 256 --no-pci --no-shconf$vdevs" \
+	echo "dpdk-testpmd --lcores $lcores --no-huge -m 256 --no-pci --no-shconf$vdevs" \
 		"-- --forward-mode=txonly --port-topology=loop --nb-cores=$1 --txq=1 --rxq=1" \
 		"--txpkts=$SIZE --total-num-mbufs=16384 --stats-period 1$peers"
-	peers=""
 }
 
 echo "txpath afxdp vs trafgen and dpdk-testpmd (net_af_xdp) on veth ($(uname -r)), 2 queues,"
 echo "$SIZE-byte frames, pps at the peer over ${WINDOW} s after ${WARM} s: the senders interleaved"
-echo "(A B C A B C ...), median of $RUNS rounds, the range and spread; ratios against trafgen"
-median_header
+echo "(A B C A B C ...), median of $RUNS rounds, the range and spread; ratios of medians"
 for n in 1 2; do
-	: >"$TMP/senders"
+	echo
+	senders_reset
 	# shellcheck disable=SC2086
-	sender "trafgen --cpus $n" ip netns exec "$NS" $TRAFGEN --num 0 --cpus "$n"
-	if [ "$n" -le "$QUEUES" ]; then
-		cmd=$(testpmd_cmd "$n")
-		echo "  $cmd" >&2
-		# shellcheck disable=SC2086
-		sender "dpdk-testpmd txonly, $n port(s) x 1 queue" $cmd
-	else
-		echo "dpdk-testpmd txonly: needs $n queues: row unavailable"
-	fi
+	sender "trafgen --cpus $n" "$n" $TRAFGEN --num 0 --cpus "$n"
+	# shellcheck disable=SC2046
+	sender "dpdk-testpmd txonly, $n lcore(s), $n queue(s)" "$n" $(testpmd_cmd "$n")
 	queues=""
 	[ "$n" -gt 1 ] && queues="--queues $n"
 	for lock in core lltx; do
 		# A refusal of --queues fails the row, with txpath's error on stderr.
 		# shellcheck disable=SC2086
-		sender "txpath afxdp --lock $lock ${queues:-(1 queue)}" ip netns exec "$NS" $TXRUN \
+		sender "txpath afxdp --lock $lock ${queues:-(1 queue)}" "$n" $TXRUN \
 			--threads "$n" --seconds 600 --driver afxdp --lock "$lock" $queues
 	done
 	interleaved "window_rate $WINDOW" "$RUNS"
-	print_senders "$n"
+	print_senders 1:trafgen 2:testpmd
+	if [ "$n" = 1 ]; then
+		goal "1 producer vs testpmd, 1 lcore" 1.0 2 3 4
+		goal "1 producer vs trafgen" 1.5 1 3 4
+	else
+		goal "2 threads, 2 queues vs trafgen" 1.3 1 3 4
+		goal "2 threads, 2 queues vs testpmd" 1.0 2 3 4
+	fi
+	profile_senders "window_rate $WINDOW"
 done
+echo
+cpu_legend
