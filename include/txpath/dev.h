@@ -53,7 +53,7 @@ enum txp_defer {
 	 * queue): every other producer pushes with one compare-and-swap and
 	 * returns, and one context sends for all.  A producer that finds
 	 * the list empty and nobody's and the root lock free goes as without
-	 * a list: alone, it pays nothing for it. */
+	 * a list: alone, it pays no locked instruction for it. */
 	TXP_DEFER_DRAIN,
 };
 

@@ -242,10 +242,11 @@ static __attribute__((noinline)) unsigned burst_locked_busy(struct txp_txq *txq,
 /*
  * A queue with a defer list: txpath's drainer's, when nobody has it and
  * it is empty and the root lock is free, is no list at all (the caller
- * takes the root lock as without one: a producer alone pays nothing for
- * the list); else the list (xmit_defer.c).
+ * takes the root lock as without one: a producer alone pays no locked
+ * instruction for the list); else the list (xmit_defer.c).  Out of line:
+ * inlined, it costs the path without a list a few instructions a packet.
  */
-static inline __attribute__((always_inline)) unsigned
+static __attribute__((noinline)) unsigned
 burst_defer(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 {
 	if (txq->dev->defer == TXP_DEFER_DRAIN && txp__defer_idle(txq) &&
