@@ -182,7 +182,9 @@ extern const struct option run_knob_options[];
 "                          drain: txpath's own, not Linux's: the producer\n" \
 "                          that takes the list on keeps taking what is pushed\n" \
 "                          until it finds the list empty, so the others only\n" \
-"                          push (one compare-and-swap) and one sends for all\n" \
+"                          push (one compare-and-swap) and one sends for all;\n" \
+"                          one that finds it idle and the root lock free\n" \
+"                          goes as without a list\n" \
 "  --busylock on|off       the qdisc busylock (Linux 2.6.36 to 6.17; default:\n" \
 "                          the era's: on from 2.6.38 to 6.x): a producer that\n" \
 "                          finds the queue being run takes a second lock\n" \

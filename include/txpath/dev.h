@@ -51,7 +51,9 @@ enum txp_defer {
 	 * what was pushed meanwhile, until it finds the list empty (or has
 	 * queued a quota of packets, when it lets go and schedules the
 	 * queue): every other producer pushes with one compare-and-swap and
-	 * returns, and one context sends for all. */
+	 * returns, and one context sends for all.  A producer that finds
+	 * the list empty and nobody's and the root lock free goes as without
+	 * a list: alone, it pays no locked instruction for it. */
 	TXP_DEFER_DRAIN,
 };
 

@@ -30,12 +30,13 @@ struct dql_interval {
 	bool all_prev_completed;	/* the previous interval's all completed */
 };
 
-static struct dql_interval dql_interval(struct txp_dql *dql, unsigned count, unsigned limit)
+static struct dql_interval dql_interval(struct txp_dql *dql, unsigned count, unsigned limit,
+					unsigned num_queued)
 {
 	struct dql_interval iv;
 	unsigned inflight;
 
-	iv.num_queued = txp_load_relaxed(&dql->num_queued);
+	iv.num_queued = num_queued;
 	inflight = iv.num_queued - dql->num_completed;
 	if (count > inflight) {
 		txp_counter_add_shared(&dql->completed_refused, count - inflight);
@@ -104,13 +105,11 @@ static unsigned dql_new_limit(struct txp_dql *dql, const struct dql_interval *iv
 	return limit;
 }
 
-void txp_dql_completed(struct txp_dql *dql, unsigned count, uint64_t now_ns)
+/* The end of a completion: the limit clamped, and stored if it changed;
+ * what the next completion compares with kept. */
+static inline void dql_close(struct txp_dql *dql, unsigned limit, unsigned new_limit,
+			     unsigned ovlimit, unsigned completed, unsigned num_queued)
 {
-	unsigned limit = txp_load_relaxed(&dql->limit);
-	struct dql_interval iv = dql_interval(dql, count, limit);
-	unsigned ovlimit = iv.ovlimit;
-	unsigned new_limit = dql_new_limit(dql, &iv, limit, now_ns);
-
 	if (new_limit < dql->min_limit)
 		new_limit = dql->min_limit;
 	if (new_limit > dql->max_limit)
@@ -119,11 +118,43 @@ void txp_dql_completed(struct txp_dql *dql, unsigned count, uint64_t now_ns)
 		txp_store_relaxed(&dql->limit, new_limit);
 		ovlimit = 0;	/* a new limit: the excess was measured against the old */
 	}
-	txp_store_relaxed(&dql->adj_limit, new_limit + iv.completed);
+	txp_store_relaxed(&dql->adj_limit, new_limit + completed);
 	dql->prev_ovlimit = ovlimit;
 	dql->prev_last_obj_cnt = txp_load_relaxed(&dql->last_obj_cnt);
-	dql->num_completed = iv.completed;
-	dql->prev_num_queued = iv.num_queued;
+	dql->num_completed = completed;
+	dql->prev_num_queued = num_queued;
+}
+
+/* Any completion but the steady state's: the interval measured, the limit
+ * recomputed.  Out of line, so that the steady state saves no registers
+ * for it. */
+static __attribute__((noinline)) void dql_completed_slow(struct txp_dql *dql, unsigned count,
+							 uint64_t now_ns, unsigned limit,
+							 unsigned num_queued)
+{
+	struct dql_interval iv = dql_interval(dql, count, limit, num_queued);
+
+	dql_close(dql, limit, dql_new_limit(dql, &iv, limit, now_ns), iv.ovlimit, iv.completed,
+		  num_queued);
+}
+
+void txp_dql_completed(struct txp_dql *dql, unsigned count, uint64_t now_ns)
+{
+	unsigned limit = txp_load_relaxed(&dql->limit);
+	unsigned num_queued = txp_load_relaxed(&dql->num_queued);
+
+	/* The steady state of a queue that keeps up: all in flight completes,
+	 * none of it over the limit, nor any of the previous interval's.
+	 * The limit then neither starved nor was busy (dql_new_limit() keeps
+	 * it), and there is no excess to remember: the same result, without
+	 * the interval's arithmetic.  The same loads and stores of the shared
+	 * fields, in the same order. */
+	if (txp_likely(num_queued - dql->num_completed == count && count <= limit &&
+		       !dql->prev_ovlimit)) {
+		dql_close(dql, limit, limit, 0, num_queued, num_queued);
+		return;
+	}
+	dql_completed_slow(dql, count, now_ns, limit, num_queued);
 }
 
 void txp_dql_reset(struct txp_dql *dql)

@@ -187,19 +187,19 @@ xmit_try_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 }
 
 /*
- * xmit_burst_txq()'s root-locked part: pkts[0..n) queued, or sent by the
- * bypass, and the queue run; what the qdisc refused dropped once the
- * lock is released.  busy: as try_locked()'s.  Returns how many were
- * queued or sent.
+ * xmit_burst_txq()'s root-locked part, the root lock held: pkts[0..n)
+ * queued, or sent by the bypass, and the queue run; the lock released,
+ * and what the qdisc refused dropped.  busy: as try_locked()'s.  Returns
+ * how many were queued or sent.
  */
 static inline __attribute__((always_inline)) unsigned
-burst_locked(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self, bool busy)
+__burst_locked(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self, bool busy)
 {
 	struct txp_qdisc *q = txq->qdisc;
 	struct txp_pkt *refused = NULL, **tail = &refused;
 	unsigned queued = 0;
 
-	txp_spin_lock_as(&txq->root_lock, self);
+	txp_assert_held(&txq->root_lock);
 	if (__txp_try_bypass(txq, pkts, n, self)) {
 		queued = n;
 		__txp_qdisc_run(txq, self, pkts, n, &busy);
@@ -223,12 +223,36 @@ burst_locked(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self, b
 	return queued;
 }
 
+/* The same, taking the root lock. */
+static inline __attribute__((always_inline)) unsigned
+burst_locked(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self, bool busy)
+{
+	txp_spin_lock_as(&txq->root_lock, self);
+	return __burst_locked(txq, pkts, n, self, busy);
+}
+
 /* The same after the busylock (txp__busylock_wanted()): out of line. */
 static __attribute__((noinline)) unsigned burst_locked_busy(struct txp_txq *txq, struct txp_pkt **pkts,
 							   unsigned n, int self)
 {
 	txp_spin_lock_as(&txq->busylock, self);
 	return burst_locked(txq, pkts, n, self, true);
+}
+
+/*
+ * A queue with a defer list: txpath's drainer's, when nobody has it and
+ * it is empty and the root lock is free, is no list at all (the caller
+ * takes the root lock as without one: a producer alone pays no locked
+ * instruction for the list); else the list (xmit_defer.c).  Out of line:
+ * inlined, it costs the path without a list a few instructions a packet.
+ */
+static __attribute__((noinline)) unsigned
+burst_defer(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
+{
+	if (txq->dev->defer == TXP_DEFER_DRAIN && txp__defer_idle(txq) &&
+	    txp_spin_trylock_as(&txq->root_lock, self))
+		return __burst_locked(txq, pkts, n, self, false);
+	return txp__xmit_defer(txq, pkts, n, self);
 }
 
 /*
@@ -258,7 +282,7 @@ xmit_burst_txq(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self)
 	if (q->ops->nolock)
 		return txp__xmit_nolock(txq, pkts, n, self, false);
 	if (dev->defer)
-		return txp__xmit_defer(txq, pkts, n, self);
+		return burst_defer(txq, pkts, n, self);
 	if (txp_unlikely(txp__busylock_wanted(txq, self)))
 		return burst_locked_busy(txq, pkts, n, self);
 	return burst_locked(txq, pkts, n, self, false);

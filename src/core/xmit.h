@@ -377,6 +377,19 @@ void txp__nolock_tx_action(struct txp_txq *txq);
  * Returns n: the packets are the queue's (what the qdisc then refuses is
  * dropped as qdisc-limit, by whoever drains). */
 unsigned txp__xmit_defer(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self);
+/*
+ * Is the drainer's list empty with nobody draining it (txq->defer_head
+ * NULL: no packet, no DRAINER bit)?  Then a producer that has the root
+ * lock at once may go the way of a queue without a list: whatever it
+ * pushed before was taken and queued under the root lock before the list
+ * was left so (its own push, or something later, is what it reads), and
+ * a producer that finds the lock held goes on to txp__xmit_defer(),
+ * which reads the list again.
+ */
+static inline bool txp__defer_idle(struct txp_txq *txq)
+{
+	return txp_load_relaxed(&txq->defer_head) == NULL;
+}
 /* net_tx_action's part of the drainer's list (TXP_DEFER_DRAIN): a list
  * let go of (not empty, nobody draining it) is taken on and drained.
  * Caller holds the root lock.  Returns what the qdisc refused, a list the

@@ -25,7 +25,11 @@
  * DEFER_QUOTA packets it lets go of the list as it stands (clears the
  * bit) and schedules the queue: whoever pushes next takes it on, or
  * net_tx_action does.  So a non-empty list always has its bit set and its
- * drainer in the loop, or its bit clear and the queue scheduled.
+ * drainer in the loop, or its bit clear and the queue scheduled.  A
+ * producer that finds the list empty and its bit clear, and the root lock
+ * free at once, goes as without a list (xmit.c: txp__defer_idle()): the
+ * list is left alone, and whoever pushes meanwhile finds the lock held
+ * and takes the list on as above.
  *
  * Unlike the kernel's there is no defer_count limit: the list holds at
  * most what the producers' pools hold, and what the qdisc then refuses is

@@ -10,6 +10,8 @@
  *  - a queue busy the whole interval shrinks by the lowest slack seen,
  *    only once the hold time has passed (strictly), then measures afresh;
  *  - the clamps hold, their setters refuse what cannot be;
+ *  - a queue that keeps up keeps its limit, and an excess held by the
+ *    clamp grows it at the next completion;
  *  - reset: nothing in flight, the limit at min_limit, then as fresh;
  *  - the same history started just below UINT_MAX gives the same limits;
  *  - a completion of more than is in flight completes what is, counting
@@ -189,6 +191,39 @@ static void test_clamps_hold(void **state)
 	assert_int_equal(txp_dql_limit(&d), 8000);
 }
 
+/* A queue that keeps up (everything in flight completes, under the limit,
+ * no excess before it): the limit stays, clamped to what the setters asked
+ * since; after an interval over a limit held by the clamp, a completion
+ * that would otherwise keep up grows it by that excess (starved in the
+ * previous interval). */
+static void test_steady_state(void **state)
+{
+	struct txp_dql d;
+
+	(void)state;
+	txp_dql_init(&d, HOLD);
+	queue_complete(&d, 100, 100, T0);		/* starved: 100 */
+	for (unsigned i = 0; i < 3; i++) {
+		queue_complete(&d, 60, 60, T0 + 2 * HOLD * (i + 1));
+		assert_int_equal(txp_dql_limit(&d), 100);
+		assert_int_equal(txp_dql_avail(&d), 100);
+		assert_int_equal(txp_dql_inflight(&d), 0);
+	}
+	assert_int_equal(txp_dql_set_min_limit(&d, 150), 0);
+	queue_complete(&d, 60, 60, T0 + 8 * HOLD);
+	assert_int_equal(txp_dql_limit(&d), 150);	/* the clamp, at this completion */
+	assert_int_equal(txp_dql_avail(&d), 150);
+
+	assert_int_equal(txp_dql_set_max_limit(&d, 150), 0);
+	queue_complete(&d, 200, 200, T0 + 9 * HOLD);	/* starved, held at 150: 50 over */
+	assert_int_equal(txp_dql_limit(&d), 150);
+	assert_int_equal(txp_dql_set_max_limit(&d, TXP_DQL_MAX_LIMIT), 0);
+	queue_complete(&d, 60, 60, T0 + 10 * HOLD);
+	assert_int_equal(txp_dql_limit(&d), 150 + 60 + 50);
+	queue_complete(&d, 60, 60, T0 + 11 * HOLD);	/* the excess counted once */
+	assert_int_equal(txp_dql_limit(&d), 260);
+}
+
 static void test_limit_setters_refuse(void **state)
 {
 	struct txp_dql d;
@@ -323,6 +358,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_slack_shrinks_after_hold),
 		cmocka_unit_test(test_starvation_restarts_slack),
 		cmocka_unit_test(test_clamps_hold),
+		cmocka_unit_test(test_steady_state),
 		cmocka_unit_test(test_limit_setters_refuse),
 		cmocka_unit_test(test_reset),
 		cmocka_unit_test(test_wraps_near_uint_max),

@@ -21,8 +21,10 @@
 struct null_pcpu {
 	txp_cacheline_aligned struct txp_pkt *head, **tail;	/* posted, no doorbell yet */
 	unsigned n, bytes;
-	struct txp_txq *txq;	/* the queue they were posted on (one per batch) */
-	_Atomic uint64_t *doorbell;	/* ... and its doorbell */
+	/* The queue they were posted on (one per batch) and its doorbell:
+	 * kept after the flush for the next batch, until open forgets them. */
+	struct txp_txq *txq;
+	_Atomic uint64_t *doorbell;
 	_Atomic uint64_t packets, doorbells;
 };
 
@@ -94,6 +96,8 @@ static int null_open(struct txp_dev *dev)
 
 	nul->dev = dev;
 	nul->bql = txp_dev_bql(dev);
+	for (int i = 0; i < TXP__CTX_IDS; i++)
+		nul->pcpu[i].txq = NULL;	/* another device's, perhaps */
 	return 0;
 }
 
@@ -118,7 +122,9 @@ static enum txp_tx null_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 	struct txp_null *nul = txp_dev_priv(txp_txq_dev(txq));
 	struct null_pcpu *c = &nul->pcpu[txp_ctx_self()];
 
-	if (!c->head) {
+	/* A batch is on one queue: the first packet of one on another queue
+	 * than the last batch's finds its doorbell. */
+	if (!c->head && c->txq != txq) {
 		c->txq = txq;
 		c->doorbell = &nul->queue[txp_txq_index(txq)].doorbell;
 	}
