@@ -298,10 +298,15 @@ static void skip(struct bench_row *r, const char *why)
  * core/exclusive (one root lock, one queue) on the null driver: the
  * busylock (2.6.36 to 6.17), 6.18's locked pfifo_fast whose producers
  * defer to the one holding the lock, the same with txpath's drainer (the
- * first keeps the list until it is empty), and the lockless pfifo_fast. */
-#define QDISC_ROWS 4
+ * first keeps the list until it is empty), and the lockless pfifo_fast;
+ * and no qdisc at all, as software devices have it (noqueue: the driver
+ * called at once, under its xmit lock or, LLTX, its own), the floor under
+ * every queued path. */
+#define QDISC_ROWS 6
 static struct bench_row *add_qdisc_rows(struct bench_row *r, unsigned threads)
 {
+	static const enum txp_lock_mode locks[] = { TXP_LOCK_CORE, TXP_LOCK_LLTX };
+
 	r = add_row(r, "core/excl/busy", "null", BENCH_TXPATH, threads);
 	r[-1].lock = TXP_LOCK_CORE;
 	r[-1].runner = TXP_RUNNER_EXCLUSIVE;
@@ -318,6 +323,12 @@ static struct bench_row *add_qdisc_rows(struct bench_row *r, unsigned threads)
 	r[-1].lock = TXP_LOCK_CORE;
 	r[-1].runner = TXP_RUNNER_EXCLUSIVE;
 	r[-1].qdisc = &txp_pfifo_nolock_ops;
+	for (size_t i = 0; i < 2; i++) {
+		r = add_row(r, i ? "lltx/noqueue" : "core/noqueue", "null", BENCH_TXPATH, threads);
+		r[-1].lock = locks[i];
+		r[-1].runner = TXP_RUNNER_EXCLUSIVE;
+		r[-1].qdisc = &txp_noqueue_ops;
+	}
 	return r;
 }
 

@@ -23,8 +23,10 @@ static const char bench_help[] =
 "producer (core/excl/mq, 6.x: with BQL and the busylock, as --era 6.x),\n"
 "core/exclusive with the qdisc busylock of 2.6.36 to 6.17 (core/excl/busy),\n"
 "6.18's defer list (core/excl/defer), txpath's drainer, not Linux's\n"
-"(core/excl/drain: --defer drain), and the lockless qdisc (core/nolock);\n"
-"and baselines on the same null driver:\n"
+"(core/excl/drain: --defer drain), the lockless qdisc (core/nolock), and\n"
+"no qdisc, as software devices have it (core/noqueue, lltx/noqueue: the\n"
+"driver called at once; the targets below keep them apart from the queued\n"
+"paths); and baselines on the same null driver:\n"
 "  mutex        a pthread mutex around \"queue the packet and call the\n"
 "               driver\", taken once per packet\n"
 "  mutex-burst  the same mutex taken once around a whole burst, as txpath\n"
@@ -214,11 +216,18 @@ static bool one_queue(const struct bench_row *r)
 	return r->kind == BENCH_TXPATH && !strcmp(r->driver, "null") && r->queues <= 1;
 }
 
+/* A row with no qdisc (noqueue): nothing queued, so no queued path's
+ * target; its own line. */
+static bool no_qdisc(const struct bench_row *r)
+{
+	return r->qdisc == &txp_noqueue_ops;
+}
+
 /* The fastest txpath row on the null driver at a thread count whose
  * config starts with prefix ("" for any), on one queue or a queue per
- * producer; NULL if none ran. */
+ * producer, with a qdisc (queued) or without; NULL if none ran. */
 static const struct bench_row *best_txpath(const struct bench_row *rows, size_t n, unsigned threads,
-					   const char *prefix, bool shared)
+					   const char *prefix, bool shared, bool queued)
 {
 	const struct bench_row *best = NULL;
 
@@ -226,7 +235,7 @@ static const struct bench_row *best_txpath(const struct bench_row *rows, size_t 
 		const struct bench_row *r = &rows[i];
 
 		if (r->skipped || r->kind != BENCH_TXPATH || r->threads != threads ||
-		    strcmp(r->driver, "null") || one_queue(r) != shared ||
+		    strcmp(r->driver, "null") || one_queue(r) != shared || no_qdisc(r) == queued ||
 		    strncmp(r->config, prefix, strlen(prefix)))
 			continue;
 		if (!best || r->mpps > best->mpps)
@@ -236,7 +245,7 @@ static const struct bench_row *best_txpath(const struct bench_row *rows, size_t 
 }
 
 /* One line of the targets: row against mutex and mutex-burst at its
- * thread count, with the goal. */
+ * thread count, with the goal (NULL: none). */
 static void print_target(const char *what, const struct bench_row *r, const struct bench_row *rows,
 			 size_t n, const char *goal)
 {
@@ -251,7 +260,9 @@ static void print_target(const char *what, const struct bench_row *r, const stru
 		printf(" %5.2fx mutex", r->mpps / m->mpps);
 	if (mb && mb->mpps > 0)
 		printf(" %5.2fx mutex-burst", r->mpps / mb->mpps);
-	printf("  (goal %s)\n", goal);
+	if (goal)
+		printf("  (goal %s)", goal);
+	printf("\n");
 }
 
 /* Issue 27's goals, as ratios within this run: one at a time (--burst 1)
@@ -263,16 +274,20 @@ static void print_targets(const struct bench_row *rows, size_t n, unsigned max_t
 	char goal[64], most[64];
 	const struct bench_row *ck = find(rows, n, "ckring", "null", 2);
 	const struct bench_row *rte = find(rows, n, "rte_ring", "null", 2);
-	const struct bench_row *two = best_txpath(rows, n, 2, "", true);
+	const struct bench_row *two = best_txpath(rows, n, 2, "", true, true);
 
 	snprintf(goal, sizeof(goal), ">= 1.0x %s", base);
 	snprintf(most, sizeof(most), ">= 0.8x %s", base);
 	printf("\ntargets (bursts of %u: against %s)\n", burst, base);
-	print_target("1 producer, best", best_txpath(rows, n, 1, "", true), rows, n, goal);
+	print_target("1 producer, best", best_txpath(rows, n, 1, "", true, true), rows, n, goal);
+	print_target("1 producer, no qdisc (no goal)", best_txpath(rows, n, 1, "", true, false),
+		     rows, n, NULL);
 	if (max_threads < 2)
 		return;
+	print_target("2 producers, no qdisc (no goal)", best_txpath(rows, n, 2, "", true, false),
+		     rows, n, NULL);
 	print_target("2 producers, one queue, best", two, rows, n, goal);
-	print_target("2 producers, one queue, core lock", best_txpath(rows, n, 2, "core/", true),
+	print_target("2 producers, one queue, core lock", best_txpath(rows, n, 2, "core/", true, true),
 		     rows, n, most);
 	print_target("2 producers, one queue, busylock", find(rows, n, "core/excl/busy", "null", 2),
 		     rows, n, most);
@@ -281,7 +296,7 @@ static void print_targets(const struct bench_row *rows, size_t n, unsigned max_t
 	print_target("2 producers, one queue, drainer", find(rows, n, "core/excl/drain", "null", 2),
 		     rows, n, most);
 	snprintf(goal, sizeof(goal), ">= 2.5x %s", base);
-	print_target("2 producers, a queue each", best_txpath(rows, n, 2, "", false), rows, n, goal);
+	print_target("2 producers, a queue each", best_txpath(rows, n, 2, "", false, true), rows, n, goal);
 	if (two && ck && ck->mpps > 0)
 		printf("  2 producers, one queue, best: %.2fx ckring\n", two->mpps / ck->mpps);
 	if (two && rte && rte->mpps > 0)

@@ -15,7 +15,7 @@ trap 'rm -rf "$dir"' EXIT
 rc=$?
 check "bench --quick exits 0 (got $rc: $(cat "$dir/err"))" '[ "$rc" -eq 0 ]'
 for config in mutex mutex-burst core/concurrent lltx/concurrent core/exclusive lltx/exclusive \
-	core/excl/mq 6.x core/excl/defer core/nolock; do
+	core/excl/mq 6.x core/excl/defer core/nolock core/noqueue lltx/noqueue; do
 	for t in 1 2; do
 		check "a null row for $config at $t threads" \
 			"grep -q '\"config\":\"$config\",\"driver\":\"null\",\"threads\":$t,' '$dir/out'"
