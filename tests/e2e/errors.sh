@@ -2,7 +2,8 @@
 # The real drivers' errors, each one clear line and the right exit status:
 # no such interface, a name no interface can have, out of descriptors
 # (ulimit -n), interface down, recv's interface deleted or set down, no permission, XDP zero-copy not
-# supported (veth has none), more queues than there are, and the link going down mid-run: the run
+# supported (veth has none), a queue another AF_XDP socket holds (and runs back to back, which
+# must all start), more queues than there are, and the link going down mid-run: the run
 # drops what is left with a reason (dev-down, tx-error), reports it, and ends; nothing hangs.
 # usage: errors.sh path/to/txpath
 set -u
@@ -79,6 +80,19 @@ for d in afpacket afxdp $tap; do
 done
 expect_error "zero-copy not supported" \
 	nsx "$TXPATH" run --driver afxdp --dev veth0 --xdp-mode zerocopy --packets 10
+# A queue another socket holds: said after the bind's wait, one line.  Runs
+# back to back on one queue all start: the kernel's release of the last
+# socket is waited for (without it, one run in two failed with EBUSY).
+nsx "$TXPATH" run --driver afxdp --dev veth0 --seconds 3 >/dev/null 2>&1 &
+held=$!
+sleep 0.5
+expect_error "veth0: queue 0 is bound to another AF_XDP socket (still after 1000 ms" \
+	nsx "$TXPATH" run --driver afxdp --dev veth0 --packets 10
+wait $held || fail "the run holding queue 0: exit $?"
+for i in 1 2 3 4 5 6 7 8; do
+	nsx "$TXPATH" run --driver afxdp --dev veth0 --packets 100 >/dev/null 2>"$TMP/err" ||
+		{ cat "$TMP/err"; fail "afxdp run $i of 8 back to back did not start"; }
+done
 # More queues than the interface has, or than a file or a single-queue
 # TAP takes, or a TUN for a TAP: said so, with what there is.
 expect_error "veth0: has 1 transmit queue, fewer than queues 0-1 need" \

@@ -43,6 +43,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <xdp/libxdp.h>
 #include <xdp/xsk.h>
 
@@ -343,6 +344,11 @@ static unsigned pow2_at_least(unsigned v)
 }
 
 /* The message for a UMEM or socket set-up that libxdp failed with e. */
+/* A bind that finds the queue still bound (EBUSY): tried again every
+ * XDP_BIND_RETRY_MS, for XDP_BIND_WAIT_MS (xdp_socket_setup()). */
+#define XDP_BIND_WAIT_MS 1000
+#define XDP_BIND_RETRY_MS 5
+
 static void xdp_error(char *err, size_t errlen, const struct netdrv_queue_cfg *c, int e)
 {
 	const char *ifname = c->net->ifname;
@@ -361,6 +367,10 @@ static void xdp_error(char *err, size_t errlen, const struct netdrv_queue_cfg *c
 	else if (e == EINVAL)
 		snprintf(err, errlen, "%s: cannot bind an AF_XDP socket to queue %u (no such queue?)",
 			 ifname, c->net->queue + c->queue);
+	else if (e == EBUSY)
+		snprintf(err, errlen,
+			 "%s: queue %u is bound to another AF_XDP socket (still after %d ms: another txpath's, or another program's)",
+			 ifname, c->net->queue + c->queue, XDP_BIND_WAIT_MS);
 	else
 		txp__iface_sock_error(err, errlen, ifname, "AF_XDP socket", e);
 }
@@ -430,7 +440,12 @@ static bool xdp_queues_ok(const struct afxdp *x, const struct netdrv_queue_cfg *
 
 /* Queue c->queue's socket, on the interface's queue c->net->queue + that,
  * over queue 0's UMEM, with its own fill and completion rings (queue 0's
- * are the UMEM's).  0 or -1 and a message. */
+ * are the UMEM's).  A queue whose socket was just closed, by this process
+ * or another, stays bound until the kernel's deferred release clears it
+ * (under 50 ms here): its bind fails with EBUSY, and is
+ * tried again every XDP_BIND_RETRY_MS for XDP_BIND_WAIT_MS (two runs
+ * back to back failed one time in two without it).  0 or -1 and a
+ * message. */
 static int xdp_socket_setup(struct afxdp *x, const struct netdrv_queue_cfg *c, char *err,
 			    size_t errlen)
 {
@@ -443,8 +458,13 @@ static int xdp_socket_setup(struct afxdp *x, const struct netdrv_queue_cfg *c, c
 	int rc;
 
 	x->base = (uint64_t)c->queue * x->um->slots;
-	rc = xsk_socket__create_shared(&x->xsk, c->net->ifname, c->net->queue + c->queue,
-				       x->um->umem, NULL, &x->tx, &x->fq, &x->cq, &scfg);
+	for (int waited = 0;; waited += XDP_BIND_RETRY_MS) {
+		rc = xsk_socket__create_shared(&x->xsk, c->net->ifname, c->net->queue + c->queue,
+					       x->um->umem, NULL, &x->tx, &x->fq, &x->cq, &scfg);
+		if (rc != -EBUSY || waited >= XDP_BIND_WAIT_MS)
+			break;
+		nanosleep(&(struct timespec){ 0, XDP_BIND_RETRY_MS * 1000000L }, NULL);
+	}
 	if (rc) {
 		x->xsk = NULL;
 		xdp_error(err, errlen, c, -rc);
