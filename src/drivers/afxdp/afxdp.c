@@ -343,12 +343,12 @@ static unsigned pow2_at_least(unsigned v)
 	return p;
 }
 
-/* The message for a UMEM or socket set-up that libxdp failed with e. */
 /* A bind that finds the queue still bound (EBUSY): tried again every
  * XDP_BIND_RETRY_MS, for XDP_BIND_WAIT_MS (xdp_socket_setup()). */
 #define XDP_BIND_WAIT_MS 1000
 #define XDP_BIND_RETRY_MS 5
 
+/* The message for a UMEM or socket set-up that libxdp failed with e. */
 static void xdp_error(char *err, size_t errlen, const struct netdrv_queue_cfg *c, int e)
 {
 	const char *ifname = c->net->ifname;
@@ -442,10 +442,9 @@ static bool xdp_queues_ok(const struct afxdp *x, const struct netdrv_queue_cfg *
  * over queue 0's UMEM, with its own fill and completion rings (queue 0's
  * are the UMEM's).  A queue whose socket was just closed, by this process
  * or another, stays bound until the kernel's deferred release clears it
- * (under 50 ms here): its bind fails with EBUSY, and is
- * tried again every XDP_BIND_RETRY_MS for XDP_BIND_WAIT_MS (two runs
- * back to back failed one time in two without it).  0 or -1 and a
- * message. */
+ * (under 50 ms here): its bind fails with EBUSY, and is tried again every
+ * XDP_BIND_RETRY_MS for XDP_BIND_WAIT_MS (two runs back to back failed
+ * one time in two without it).  0 or -1 and a message. */
 static int xdp_socket_setup(struct afxdp *x, const struct netdrv_queue_cfg *c, char *err,
 			    size_t errlen)
 {
