@@ -83,9 +83,14 @@ expect_error "zero-copy not supported" \
 # A queue another socket holds: said after the bind's wait, one line.  Runs
 # back to back on one queue all start: the kernel's release of the last
 # socket is waited for (without it, one run in two failed with EBUSY).
-nsx "$TXPATH" run --driver afxdp --dev veth0 --seconds 3 >/dev/null 2>&1 &
+rx=$(nsx cat /sys/class/net/veth1/statistics/rx_packets)
+nsx "$TXPATH" run --driver afxdp --dev veth0 --seconds 5 >/dev/null 2>&1 &
 held=$!
-sleep 0.5
+# bound once its frames reach the peer (not a fixed sleep: a slow build)
+for i in $(seq 100); do
+	[ "$(nsx cat /sys/class/net/veth1/statistics/rx_packets)" -gt "$rx" ] && break
+	sleep 0.05
+done
 expect_error "veth0: queue 0 is bound to another AF_XDP socket (still after 1000 ms" \
 	nsx "$TXPATH" run --driver afxdp --dev veth0 --packets 10
 wait $held || fail "the run holding queue 0: exit $?"
