@@ -305,7 +305,10 @@ static void skip(struct bench_row *r, const char *why)
 #define QDISC_ROWS 6
 static struct bench_row *add_qdisc_rows(struct bench_row *r, unsigned threads)
 {
-	static const enum txp_lock_mode locks[] = { TXP_LOCK_CORE, TXP_LOCK_LLTX };
+	static const struct {
+		const char *config;
+		enum txp_lock_mode lock;
+	} noqueue[] = { { "core/noqueue", TXP_LOCK_CORE }, { "lltx/noqueue", TXP_LOCK_LLTX } };
 
 	r = add_row(r, "core/excl/busy", "null", BENCH_TXPATH, threads);
 	r[-1].lock = TXP_LOCK_CORE;
@@ -323,9 +326,9 @@ static struct bench_row *add_qdisc_rows(struct bench_row *r, unsigned threads)
 	r[-1].lock = TXP_LOCK_CORE;
 	r[-1].runner = TXP_RUNNER_EXCLUSIVE;
 	r[-1].qdisc = &txp_pfifo_nolock_ops;
-	for (size_t i = 0; i < 2; i++) {
-		r = add_row(r, i ? "lltx/noqueue" : "core/noqueue", "null", BENCH_TXPATH, threads);
-		r[-1].lock = locks[i];
+	for (size_t i = 0; i < sizeof(noqueue) / sizeof(noqueue[0]); i++) {
+		r = add_row(r, noqueue[i].config, "null", BENCH_TXPATH, threads);
+		r[-1].lock = noqueue[i].lock;
 		r[-1].runner = TXP_RUNNER_EXCLUSIVE;
 		r[-1].qdisc = &txp_noqueue_ops;
 	}
