@@ -60,6 +60,16 @@ check "the small ring stopped a queue (the counters are not all zero)" "holds '$
 check "each flow in order at the wire (the core's xmit lock, one runner)" \
 	"holds '$dir/mq' 'd[\"reordered\"] == 0 and d[\"requeues\"] > 0'"
 
+# The null driver under LLTX with byte queue limits: two producers on one
+# queue post and complete at once, so the limits' sent side and their
+# completions take the driver's own lock (null.c); without it they race
+# (ThreadSanitizer's report fails this run) and the counts come apart.
+"$TXPATH" run --driver null --lock lltx --bql on --threads 2 --queues 1 --packets 200000 \
+	--json >"$dir/lltx_bql" 2>"$dir/err"
+rc=$?
+check "null, LLTX, BQL, 2 producers on one queue (exit $rc: $(head -1 "$dir/err"))" \
+	"[ $rc -eq 0 ] && holds '$dir/lltx_bql' 'd[\"transmitted\"] == 200000 and d[\"per_queue\"][0][\"bql_inflight\"] == 0'"
+
 # The demo's rows include the modern eras.  (Its exit status is not
 # asked: 5.1-nolock, the lockless qdisc as merged, may strand a packet.)
 "$TXPATH" demo --packets 20000 >"$dir/demo" 2>"$dir/err"

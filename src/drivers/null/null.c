@@ -7,9 +7,12 @@
  * register per queue) and completes the whole list at once.  Each
  * context has its own list, so the driver needs no lock at all: it is
  * safe under LLTX (a fully lockless software device, as LLTX came to
- * mean) and under the core's xmit lock alike.  It reports its bytes to
- * byte queue limits (sent at post, completed at the doorbell), which
- * never find anything in flight between two batches.
+ * mean) and under the core's xmit lock alike.  With byte queue limits it
+ * reports its bytes (sent at post, completed at the doorbell), which
+ * never find anything in flight between two batches; but a queue's limits
+ * are one state, whose sent side must be serialised, and its completions
+ * too (dql.h), so under LLTX it then takes a lock of its own per queue
+ * around both, as an LLTX driver with BQL does.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,11 +34,14 @@ struct null_pcpu {
 struct txp_null {
 	struct txp_dev *dev;		/* set by open */
 	bool bql;			/* ... and whether it reports to BQL */
+	bool own_lock;			/* ... under LLTX: tx_lock serialises it */
 	struct null_pcpu pcpu[TXP__CTX_IDS];	/* by context id, the library's own too */
 	/* The doorbell registers, one per queue: every context that flushes
-	 * a queue writes its own; a queue per producer shares none. */
+	 * a queue writes its own; a queue per producer shares none.  The
+	 * lock: taken only with own_lock. */
 	struct {
 		txp_cacheline_aligned _Atomic uint64_t doorbell;
+		struct txp_spinlock tx_lock;
 	} queue[TXP_DEV_MAX_QUEUES];
 };
 
@@ -48,6 +54,8 @@ struct txp_null *txp_null_create(void)
 	memset(nul, 0, sizeof(*nul));
 	for (int i = 0; i < TXP__CTX_IDS; i++)
 		nul->pcpu[i].tail = &nul->pcpu[i].head;
+	for (int i = 0; i < TXP_DEV_MAX_QUEUES; i++)
+		txp_spin_init(&nul->queue[i].tx_lock, "&nul->tx_lock");
 	return nul;
 }
 
@@ -96,6 +104,7 @@ static int null_open(struct txp_dev *dev)
 
 	nul->dev = dev;
 	nul->bql = txp_dev_bql(dev);
+	nul->own_lock = nul->bql && txp_dev_lock_mode(dev) == TXP_LOCK_LLTX;
 	for (int i = 0; i < TXP__CTX_IDS; i++)
 		nul->pcpu[i].txq = NULL;	/* another device's, perhaps */
 	return 0;
@@ -111,16 +120,10 @@ static void null_stop(struct txp_dev *dev)
 		null_flush(nul, &nul->pcpu[i]);
 }
 
-/*
- * start_xmit: post, and flush at the end of a batch.
- * Synchronization: none needed: the state it writes is the calling
- * context's own.  Context: any.
- * Return codes: always TXP_TX_OK.
- */
-static enum txp_tx null_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
+/* Post pkt, and flush at the end of a batch. */
+static void null_post(struct txp_null *nul, struct null_pcpu *c, struct txp_pkt *pkt,
+		      struct txp_txq *txq)
 {
-	struct txp_null *nul = txp_dev_priv(txp_txq_dev(txq));
-	struct null_pcpu *c = &nul->pcpu[txp_ctx_self()];
 
 	/* A batch is on one queue: the first packet of one on another queue
 	 * than the last batch's finds its doorbell. */
@@ -139,6 +142,30 @@ static enum txp_tx null_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
 			null_flush(nul, c);
 	} else if (!pkt->xmit_more) {
 		null_flush(nul, c);
+	}
+}
+
+/*
+ * start_xmit: post, and flush at the end of a batch.
+ * Synchronization: none needed without BQL: the state it writes is the
+ * calling context's own.  With BQL under LLTX, the queue's own tx_lock
+ * (spin_lock: the core has no TXP_TX_LOCKED retry to pay for), around
+ * the limits' sent side and the completions of the flush; in core mode
+ * the xmit lock does that.  Context: any.
+ * Return codes: always TXP_TX_OK.
+ */
+static enum txp_tx null_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
+{
+	struct txp_null *nul = txp_dev_priv(txp_txq_dev(txq));
+	struct null_pcpu *c = &nul->pcpu[txp_ctx_self()];
+	struct txp_spinlock *lock = &nul->queue[txp_txq_index(txq)].tx_lock;
+
+	if (txp_unlikely(nul->own_lock)) {
+		txp_spin_lock(lock);
+		null_post(nul, c, pkt, txq);
+		txp_spin_unlock(lock);
+	} else {
+		null_post(nul, c, pkt, txq);
 	}
 	return TXP_TX_OK;
 }
