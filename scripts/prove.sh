@@ -212,6 +212,13 @@ for mm in sc tso; do
 	run_one "6.x" "defer-$mm" "$BOUND" none false --era 6.x --queues 1 --defer on \
 		--producers 2 --packets 2 --ring 3 --memory-model "$mm" --reduce
 done
+# A producer's queued and tried bursts by turns on the defer list and on
+# the drainer (--send mixed): its flow in order (a tried burst once
+# overtook what its caller had pushed).
+for defer in on drain; do
+	run_one "6.x" "defer-$defer-mixed" "$BOUND" none false --era 6.x --queues 1 \
+		--defer "$defer" --send mixed --producers 2 --packets 2 --ring 3 --reduce
+done
 # The arm memory model (issue 12), on the base scenario at bound
 # $ARM_BOUND (default 2) with the reduction (issue 26: under arm a state
 # is named by its trace, the loads' choices and the model's state; the

@@ -232,9 +232,11 @@ unsigned txp_xmit_burst_on(struct txp_dev *dev, unsigned queue, struct txp_pkt *
  * queue could not take ends the call (a full qdisc band, a device without
  * a queue whose driver is busy or stopped, a device that is down: 0).
  * Nothing is dropped, but a driver recursing into its own queue (a dead
- * loop, dropped and counted as taken).  Multi-producer safe.  The same
- * arguments as txp_xmit_burst(): dev NULL, or pkts NULL with n > 0: 0,
- * and the packets stay the caller's.
+ * loop, dropped and counted as taken).  Multi-producer safe.  On a queue
+ * with a defer list it takes the root lock and queues what the list
+ * holds first: a flow sent by this call and by txp_xmit_burst() stays in
+ * order.  The same arguments as txp_xmit_burst(): dev NULL, or pkts NULL
+ * with n > 0: 0, and the packets stay the caller's.
  */
 unsigned txp_xmit_burst_try(struct txp_dev *dev, struct txp_pkt **pkts, unsigned n);
 

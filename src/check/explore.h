@@ -36,6 +36,13 @@ extern "C" {
 /* Contexts (producers, the completion context) of a scenario at most. */
 #define TXP_EXPLORE_MAX_CTX 8
 
+/* How each producer hands its bursts to the device. */
+enum txp_explore_send {
+	TXP_EXPLORE_SEND_QUEUE,	/* txp_xmit_burst (txp_dev_queue_xmit, one packet) */
+	TXP_EXPLORE_SEND_TRY,	/* txp_xmit_burst_try, what it leaves by txp_xmit_burst */
+	TXP_EXPLORE_SEND_MIXED,	/* the two by turns, the first burst queued */
+};
+
 enum txp_explore_strategy {
 	TXP_EXPLORE_BOUND,	/* every schedule with at most `bound` preemptions */
 	TXP_EXPLORE_PCT,		/* probabilistic concurrency testing: `depth`
@@ -140,6 +147,7 @@ struct txp_explore_cfg {
 				 * last with xmit_more; 0 or 1: one, as 2.6 */
 	enum txp_defer defer;	/* a locked qdisc's defer list (txp_dev_cfg.defer) */
 	bool busylock;		/* the qdisc busylock (txp_dev_cfg.busylock) */
+	enum txp_explore_send send;
 	/* Each producer's packets from a pool of its own (txp_pkt_pool),
 	 * freed by whichever context ends them: the pools' return stacks are
 	 * explored, and each must have every packet home at the end.  Else

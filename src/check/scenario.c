@@ -42,9 +42,33 @@ static void frame_layout(struct txp_pkt *pkt, unsigned char *frame)
 		pkt->frags[i] = (struct txp_frag){ frame + pkt->head_len + i * piece, piece };
 }
 
+/* Burst b (from 0) of a producer: by txp_xmit_burst_try (cfg->send)?
+ * What it does not take is handed on by txp_xmit_burst, so that every
+ * packet still ends sent or dropped with its reason. */
+static bool send_tried(const struct txp_explore_cfg *cfg, unsigned b)
+{
+	return cfg->send == TXP_EXPLORE_SEND_TRY || (cfg->send == TXP_EXPLORE_SEND_MIXED && b % 2);
+}
+
+static void send_burst(const struct txp_explore_cfg *cfg, struct txp_dev *dev,
+		       struct txp_pkt **burst, unsigned n, unsigned b)
+{
+	unsigned took = 0;
+
+	if (send_tried(cfg, b))
+		took = txp_xmit_burst_try(dev, burst, n);
+	if (took == n)
+		return;
+	if (n - took == 1)
+		txp_dev_queue_xmit(dev, burst[took]);
+	else
+		txp_xmit_burst(dev, burst + took, n - took);
+}
+
 /* The producer's packets, in bursts of the device's bulk size (one at a
  * time through txp_dev_queue_xmit when it is 1), so that a bulk device
- * sees whole batches: bypassed, or enqueued and dequeued together. */
+ * sees whole batches: bypassed, or enqueued and dequeued together; each
+ * burst as cfg->send says. */
 static void *producer_main(void *arg)
 {
 	struct producer_arg *pa = arg;
@@ -76,15 +100,12 @@ static void *producer_main(void *arg)
 	 * earlier executions left them in; the default map would follow). */
 	txp_dev_set_xps(pa->sc->dev, (unsigned)txp_ctx_self(),
 			(int)(pa->flow % txp_dev_num_tx_queues(pa->sc->dev)));
-	for (unsigned k = 0; k < cfg->packets;) {
+	for (unsigned k = 0, b = 0; k < cfg->packets; b++) {
 		unsigned n = 0;
 
 		for (; n < bulk && k < cfg->packets; n++, k++)
 			burst[n] = mine[k];
-		if (n == 1)
-			txp_dev_queue_xmit(pa->sc->dev, burst[0]);
-		else
-			txp_xmit_burst(pa->sc->dev, burst, n);
+		send_burst(cfg, pa->sc->dev, burst, n, b);
 	}
 	txp_ctx_detach();
 	return NULL;

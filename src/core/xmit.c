@@ -130,9 +130,13 @@ static inline __attribute__((always_inline)) unsigned
 try_locked(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self, bool busy)
 {
 	struct txp_qdisc *q = txq->qdisc;
+	struct txp_pkt *refused = NULL;
 	unsigned taken = 0;
 
 	txp_spin_lock_as(&txq->root_lock, self);
+	/* Not past the packets pushed before (txp__defer_take()). */
+	if (txp_unlikely(txq->dev->defer))
+		refused = txp__defer_take(txq);
 	if (__txp_try_bypass(txq, pkts, n, self)) {
 		txp__stat_add(txq, self, TXP__ST_SUBMITTED, n);
 		__txp_qdisc_run(txq, self, pkts, n, &busy);
@@ -146,6 +150,8 @@ try_locked(struct txp_txq *txq, struct txp_pkt **pkts, unsigned n, int self, boo
 	}
 	txp_spin_unlock(&txq->root_lock);
 	txp__busylock_release(txq, &busy);
+	if (txp_unlikely(refused != NULL))
+		txp__drop_list(txq, self, refused, TXP_DROP_QDISC_LIMIT);
 	return taken;
 }
 

@@ -395,6 +395,17 @@ static inline bool txp__defer_idle(struct txp_txq *txq)
  * Caller holds the root lock.  Returns what the qdisc refused, a list the
  * caller drops once the lock is released. */
 struct txp_pkt *txp__defer_tx_action(struct txp_txq *txq, int self);
+/*
+ * txp_xmit_burst_try() on a queue with a defer list: it cannot push (a
+ * packet pushed is the queue's, and what try does not take stays the
+ * caller's), so it takes the root lock; first it queues what the list
+ * holds, oldest first, as txp__defer_take() does, so that no packet the
+ * caller pushed before is overtaken by the ones it tries now.  The list
+ * is taken as it stands, its drainer bit left (its drainer, waiting for
+ * the lock, finds it emptied).  Caller holds the root lock.  Returns what
+ * the qdisc refused, a list the caller drops once the lock is released.
+ */
+struct txp_pkt *txp__defer_take(struct txp_txq *txq);
 /* At close: what is left on the defer list (a drainer let it go, and no
  * net_tx_action took it on since), dropped as dev-down. */
 void txp__defer_purge(struct txp_txq *txq, int self);

@@ -91,25 +91,15 @@ struct refused {
 	struct txp_pkt *head, **tail;
 };
 
-/*
- * Send what was taken off the list, newest first, as one batch: the
- * caller's own pkts[0..n) alone (mine: nothing was pushed before or
- * after them) bypass an empty qdisc, as 6.18 does for the first packet;
- * else the list is queued, oldest first, what the qdisc refuses onto
- * *out, and the queue runs.  Caller holds the root lock.  Returns how
- * many packets were taken.
- */
-static unsigned defer_send(struct txp_txq *txq, struct txp_pkt *head, struct txp_pkt **pkts,
-			   unsigned n, bool mine, int self, struct refused *out)
+/* Queue what was taken off the list, newest first, oldest first; what
+ * the qdisc refuses onto *out.  Caller holds the root lock.  Returns how
+ * many packets were taken. */
+static unsigned defer_enqueue(struct txp_txq *txq, struct txp_pkt *head, struct refused *out)
 {
 	struct txp_qdisc *q = txq->qdisc;
 	unsigned taken = 0;
 
 	txp_assert_held(&txq->root_lock);
-	if (mine && head == pkts[n - 1] && __txp_try_bypass(txq, pkts, n, self)) {
-		__txp_qdisc_run(txq, self, pkts, n, NULL);
-		return n;
-	}
 	for (struct txp_pkt *p = list_reverse(head), *next; p; p = next, taken++) {
 		next = p->next;
 		if (q->ops->enqueue(q, p) != TXP_XMIT_OK) {
@@ -118,6 +108,27 @@ static unsigned defer_send(struct txp_txq *txq, struct txp_pkt *head, struct txp
 		}
 	}
 	*out->tail = NULL;
+	return taken;
+}
+
+/*
+ * Send what was taken off the list, newest first, as one batch: the
+ * caller's own pkts[0..n) alone (mine: nothing was pushed before or
+ * after them) bypass an empty qdisc, as 6.18 does for the first packet;
+ * else the list is queued (defer_enqueue()) and the queue runs.  Caller
+ * holds the root lock.  Returns how many packets were taken.
+ */
+static unsigned defer_send(struct txp_txq *txq, struct txp_pkt *head, struct txp_pkt **pkts,
+			   unsigned n, bool mine, int self, struct refused *out)
+{
+	unsigned taken;
+
+	txp_assert_held(&txq->root_lock);
+	if (mine && head == pkts[n - 1] && __txp_try_bypass(txq, pkts, n, self)) {
+		__txp_qdisc_run(txq, self, pkts, n, NULL);
+		return n;
+	}
+	taken = defer_enqueue(txq, head, out);
 	__txp_qdisc_run(txq, self, NULL, 0, NULL);
 	return taken;
 }
@@ -188,6 +199,24 @@ struct txp_pkt *txp__defer_tx_action(struct txp_txq *txq, int self)
 	 * and with drainer_let_go()'s release. */
 	while (!txp_cas(&txq->defer_head, &head, tagged(head)));
 	drain(txq, NULL, 0, self, &out);
+	return out.head;
+}
+
+struct txp_pkt *txp__defer_take(struct txp_txq *txq)
+{
+	struct txp_pkt *head = txp_load_relaxed(&txq->defer_head);
+	struct refused out = { NULL, &out.head };
+
+	txp_assert_held(&txq->root_lock);
+	if (!untagged(head))
+		return NULL;
+	/* The packets, not the bit: a drainer that set it and waits for
+	 * the lock finds the list empty, or what is pushed meanwhile.
+	 * Acquire: pairs with the pushers' compare-and-swap (their links). */
+	while (!txp_cas(&txq->defer_head, &head,
+			has_drainer(head) ? tagged(NULL) : (struct txp_pkt *)NULL))
+		;
+	defer_enqueue(txq, untagged(head), &out);
 	return out.head;
 }
 

@@ -6,7 +6,8 @@
  * under sc and leaves one under tso (the unlock is a release store that
  * the test of MISSED, a later load, may pass); 2022's barriers (5.19) and
  * the path as in 6.18 are proved under both; so is a locked qdisc whose
- * producers defer to the first of them, and to txpath's drainer.  make test proves to bound 2 (a
+ * producers defer to the first of them, and to txpath's drainer, also
+ * when a producer mixes queued and tried bursts.  make test proves to bound 2 (a
  * few seconds each); make prove (scripts/prove.sh) to bound 3, where
  * each proof takes minutes.
  */
@@ -117,26 +118,32 @@ static void test_draining_proved_tso(void **state)
 	expect_nolock_proved("6.18-draining", true);
 }
 
-/* 6.18's defer list on a locked pfifo_fast with one queue (defer
- * TXP_DEFER_LINUX), and txpath's drainer on it (TXP_DEFER_DRAIN, whose
- * hand-off the check build takes after every take): nothing lost, no
- * stall, under sc and tso.  The drainer under tso at bound 1: bound 2
- * explores 394,622 schedules, minutes on a loaded machine (a packet the
- * let-go did not schedule is stranded at bound 1). */
+/* cfg: 6.18's defer list on a locked pfifo_fast with one queue (defer
+ * TXP_DEFER_LINUX), or txpath's drainer on it (TXP_DEFER_DRAIN); its
+ * name. */
+static const char *defer_cfg(struct txp_explore_cfg *cfg, enum txp_defer defer)
+{
+	txp_test_era_cfg(cfg, "6.x");
+	cfg->queues = 1;
+	cfg->race_impossible = true;
+	cfg->defer = defer;
+	return defer == TXP_DEFER_DRAIN ? "drainer" : "defer list";
+}
+
+/* The defer list, and the drainer (whose hand-off the check build takes
+ * after every take): nothing lost, no stall, under sc and tso.  The
+ * drainer under tso at bound 1: bound 2 explores 394,622 schedules,
+ * minutes on a loaded machine (a packet the let-go did not schedule is
+ * stranded at bound 1). */
 static void expect_defer_proved(enum txp_defer defer, bool tso)
 {
-	bool drainer = defer == TXP_DEFER_DRAIN;
 	struct txp_explore_cfg cfg;
+	const char *name = defer_cfg(&cfg, defer);
 	char what[64];
 
-	txp_test_era_cfg(&cfg, "6.x");
-	cfg.queues = 1;
-	cfg.race_impossible = true;
-	cfg.defer = defer;
 	cfg.tso = tso;
-	cfg.bound = drainer && tso && PROOF_BOUND > 1 ? 1 : PROOF_BOUND;
-	snprintf(what, sizeof(what), "6.x with the %s, %s", drainer ? "drainer" : "defer list",
-		 tso ? "tso" : "sc");
+	cfg.bound = defer == TXP_DEFER_DRAIN && tso && PROOF_BOUND > 1 ? 1 : PROOF_BOUND;
+	snprintf(what, sizeof(what), "6.x with the %s, %s", name, tso ? "tso" : "sc");
 	expect_proved(&cfg, what, false);
 }
 
@@ -164,6 +171,40 @@ static void test_drainer_proved_tso(void **state)
 	expect_defer_proved(TXP_DEFER_DRAIN, true);
 }
 
+/*
+ * txp_xmit_burst_try on a queue with a defer list (--send mixed: each
+ * producer's first packet queued, its second tried).  The tried packet
+ * cannot be pushed (what try does not take stays the caller's), so it
+ * takes the root lock; there it queues what the list holds first
+ * (txp__defer_take()).  Without that, 6.18's list reorders a flow at
+ * one preemption: the first pusher is preempted before the root lock,
+ * the other's packet waits on the list, and its tried one overtakes it.
+ */
+static void expect_tried_in_order(enum txp_defer defer)
+{
+	struct txp_explore_cfg cfg;
+	const char *name = defer_cfg(&cfg, defer);
+	char what[64];
+
+	cfg.send = TXP_EXPLORE_SEND_MIXED;
+	cfg.reduce = true;
+	cfg.bound = PROOF_BOUND;
+	snprintf(what, sizeof(what), "6.x with the %s, queued then tried", name);
+	expect_proved(&cfg, what, false);
+}
+
+static void test_defer_tried_in_order(void **state)
+{
+	(void)state;
+	expect_tried_in_order(TXP_DEFER_LINUX);
+}
+
+static void test_drainer_tried_in_order(void **state)
+{
+	(void)state;
+	expect_tried_in_order(TXP_DEFER_DRAIN);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,6 +219,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_defer_proved_tso),
 		cmocka_unit_test(test_drainer_proved_sc),
 		cmocka_unit_test(test_drainer_proved_tso),
+		cmocka_unit_test(test_defer_tried_in_order),
+		cmocka_unit_test(test_drainer_tried_in_order),
 	};
 
 	return txp_test_main(argc, argv, tests);

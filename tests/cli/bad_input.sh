@@ -83,6 +83,7 @@ expect_ok '"warnings":\[\]' check --era 6.x --bound 1 --json
 expect_usage "whole number" check --bound x
 expect_usage "malformed schedule" check --era 2.6.9 --replay 12:x
 expect_usage "sc, tso or arm" check --memory-model power
+expect_usage "queue, try or mixed" check --send later
 expect_usage "choose one of" check --bound 2 --pct 3
 expect_usage "--producers" check --producers 9
 expect_usage "needs --lock core" check --era 2.6.9 --personality rc2

@@ -127,6 +127,11 @@ static const char check_help[] =
 "                          producer's bursts (default 1, as 2.6; more\n"
 "                          explores the batch path: bypass batches, a stop\n"
 "                          found mid-batch, the rest requeued)\n"
+"  --send queue|try|mixed  how each producer hands over its bursts: queue,\n"
+"                          txp_xmit_burst (default); try, txp_xmit_burst_try,\n"
+"                          what it leaves then by txp_xmit_burst; mixed, the\n"
+"                          two by turns, the first burst queued (a flow sent\n"
+"                          both ways must still reach the wire in order)\n"
 "  --watchdog              one more context: the TX watchdog's timer, expiring\n"
 "                          once anywhere in the schedule (watchdog_timeo 1 ms;\n"
 "                          the driver's tx_timeout resets the queue).  Time\n"
@@ -348,7 +353,7 @@ enum {
 	OPT_ERA = 256, OPT_LOCK, OPT_RUNNER, OPT_PERSONALITY, OPT_PRODUCERS, OPT_PACKETS,
 	OPT_RING, OPT_FRAGS, OPT_BATCH, OPT_MM, OPT_BOUND, OPT_PCT, OPT_RANDOM, OPT_RUNS,
 	OPT_SEED, OPT_REPLAY, OPT_MAX_STEPS, OPT_SPIN_SECONDS, OPT_JSON, OPT_HELP, OPT_QDISC, OPT_QUEUES, OPT_BQL,
-	OPT_BULK, OPT_DEFER, OPT_BUSYLOCK, OPT_POOLS, OPT_PLAIN_POINTS, OPT_WATCHDOG, OPT_REDUCE, OPT_REDUCE_WITHOUT, OPT_JOBS,
+	OPT_BULK, OPT_SEND, OPT_DEFER, OPT_BUSYLOCK, OPT_POOLS, OPT_PLAIN_POINTS, OPT_WATCHDOG, OPT_REDUCE, OPT_REDUCE_WITHOUT, OPT_JOBS,
 	OPT_SHARD, OPT_PROGRESS, OPT_CHECKPOINT, OPT_CHECKPOINT_EVERY, OPT_RESUME, OPT_DRIVER,
 };
 
@@ -368,6 +373,7 @@ static const struct option check_options[] = {
 	{ "queues", required_argument, NULL, OPT_QUEUES },
 	{ "bql", required_argument, NULL, OPT_BQL },
 	{ "bulk", required_argument, NULL, OPT_BULK },
+	{ "send", required_argument, NULL, OPT_SEND },
 	{ "defer", required_argument, NULL, OPT_DEFER },
 	{ "busylock", required_argument, NULL, OPT_BUSYLOCK },
 	{ "pools", required_argument, NULL, OPT_POOLS },
@@ -491,6 +497,21 @@ static unsigned parse_reduce_without(const char *arg)
 	}
 }
 
+/* --send's values, by enum txp_explore_send. */
+static const char *const send_names[] = {
+	[TXP_EXPLORE_SEND_QUEUE] = "queue",
+	[TXP_EXPLORE_SEND_TRY] = "try",
+	[TXP_EXPLORE_SEND_MIXED] = "mixed",
+};
+
+static enum txp_explore_send parse_send(const char *arg)
+{
+	for (unsigned i = 0; i < sizeof(send_names) / sizeof(send_names[0]); i++)
+		if (!strcmp(arg, send_names[i]))
+			return (enum txp_explore_send)i;
+	usage_error("check", "--send is queue, try or mixed, got '%s'", arg);
+}
+
 static void parse_option(int c, const char *arg, struct txp_explore_cfg *cfg, struct picks *p)
 {
 	if (driver_so_option(&p->so, c, arg))
@@ -515,6 +536,7 @@ static void parse_option(int c, const char *arg, struct txp_explore_cfg *cfg, st
 	case OPT_QDISC: p->qdisc = parse_qdisc("check", arg); break;
 	case OPT_DRIVER: p->driver = arg; break;
 	case OPT_DEFER: cfg->defer = parse_defer("check", arg); break;
+	case OPT_SEND: cfg->send = parse_send(arg); break;
 	case OPT_POOLS: cfg->pools = parse_on_off("check", "--pools", arg); break;
 	case OPT_PLAIN_POINTS: p->plain_points = arg; break;
 	case OPT_PRODUCERS: cfg->producers = (unsigned)parse_u64("check", "--producers", arg, 1, 6); break;
@@ -804,11 +826,12 @@ static void print_text(const struct txp_explore_cfg *cfg, const struct txp_explo
 	double rate = r->seconds > 0 ? (double)r->schedules / r->seconds : 0;
 
 	printf("txpath check: era %s (lock %s, runner %s, qdisc %s%s%s, driver %s), "
-	       "%u producers x %u packets%s, ring %u, frags %u-%u, bulk %u, memory model %s%s\n",
+	       "%u producers x %u packets%s%s%s, ring %u, frags %u-%u, bulk %u, memory model %s%s\n",
 	       cfg->era ? cfg->era : "(custom)", txp_lock_mode_name(cfg->lock),
 	       txp_runner_name(cfg->runner), qdisc_name(cfg), defer_shown(cfg->defer),
 	       busylock_shown(cfg->busylock, cfg->runner, cfg->qdisc, cfg->defer),
 	       scenario_driver_name(cfg), cfg->producers, cfg->packets, cfg->pools ? " from their pools" : "",
+	       cfg->send ? ", sent by " : "", cfg->send ? send_names[cfg->send] : "",
 	       ring_shown(cfg), cfg->frags_min,
 	       cfg->frags_max, cfg->bulk ? cfg->bulk : 1, mm_name(cfg),
 	       cfg->watchdog ? ", watchdog" : "");
@@ -863,6 +886,7 @@ static void print_json(FILE *f, const struct txp_explore_cfg *cfg, const struct 
 	json_u64(&j, "frags_min", cfg->frags_min);
 	json_u64(&j, "frags_max", cfg->frags_max);
 	json_u64(&j, "bulk", cfg->bulk ? cfg->bulk : 1);
+	json_str(&j, "send", send_names[cfg->send]);
 	json_bool(&j, "watchdog", cfg->watchdog);
 	if (r->found) {
 		json_obj_begin(&j, "violation");

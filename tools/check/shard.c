@@ -101,13 +101,13 @@ const char *shard_identity(const struct txp_explore_cfg *cfg)
 	snprintf(id, sizeof(id), "era %s, claim %d, lock %s, runner %s, qdisc %s, defer %d, "
 		 "busylock %d, driver %s, producers %u, packets %u, pools %d, ring %u, frags %u-%u, batch %u, queues %u, "
 		 "bql %d, bulk %u, watchdog %d, memory model %s, bound %u, reduce %d/%u, "
-		 "max steps %u, plain points %s", cfg->era ? cfg->era : "-", cfg->race_impossible,
+		 "max steps %u, plain points %s, send %d", cfg->era ? cfg->era : "-", cfg->race_impossible,
 		 txp_lock_mode_name(cfg->lock), txp_runner_name(cfg->runner),
 		 cfg->qdisc ? cfg->qdisc->id : "-", cfg->defer, cfg->busylock, driver, cfg->producers,
 		 cfg->packets, cfg->pools, cfg->ring, cfg->frags_min, cfg->frags_max, cfg->batch, cfg->queues,
 		 cfg->bql, cfg->bulk, cfg->watchdog, cfg->arm ? "arm" : cfg->tso ? "tso" : "sc",
 		 cfg->bound, cfg->reduce, cfg->reduce_without, cfg->max_steps,
-		 cfg->plain_point ? plain_points_spec() : "-");
+		 cfg->plain_point ? plain_points_spec() : "-", cfg->send);
 	return id;
 }
 
