@@ -15,6 +15,7 @@
 #include "run/run.h"
 
 #define RUN_POLL_NS 1000000u		/* main thread checks every 1 ms */
+#define RUN_GAP_NS 100000000u		/* the most one check counts of a stall */
 #define RUN_PROGRESS_NS 200000000u	/* progress callback every 200 ms */
 #define RUN_CLOCK_EVERY 256		/* producers read the clock this often */
 #define RUN_DRAIN_NS ((uint64_t)TXP_RUN_DRAIN_SECONDS * 1000000000u)
@@ -481,13 +482,14 @@ static bool run_interrupted(struct run *run, int *why)
 }
 
 /* Wait until the producers are done and every packet is accounted for,
- * or nothing moves for stall_seconds, or RUN_DRAIN_NS after cfg->stop
- * asked (*interrupted: what it asked with).  Returns true on a stall. */
+ * or nothing moves for stall_seconds (the time the process was stopped
+ * not counted: txp_awake_ns()), or RUN_DRAIN_NS after cfg->stop asked
+ * (*interrupted: what it asked with).  Returns true on a stall. */
 static bool run_wait(struct run *run, unsigned started, uint64_t t0, uint64_t *t_end,
 		     int *interrupted)
 {
 	const struct txp_run_cfg *cfg = run->cfg;
-	uint64_t last_move = t0, last_report = t0, last_done = 0, drain_end = UINT64_MAX;
+	uint64_t last_look = t0, still = 0, last_report = t0, last_done = 0, drain_end = UINT64_MAX;
 	struct txp_dev_stats st;
 
 	for (;;) {
@@ -495,6 +497,7 @@ static bool run_wait(struct run *run, unsigned started, uint64_t t0, uint64_t *t
 
 		txp_sleep_ns(RUN_POLL_NS);
 		now = txp_now_ns();
+		still += txp_awake_ns(&last_look, now, RUN_GAP_NS);
 		run_watch_device(run);
 		txp_dev_watchdog(run->dev);
 		run_sample_rings(run, now);
@@ -509,9 +512,9 @@ static bool run_wait(struct run *run, unsigned started, uint64_t t0, uint64_t *t
 		 * one twice, or frees it and returns BUSY) is no progress. */
 		if (done != last_done && done <= st.submitted) {
 			last_done = done;
-			last_move = now;
+			still = 0;
 		}
-		if ((double)(now - last_move) / 1e9 >= cfg->stall_seconds) {
+		if ((double)still / 1e9 >= cfg->stall_seconds) {
 			*t_end = now;
 			txp_store_relaxed(&run->abort, true);
 			return true;

@@ -495,6 +495,22 @@ void txp_thread_yield(void);
 uint64_t txp_now_ns(void);
 void txp_sleep_ns(uint64_t ns);
 
+/*
+ * A watchdog's look at its clock, now (ns), the last at *last: the time
+ * between them, but at most `most` (a few of its polls), and *last moved
+ * on.  A look that comes much later than the poll asked is one the whole
+ * process missed (stopped by SIGSTOP or a debugger, the machine asleep):
+ * what it watches could not move meanwhile, and that time is not held
+ * against it.
+ */
+static inline uint64_t txp_awake_ns(uint64_t *last, uint64_t now, uint64_t most)
+{
+	uint64_t gap = now - *last;
+
+	*last = now;
+	return gap < most ? gap : most;
+}
+
 /* -- observers: who watches the seam ------------------------------------ */
 
 /*

@@ -173,6 +173,24 @@ errors)
 	check "spin, SIGINT: exit 130 (got $rc)" '[ "$rc" = 130 ]'
 	check "spin, SIGINT: the livelock, a stop asked" \
 		'grep -q "^VIOLATION livelock after .*; a stop was asked" "$out"'
+	# A driver slow, not stuck (300 ms a start_xmit), and the process
+	# stopped (SIGSTOP) for twice the livelock's second, three times: the
+	# time it was stopped is nobody's loop (before: a livelock, exit 1).
+	# One worker (--jobs 1), so the signals reach the search; SIGINT ends it.
+	env --default-signal=INT "$TXPATH" check --driver-so "$BAD/bad_slow.so" --spin-seconds 1 \
+		--jobs 1 >"$out" 2>"$err" &
+	pid=$!
+	signal_when_stuck "$pid" CONT 2
+	for _ in 1 2 3; do
+		kill -STOP "$pid"
+		sleep 2
+		kill -CONT "$pid"
+		sleep 0.1
+	done
+	kill -INT "$pid"
+	finish "$pid" 30
+	check "slow driver, stopped 3 x 2 s: exit 130 (got $rc)" '[ "$rc" = 130 ]'
+	check "slow driver, stopped 3 x 2 s: no livelock" '! grep -q "livelock" "$out"'
 	;;
 rogue_stall)
 	# A driver that spins in start_xmit, completes packets twice, or frees

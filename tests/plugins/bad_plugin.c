@@ -9,10 +9,13 @@
  * (start_xmit, the ring full, waits on a plain flag nobody sets: a loop
  * without a scheduling point), LEAK
  * (poll forgets the second packet of each flow: retires its slot, never
- * frees it).  Without a switch: a driver that drops nothing
- * and sends everything.
+ * frees it), SLOW (no bug: start_xmit works 300 ms of the clock's time
+ * without a scheduling point, then goes on; a livelock of a second must
+ * not be reported for it, even when the process is stopped meanwhile).
+ * Without a switch: a driver that drops nothing and sends everything.
  */
 #include <stdlib.h>
+#include <time.h>
 
 #include "txpath/linux.h"
 
@@ -31,6 +34,19 @@ static void bad_stop(struct net_device *dev)
 		dev_kfree_skb(b->slot[b->cons % RING]);
 }
 
+#ifdef SLOW
+/* 300 ms of the clock's time, no scheduling point on the way. */
+static void slow_work(void)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 300000000L);
+}
+#endif
+
 static netdev_tx_t bad_start_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct bad *b = netdev_priv(dev);
@@ -40,6 +56,9 @@ static netdev_tx_t bad_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	(void)skb;
 	return 7;
 #else
+#ifdef SLOW
+	slow_work();
+#endif
 	if (b->prod - READ_ONCE(b->cons) == RING) {
 #ifdef CRASH
 		/* The ring full: BUG(). */

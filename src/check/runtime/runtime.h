@@ -234,7 +234,8 @@ int rt_current(void);
 /* A thread beside the explorer's: when no scheduling point is reached for
  * quiet_ns (a context looping on plain memory, which nothing preempts),
  * or for a second once asked(arg) says a stop was asked, it calls
- * stuck(arg, asked, seconds), which must end the program. */
+ * stuck(arg, asked, seconds), which must end the program.  Time the whole
+ * process was stopped (SIGSTOP) is not counted. */
 struct rt_monitor {
 	uint64_t quiet_ns;
 	bool (*asked)(void *arg);

@@ -6,15 +6,23 @@
  * preempted: every other context waits on it, and so does a stop, which
  * the explorer takes between schedules.  The monitor tells whoever
  * started it, which ends the program.
+ *
+ * It counts the time between its looks, each at most SPIN_GAP_NS
+ * (txp_awake_ns()): the explorer's thread, stopped with the process,
+ * reached no point in that time for no fault of its own.  A context
+ * blocked in a call (a driver's sleep()) still ends the search, as the
+ * monitor goes on looking meanwhile.
  */
 #include <signal.h>
 #include <stdatomic.h>
 #include <time.h>
 
 #include "check/runtime/rt.h"
+#include "sync/sync.h"
 
 #define SPIN_POLL_NS 20000000L		/* the monitor looks every 20 ms */
 #define SPIN_ASKED_NS 1000000000ull	/* stuck this long with a stop asked */
+#define SPIN_GAP_NS 200000000ull	/* the most one look counts */
 
 /* Beats of the explorer's thread, its only writer: one per scheduling
  * point, free run or not. */
@@ -47,7 +55,7 @@ static uint64_t now_ns(void)
 static void *monitor_main(void *arg)
 {
 	struct rt_monitor *m = arg;
-	uint64_t last = atomic_load_explicit(&beats, memory_order_relaxed), since = now_ns();
+	uint64_t last = atomic_load_explicit(&beats, memory_order_relaxed), prev = now_ns(), quiet = 0;
 	const struct timespec poll = { 0, SPIN_POLL_NS };
 	sigset_t none;
 
@@ -59,18 +67,21 @@ static void *monitor_main(void *arg)
 
 	/* Acquire: pairs with the release in rt_monitor_stop(). */
 	while (atomic_load_explicit(&m->on, memory_order_acquire)) {
-		uint64_t b = atomic_load_explicit(&beats, memory_order_relaxed), now = now_ns();
+		uint64_t b, gap;
 		bool asked;
 
 		nanosleep(&poll, NULL);
+		gap = txp_awake_ns(&prev, now_ns(), SPIN_GAP_NS);
+		b = atomic_load_explicit(&beats, memory_order_relaxed);
 		if (b != last || !atomic_load_explicit(&in_context, memory_order_relaxed)) {
 			last = b;
-			since = now;
+			quiet = 0;
 			continue;
 		}
+		quiet += gap;
 		asked = m->asked && m->asked(m->arg);
-		if ((asked && now - since >= SPIN_ASKED_NS) || now - since >= m->quiet_ns)
-			m->stuck(m->arg, asked, (double)(now - since) / 1e9);
+		if ((asked && quiet >= SPIN_ASKED_NS) || quiet >= m->quiet_ns)
+			m->stuck(m->arg, asked, (double)quiet / 1e9);
 	}
 	return NULL;
 }
