@@ -227,7 +227,8 @@ extern const struct option run_knob_options[];
 "                          order, frees with interrupts off, interrupts on under\n" \
 "                          an irq-safe lock (slower: every lock is checked)\n" \
 "  --stall-seconds S       nothing moved for S seconds: report the stuck queue,\n" \
-"                          drop the rest as dev-down, exit 1 (default 5)\n" \
+"                          drop the rest as dev-down, exit 1 (default 5; time\n" \
+"                          the process was stopped, SIGSTOP, not counted)\n" \
 FAULT_HELP \
 "Each option at most once: a repeat is an error, not an override (but what\n" \
 "an era sets, --lock, --runner, --personality, --qdisc, --queues, --bql,\n" \

@@ -106,13 +106,20 @@ bool txp_explore_cfg_valid(const struct txp_explore_cfg *cfg, char *err, size_t 
 static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 static bool crash_caught;
 
+/* The search under way (txp_explore_run()), for its endings. */
+static const struct txp_explore_cfg *ending_cfg;
+
 static _Noreturn void report_ending(const char *kind, const char *what, int status)
 {
+	const struct txp_explore_split *split = ending_cfg ? ending_cfg->split : NULL;
 	struct txp_explore_result res = { 0 };
 	struct outcome o = { .kind = kind };
 
 	snprintf(o.detail, sizeof(o.detail), "%s", what);
 	result_violation(&res, &o);
+	/* A part's: its split reports it, in order with the others'. */
+	if (split && split->ending && res.schedule)
+		split->ending(explore_judged_piece(), res.schedule, split->arg);
 	fflush(stdout);
 	printf("VIOLATION %s after %u preemptions: %s\n\n", kind, res.preemptions, what);
 	txp_explore_diagram(stdout, &res);
@@ -195,6 +202,7 @@ int txp_explore_run(const struct txp_explore_cfg *cfg, struct txp_explore_result
 		.arg = (void *)cfg,
 	};
 	monitored = rt_monitor_start(&mon) == 0;
+	ending_cfg = cfg;
 	if (cfg->replay)
 		rc = explore_replay(cfg, res, &o, err, errlen);
 	else if (cfg->strategy == TXP_EXPLORE_BOUND)
@@ -203,6 +211,7 @@ int txp_explore_run(const struct txp_explore_cfg *cfg, struct txp_explore_result
 		rc = explore_sampled(cfg, res, &o, err, errlen);
 	if (monitored)
 		rt_monitor_stop(&mon);
+	ending_cfg = NULL;
 	res->seconds = (double)(txp_now_ns() - t0) / 1e9;
 	return rc;
 }

@@ -102,6 +102,15 @@ struct txp_explore_split {
 	 * above pieces, explored in full by the parts together, are then
 	 * added to the table (strategy.c). */
 	uint64_t (*below)(void *arg);
+	/* The schedule under way ended the search where it stood (a crash,
+	 * exit() or a livelock, which explore.c reports), in piece (this
+	 * part's, judged: its schedules and flags so far, without this one)
+	 * or, NULL, in a schedule walked for the tree (another part's to
+	 * judge); schedule, its string.  Called from a signal handler, an
+	 * atexit() handler or the monitor's thread, the search past saving:
+	 * it ends the process, or returns and the ending is reported here as
+	 * with no split (NULL: the same). */
+	void (*ending)(const struct txp_explore_piece *piece, const char *schedule, void *arg);
 	void *arg;
 };
 

@@ -15,6 +15,11 @@
  * Each worker writes what it explored to a file of its own; this process
  * reads them when the workers are done and merges them
  * (txp_explore_merge()), so the result is one run's whatever the timing.
+ * A worker whose search ends where it stands (a crash, exit() or a
+ * livelock: explore.c) cannot write its file: it leaves the piece and the
+ * schedule on the board and ends (worker_ending()), and its part is read
+ * off the board; the merge replays the first violation here, so that one
+ * is reported, once, as one run would.
  */
 #include <errno.h>
 #include <signal.h>
@@ -49,7 +54,22 @@ struct gauge {
 struct board_piece {
 	atomic_uint done;
 	uint32_t round, flags;
+	uint32_t worker;		/* who explored it */
 	uint64_t schedules;
+};
+
+/* A worker's search that ended where it stood (worker_ending()): written
+ * by that worker, then published by set (release; the parent's acquire
+ * load pairs with it). */
+#define END_SCHEDULE_MAX 4096
+/* Its exit status then: not 0, which ThreadSanitizer replaces with its
+ * own when it reported something (as a signal handler's malloc). */
+#define END_STATUS 3
+struct board_end {
+	atomic_uint set;
+	bool judged;			/* in piece, its own; else walked */
+	struct txp_explore_piece piece;
+	char schedule[END_SCHEDULE_MAX];
 };
 
 /* Pieces the board keeps for checkpoints (one page each 170, touched
@@ -62,6 +82,7 @@ struct board {
 	_Atomic uint64_t below;		/* every piece before it is done */
 	struct txp_run_stop stop;	/* the workers' */
 	struct gauge gauge[JOBS_MAX];
+	struct board_end end[JOBS_MAX];
 	struct board_piece piece[BOARD_PIECES];
 };
 
@@ -144,6 +165,7 @@ static void worker_ended(const struct txp_explore_piece *p, void *arg)
 	b = &w->board->piece[p->index];
 	b->round = p->round;
 	b->flags = p->flags;
+	b->worker = w->id;
 	b->schedules = p->schedules;
 	atomic_store_explicit(&b->done, 1, memory_order_release);
 }
@@ -177,6 +199,33 @@ static void worker_found(uint64_t piece, void *arg)
 								      memory_order_relaxed,
 								      memory_order_relaxed))
 		;
+}
+
+/*
+ * The worker's search ended where it stood (explore.h's ending): in piece
+ * p, its own (a violation there, as worker_found()), or in a schedule it
+ * walked for another's piece (it found nothing; that piece's worker meets
+ * the same end).  Onto the board, then the end of the worker.  A piece
+ * past the board, or a schedule too long for it: returns, and the ending
+ * is reported by this worker, as before there were workers.
+ */
+static void worker_ending(const struct txp_explore_piece *p, const char *schedule, void *arg)
+{
+	struct worker *w = arg;
+	struct board_end *e = &w->board->end[w->id];
+	size_t len = strlen(schedule);
+
+	if ((p && p->index >= BOARD_PIECES) || len >= sizeof(e->schedule))
+		return;
+	e->judged = p != NULL;
+	if (p) {
+		e->piece = *p;
+		e->piece.schedules++;	/* with the one that ended it */
+		worker_found(p->index, w);
+	}
+	memcpy(e->schedule, schedule, len + 1);
+	atomic_store_explicit(&e->set, 1, memory_order_release);
+	_exit(END_STATUS);
 }
 
 /* Relaxed: progress shown is a glimpse, nothing is read through it. */
@@ -240,13 +289,50 @@ bad:
 	return -EIO;
 }
 
+/* The part of worker id, whose search ended where it stood
+ * (worker_ending()): the pieces it explored to their end, off the board,
+ * and the one it ended in, with its schedule.  0 or -ENOMEM. */
+static int part_ended(const struct board *board, unsigned id, const struct txp_explore_cfg *cfg,
+		      struct txp_explore_result *res)
+{
+	const struct board_end *e = &board->end[id];
+	uint64_t handed = atomic_load_explicit(&board->next, memory_order_relaxed);
+	size_t n = 0;
+
+	memset(res, 0, sizeof(*res));
+	res->reduced = cfg->reduce;
+	res->symmetric = true;	/* says nothing: the others' say it */
+	res->pieces = malloc((size_t)(handed < BOARD_PIECES ? handed : BOARD_PIECES) *
+			     sizeof(*res->pieces) + sizeof(*res->pieces));
+	if (!res->pieces || (e->judged && !(res->schedule = strdup(e->schedule))))
+		return -ENOMEM;
+	for (uint64_t i = 0; i < handed && i < BOARD_PIECES; i++) {
+		const struct board_piece *b = &board->piece[i];
+
+		/* Acquire: pairs with worker_ended()'s release. */
+		if (!atomic_load_explicit(&b->done, memory_order_acquire) || b->worker != id)
+			continue;
+		res->pieces[n++] = (struct txp_explore_piece){ i, b->schedules, b->round, b->flags };
+		res->schedules += b->schedules;
+	}
+	if (e->judged) {
+		res->pieces[n++] = e->piece;
+		res->schedules += e->piece.schedules;
+		res->found = true;
+		res->found_piece = e->piece.index;
+	}
+	res->npieces = n;
+	return 0;
+}
+
 /* In the child: explore the pieces handed out, write the part, end. */
 static _Noreturn void worker_run(const struct txp_explore_cfg *cfg, struct board *board,
 				 unsigned id, unsigned workers, bool shared, FILE *out)
 {
 	struct worker w = { .board = board, .id = id, .outer = cfg->split };
 	struct txp_explore_split split = { .take = worker_take, .found = worker_found,
-					   .ended = worker_ended, .arg = &w };
+					   .ended = worker_ended, .ending = worker_ending,
+					   .arg = &w };
 	struct txp_explore_cfg mine = *cfg;
 	struct txp_explore_result res;
 	char err[256] = "";
@@ -292,8 +378,9 @@ static void crew_kill(struct crew *c)
 			kill(c->pid[i], SIGKILL);
 }
 
-/* A worker is done: one that did not write its part ended the program
- * (its report printed): the others are ended too. */
+/* A worker is done: one that did not write its part, nor leave its end
+ * on the board (worker_ending()), ended the program (its report
+ * printed): the others are ended too. */
 static void crew_reap(struct crew *c, pid_t pid, int status)
 {
 	for (unsigned i = 0; i < c->n; i++) {
@@ -301,7 +388,11 @@ static void crew_reap(struct crew *c, pid_t pid, int status)
 			continue;
 		c->pid[i] = 0;
 		c->left--;
-		if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		/* Acquire: pairs with worker_ending()'s release. */
+		if (WIFEXITED(status) &&
+		    (WEXITSTATUS(status) == 0 ||
+		     (WEXITSTATUS(status) == END_STATUS &&
+		      atomic_load_explicit(&c->board->end[i].set, memory_order_acquire))))
 			return;
 		if (!c->ended)
 			c->ended = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -422,7 +513,10 @@ static int crew_merge(struct crew *c, const struct txp_explore_cfg *cfg,
 	int rc = parts ? 0 : -ENOMEM;
 
 	for (unsigned i = 0; i < c->n && rc == 0; i++)
-		rc = part_read(c->out[i], &parts[i], err, errlen);
+		/* Acquire: pairs with worker_ending()'s release. */
+		rc = atomic_load_explicit(&c->board->end[i].set, memory_order_acquire)
+			     ? part_ended(c->board, i, cfg, &parts[i])
+			     : part_read(c->out[i], &parts[i], err, errlen);
 	if (rc == 0 && prior)
 		parts[c->n] = *prior;
 	if (rc == 0)

@@ -214,6 +214,14 @@ static int piece_gate(const struct txp_explore_cfg *cfg, struct txp_explore_resu
 	return dfs_next(d, k, reduce, prefix) ? GATE_SKIPPED : GATE_ROUND_DONE;
 }
 
+/* The piece whose schedule runs now, judged (explore_judged_piece()). */
+static const struct txp_explore_piece *judged;
+
+const struct txp_explore_piece *explore_judged_piece(void)
+{
+	return judged;
+}
+
 /* The planned schedule: as run_schedule(), but in a part of the search
  * a lone schedule others' pieces branch off (run whole: dfs.h) is judged
  * only if the part's own. */
@@ -227,7 +235,9 @@ static int run_planned(const struct txp_explore_cfg *cfg, const struct rt_plan *
 		return run_schedule(cfg, plan, res, NULL, o, err, errlen);
 	if (!w->taken)
 		return walk_schedule(cfg, plan, res, o, err, errlen);
+	judged = &res->pieces[res->npieces - 1];
 	rc = run_schedule(cfg, plan, res, &res->pieces[res->npieces - 1], o, err, errlen);
+	judged = NULL;
 	if (rc == 1)
 		piece_found(cfg, res);
 	return rc;

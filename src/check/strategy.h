@@ -17,6 +17,10 @@ int explore_bound(const struct txp_explore_cfg *cfg, struct txp_explore_result *
 /* cfg->runs schedules drawn by PCT or at random. */
 int explore_sampled(const struct txp_explore_cfg *cfg, struct txp_explore_result *res,
 		    struct outcome *o, char *err, size_t errlen);
+/* In a part of the bounded search (cfg->split): the piece whose schedule
+ * runs now, judged by this part, or NULL (a schedule walked for the tree,
+ * or none). */
+const struct txp_explore_piece *explore_judged_piece(void);
 /* The schedule string cfg->replay, exactly; refused where it does not fit. */
 int explore_replay(const struct txp_explore_cfg *cfg, struct txp_explore_result *res,
 		   struct outcome *o, char *err, size_t errlen);

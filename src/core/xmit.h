@@ -399,8 +399,8 @@ struct txp_pkt *txp__defer_tx_action(struct txp_txq *txq, int self);
  * txp_xmit_burst_try() on a queue with a defer list: it cannot push (a
  * packet pushed is the queue's, and what try does not take stays the
  * caller's), so it takes the root lock; first it queues what the list
- * holds, oldest first, as txp__defer_take() does, so that no packet the
- * caller pushed before is overtaken by the ones it tries now.  The list
+ * holds, oldest first, as a drainer would, so that no packet the caller
+ * pushed before is overtaken by the ones it tries now.  The list
  * is taken as it stands, its drainer bit left (its drainer, waiting for
  * the lock, finds it emptied).  Caller holds the root lock.  Returns what
  * the qdisc refused, a list the caller drops once the lock is released.

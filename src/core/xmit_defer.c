@@ -8,7 +8,8 @@
  * the list empty takes the lock; the others push their packets onto the
  * list with one compare-and-swap and return, and the first, once it has
  * the lock, takes the whole list at once (llist_del_all) and queues it,
- * oldest first.  Whoever pushes after that finds the list empty again and
+ * oldest first (or what is on it by then: a tried burst, which takes the
+ * root lock, takes the list first, txp__defer_take()).  Whoever pushes after that finds the list empty again and
  * is the next to take the lock: no packet waits on a list nobody will
  * drain.  With two producers that is nearly every push: the list just
  * taken is empty when the other pushes.
@@ -91,9 +92,9 @@ struct refused {
 	struct txp_pkt *head, **tail;
 };
 
-/* Queue what was taken off the list, newest first, oldest first; what
- * the qdisc refuses onto *out.  Caller holds the root lock.  Returns how
- * many packets were taken. */
+/* Queue the list taken (linked newest first) in the order it was
+ * pushed, oldest first; what the qdisc refuses onto *out.  Caller holds
+ * the root lock.  Returns how many packets were taken. */
 static unsigned defer_enqueue(struct txp_txq *txq, struct txp_pkt *head, struct refused *out)
 {
 	struct txp_qdisc *q = txq->qdisc;
@@ -111,12 +112,26 @@ static unsigned defer_enqueue(struct txp_txq *txq, struct txp_pkt *head, struct 
 	return taken;
 }
 
+/* Is the list taken exactly pkts[n-1] -> ... -> pkts[0]?  Its address
+ * alone would not do: a tried burst (txp__defer_take()) may have taken
+ * and sent the caller's packets meanwhile, and the same memory come back
+ * as others' packets, pushed since.  The whole list the same is the same
+ * packets to send, whoever queued them. */
+static bool list_is(const struct txp_pkt *head, struct txp_pkt *const *pkts, unsigned n)
+{
+	for (unsigned i = n; i-- > 0; head = head->next)
+		if (head != pkts[i])
+			return false;
+	return head == NULL;
+}
+
 /*
  * Send what was taken off the list, newest first, as one batch: the
- * caller's own pkts[0..n) alone (mine: nothing was pushed before or
- * after them) bypass an empty qdisc, as 6.18 does for the first packet;
- * else the list is queued (defer_enqueue()) and the queue runs.  Caller
- * holds the root lock.  Returns how many packets were taken.
+ * caller's own pkts[0..n) alone (mine, and the list is just them:
+ * nothing was pushed before or after them) bypass an empty qdisc, as
+ * 6.18 does for the first packet; else the list is queued
+ * (defer_enqueue()) and the queue runs.  Caller holds the root lock.
+ * Returns how many packets were taken.
  */
 static unsigned defer_send(struct txp_txq *txq, struct txp_pkt *head, struct txp_pkt **pkts,
 			   unsigned n, bool mine, int self, struct refused *out)
@@ -124,7 +139,7 @@ static unsigned defer_send(struct txp_txq *txq, struct txp_pkt *head, struct txp
 	unsigned taken;
 
 	txp_assert_held(&txq->root_lock);
-	if (mine && head == pkts[n - 1] && __txp_try_bypass(txq, pkts, n, self)) {
+	if (mine && list_is(head, pkts, n) && __txp_try_bypass(txq, pkts, n, self)) {
 		__txp_qdisc_run(txq, self, pkts, n, NULL);
 		return n;
 	}

@@ -143,6 +143,16 @@ errors)
 	schedule=$(sed -n 's/^schedule: //p' "$out")
 	run_check 1 --driver-so "$BAD/bad_crash.so" --packets 3 --replay "$schedule"
 	check "its replay crashes too" 'grep -q "^VIOLATION crash" "$out"'
+	# On several workers: the report printed once, by this process, and
+	# the same as one worker's (the first in the search's order; before,
+	# each worker that met the crash printed its own).
+	for jobs in 1 2 3; do
+		run_check 1 --driver-so "$BAD/bad_crash.so" --packets 3 --jobs "$jobs"
+		check "the crash on $jobs workers: reported once" \
+			'[ "$(grep -c "^VIOLATION crash" "$out")" -eq 1 ]'
+		check "the crash on $jobs workers: the schedule of one run" \
+			'[ "$(sed -n "s/^schedule: //p" "$out")" = "$schedule" ]'
+	done
 	# exit() from an op: a violation with its schedule (before: check
 	# ended with the driver's status 3, and said nothing).
 	run_check 1 --driver-so "$BAD/bad_exit.so" --packets 3
@@ -185,7 +195,7 @@ errors)
 		kill -STOP "$pid"
 		sleep 2
 		kill -CONT "$pid"
-		sleep 0.1
+		sleep 0.5
 	done
 	kill -INT "$pid"
 	finish "$pid" 30

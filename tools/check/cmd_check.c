@@ -208,7 +208,8 @@ static const char check_help[] =
 "                          scheduling point (a loop on plain memory: nothing\n"
 "                          preempts it) is a livelock, reported with its\n"
 "                          schedule; also how SIGINT ends such a run, after 1 s\n"
-"                          (default 10)\n"
+"                          (default 10; time the process was stopped,\n"
+"                          SIGSTOP, not counted)\n"
 "Splitting the bounded search (docs/checking.md):\n"
 "  --jobs N                workers on this machine, processes, each handed\n"
 "                          the next piece of the search when it asks (a\n"
@@ -221,9 +222,12 @@ static const char check_help[] =
 "                          states (in shared memory): the same verdict and\n"
 "                          violation, a few more schedules than one run\n"
 "                          (states two workers explored at once).\n"
-"                          Default: the CPUs; 1 for --pct, --random,\n"
-"                          --replay and --driver-so (whose crash a worker\n"
-"                          reports as it meets it, not first in order)\n"
+"                          A driver's crash, exit() or livelock ends only\n"
+"                          the worker it happens in: the first in order is\n"
+"                          replayed and reported here, once.  Default: the\n"
+"                          CPUs; 1 for --pct, --random, --replay and\n"
+"                          --driver-so (a driver's broken contract, as a\n"
+"                          bad return code, ends each worker it meets)\n"
 "  --shard I/N             explore shard I (0..N-1) of N only: the pieces\n"
 "                          whose index is I modulo N; print its JSON (with\n"
 "                          the command's arguments, the scenario and txpath's\n"
@@ -1119,9 +1123,9 @@ static int check_merge(int argc, char **argv, int at)
 
 /* Workers for the search: --jobs, else the CPUs for a bounded search
  * (with the reduction too).  One for a shard, a sample or a replay; and
- * for a plugin driver (its crash, exit or livelock ends the process it
- * happens in, reported there, so by a worker the first one met, not the
- * first in the search's order). */
+ * for a plugin driver: its crash, exit or livelock is reported in order
+ * (jobs.c), but a broken contract (a return code start_xmit may not give)
+ * still ends each worker that meets it, each with its message. */
 static unsigned jobs_of(const struct txp_explore_cfg *cfg, const struct picks *p)
 {
 	long cpus;
