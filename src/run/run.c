@@ -15,7 +15,7 @@
 #include "run/run.h"
 
 #define RUN_POLL_NS 1000000u		/* main thread checks every 1 ms */
-#define RUN_GAP_NS 100000000u		/* the most one check counts of a stall */
+#define RUN_GAP_NS 100000000u		/* the most one check counts (txp_awake_ns()) */
 #define RUN_PROGRESS_NS 200000000u	/* progress callback every 200 ms */
 #define RUN_CLOCK_EVERY 256		/* producers read the clock this often */
 #define RUN_DRAIN_NS ((uint64_t)TXP_RUN_DRAIN_SECONDS * 1000000000u)
@@ -396,13 +396,48 @@ static void *producer_main(void *arg)
 	return NULL;
 }
 
+/*
+ * The watchdog's clock for a run's device (txp_dev_cfg.watchdog_clock):
+ * txp_now_ns() less the time the process was stopped, as run_wait()'s
+ * looks see it (txp_awake_ns()).  Stopped (SIGSTOP, ^Z), the NIC's
+ * completions stop too: a queue that stood stopped meanwhile has not
+ * timed out.  One clock for the process, moved by any run's looks, each
+ * interval between two looks once (the exchange).  Relaxed: a clock,
+ * publishing nothing.
+ */
+static _Atomic uint64_t awake_now, awake_look;
+
+static void awake_tick(uint64_t now)
+{
+	uint64_t was = atomic_exchange_explicit(&awake_look, now, memory_order_relaxed);
+
+	if (was && now > was)
+		atomic_fetch_add_explicit(&awake_now, txp_awake_ns(&was, now, RUN_GAP_NS),
+					  memory_order_relaxed);
+}
+
+static uint64_t awake_clock(void)
+{
+	uint64_t t = atomic_load_explicit(&awake_now, memory_order_relaxed), zero = 0;
+
+	if (t)
+		return t;
+	/* From txp_now_ns() at its first use, whichever first use wins. */
+	t = txp_now_ns();
+	return atomic_compare_exchange_strong_explicit(&awake_now, &zero, t, memory_order_relaxed,
+						       memory_order_relaxed) ? t : zero;
+}
+
 /* -- set-up and tear-down ----------------------------------------------------- */
 
 static int run_setup(struct run *run, const struct txp_run_cfg *cfg, char *err, size_t errlen)
 {
+	struct txp_dev_cfg dcfg = txp_run_dev_cfg(cfg);
+
 	memset(run, 0, sizeof(*run));
 	run->cfg = cfg;
-	if (txp_run_dev_create(cfg, NULL, NULL, &run->dev, &run->drv, err, errlen) != 0)
+	dcfg.watchdog_clock = awake_clock;
+	if (txp_run_dev_create(cfg, &dcfg, NULL, &run->dev, &run->drv, err, errlen) != 0)
 		return -1;
 	if (cfg->driver->frame_addr) {
 		run->bytes = true;
@@ -498,6 +533,7 @@ static bool run_wait(struct run *run, unsigned started, uint64_t t0, uint64_t *t
 		txp_sleep_ns(RUN_POLL_NS);
 		now = txp_now_ns();
 		still += txp_awake_ns(&last_look, now, RUN_GAP_NS);
+		awake_tick(now);
 		run_watch_device(run);
 		txp_dev_watchdog(run->dev);
 		run_sample_rings(run, now);
