@@ -335,10 +335,28 @@ static struct bench_row *add_qdisc_rows(struct bench_row *r, unsigned threads)
 	return r;
 }
 
+/* Whether configuration c has a row for plugin p (none without one): those
+ * of its lock mode on one queue (a plugin drives one), without BQL. */
+static bool plugin_row(const struct txp_plugin *p, size_t c)
+{
+	return p && txpath_configs[c].lock == p->lock && !txpath_configs[c].mq &&
+	       !txpath_configs[c].bql;
+}
+
+/* The plugin's rows per thread count. */
+static size_t plugin_rows(const struct txp_plugin *p)
+{
+	size_t n = 0;
+
+	for (size_t c = 0; c < NCONFIGS; c++)
+		n += plugin_row(p, c);
+	return n;
+}
+
 struct bench_row *bench_rows(const struct bench_cfg *cfg, size_t *n)
 {
 	const struct txp_plugin *p = txp_run_driver_plugin_of(cfg->plugin);
-	size_t per = 4 + NCONFIGS * (cfg->sim ? 2 : 1) + QDISC_ROWS + (p ? 2 : 0);
+	size_t per = 4 + NCONFIGS * (cfg->sim ? 2 : 1) + QDISC_ROWS + plugin_rows(p);
 	struct bench_row *rows = calloc(per * cfg->max_threads, sizeof(*rows)), *r = rows;
 
 	if (!rows)
@@ -367,8 +385,8 @@ struct bench_row *bench_rows(const struct bench_cfg *cfg, size_t *n)
 				r[-1].busylock = txpath_configs[c].busylock;
 			}
 		r = add_qdisc_rows(r, t);
-		for (size_t c = 0; p && c < NCONFIGS; c++) {
-			if (txpath_configs[c].lock != p->lock || txpath_configs[c].bql)
+		for (size_t c = 0; c < NCONFIGS; c++) {
+			if (!plugin_row(p, c))
 				continue;
 			r = add_row(r, txpath_configs[c].config, "plugin", BENCH_TXPATH, t);
 			r[-1].lock = txpath_configs[c].lock;

@@ -166,6 +166,20 @@ def refusals(d):
     cut = os.path.join(d, "cut.json")
     json.dump(doc, open(cut, "w"))
     refused("an interrupted shard", ["--merge", a[0], cut], "was interrupted")
+    # Files edited or mislabelled: an index past the count (with as many
+    # files as shards, shard 1 was not missed), a shard's pieces under
+    # another's index (the merge counted shard 0 twice and 1 never).
+    doc = json.load(open(a[1]))
+    doc["shard"]["index"] = 3
+    past = os.path.join(d, "past.json")
+    json.dump(doc, open(past, "w"))
+    refused("an index past the count", ["--merge", a[0], past], "past.json is shard 3 of 2")
+    doc = json.load(open(a[0]))
+    doc["shard"]["index"] = 1
+    relabelled = os.path.join(d, "relabelled.json")
+    json.dump(doc, open(relabelled, "w"))
+    refused("a shard's pieces under another index", ["--merge", a[0], relabelled],
+            "which is shard 0's")
     bad = os.path.join(d, "bad.json")
     open(bad, "w").write('{"era": "2.6.11", ')
     refused("no JSON", ["--merge", a[0], bad], "bad.json")

@@ -1015,11 +1015,23 @@ static int shard_at(const struct shard_file *f, unsigned n, unsigned index)
 	return -1;
 }
 
+/* The first piece of f that is not its shard's (index I modulo N), or
+ * NULL.  f's count is not 0. */
+static const struct txp_explore_piece *foreign_piece(const struct shard_file *f)
+{
+	for (size_t j = 0; j < f->part.npieces; j++)
+		if (f->part.pieces[j].index % f->s.count != f->s.index)
+			return &f->part.pieces[j];
+	return NULL;
+}
+
 /* The shards' files, each of one search, every shard once: false and a
  * message naming the first that is not. */
 static bool merge_check(const struct shard_file *f, unsigned n, char **paths, char *msg,
 			size_t len)
 {
+	const struct txp_explore_piece *p;
+
 	for (unsigned i = 0; i < n; i++) {
 		if (strcmp(f[i].version, txp_version()))
 			snprintf(msg, len, "%s is from txpath %s, this is txpath %s", paths[i],
@@ -1029,6 +1041,13 @@ static bool merge_check(const struct shard_file *f, unsigned n, char **paths, ch
 		else if (f[i].s.count != f[0].s.count)
 			snprintf(msg, len, "%s is shard %u of %u, %s of %u", paths[i], f[i].s.index,
 				 f[i].s.count, paths[0], f[0].s.count);
+		else if (f[i].s.index >= f[i].s.count)
+			snprintf(msg, len, "%s is shard %u of %u: past the count (shards are numbered "
+				 "from 0)", paths[i], f[i].s.index, f[i].s.count);
+		else if ((p = foreign_piece(&f[i])) != NULL)
+			snprintf(msg, len, "%s, shard %u/%u, holds piece %llu, which is shard %llu's",
+				 paths[i], f[i].s.index, f[i].s.count, (unsigned long long)p->index,
+				 (unsigned long long)(p->index % f[i].s.count));
 		else if (shard_at(f, i, f[i].s.index) >= 0)
 			snprintf(msg, len, "shard %u/%u given twice (%s)", f[i].s.index, f[i].s.count,
 				 paths[i]);
