@@ -40,6 +40,10 @@ int cmd_config(int argc, char **argv);
 /* Flush and close an output stream: 0 if every write to it reached the
  * file, else an errno (EIO when the failing call left none). */
 int close_output(FILE *f);
+/* path opened to read, without waiting for a writer: a FIFO that has
+ * none reads as empty at once, where fopen() would wait for ever; a pipe
+ * that has one (a shell's <(...)) is read to its end.  NULL and errno. */
+FILE *open_input(const char *path);
 /* Flush stdout now (a row of a long command); false if a write failed.
  * main() reports it, once, and fails: the caller just stops. */
 bool flush_stdout(void);

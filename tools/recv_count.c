@@ -2,9 +2,12 @@
  * recv_count.c - classify received frames, and read pcap captures
  * (recv_count.h).
  */
+#include <errno.h>
 #include <pcap/pcap.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "cli.h"
 #include "recv_count.h"
 #include "txpath/net.h"
 
@@ -57,9 +60,17 @@ static int count_capture(struct recv_count *rc, pcap_t *p, const char *name, cha
 int recv_count_pcap_file(struct recv_count *rc, const char *path, char *err, size_t errlen)
 {
 	char perr[PCAP_ERRBUF_SIZE];
-	pcap_t *p = pcap_open_offline(path, perr);
+	FILE *f = open_input(path);
+	pcap_t *p;
 
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	/* pcap_close() closes f too. */
+	p = pcap_fopen_offline(f, perr);
 	if (!p) {
+		fclose(f);
 		snprintf(err, errlen, "%s: %.200s", path, perr);
 		return -1;
 	}

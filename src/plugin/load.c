@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "plugin/host.h"
 #ifdef TXP_CHECK
@@ -371,6 +372,7 @@ const struct txp_run_driver *txp_run_driver_plugin(const char *path, const char 
 	const struct txp_plugin *(*entry)(void);
 	struct image img = { 0 };
 	struct plugin_host *h;
+	struct stat st;
 	void *so;
 
 	/* A path, so that dlopen never searches the library path. */
@@ -378,6 +380,12 @@ const struct txp_run_driver *txp_run_driver_plugin(const char *path, const char 
 
 	if (!where) {
 		refuse(err, errlen, "--driver-so %s: out of memory", path);
+		return NULL;
+	}
+	/* dlopen() of a FIFO waits for a writer for ever. */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		free(where);
+		refuse(err, errlen, "--driver-so %s: not a regular file", path);
 		return NULL;
 	}
 	if (!strchr(path, '/'))

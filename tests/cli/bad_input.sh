@@ -130,6 +130,9 @@ expect_usage "--checkpoint $dir/sub: not a regular file" check --era 2.6.8 --bou
 # until memory runs out (0.4.0 read /dev/zero for ever)
 expect_usage "/dev/zero: byte 0 is NUL: not a shard's file" check --merge /dev/zero
 expect_usage "/dev/zero: byte 0 is NUL: not a shard's file" check --era 2.6.8 --bound 1 --resume /dev/zero
+# a FIFO with no writer reads as empty, at once (it was waited on for ever)
+expect_usage "$dir/fifo: at byte 0: expected a value" check --merge "$dir/fifo"
+expect_usage "$dir/fifo: at byte 0: expected a value" check --era 2.6.8 --bound 1 --resume "$dir/fifo"
 expect_usage "pair 1 '1:0?2:0'" check --era 2.6.9 --replay "$(printf '1:0\n2:0')"
 # Options that apply only with others, or twice.
 expect_usage "--runs applies to --pct or --random" check --runs 5

@@ -108,6 +108,11 @@ run)
 	;;
 errors)
 	error "not a loadable shared object" run --driver-so /etc/passwd
+	# A FIFO: refused at once (dlopen() waited for a writer for ever).
+	fifo=$(mktemp -u) && mkfifo "$fifo"
+	error "not a regular file" run --driver-so "$fifo"
+	error "not a regular file" check --driver-so "$fifo"
+	rm -f "$fifo"
 	error "not a loadable shared object" check --driver-so "$BUILD/no-such.so"
 	error "no entry point txp_plugin_entry()" check --driver-so "$BAD/bad_no_entry.so"
 	error "plugin ABI version 2, this txpath loads version 1" check --driver-so "$BAD/bad_bad_abi.so"

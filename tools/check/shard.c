@@ -180,7 +180,7 @@ void shard_json(struct json *j, const struct shard *s, const struct txp_explore_
 /* The text of the file at path, NUL-terminated (malloc'd); NULL and why. */
 static char *file_text(const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = open_input(path);
 	char *text = NULL;
 	size_t len = 0, cap = 0, got;
 	bool ok = true;
