@@ -369,6 +369,10 @@ struct crew {
 	unsigned n, left;
 	bool shared;	/* the table of states (visited_share_table()) */
 	int ended;	/* a worker's exit status, when it ended the program */
+	/* The worker that ended it killed by a signal (dead_sig), with no
+	 * report: the out-of-memory killer's SIGKILL, say. */
+	unsigned dead;
+	int dead_sig;
 };
 
 static void crew_kill(struct crew *c)
@@ -394,8 +398,11 @@ static void crew_reap(struct crew *c, pid_t pid, int status)
 		     (WEXITSTATUS(status) == END_STATUS &&
 		      atomic_load_explicit(&c->board->end[i].set, memory_order_acquire))))
 			return;
-		if (!c->ended)
+		if (!c->ended) {
 			c->ended = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+			c->dead = i;
+			c->dead_sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+		}
 		crew_kill(c);
 	}
 }
@@ -558,6 +565,16 @@ int txp_explore_jobs(const struct txp_explore_cfg *cfg, unsigned jobs,
 	if (rc)
 		crew_kill(&c);
 	crew_wait(&c, cfg);
+	/* Killed, it said nothing: said here, and what the others did kept. */
+	if (rc == 0 && c.dead_sig) {
+		if (cfg->checkpoint)
+			crew_checkpoint(&c, cfg);
+		snprintf(err, errlen, "worker %u of %u was killed by %s%s: the search ended there%s",
+			 c.dead + 1, c.n, strsignal(c.dead_sig),
+			 c.dead_sig == SIGKILL ? " (the out-of-memory killer?)" : "",
+			 cfg->checkpoint ? "; the position of what was explored is saved" : "");
+		rc = -ECHILD;
+	}
 	if (rc == 0 && c.ended)
 		rc = c.ended;
 	if (rc == 0 && cfg->checkpoint)

@@ -87,5 +87,20 @@ finish
 check "two signals: ended by one" "$([ "$rc" -eq 130 ] || [ "$rc" -eq 143 ] && echo yes || echo no)"
 check "two signals: no report" "$([ ! -s "$out" ] && echo yes || echo no)"
 
+# A worker killed (SIGKILL: the out-of-memory killer, say) cannot say
+# so: this process says which, saves the position of what the workers
+# explored, and fails (before: exit 137, nothing said or saved).
+ckpt=$(mktemp -u)
+start --jobs 2 --checkpoint "$ckpt"
+worker=$(pgrep -P "$pid" | head -1)
+[ -n "$worker" ] && kill -KILL "$worker"
+finish
+check "a worker killed: exit 1" "$([ "$rc" -eq 1 ] && echo yes || echo no)"
+check "a worker killed: said" \
+	"$(grep -q '^txpath check: worker [12] of 2 was killed by Killed' "$err" && echo yes || echo no)"
+check "a worker killed: the position saved" \
+	"$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if "pieces" in d["shard"] else 1)' "$ckpt" 2>/dev/null && echo yes || echo no)"
+rm -f "$ckpt"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
