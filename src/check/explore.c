@@ -121,6 +121,11 @@ static _Noreturn void report_ending(const char *kind, const char *what, int stat
 	if (split && split->ending && res.schedule)
 		split->ending(explore_judged_piece(), res.schedule, split->arg);
 	fflush(stdout);
+	if (ending_cfg && ending_cfg->ending_report) {
+		ending_cfg->ending_report(&res, ending_cfg->ending_arg);
+		fflush(stdout);
+		_exit(status);
+	}
 	printf("VIOLATION %s after %u preemptions: %s\n\n", kind, res.preemptions, what);
 	txp_explore_diagram(stdout, &res);
 	printf("\nschedule: %s\nreplay: the same command with --replay %s\n",

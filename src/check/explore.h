@@ -194,6 +194,13 @@ struct txp_explore_cfg {
 	/* Now and then (every 256 schedules), where the search is. */
 	void (*progress)(const struct txp_explore_progress *p, void *arg);
 	void *progress_arg;
+	/* An ending (a crash, exit() or a livelock, the search past saving)
+	 * reported by this in place of the text (NULL: the text); res: the
+	 * violation, its schedule and diagram, no counts.  Called from a
+	 * signal handler, an atexit() handler or the monitor's thread; the
+	 * process ends when it returns. */
+	void (*ending_report)(const struct txp_explore_result *res, void *arg);
+	void *ending_arg;
 	/* Polled between schedules (NULL: never): once it is asked
 	 * (txp_run_interrupt()), the search ends there, res->interrupted. */
 	const struct txp_run_stop *stop;

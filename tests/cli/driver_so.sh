@@ -164,6 +164,12 @@ errors)
 		check "the crash on $jobs workers: the schedule of one run" \
 			'[ "$(sed -n "s/^schedule: //p" "$out")" = "$schedule" ]'
 	done
+	# With --json, the report is JSON (before: the text, whatever --json).
+	for v in crash exit; do
+		run_check 1 --driver-so "$BAD/bad_$v.so" --packets 3 --json
+		check "--json, the $v: its JSON, the same schedule" \
+			'[ "$(python3 -c "import json, sys; v = json.load(open(sys.argv[1]))[\"violation\"]; print(v[\"kind\"], v[\"schedule\"])" "$out")" = "$v $schedule" ]'
+	done
 	# exit() from an op: a violation with its schedule (before: check
 	# ended with the driver's status 3, and said nothing).
 	run_check 1 --driver-so "$BAD/bad_exit.so" --packets 3

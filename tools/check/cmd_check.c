@@ -264,6 +264,8 @@ static const char check_help[] =
 "  --json                  {\"violation\": null | {\"kind\", \"preemptions\",\n"
 "                          \"schedule\", \"events\": [...]}, \"schedules\",\n"
 "                          \"complete\", \"xmit_on_stopped_reachable\", ...}\n"
+"                          (a driver's crash, exit() or livelock too: its\n"
+"                          violation, no counts; a shard's: the text)\n"
 "  -h, --help              this help\n"
 "Each option at most once.\n"
 "\n"
@@ -975,6 +977,20 @@ void check_cfg_parse(int argc, char **argv, struct txp_explore_cfg *cfg)
 }
 
 /* The result, as asked; the command's exit status. */
+/* What --json's report of an ending needs (explore.h: ending_report). */
+struct ending_json {
+	const struct txp_explore_cfg *cfg;
+	int argc;
+	char **argv;
+};
+
+static void ending_json(const struct txp_explore_result *res, void *arg)
+{
+	const struct ending_json *e = arg;
+
+	print_json(stdout, e->cfg, res, NULL, e->argc, e->argv);
+}
+
 static int report(const struct txp_explore_cfg *cfg, struct txp_explore_result *res,
 		  const struct picks *p, const char *by, int argc, char **argv)
 {
@@ -1368,6 +1384,7 @@ int cmd_check(int argc, char **argv)
 	struct txp_explore_cfg cfg;
 	struct txp_explore_result res;
 	struct picks picks = PICKS_INIT;
+	struct ending_json ending = { &cfg, argc, argv };
 	unsigned jobs;
 	char err[256], by[32] = "";
 	int rc;
@@ -1384,6 +1401,10 @@ int cmd_check(int argc, char **argv)
 	cfg.stop = signals_catch();
 	if (picks.shard)
 		return check_shard(&cfg, &picks, argc, argv);
+	if (picks.json) {
+		cfg.ending_report = ending_json;
+		cfg.ending_arg = &ending;
+	}
 	jobs = jobs_of(&cfg, &picks);
 	if (jobs > 1)
 		snprintf(by, sizeof(by), ", %u workers", jobs);
