@@ -290,23 +290,23 @@ bad:
 }
 
 /* The part of worker id, whose search ended where it stood
- * (worker_ending()): the pieces it explored to their end, off the board,
- * and the one it ended in, with its schedule.  0 or -ENOMEM. */
+ * (worker_ending()): the pieces it explored to their end, off the board
+ * (all of it: with a caller's split, a shard's, the pieces' indices pass
+ * the count handed out), and the one it ended in, with its schedule.
+ * 0 or -ENOMEM. */
 static int part_ended(const struct board *board, unsigned id, const struct txp_explore_cfg *cfg,
 		      struct txp_explore_result *res)
 {
 	const struct board_end *e = &board->end[id];
-	uint64_t handed = atomic_load_explicit(&board->next, memory_order_relaxed);
 	size_t n = 0;
 
 	memset(res, 0, sizeof(*res));
 	res->reduced = cfg->reduce;
 	res->symmetric = true;	/* says nothing: the others' say it */
-	res->pieces = malloc((size_t)(handed < BOARD_PIECES ? handed : BOARD_PIECES) *
-			     sizeof(*res->pieces) + sizeof(*res->pieces));
+	res->pieces = malloc(((size_t)BOARD_PIECES + 1) * sizeof(*res->pieces));
 	if (!res->pieces || (e->judged && !(res->schedule = strdup(e->schedule))))
 		return -ENOMEM;
-	for (uint64_t i = 0; i < handed && i < BOARD_PIECES; i++) {
+	for (uint64_t i = 0; i < BOARD_PIECES; i++) {
 		const struct board_piece *b = &board->piece[i];
 
 		/* Acquire: pairs with worker_ended()'s release. */

@@ -50,6 +50,8 @@ static bool send_tried(const struct txp_explore_cfg *cfg, unsigned b)
 	return cfg->send == TXP_EXPLORE_SEND_TRY || (cfg->send == TXP_EXPLORE_SEND_MIXED && b % 2);
 }
 
+/* Burst b of a producer, burst[0..n), onto dev: tried or not
+ * (send_tried()), and what it leaves sent as queued. */
 static void send_burst(const struct txp_explore_cfg *cfg, struct txp_dev *dev,
 		       struct txp_pkt **burst, unsigned n, unsigned b)
 {

@@ -9,10 +9,11 @@
  * list with one compare-and-swap and return, and the first, once it has
  * the lock, takes the whole list at once (llist_del_all) and queues it,
  * oldest first (or what is on it by then: a tried burst, which takes the
- * root lock, takes the list first, txp__defer_take()).  Whoever pushes after that finds the list empty again and
- * is the next to take the lock: no packet waits on a list nobody will
- * drain.  With two producers that is nearly every push: the list just
- * taken is empty when the other pushes.
+ * root lock, takes the list first, txp__defer_take()).  Whoever pushes
+ * after that finds the list empty again and is the next to take the
+ * lock: no packet waits on a list nobody will drain.  With two producers
+ * that is nearly every push: the list just taken is empty when the other
+ * pushes.
  *
  * The drainer (TXP_DEFER_DRAIN, txpath's own): the list's head carries a
  * bit, DRAINER, set while one context has taken the list on.  A push onto

@@ -124,7 +124,6 @@ static void null_stop(struct txp_dev *dev)
 static void null_post(struct txp_null *nul, struct null_pcpu *c, struct txp_pkt *pkt,
 		      struct txp_txq *txq)
 {
-
 	/* A batch is on one queue: the first packet of one on another queue
 	 * than the last batch's finds its doorbell. */
 	if (!c->head && c->txq != txq) {
@@ -149,9 +148,10 @@ static void null_post(struct txp_null *nul, struct null_pcpu *c, struct txp_pkt 
  * start_xmit: post, and flush at the end of a batch.
  * Synchronization: none needed without BQL: the state it writes is the
  * calling context's own.  With BQL under LLTX, the queue's own tx_lock
- * (spin_lock: the core has no TXP_TX_LOCKED retry to pay for), around
- * the limits' sent side and the completions of the flush; in core mode
- * the xmit lock does that.  Context: any.
+ * (spin_lock, not trylock: held for a few instructions, not worth a
+ * TXP_TX_LOCKED's requeue), around the limits' sent side and the
+ * completions of the flush; in core mode the xmit lock does that.
+ * Context: any.
  * Return codes: always TXP_TX_OK.
  */
 static enum txp_tx null_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq)
