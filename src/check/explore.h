@@ -345,8 +345,8 @@ int txp_explore_gather(const struct txp_explore_cfg *cfg, const struct txp_explo
  * left; merged as txp_explore_merge() does.  The caller's cfg->stop is
  * also each worker's (a signal caught by the process is forwarded to
  * them).  0, or a negative errno and a message; a positive exit status
- * when a worker ended the program (a driver's crash, a livelock: its
- * report printed).  progress, if set, is called from this process with
+ * when a worker ended the program (its report printed; killed by a
+ * signal, 128 + it, and the message, else "").  progress, if set, is called from this process with
  * the workers' schedules; checkpoint too, with the pieces they explored
  * to the end, from the first up to the first not.  cfg->split, if set,
  * is the caller's: the workers share out the pieces it takes.  prior, if

@@ -565,7 +565,8 @@ int txp_explore_jobs(const struct txp_explore_cfg *cfg, unsigned jobs,
 	if (rc)
 		crew_kill(&c);
 	crew_wait(&c, cfg);
-	/* Killed, it said nothing: said here, and what the others did kept. */
+	/* Killed, it may have said nothing: said in err, and what the
+	 * others did kept; the status is still the worker's. */
 	if (rc == 0 && c.dead_sig) {
 		if (cfg->checkpoint)
 			crew_checkpoint(&c, cfg);
@@ -573,7 +574,6 @@ int txp_explore_jobs(const struct txp_explore_cfg *cfg, unsigned jobs,
 			 c.dead + 1, c.n, strsignal(c.dead_sig),
 			 c.dead_sig == SIGKILL ? " (the out-of-memory killer?)" : "",
 			 cfg->checkpoint ? "; the position of what was explored is saved" : "");
-		rc = -ECHILD;
 	}
 	if (rc == 0 && c.ended)
 		rc = c.ended;

@@ -977,6 +977,15 @@ void check_cfg_parse(int argc, char **argv, struct txp_explore_cfg *cfg)
 }
 
 /* The result, as asked; the command's exit status. */
+/* A worker ended the program with status rc: its report printed, or
+ * (killed) the message err. */
+static int worker_ended(int rc, const char *err)
+{
+	if (*err)
+		fprintf(stderr, "txpath check: %s\n", err);
+	return rc;
+}
+
 /* What --json's report of an ending needs (explore.h: ending_report). */
 struct ending_json {
 	const struct txp_explore_cfg *cfg;
@@ -1180,7 +1189,7 @@ static int check_shard(struct txp_explore_cfg *cfg, const struct picks *p, int a
 	struct shard s = shard_spec(p->shard);
 	struct txp_explore_split split = shard_split(&s);
 	struct txp_explore_result res;
-	char err[256];
+	char err[256] = "";
 	int rc;
 
 	cfg->split = &split;
@@ -1190,7 +1199,7 @@ static int check_shard(struct txp_explore_cfg *cfg, const struct picks *p, int a
 	if (cfg->progress)
 		fputs("\r\033[K", stderr);
 	if (rc > 0)
-		return rc;	/* a worker ended the program, its report printed */
+		return worker_ended(rc, err);
 	if (rc != 0) {
 		fprintf(stderr, "txpath check: %s\n", err);
 		return 1;
@@ -1386,7 +1395,7 @@ int cmd_check(int argc, char **argv)
 	struct picks picks = PICKS_INIT;
 	struct ending_json ending = { &cfg, argc, argv };
 	unsigned jobs;
-	char err[256], by[32] = "";
+	char err[256] = "", by[32] = "";
 	int rc;
 
 	for (int i = 1; i < argc; i++)
@@ -1414,7 +1423,7 @@ int cmd_check(int argc, char **argv)
 	if (rc == -EINVAL)
 		usage_error("check", "%s", err);
 	if (rc > 0)
-		return rc;	/* a worker ended the program, its report printed */
+		return worker_ended(rc, err);
 	if (rc != 0) {
 		fprintf(stderr, "txpath check: %s\n", err);
 		return 1;

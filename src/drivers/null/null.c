@@ -120,10 +120,13 @@ static void null_stop(struct txp_dev *dev)
 		null_flush(nul, &nul->pcpu[i]);
 }
 
-/* Post pkt, and flush at the end of a batch. */
+/* Post pkt, and flush at the end of a batch.  With own_lock, caller
+ * holds the queue's tx_lock. */
 static void null_post(struct txp_null *nul, struct null_pcpu *c, struct txp_pkt *pkt,
 		      struct txp_txq *txq)
 {
+	if (nul->own_lock)
+		txp_assert_held(&nul->queue[txp_txq_index(txq)].tx_lock);
 	/* A batch is on one queue: the first packet of one on another queue
 	 * than the last batch's finds its doorbell. */
 	if (!c->head && c->txq != txq) {
