@@ -979,7 +979,7 @@ void check_cfg_parse(int argc, char **argv, struct txp_explore_cfg *cfg)
 /* The result, as asked; the command's exit status. */
 /* A worker ended the program with status rc: its report printed, or
  * (killed) the message err. */
-static int worker_ended(int rc, const char *err)
+static int ended_by_worker(int rc, const char *err)
 {
 	if (*err)
 		fprintf(stderr, "txpath check: %s\n", err);
@@ -987,7 +987,7 @@ static int worker_ended(int rc, const char *err)
 }
 
 /* What --json's report of an ending needs (explore.h: ending_report). */
-struct ending_json {
+struct json_ending {
 	const struct txp_explore_cfg *cfg;
 	int argc;
 	char **argv;
@@ -995,7 +995,7 @@ struct ending_json {
 
 static void ending_json(const struct txp_explore_result *res, void *arg)
 {
-	const struct ending_json *e = arg;
+	const struct json_ending *e = arg;
 
 	print_json(stdout, e->cfg, res, NULL, e->argc, e->argv);
 }
@@ -1199,7 +1199,7 @@ static int check_shard(struct txp_explore_cfg *cfg, const struct picks *p, int a
 	if (cfg->progress)
 		fputs("\r\033[K", stderr);
 	if (rc > 0)
-		return worker_ended(rc, err);
+		return ended_by_worker(rc, err);
 	if (rc != 0) {
 		fprintf(stderr, "txpath check: %s\n", err);
 		return 1;
@@ -1393,7 +1393,7 @@ int cmd_check(int argc, char **argv)
 	struct txp_explore_cfg cfg;
 	struct txp_explore_result res;
 	struct picks picks = PICKS_INIT;
-	struct ending_json ending = { &cfg, argc, argv };
+	struct json_ending ending = { &cfg, argc, argv };
 	unsigned jobs;
 	char err[256] = "", by[32] = "";
 	int rc;
@@ -1423,7 +1423,7 @@ int cmd_check(int argc, char **argv)
 	if (rc == -EINVAL)
 		usage_error("check", "%s", err);
 	if (rc > 0)
-		return worker_ended(rc, err);
+		return ended_by_worker(rc, err);
 	if (rc != 0) {
 		fprintf(stderr, "txpath check: %s\n", err);
 		return 1;
