@@ -33,6 +33,9 @@
  * its memory and thread safety, not for the proof: AddressSanitizer at
  * bound 2 (a sixth of the speed), ThreadSanitizer at bound 1 (it makes each
  * fresh context cost a millisecond), skipping the searches that need more.
+ * The personalities' longest proofs, under tso, with the search's
+ * reduction (its verdicts are the full search's, test_reduce): modern's
+ * 1 x 3 at bound 3 is 149,270 schedules in 8 s, against 839,338 in 31 s.
  */
 #if TXP_TEST_TSAN
 #define CLEAN_BOUND 1
@@ -116,6 +119,7 @@ static void test_recheck_clean(void **state)
 	personality_cfg(&cfg, "locked", false, SEARCH_BOUND);
 	expect_none(&cfg, "locked (sc)");
 	personality_cfg(&cfg, "locked", true, SEARCH_BOUND);
+	cfg.reduce = true;
 	expect_none(&cfg, "locked (tso)");
 }
 
@@ -245,6 +249,7 @@ static void test_modern_helpers(void **state)
 		personality_cfg(&cfg, "modern", tso, CLEAN_BOUND);
 		cfg.producers = 1;
 		cfg.packets = 3;
+		cfg.reduce = tso;
 		expect_none(&cfg, tso ? "modern (tso)" : "modern (sc)");
 	}
 	for (int tso = 0; tso < 2; tso++) {
