@@ -324,12 +324,13 @@ int cmd_recv(int argc, char **argv)
 	double seconds = 0, t0;
 	uint64_t packets = 0;
 	bool json = false;
+	struct cmdline cl;
 	struct recv rv;
 	char err[256];
 	int c, r;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	cmdline_init(&cl, "recv", opts);
+	while ((c = cmdline_next(&cl, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_DEV:
 			ifname = parse_name("recv", "--dev", optarg, "an interface name");
@@ -350,14 +351,8 @@ int cmd_recv(int argc, char **argv)
 		case OPT_HELP:
 			fputs(recv_help, stdout);
 			return 0;
-		case ':':
-			usage_error("recv", "%s needs a value", argv[optind - 1]);
-		default:
-			usage_error("recv", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (optind < argc)
-		usage_error("recv", "unexpected argument '%s'", argv[optind]);
 	if (!ifname == !file)
 		usage_error("recv", "give the interface to listen on (--dev IFNAME) or a pcap file (--file PATH)");
 

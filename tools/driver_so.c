@@ -36,8 +36,13 @@ const struct txp_run_driver *driver_so_load(const char *cmd, const struct driver
 	if (!copy)
 		usage_error(cmd, "out of memory");
 	for (char *a = strtok_r(copy, ",", &save); a; a = strtok_r(NULL, ",", &save)) {
+		size_t key = strcspn(a, "=");
+
 		if (n == DRIVER_ARGS_MAX)
 			usage_error(cmd, "--driver-arg: at most %d knobs", DRIVER_ARGS_MAX);
+		for (unsigned i = 0; i < n; i++)
+			if (strcspn(args[i], "=") == key && !strncmp(args[i], a, key))
+				usage_error(cmd, "--driver-arg: %.*s given twice", (int)key, a);
 		args[n++] = a;
 	}
 	drv = txp_run_driver_plugin(d->path, args, n, err, sizeof(err));

@@ -36,6 +36,42 @@ bool cmdline_given(const struct cmdline *cl, int val)
 	return false;
 }
 
+/* The option of that name (up to its '=', if any), or NULL. */
+static const struct option *option_named(const struct option *opts, const char *text)
+{
+	size_t len = strcspn(text, "=");
+
+	for (const struct option *o = opts; o->name; o++)
+		if (strlen(o->name) == len && !strncmp(o->name, text, len))
+			return o;
+	return NULL;
+}
+
+/* An unknown option's error: one that takes no value given one says so. */
+static _Noreturn void unknown_option(const struct cmdline *cl, const char *arg)
+{
+	const struct option *o = !strncmp(arg, "--", 2) ? option_named(cl->opts, arg + 2) : NULL;
+
+	if (o && o->has_arg == no_argument)
+		usage_error(cl->cmd, "--%s takes no value, got '%s'", o->name, arg);
+	usage_error(cl->cmd, "unknown option '%s'", arg);
+}
+
+/* getopt_long takes an unambiguous prefix of a long option for it
+ * (--qdisc for --qdisc-bypass): refused, as a typo or a guess would be
+ * taken for another option.  The option's own argument: argv[optind - 1],
+ * or the one before when its value was the next argument. */
+static void refuse_abbreviation(const struct cmdline *cl, char **argv, const struct option *o)
+{
+	const char *arg = argv[optind - 1];
+
+	if (o->has_arg != no_argument && optarg == arg)
+		arg = argv[optind - 2];
+	if (strncmp(arg, "--", 2) || option_named(cl->opts, arg + 2) != o)
+		usage_error(cl->cmd, "unknown option '%.*s' (options are written in full: --%s?)",
+			    (int)strcspn(arg, "="), arg, o->name);
+}
+
 int cmdline_next(struct cmdline *cl, int argc, char **argv)
 {
 	int idx = -1, c = getopt_long(argc, argv, ":h", cl->opts, &idx);
@@ -45,9 +81,10 @@ int cmdline_next(struct cmdline *cl, int argc, char **argv)
 	if (c == ':')
 		usage_error(cl->cmd, "%s needs a value", argv[optind - 1]);
 	if (c == '?')
-		usage_error(cl->cmd, "unknown option '%s'", argv[optind - 1]);
+		unknown_option(cl, argv[optind - 1]);
 	if (idx < 0)
 		return c;
+	refuse_abbreviation(cl, argv, &cl->opts[idx]);
 	if (cmdline_given(cl, c))
 		usage_error(cl->cmd, "--%s given twice (each option once)", cl->opts[idx].name);
 	if (cl->nseen < CMDLINE_MAX_OPTS)

@@ -68,6 +68,15 @@ expect_usage "needs a value" run --threads
 expect_usage "unexpected argument" run extra
 expect_usage "unknown option" demo --era 2.6.9
 expect_usage "unknown option" demo --lock core
+# No option is taken for another by a prefix of its name (getopt_long's
+# abbreviations: demo --qdisc was --qdisc-bypass); one without a value
+# given one says so.
+expect_usage "unknown option '--qdisc' (options are written in full: --qdisc-bypass?)" demo --qdisc
+expect_usage "unknown option '--bou' (options are written in full: --bound?)" check --bou 1
+expect_usage "unknown option '--pack' (options are written in full: --packets?)" run --pack=10
+expect_usage "unknown option '--fi'" recv --fi /dev/null
+expect_usage "--json takes no value, got '--json=1'" run --json=1
+expect_usage "--file given twice" recv --file /dev/null --file /dev/null
 expect_usage "--burst" run --burst 0
 expect_usage "--bulk" run --bulk 65
 expect_usage "--validate" run --personality rc2-naive --lock core --packets 10

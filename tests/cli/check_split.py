@@ -47,8 +47,9 @@ if sys.argv[2:] == ["address"]:
 failures = 0
 
 
-def check(args, expect=(0, 1)):
-    p = subprocess.run([TXPATH, "check"] + args, capture_output=True, text=True)
+def check(args, expect=(0, 1), env=None):
+    p = subprocess.run([TXPATH, "check"] + args, capture_output=True, text=True,
+                       env=dict(os.environ, **(env or {})))
     if p.returncode not in expect:
         raise SystemExit("txpath check %s: exit %d\n%s" % (" ".join(args), p.returncode, p.stderr))
     return p
@@ -136,9 +137,9 @@ def reduced_again():
         expect_same("5.1-nolock --bound 2 --reduce --jobs %d, 6 runs" % n, [one] * 6, got)
 
 
-def refused(what, args, needle):
+def refused(what, args, needle, env=None):
     global failures
-    p = check(args, expect=(2,))
+    p = check(args, expect=(2,), env=env)
     line = p.stderr.strip()
     if "\n" in line or needle not in line:
         failures += 1
@@ -188,6 +189,11 @@ def refusals(d):
     refused("--shard past N", ["--era", "2.6.11", "--shard", "2/2"], "--shard's I")
     refused("--shard env without one",
             ["--era", "2.6.11", "--shard", "env"], "none of SLURM_ARRAY_TASK_ID")
+    # The scheduler's numbers as they are, not taken for unset.
+    refused("PARALLEL_SEQ=0 (it counts from 1)", ["--era", "2.6.11", "--shard", "env/2"],
+            "PARALLEL_SEQ must be 1..", {"PARALLEL_SEQ": "0"})
+    refused("SLURM_ARRAY_TASK_COUNT=0", ["--era", "2.6.11", "--shard", "env"],
+            "SLURM_ARRAY_TASK_COUNT must be 1..", {"SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "0"})
     refused("--jobs with --replay", ["--era", "2.6.9", "--jobs", "2", "--replay", "-"], "--jobs")
 
 

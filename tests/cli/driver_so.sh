@@ -124,6 +124,7 @@ errors)
 		error "start_xmit returned 7" run --driver-so "$BAD/bad_bad_return.so" --packets 10
 	error "has no such knob (its knobs: wake)" run --driver-so "$EX/tg3_2005.so" --driver-arg nope=1
 	error "a whole number 1..4096" run --driver-so "$EX/tg3_2005.so" --driver-arg wake=0
+	error "--driver-arg: wake given twice" run --driver-so "$EX/tg3_2005.so" --driver-arg wake=1,wake=2
 	error "is written for --lock lltx, not core" check --driver-so "$EX/tg3_2005.so" --lock core
 	error "applies to --driver-so only" check --driver-arg wake=2
 	error "choose one of --personality, --driver-so" check --driver-so "$EX/tg3_2005.so" --personality tg3-2004

@@ -15,14 +15,15 @@
 #include "txpath/plugin.h"
 #include "txpath/version.h"
 
-/* An environment variable's number, or -1 when it is not set. */
-static long long env_number(const char *name)
+/* An environment variable's number (a usage error below min), or -1 when
+ * it is not set. */
+static long long env_number(const char *name, uint64_t min)
 {
 	const char *v = getenv(name);
 
 	if (!v || !*v)
 		return -1;
-	return (long long)parse_u64("check", name, v, 0, SHARD_MAX);
+	return (long long)parse_u64("check", name, v, min, SHARD_MAX);
 }
 
 /* --shard env[/N]: the index and count the job scheduler gives.  Slurm's
@@ -30,19 +31,20 @@ static long long env_number(const char *name)
  * (sbatch --array=5, whose count is 1) is the same shard: N from /N. */
 static struct shard shard_env(const char *count)
 {
-	long long id = env_number("SLURM_ARRAY_TASK_ID"), n = env_number("SLURM_ARRAY_TASK_COUNT");
-	long long seq;
+	long long id = env_number("SLURM_ARRAY_TASK_ID", 0), n, seq;
 	struct shard s;
 
 	if (id < 0)
-		id = env_number("JOB_COMPLETION_INDEX");
-	if (id < 0 && (seq = env_number("PARALLEL_SEQ")) > 0)
+		id = env_number("JOB_COMPLETION_INDEX", 0);
+	if (id < 0 && (seq = env_number("PARALLEL_SEQ", 1)) > 0)
 		id = seq - 1;
 	if (id < 0)
 		usage_error("check", "--shard env: none of SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX, "
 			    "PARALLEL_SEQ is set (or give --shard I/N)");
 	if (count)
 		n = (long long)parse_u64("check", "--shard env/N", count, 1, SHARD_MAX);
+	else
+		n = env_number("SLURM_ARRAY_TASK_COUNT", 1);
 	if (n < 1)
 		usage_error("check", "--shard env: no count in the environment (SLURM_ARRAY_TASK_COUNT): "
 			    "give it, --shard env/N");
