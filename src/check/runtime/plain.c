@@ -117,6 +117,13 @@ static bool context_local(uintptr_t a)
 	       (uintptr_t)(__stop_txp_local_vars - __start_txp_local_vars);
 }
 
+/* Is a c's alone: its own stack or its per-CPU variables? */
+static bool private_to(const struct rt_ctx *c, uintptr_t a)
+{
+	return a - (uintptr_t)c->stack_lo < (uintptr_t)(c->stack_hi - c->stack_lo) ||
+	       context_local(a);
+}
+
 /* Does c's buffered store k meet size bytes at a? */
 static bool meets(const struct rt_ctx *c, int k, uintptr_t a, size_t size)
 {
@@ -155,8 +162,7 @@ static void access(struct rt_ctx *c, const volatile void *addr, size_t size, uns
 		rt_arm_landed(c, addr);
 	/* Its own stack, its per-CPU variables, and (data_race()) what is
 	 * meant to race: nothing for the race detector, as KCSAN. */
-	if (a - (uintptr_t)c->stack_lo < (uintptr_t)(c->stack_hi - c->stack_lo) ||
-	    context_local(a) || c->racy)
+	if (private_to(c, a) || c->racy)
 		return;
 	rt_race_access(c->id, addr, size, flags, pc);
 }
@@ -169,7 +175,11 @@ static void plain(const volatile void *addr, size_t size, unsigned flags, const 
 {
 	if (!RUNNING())
 		return;
-	if (point_at && point_at(pc))
+	/* No other context sees what is the running one's alone: no point.
+	 * (Its stack, besides, is rewritten by what the instrumentation
+	 * does not see, calls' return addresses: noted as read, a word of
+	 * it would seem to change under a polling loop that waits.) */
+	if (point_at && point_at(pc) && !private_to(rt.me, (uintptr_t)addr))
 		txp_rt_point(flags & RACE_WRITE ? TXP_OP_STORE : TXP_OP_LOAD, addr, size);
 	access(rt.me, addr, size, flags, pc);
 	if (flags & RACE_WRITE)
