@@ -126,6 +126,22 @@ expect_usage "pair 2 is empty" check --era 2.6.9 --replay 1:0,
 expect_usage "malformed schedule: empty" check --era 2.6.9 --replay ''
 expect_usage "index not after 5" check --era 2.6.9 --replay 5:0,3:1
 expect_usage "index not after 5" check --era 2.6.9 --replay 5:0,5:1
+# The replay line a violation prints runs as printed: the search's own
+# options left out (it kept --jobs, which a replay refuses).
+ck=$(mktemp -u)
+hint=$("$TXPATH" check --era 2.6.9 --bound=2 --jobs 2 --progress --checkpoint "$ck" \
+	--checkpoint-every=5 2>/dev/null | sed -n 's/^replay: txpath check //p')
+rm -f "$ck"
+# shellcheck disable=SC2086
+"$TXPATH" check $hint >"$out" 2>"$err"
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q "^VIOLATION bug-log" "$out" && [ ! -s "$err" ]; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+	echo "FAIL: the replay line 'txpath check $hint' -> exit $rc:"
+	cat "$err"
+fi
 # a position that could not be saved is said before the search, not at
 # its first checkpoint; a device or directory in its place is never replaced
 expect_usage "cannot write /nonexistent-txpath-dir/pos.part" \

@@ -744,24 +744,45 @@ static const char *strategy_text(const struct txp_explore_cfg *cfg, char *buf, s
 	return buf;
 }
 
+/* The options that are not the scenario's: how it was searched, where
+ * and how it was shown (a replay refuses some of them). */
+static const char *const not_scenario_flags[] = { "json", "random", "progress", NULL };
+static const char *const not_scenario_valued[] = {
+	"bound", "pct", "runs", "seed", "replay", "jobs", "shard", "checkpoint",
+	"checkpoint-every", "resume", NULL
+};
+
+/* Is a ("--name" or "--name=value") one of names?  Its value is then the
+ * next argument, for a valued one given without '=': *skip_next. */
+static bool option_in(const char *a, const char *const *names, bool valued, bool *skip_next)
+{
+	size_t len;
+
+	if (strncmp(a, "--", 2))
+		return false;
+	a += 2;
+	len = strcspn(a, "=");
+	for (const char *const *n = names; *n; n++)
+		if (strlen(*n) == len && !strncmp(*n, a, len)) {
+			*skip_next = valued && !a[len];
+			return true;
+		}
+	return false;
+}
+
 /* The command line to replay a schedule: the scenario options as given. */
 static void print_replay_hint(int argc, char **argv, const char *schedule)
 {
 	printf("replay: txpath check");
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
+		bool skip_next = false;
 
-		if (!strcmp(a, "--json") || !strcmp(a, "--random"))
-			continue;
-		if (!strcmp(a, "--bound") || !strcmp(a, "--pct") || !strcmp(a, "--runs") ||
-		    !strcmp(a, "--seed") || !strcmp(a, "--replay")) {
-			i++;
+		if (option_in(argv[i], not_scenario_flags, false, &skip_next) ||
+		    option_in(argv[i], not_scenario_valued, true, &skip_next)) {
+			i += skip_next;
 			continue;
 		}
-		if (!strncmp(a, "--bound=", 8) || !strncmp(a, "--pct=", 6) || !strncmp(a, "--runs=", 7) ||
-		    !strncmp(a, "--seed=", 7) || !strncmp(a, "--replay=", 9))
-			continue;
-		printf(" %s", a);
+		printf(" %s", argv[i]);
 	}
 	printf(" --replay %s\n", schedule);
 }
