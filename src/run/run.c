@@ -517,22 +517,25 @@ static bool run_interrupted(struct run *run, int *why)
 }
 
 /* Wait until the producers are done and every packet is accounted for,
- * or nothing moves for stall_seconds (the time the process was stopped
- * not counted: txp_awake_ns()), or RUN_DRAIN_NS after cfg->stop asked
- * (*interrupted: what it asked with).  Returns true on a stall. */
+ * or nothing moves for stall_seconds, or RUN_DRAIN_NS after cfg->stop
+ * asked (*interrupted: what it asked with); neither counts the time the
+ * process was stopped (txp_awake_ns()).  Returns true on a stall. */
 static bool run_wait(struct run *run, unsigned started, uint64_t t0, uint64_t *t_end,
 		     int *interrupted)
 {
 	const struct txp_run_cfg *cfg = run->cfg;
-	uint64_t last_look = t0, still = 0, last_report = t0, last_done = 0, drain_end = UINT64_MAX;
+	uint64_t last_look = t0, still = 0, last_report = t0, last_done = 0, drained = 0;
+	bool draining = false;
 	struct txp_dev_stats st;
 
 	for (;;) {
-		uint64_t now, done;
+		uint64_t now, done, awake;
 
 		txp_sleep_ns(RUN_POLL_NS);
 		now = txp_now_ns();
-		still += txp_awake_ns(&last_look, now, RUN_GAP_NS);
+		awake = txp_awake_ns(&last_look, now, RUN_GAP_NS);
+		still += awake;
+		drained += draining ? awake : 0;
 		awake_tick(now);
 		run_watch_device(run);
 		txp_dev_watchdog(run->dev);
@@ -555,12 +558,12 @@ static bool run_wait(struct run *run, unsigned started, uint64_t t0, uint64_t *t
 			txp_store_relaxed(&run->abort, true);
 			return true;
 		}
-		if (now >= drain_end) {
+		if (drained >= RUN_DRAIN_NS) {
 			*t_end = now;
 			return false;
 		}
-		if (drain_end == UINT64_MAX && run_interrupted(run, interrupted))
-			drain_end = now + RUN_DRAIN_NS;
+		if (!draining && run_interrupted(run, interrupted))
+			draining = true;
 		if (cfg->progress && now - last_report >= RUN_PROGRESS_NS) {
 			struct txp_run_progress p = {
 				.elapsed = (double)(now - t0) / 1e9,

@@ -87,6 +87,25 @@ check "slow run SIGINT: submitted = transmitted + dropped" '[ "$(json run_slow "
 check "slow run SIGINT: each queue's drops, reason by reason, sum to the device's" \
 	'[ "$(json run_slow "all(sum(q[\"dropped\"][r] for q in d[\"per_queue\"]) == n for r, n in d[\"dropped\"].items())")" = True ]'
 
+# Stopped (SIGSTOP) while draining after SIGINT, longer than the drain
+# time (stopped 0.2 s after it, once the run has seen it): the
+# drain still has its second once continued (before, it ended at the
+# first look after SIGCONT, everything in flight dropped).  512 packets
+# in flight at 200 a second outlast it.
+start run_stop_drain run --seconds 30 --line-rate 200 --threads 2 --json
+sleep 0.5
+kill -INT "$pid"
+sleep 0.2
+kill -STOP "$pid"
+sleep 1.5
+cont=$(date +%s%N)
+kill -CONT "$pid"
+finish "$pid" 15
+ms=$((($(date +%s%N) - cont) / 1000000))
+check "run stopped while draining: exit 130 (got $rc)" '[ "$rc" = 130 ]'
+check "run stopped while draining: drains on for its time once continued (${ms} ms)" \
+	'[ "$ms" -ge 500 ]'
+
 # Two signals: the second ends it at once, before the drain, no report.
 start run_twice run --seconds 30 --line-rate 200 --threads 2
 sleep 1
