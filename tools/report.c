@@ -341,7 +341,7 @@ void report_text(FILE *f, const struct txp_run_cfg *cfg, const struct txp_run_re
 	faults_text(f, cfg, r);
 	queues_text(f, cfg, r);
 	if (r->stalled)
-		fprintf(f, "  STALLED: nothing moved for %g s on %s queue %u (%s, %llu packets in the ring, %llu queued in the qdisc); what was left was dropped as dev-down\n",
+		fprintf(f, "  STALLED: nothing moved for %g s on %s queue %u (%s, %llu packets past the qdisc (in the ring or a runner's batch), %llu queued in it); what was left was dropped as dev-down\n",
 			cfg->stall_seconds, r->stall.dev, r->stall.queue,
 			r->stall.stopped ? "stopped" : "awake",
 			(unsigned long long)r->stall.in_ring, (unsigned long long)r->stall.in_qdisc);

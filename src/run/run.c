@@ -580,8 +580,9 @@ static bool run_wait(struct run *run, unsigned started, uint64_t t0, uint64_t *t
 }
 
 /* Where a stalled run is stuck: its first stopped queue (else queue 0),
- * and what the driver and the qdisc still hold (wedged: all of it said to
- * be in the ring, the qdisc's locks perhaps held by the stuck thread).
+ * and what the qdisc and what is past it (the driver's ring, a runner's
+ * dequeued batch) still hold (wedged: all of it said to be past it, the
+ * qdisc's locks perhaps held by the stuck thread).
  * Call with the producers ended, before the device goes down: at a stall
  * nothing moves. */
 static void run_note_stall(struct run *run, struct txp_run_stall *stall, bool wedged)

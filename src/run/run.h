@@ -253,7 +253,8 @@ struct txp_run_stall {
 	char dev[32];		/* the device's name */
 	unsigned queue;		/* its index in the device */
 	bool stopped;
-	uint64_t in_ring;	/* packets the driver held (in its ring) */
+	uint64_t in_ring;	/* packets past the qdisc: the driver's ring, a
+				 * runner's dequeued batch */
 	uint64_t in_qdisc;	/* packets queued in the qdisc */
 };
 
