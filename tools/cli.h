@@ -68,6 +68,10 @@ void cmdline_init(struct cmdline *cl, const char *cmd, const struct option *opts
  * option is a usage error. */
 int cmdline_next(struct cmdline *cl, int argc, char **argv);
 bool cmdline_given(const struct cmdline *cl, int val);
+/* How many words of a command line, from the word a, are one of these
+ * long options (names without "--", NULL-terminated lists): 1 for a flag
+ * or "--name=value", 2 for "--name value"; 0 for any other word. */
+int option_words(const char *a, const char *const *flags, const char *const *valued);
 
 /* Strict number parsing: the whole string, in [min, max], or usage_error. */
 uint64_t parse_u64(const char *cmd, const char *opt, const char *s, uint64_t min, uint64_t max);

@@ -47,6 +47,23 @@ static const struct option *option_named(const struct option *opts, const char *
 	return NULL;
 }
 
+int option_words(const char *a, const char *const *flags, const char *const *valued)
+{
+	if (strncmp(a, "--", 2))
+		return 0;
+	a += 2;
+	for (const char *const *n = flags; *n; n++)
+		if (!strcmp(*n, a))
+			return 1;
+	for (const char *const *n = valued; *n; n++) {
+		size_t len = strlen(*n);
+
+		if (!strncmp(*n, a, len) && (a[len] == '=' || !a[len]))
+			return a[len] ? 1 : 2;
+	}
+	return 0;
+}
+
 /* An unknown option's error: one that takes no value given one says so. */
 static _Noreturn void unknown_option(const struct cmdline *cl, const char *arg)
 {

@@ -752,37 +752,17 @@ static const char *const not_scenario_valued[] = {
 	"checkpoint-every", "resume", NULL
 };
 
-/* Is a ("--name" or "--name=value") one of names?  Its value is then the
- * next argument, for a valued one given without '=': *skip_next. */
-static bool option_in(const char *a, const char *const *names, bool valued, bool *skip_next)
-{
-	size_t len;
-
-	if (strncmp(a, "--", 2))
-		return false;
-	a += 2;
-	len = strcspn(a, "=");
-	for (const char *const *n = names; *n; n++)
-		if (strlen(*n) == len && !strncmp(*n, a, len)) {
-			*skip_next = valued && !a[len];
-			return true;
-		}
-	return false;
-}
-
 /* The command line to replay a schedule: the scenario options as given. */
 static void print_replay_hint(int argc, char **argv, const char *schedule)
 {
 	printf("replay: txpath check");
 	for (int i = 1; i < argc; i++) {
-		bool skip_next = false;
+		int words = option_words(argv[i], not_scenario_flags, not_scenario_valued);
 
-		if (option_in(argv[i], not_scenario_flags, false, &skip_next) ||
-		    option_in(argv[i], not_scenario_valued, true, &skip_next)) {
-			i += skip_next;
-			continue;
-		}
-		printf(" %s", argv[i]);
+		if (words)
+			i += words - 1;
+		else
+			printf(" %s", argv[i]);
 	}
 	printf(" --replay %s\n", schedule);
 }

@@ -113,22 +113,11 @@ const char *shard_identity(const struct txp_explore_cfg *cfg)
 	return id;
 }
 
-/* An option of the run's own, not the search's (with its value: 2). */
-static int own_option(const char *a)
-{
-	static const char *const valued[] = { "--shard", "--jobs", "--checkpoint",
-					      "--checkpoint-every", "--resume" };
-
-	if (!strcmp(a, "--json") || !strcmp(a, "--progress"))
-		return 1;
-	for (size_t i = 0; i < sizeof(valued) / sizeof(valued[0]); i++) {
-		size_t n = strlen(valued[i]);
-
-		if (!strncmp(a, valued[i], n) && (a[n] == '=' || !a[n]))
-			return a[n] ? 1 : 2;
-	}
-	return 0;
-}
+/* The options of the run's own, not the search's. */
+static const char *const own_flags[] = { "json", "progress", NULL };
+static const char *const own_valued[] = {
+	"shard", "jobs", "checkpoint", "checkpoint-every", "resume", NULL
+};
 
 void shard_json(struct json *j, const struct shard *s, const struct txp_explore_cfg *cfg,
 		const struct txp_explore_result *r, int argc, char **argv)
@@ -140,7 +129,7 @@ void shard_json(struct json *j, const struct shard *s, const struct txp_explore_
 	json_str(j, "scenario", shard_identity(cfg));
 	json_arr_begin(j, "args");
 	for (int i = 1; i < argc; i++) {
-		int own = own_option(argv[i]);
+		int own = option_words(argv[i], own_flags, own_valued);
 
 		if (own)
 			i += own - 1;
