@@ -977,7 +977,6 @@ void check_cfg_parse(int argc, char **argv, struct txp_explore_cfg *cfg)
 	(void)parse_args(argc, argv, cfg, &picks);
 }
 
-/* The result, as asked; the command's exit status. */
 /* A worker ended the program with status rc: its report printed, or
  * (killed) the message err. */
 static int ended_by_worker(int rc, const char *err)
@@ -1001,6 +1000,7 @@ static void ending_json(const struct txp_explore_result *res, void *arg)
 	print_json(stdout, e->cfg, res, NULL, e->argc, e->argv);
 }
 
+/* The result, as asked; the command's exit status. */
 static int report(const struct txp_explore_cfg *cfg, struct txp_explore_result *res,
 		  const struct picks *p, const char *by, int argc, char **argv)
 {
