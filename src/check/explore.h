@@ -328,6 +328,13 @@ int txp_explore_merge(const struct txp_explore_cfg *cfg, const struct txp_explor
 		      unsigned n, struct txp_explore_result *res, char *err, size_t errlen);
 
 /*
+ * The reduction's figures of n parts, each with its own table, into
+ * res: reduced and symmetric if all were, the counts summed.
+ */
+void txp_explore_join_reduction(const struct txp_explore_result *parts, unsigned n,
+				struct txp_explore_result *res);
+
+/*
  * The n parts (each cfg->split's) as one part of the search, the pieces
  * they took together, as one process taking them would give it (a shard
  * run by workers): their pieces in order, up to the first that has a

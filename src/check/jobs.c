@@ -434,7 +434,7 @@ static void crew_progress(const struct crew *c, const struct txp_explore_cfg *cf
  * not there, and nobody's: passed over. */
 static void crew_checkpoint(const struct crew *c, const struct txp_explore_cfg *cfg)
 {
-	struct txp_explore_result sofar = { 0 };
+	struct txp_explore_result sofar = { .reduced = cfg->reduce, .symmetric = true };
 	uint64_t end = atomic_load_explicit(&c->board->found, memory_order_relaxed);
 	struct txp_explore_piece *p;
 	size_t n = 0, cap = 0;

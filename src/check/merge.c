@@ -59,9 +59,8 @@ static uint64_t add_pieces(const struct txp_explore_result *parts, unsigned n, u
 	return counted;
 }
 
-/* The reduction's figures: each part had its own table. */
-static void add_reduction(const struct txp_explore_result *parts, unsigned n,
-			  struct txp_explore_result *res)
+void txp_explore_join_reduction(const struct txp_explore_result *parts, unsigned n,
+				struct txp_explore_result *res)
 {
 	res->reduced = res->symmetric = true;
 	for (unsigned i = 0; i < n; i++) {
@@ -136,7 +135,7 @@ static int merge(const struct txp_explore_cfg *cfg, const struct txp_explore_res
 		}
 	}
 	counted = add_pieces(parts, n, last, res);
-	add_reduction(parts, n, res);
+	txp_explore_join_reduction(parts, n, res);
 	/* Every piece before the violation was explored, by someone. */
 	if (!part && best >= 0 && counted != last + 1 && !res->interrupted) {
 		snprintf(err, errlen, "the parts explored %llu of the %llu pieces up to the violation's",

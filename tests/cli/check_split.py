@@ -63,7 +63,8 @@ def verdict(doc, counted):
     got = {"violation": v and (v["kind"], v["schedule"], v["preemptions"]),
            "reachable": doc["xmit_on_stopped_reachable"],
            "bound_reached": doc["bound_reached"],
-           "complete": doc["complete"]}
+           "complete": doc["complete"],
+           "reduced": doc["reduced"]}
     if counted:
         got["schedules"] = doc["schedules"]
     return got

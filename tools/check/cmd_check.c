@@ -1224,10 +1224,12 @@ struct position {
 	struct timespec t0;	/* this run's start */
 };
 
-/* The pieces of a and b (each in order) in order, into res. */
+/* The pieces of a and b (each in order) in order, into res, and their
+ * reduction's figures. */
 static bool pieces_join(const struct txp_explore_result *a, const struct txp_explore_result *b,
 			struct txp_explore_result *res)
 {
+	const struct txp_explore_result both[2] = { *a, *b };
 	size_t i = 0, j = 0, n = 0;
 
 	res->pieces = malloc((a->npieces + b->npieces + 1) * sizeof(*res->pieces));
@@ -1240,6 +1242,7 @@ static bool pieces_join(const struct txp_explore_result *a, const struct txp_exp
 	res->npieces = n;
 	res->schedules = a->schedules + b->schedules;
 	res->seconds = a->seconds + b->seconds;
+	txp_explore_join_reduction(both, 2, res);
 	return true;
 }
 
@@ -1276,7 +1279,7 @@ static void position_can_save(const char *opt, const char *path)
 static void position_save(const struct txp_explore_result *sofar, void *arg)
 {
 	const struct position *pos = arg;
-	static const struct txp_explore_result none;
+	static const struct txp_explore_result none = { .reduced = true, .symmetric = true };
 	struct txp_explore_result all = { 0 };
 	struct shard whole = { 0, 1 };
 	struct timespec now;
