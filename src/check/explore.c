@@ -117,6 +117,7 @@ static _Noreturn void report_ending(const char *kind, const char *what, int stat
 
 	snprintf(o.detail, sizeof(o.detail), "%s", what);
 	result_violation(&res, &o);
+	res.schedules = explore_counted();
 	/* A part's: its split reports it, in order with the others'. */
 	if (split && split->ending && res.schedule)
 		split->ending(explore_judged_piece(), res.schedule, split->arg);

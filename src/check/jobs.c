@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "check/explore.h"
+#include "check/part.h"
 #include "check/search/visited.h"
 #include "run/run.h"
 #include "sync/sync.h"
@@ -237,56 +238,6 @@ static void worker_progress(const struct txp_explore_progress *p, void *arg)
 	atomic_store_explicit(&g->schedules, p->schedules, memory_order_relaxed);
 	atomic_store_explicit(&g->bound, p->bound, memory_order_relaxed);
 	atomic_store_explicit(&g->done, (unsigned)(p->done * 1e6), memory_order_relaxed);
-}
-
-/* -- a part, from the worker to this process ---------------------------------- */
-
-struct part_head {
-	int rc;
-	char err[256];
-	struct txp_explore_result res;	/* its pointers meaningless */
-	size_t schedule_len;		/* with its NUL; 0: none */
-};
-
-static int part_write(FILE *f, int rc, const char *err, const struct txp_explore_result *res)
-{
-	struct part_head h = { .rc = rc, .res = *res };
-
-	snprintf(h.err, sizeof(h.err), "%s", err);
-	h.schedule_len = res->schedule ? strlen(res->schedule) + 1 : 0;
-	if (fwrite(&h, sizeof(h), 1, f) != 1 ||
-	    (res->npieces &&
-	     fwrite(res->pieces, sizeof(*res->pieces), res->npieces, f) != res->npieces) ||
-	    (h.schedule_len && fwrite(res->schedule, 1, h.schedule_len, f) != h.schedule_len))
-		return -1;
-	return fflush(f) == 0 ? 0 : -1;
-}
-
-/* The part a worker wrote, into res (its pieces and schedule malloc'd):
- * its rc and message, or -EIO. */
-static int part_read(FILE *f, struct txp_explore_result *res, char *err, size_t errlen)
-{
-	struct part_head h;
-
-	memset(res, 0, sizeof(*res));
-	rewind(f);
-	if (fread(&h, sizeof(h), 1, f) != 1)
-		goto bad;
-	*res = h.res;
-	res->pieces = malloc((res->npieces ? res->npieces : 1) * sizeof(*res->pieces));
-	res->schedule = h.schedule_len ? malloc(h.schedule_len) : NULL;
-	res->events = NULL;
-	res->nevents = 0;
-	if (!res->pieces || (h.schedule_len && !res->schedule) ||
-	    fread(res->pieces, sizeof(*res->pieces), res->npieces, f) != res->npieces ||
-	    (h.schedule_len && fread(res->schedule, 1, h.schedule_len, f) != h.schedule_len))
-		goto bad;
-	if (h.rc)
-		snprintf(err, errlen, "%s", h.err);
-	return h.rc;
-bad:
-	snprintf(err, errlen, "a worker's result could not be read back");
-	return -EIO;
 }
 
 /* The part of worker id, whose search ended where it stood

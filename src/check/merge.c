@@ -7,10 +7,15 @@
  * shard's part the same way, its pieces kept.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "check/explore.h"
+#include "check/part.h"
 
 /* The part whose violation comes first in the order, or -1. */
 static int first_found(const struct txp_explore_result *parts, unsigned n)
@@ -74,6 +79,54 @@ void txp_explore_join_reduction(const struct txp_explore_result *parts, unsigned
 	}
 }
 
+/* The replay's ending (explore.h: ending_report), in the child: its
+ * result to the parent. */
+static void ending_to_parent(const struct txp_explore_result *res, void *arg)
+{
+	part_write(arg, 0, "", res);
+}
+
+/*
+ * cfg's replay run in a child process, into v: a plugin's crash, exit()
+ * or livelock ends the process that meets it (explore.c), so the child
+ * meets it and hands its report back, and this process goes on to
+ * report it as any other violation (a shard's JSON, --merge's).  0, or a
+ * negative errno and a message.
+ */
+static int replay_apart(const struct txp_explore_cfg *cfg, struct txp_explore_result *v,
+			char *err, size_t errlen)
+{
+	struct txp_explore_cfg mine = *cfg;
+	FILE *f = tmpfile();
+	int status, rc;
+	pid_t pid;
+
+	if (!f) {
+		snprintf(err, errlen, "the violation's replay: a file: %s", strerror(errno));
+		return -errno;
+	}
+	fflush(NULL);	/* nothing buffered is written twice */
+	pid = fork();
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		mine.ending_report = ending_to_parent;
+		mine.ending_arg = f;
+		rc = txp_explore_run(&mine, v, err, errlen);
+		_exit(part_write(f, rc, err, v) ? 1 : 0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+		snprintf(err, errlen, "the violation's replay: %s", strerror(errno));
+		fclose(f);
+		return -errno;
+	}
+	rc = part_read(f, v, err, errlen);
+	fclose(f);
+	if (rc == -EIO && WIFSIGNALED(status))
+		snprintf(err, errlen, "the violation's replay was killed by %s",
+			 strsignal(WTERMSIG(status)));
+	return rc;
+}
+
 /* The violation, drawn: its schedule replayed, as one run would have
  * found it. */
 static int replay_violation(const struct txp_explore_cfg *cfg, const char *schedule,
@@ -86,7 +139,7 @@ static int replay_violation(const struct txp_explore_cfg *cfg, const char *sched
 	one.replay = schedule;
 	one.split = NULL;
 	one.progress = NULL;
-	rc = txp_explore_run(&one, &v, err, errlen);
+	rc = replay_apart(&one, &v, err, errlen);
 	if (rc)
 		return rc;
 	if (!v.found) {
@@ -94,6 +147,7 @@ static int replay_violation(const struct txp_explore_cfg *cfg, const char *sched
 		snprintf(err, errlen, "the violation's schedule %s replays without one", schedule);
 		return -EPROTO;
 	}
+	free(v.pieces);
 	res->found = true;
 	res->kind = v.kind;
 	memcpy(res->detail, v.detail, sizeof(res->detail));

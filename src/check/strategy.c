@@ -25,6 +25,14 @@ static bool stop_asked(const struct txp_explore_cfg *cfg, struct txp_explore_res
 	return res->interrupted;
 }
 
+/* The result counting the schedule that runs now (explore_counted()). */
+static const struct txp_explore_result *counting;
+
+uint64_t explore_counted(void)
+{
+	return counting ? counting->schedules + 1 : 1;
+}
+
 /* One schedule, counted and judged (in piece pc too, if any): a negative
  * errno on error, 1 on a violation (res filled), 2 when asked to stop
  * before it, 0 to go on. */
@@ -32,9 +40,14 @@ static int run_schedule(const struct txp_explore_cfg *cfg, const struct rt_plan 
 			struct txp_explore_result *res, struct txp_explore_piece *pc,
 			struct outcome *o, char *err, size_t errlen)
 {
+	int rc;
+
 	if (stop_asked(cfg, res))
 		return 2;
-	if (judge_exec(cfg, plan, o, err, errlen) != 0)
+	counting = res;
+	rc = judge_exec(cfg, plan, o, err, errlen);
+	counting = NULL;
+	if (rc != 0)
 		return -EPROTO;
 	res->schedules++;
 	res->xmit_on_stopped_reachable |= o->xmit_on_stopped;

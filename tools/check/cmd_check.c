@@ -264,8 +264,9 @@ static const char check_help[] =
 "  --json                  {\"violation\": null | {\"kind\", \"preemptions\",\n"
 "                          \"schedule\", \"events\": [...]}, \"schedules\",\n"
 "                          \"complete\", \"xmit_on_stopped_reachable\", ...}\n"
-"                          (a driver's crash, exit() or livelock too: its\n"
-"                          violation, no counts; a shard's: the text)\n"
+"                          (a driver's crash, exit() or livelock too, a\n"
+"                          shard's as well: its violation, the schedules up\n"
+"                          to it)\n"
 "  -h, --help              this help\n"
 "Each option at most once.\n"
 "\n"
@@ -1183,8 +1184,11 @@ static unsigned jobs_of(const struct txp_explore_cfg *cfg, const struct picks *p
 	return cpus < 1 ? 1 : cpus > CHECK_JOBS_MAX ? CHECK_JOBS_MAX : (unsigned)cpus;
 }
 
-/* --shard: this shard's part of the search, as its JSON document; with
- * --jobs, its pieces shared out among that many workers. */
+/* --shard: this shard's part of the search, as its JSON document; its
+ * pieces shared out among --jobs workers, one by default.  Always in
+ * workers: a plugin's crash, exit() or livelock ends the worker that
+ * meets it, and this process still writes the document, the violation
+ * in it (jobs.c). */
 static int check_shard(struct txp_explore_cfg *cfg, const struct picks *p, int argc, char **argv)
 {
 	struct shard s = shard_spec(p->shard);
@@ -1194,9 +1198,7 @@ static int check_shard(struct txp_explore_cfg *cfg, const struct picks *p, int a
 	int rc;
 
 	cfg->split = &split;
-	rc = jobs_of(cfg, p) > 1 ? txp_explore_jobs(cfg, jobs_of(cfg, p), NULL, true, &res, err,
-						    sizeof(err))
-				 : txp_explore_run(cfg, &res, err, sizeof(err));
+	rc = txp_explore_jobs(cfg, jobs_of(cfg, p), NULL, true, &res, err, sizeof(err));
 	if (cfg->progress)
 		fputs("\r\033[K", stderr);
 	if (rc > 0)
