@@ -209,7 +209,8 @@ extern const struct option run_knob_options[];
 "                          by the flow hash\n" \
 "  --bql on|off            byte queue limits (Linux 3.3): the queue stops at a\n" \
 "                          limit of bytes in flight that adapts to the link; sim:\n" \
-"                          needs a personality that reports bytes (modern)\n" \
+"                          needs a personality that reports bytes (modern); a\n" \
+"                          plugin that reports none is noted after the run\n" \
 "  --watchdog-ms N         sim, real drivers: the TX watchdog: a queue stopped\n" \
 "                          for N ms is reported (NETDEV WATCHDOG) and its ring\n" \
 "                          reset, what it had not sent dropped as tx-timeout\n" \

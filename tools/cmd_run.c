@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "signals.h"
 #include "txpath/netdrv.h"
+#include "txpath/plugin.h"
 
 static const char run_help[] =
 "usage: txpath run [options]\n"
@@ -92,6 +93,27 @@ bool report_dev_died(const char *cmd, const struct txp_run_cfg *cfg,
 	return true;
 }
 
+/*
+ * --bql on with a plugin that never fed BQL: the limit of every queue
+ * still 0 after packets went out (a driver that reports its bytes
+ * (netdev_tx_sent_queue) meets the limit at its first packet, and its
+ * completion raises it).  A built-in personality without BQL is refused
+ * before the run (drv_sim.c); a plugin's is known only by what it did.
+ */
+static void note_bql_unfed(const struct txp_run_cfg *cfg, const struct txp_run_result *r)
+{
+	const struct txp_plugin *pl = txp_run_driver_plugin_of(cfg->driver);
+
+	if (!cfg->bql || !pl || !r->dev.transmitted)
+		return;
+	for (unsigned q = 0; q < r->queues; q++)
+		if (r->queue_bql[q].limit)
+			return;
+	fprintf(stderr, "txpath run: note: --bql on, but %s reported no bytes to BQL "
+		"(netdev_tx_sent_queue(), netdev_tx_completed_queue()): it limited nothing\n",
+		pl->name);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct option opts[48];
@@ -163,6 +185,7 @@ int cmd_run(int argc, char **argv)
 	} else {
 		report_text(report_stream(&cfg), &cfg, &res);
 	}
+	note_bql_unfed(&cfg, &res);
 	status = report_dev_died("run", &cfg, &res) ? 1 : run_ok(&res) ? 0 : 1;
 	if (res.wedged)		/* a driver that never came back: a failure */
 		report_wedged_exit("run", &res, signals_status(1));

@@ -66,6 +66,6 @@ int part_read(FILE *f, struct txp_explore_result *res, char *err, size_t errlen)
 bad:
 	txp_explore_result_free(res);
 	res->npieces = res->nevents = 0;
-	snprintf(err, errlen, "a worker's result could not be read back");
+	snprintf(err, errlen, "a child process's result could not be read back");
 	return -EIO;
 }

@@ -100,6 +100,18 @@ run)
 	"$TXPATH" run --driver-so "$EX/tg3_2005.so" --driver-arg wake=2 --packets 1000 --threads 2 \
 		>"$out" 2>"$err"
 	check "a knob given" '[ $? -eq 0 ]'
+	# --bql on with a plugin that reports no bytes: said, not silent
+	# (before: accepted, and BQL limited nothing); one that does: no note.
+	for so in tg3_2005 kernel_style; do
+		"$TXPATH" run --driver-so "$EX/$so.so" --bql on --packets 20000 --threads 2 \
+			>"$out" 2>"$err"
+		rc=$?
+		check "run $so.so --bql on: exit 0 (got $rc)" '[ "$rc" -eq 0 ]'
+	done
+	check "kernel_style.so feeds BQL: no note" '! grep -q "reported no bytes" "$err"'
+	"$TXPATH" run --driver-so "$EX/tg3_2005.so" --bql on --packets 20000 --threads 2 >"$out" 2>"$err"
+	check "tg3_2005.so --bql on: the note" \
+		'grep -q "^txpath run: note: --bql on, but tg3-2005 reported no bytes to BQL" "$err"'
 	# Its bench rows, beside the simulated NIC's tg3-2005.
 	"$TXPATH" bench --quick --threads 1 --driver-so "$EX/tg3_2005.so" >"$out" 2>"$err"
 	check "bench --driver-so exits 0" '[ $? -eq 0 ]'
