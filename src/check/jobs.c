@@ -40,6 +40,9 @@
 
 #define JOBS_MAX 256
 #define JOBS_POLL_NS 100000000L	/* progress and the stop, looked at */
+#define JOBS_POLL_FIRST_NS 1000000L	/* ... at first: the nap doubles up to it,
+					 * so a search of milliseconds (a shard's
+					 * small part) is not made to wait 100 */
 
 /* A worker's progress: its schedules, its round, and how far into it
  * (in millionths), each written by the worker alone. */
@@ -416,9 +419,10 @@ static void crew_checkpoint(const struct crew *c, const struct txp_explore_cfg *
 static void crew_wait(struct crew *c, const struct txp_explore_cfg *cfg)
 {
 	uint64_t saved = txp_now_ns();
+	long nap_ns = JOBS_POLL_FIRST_NS;
 
 	while (c->left) {
-		struct timespec nap = { 0, JOBS_POLL_NS };
+		struct timespec nap = { 0, nap_ns };
 		int status, why = cfg->stop ? txp_run_interrupted(cfg->stop) : 0;
 		pid_t pid;
 
@@ -439,6 +443,7 @@ static void crew_wait(struct crew *c, const struct txp_explore_cfg *cfg)
 			saved = txp_now_ns();
 		}
 		nanosleep(&nap, NULL);
+		nap_ns = nap_ns * 2 < JOBS_POLL_NS ? nap_ns * 2 : JOBS_POLL_NS;
 	}
 }
 
