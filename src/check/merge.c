@@ -99,7 +99,7 @@ static int replay_apart(const struct txp_explore_cfg *cfg, struct txp_explore_re
 	struct txp_explore_cfg mine = *cfg;
 	FILE *f = tmpfile();
 	int status, rc;
-	pid_t pid;
+	pid_t pid, got = -1;
 
 	if (!f) {
 		snprintf(err, errlen, "the violation's replay: a file: %s", strerror(errno));
@@ -114,7 +114,10 @@ static int replay_apart(const struct txp_explore_cfg *cfg, struct txp_explore_re
 		rc = txp_explore_run(&mine, v, err, errlen);
 		_exit(part_write(f, rc, err, v) ? 1 : 0);
 	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+	/* A signal caught meanwhile (the stop) does not end the wait. */
+	while (pid > 0 && (got = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+		;
+	if (pid < 0 || got != pid) {
 		snprintf(err, errlen, "the violation's replay: %s", strerror(errno));
 		fclose(f);
 		return -errno;
