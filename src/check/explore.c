@@ -109,6 +109,25 @@ static bool crash_caught;
 /* The search under way (txp_explore_run()), for its endings. */
 static const struct txp_explore_cfg *ending_cfg;
 
+/* An ending's result: the counts and flags of the search it ended, as
+ * its result would have said them, with the schedule that ended it (a
+ * replay's: that one alone). */
+static void ending_counts(struct txp_explore_result *res)
+{
+	const struct txp_explore_result *u = explore_underway();
+
+	res->schedules = 1;
+	if (u) {
+		res->schedules += u->schedules;
+		res->reduced = u->reduced;
+		res->symmetric = u->symmetric;
+		res->reduce_dropped = u->reduce_dropped;
+		res->xmit_on_stopped_reachable = u->xmit_on_stopped_reachable;
+		res->queue_stopped = u->queue_stopped;
+	}
+	res->interrupted = ending_cfg && ending_cfg->stop && txp_run_interrupted(ending_cfg->stop);
+}
+
 static _Noreturn void report_ending(const char *kind, const char *what, int status)
 {
 	const struct txp_explore_split *split = ending_cfg ? ending_cfg->split : NULL;
@@ -117,10 +136,10 @@ static _Noreturn void report_ending(const char *kind, const char *what, int stat
 
 	snprintf(o.detail, sizeof(o.detail), "%s", what);
 	result_violation(&res, &o);
-	res.schedules = explore_counted();
+	ending_counts(&res);
 	/* A part's: its split reports it, in order with the others'. */
 	if (split && split->ending && res.schedule)
-		split->ending(explore_judged_piece(), res.schedule, split->arg);
+		split->ending(explore_judged_piece(), &res, split->arg);
 	fflush(stdout);
 	if (ending_cfg && ending_cfg->ending_report) {
 		ending_cfg->ending_report(&res, ending_cfg->ending_arg);

@@ -106,11 +106,13 @@ struct txp_explore_split {
 	 * exit() or a livelock, which explore.c reports), in piece (this
 	 * part's, judged: its schedules and flags so far, without this one)
 	 * or, NULL, in a schedule walked for the tree (another part's to
-	 * judge); schedule, its string.  Called from a signal handler, an
-	 * atexit() handler or the monitor's thread, the search past saving:
-	 * it ends the process, or returns and the ending is reported here as
-	 * with no split (NULL: the same). */
-	void (*ending)(const struct txp_explore_piece *piece, const char *schedule, void *arg);
+	 * judge); end, as ending_report's (its schedule, the search's
+	 * flags).  Called from a signal handler, an atexit() handler or the
+	 * monitor's thread, the search past saving: it ends the process, or
+	 * returns and the ending is reported here as with no split (NULL:
+	 * the same). */
+	void (*ending)(const struct txp_explore_piece *piece, const struct txp_explore_result *end,
+		       void *arg);
 	void *arg;
 };
 
@@ -196,9 +198,11 @@ struct txp_explore_cfg {
 	void *progress_arg;
 	/* An ending (a crash, exit() or a livelock, the search past saving)
 	 * reported by this in place of the text (NULL: the text); res: the
-	 * violation, its schedule and diagram, no counts.  Called from a
-	 * signal handler, an atexit() handler or the monitor's thread; the
-	 * process ends when it returns. */
+	 * violation, its schedule and diagram, the schedules this search
+	 * ran up to it (that one included) and its flags (reduced,
+	 * symmetric, interrupted: as its result would have said).  Called
+	 * from a signal handler, an atexit() handler or the monitor's
+	 * thread; the process ends when it returns. */
 	void (*ending_report)(const struct txp_explore_result *res, void *arg);
 	void *ending_arg;
 	/* Polled between schedules (NULL: never): once it is asked
@@ -318,7 +322,8 @@ void txp_explore_result_free(struct txp_explore_result *res);
  * The result of the whole search from its n parts (each cfg->split's,
  * together taking every piece once), exactly as one run gives it
  * without --reduce: the violation of the first piece that has one
- * (replayed, to draw it), the schedules of the pieces up to it (every
+ * (replayed, to draw it, in a child process: fork(), so that a plugin's
+ * crash ends that one), the schedules of the pieces up to it (every
  * piece without one), what they reached.  With the reduction each part
  * had its own table: the counts are the parts' sums.  0, or a negative
  * errno and a message (-EPROTO: a part lacks a piece before the
@@ -338,8 +343,9 @@ void txp_explore_join_reduction(const struct txp_explore_result *parts, unsigned
  * The n parts (each cfg->split's) as one part of the search, the pieces
  * they took together, as one process taking them would give it (a shard
  * run by workers): their pieces in order, up to the first that has a
- * violation (found_piece, UINT64_MAX: none), that violation (replayed),
- * what they reached; to merge with the others' by txp_explore_merge().
+ * violation (found_piece, UINT64_MAX: none), that violation (replayed
+ * in a child, as txp_explore_merge()'s), what they reached; to merge
+ * with the others' by txp_explore_merge().
  */
 int txp_explore_gather(const struct txp_explore_cfg *cfg, const struct txp_explore_result *parts,
 		       unsigned n, struct txp_explore_result *res, char *err, size_t errlen);

@@ -18,8 +18,9 @@
  * A worker whose search ends where it stands (a crash, exit() or a
  * livelock: explore.c) cannot write its file: it leaves the piece and the
  * schedule on the board and ends (worker_ending()), and its part is read
- * off the board; the merge replays the first violation here, so that one
- * is reported, once, as one run would.
+ * off the board; the merge replays the first violation in a child of
+ * this process (merge.c), so that one is reported, once, as one run
+ * would.
  */
 #include <errno.h>
 #include <signal.h>
@@ -72,6 +73,7 @@ struct board_piece {
 struct board_end {
 	atomic_uint set;
 	bool judged;			/* in piece, its own; else walked */
+	bool reduced, symmetric, reduce_dropped;	/* the worker's search's */
 	struct txp_explore_piece piece;
 	char schedule[END_SCHEDULE_MAX];
 };
@@ -213,21 +215,25 @@ static void worker_found(uint64_t piece, void *arg)
  * past the board, or a schedule too long for it: returns, and the ending
  * is reported by this worker, as before there were workers.
  */
-static void worker_ending(const struct txp_explore_piece *p, const char *schedule, void *arg)
+static void worker_ending(const struct txp_explore_piece *p, const struct txp_explore_result *end,
+			  void *arg)
 {
 	struct worker *w = arg;
 	struct board_end *e = &w->board->end[w->id];
-	size_t len = strlen(schedule);
+	size_t len = strlen(end->schedule);
 
 	if ((p && p->index >= BOARD_PIECES) || len >= sizeof(e->schedule))
 		return;
 	e->judged = p != NULL;
+	e->reduced = end->reduced;
+	e->symmetric = end->symmetric;
+	e->reduce_dropped = end->reduce_dropped;
 	if (p) {
 		e->piece = *p;
 		e->piece.schedules++;	/* with the one that ended it */
 		worker_found(p->index, w);
 	}
-	memcpy(e->schedule, schedule, len + 1);
+	memcpy(e->schedule, end->schedule, len + 1);
 	atomic_store_explicit(&e->set, 1, memory_order_release);
 	_exit(END_STATUS);
 }
@@ -243,28 +249,39 @@ static void worker_progress(const struct txp_explore_progress *p, void *arg)
 	atomic_store_explicit(&g->done, (unsigned)(p->done * 1e6), memory_order_relaxed);
 }
 
+/* Is board piece i explored to its end, by worker id? */
+static bool board_piece_of(const struct board *board, uint64_t i, unsigned id)
+{
+	const struct board_piece *b = &board->piece[i];
+
+	/* Acquire: pairs with worker_ended()'s release. */
+	return atomic_load_explicit(&b->done, memory_order_acquire) && b->worker == id;
+}
+
 /* The part of worker id, whose search ended where it stood
  * (worker_ending()): the pieces it explored to their end, off the board
  * (all of it: with a caller's split, a shard's, the pieces' indices pass
- * the count handed out), and the one it ended in, with its schedule.
- * 0 or -ENOMEM. */
-static int part_ended(const struct board *board, unsigned id, const struct txp_explore_cfg *cfg,
-		      struct txp_explore_result *res)
+ * the count handed out), and the one it ended in, with its schedule;
+ * the flags its search had.  0 or -ENOMEM. */
+static int part_ended(const struct board *board, unsigned id, struct txp_explore_result *res)
 {
 	const struct board_end *e = &board->end[id];
 	size_t n = 0;
 
 	memset(res, 0, sizeof(*res));
-	res->reduced = cfg->reduce;
-	res->symmetric = true;	/* says nothing: the others' say it */
-	res->pieces = malloc(((size_t)BOARD_PIECES + 1) * sizeof(*res->pieces));
+	res->reduced = e->reduced;
+	res->symmetric = e->symmetric;
+	res->reduce_dropped = e->reduce_dropped;
+	for (uint64_t i = 0; i < BOARD_PIECES; i++)
+		n += board_piece_of(board, i, id);
+	res->pieces = malloc((n + 1) * sizeof(*res->pieces));
 	if (!res->pieces || (e->judged && !(res->schedule = strdup(e->schedule))))
 		return -ENOMEM;
+	n = 0;
 	for (uint64_t i = 0; i < BOARD_PIECES; i++) {
 		const struct board_piece *b = &board->piece[i];
 
-		/* Acquire: pairs with worker_ended()'s release. */
-		if (!atomic_load_explicit(&b->done, memory_order_acquire) || b->worker != id)
+		if (!board_piece_of(board, i, id))
 			continue;
 		res->pieces[n++] = (struct txp_explore_piece){ i, b->schedules, b->round, b->flags };
 		res->schedules += b->schedules;
@@ -478,7 +495,7 @@ static int crew_merge(struct crew *c, const struct txp_explore_cfg *cfg,
 	for (unsigned i = 0; i < c->n && rc == 0; i++)
 		/* Acquire: pairs with worker_ending()'s release. */
 		rc = atomic_load_explicit(&c->board->end[i].set, memory_order_acquire)
-			     ? part_ended(c->board, i, cfg, &parts[i])
+			     ? part_ended(c->board, i, &parts[i])
 			     : part_read(c->out[i], &parts[i], err, errlen);
 	if (rc == 0 && prior)
 		parts[c->n] = *prior;

@@ -16,6 +16,7 @@
 
 #include "check/explore.h"
 #include "check/part.h"
+#include "run/run.h"
 
 /* The part whose violation comes first in the order, or -1. */
 static int first_found(const struct txp_explore_result *parts, unsigned n)
@@ -99,7 +100,7 @@ static int replay_apart(const struct txp_explore_cfg *cfg, struct txp_explore_re
 	struct txp_explore_cfg mine = *cfg;
 	FILE *f = tmpfile();
 	int status, rc;
-	pid_t pid, got = -1;
+	pid_t parent = getpid(), pid, got = -1;
 
 	if (!f) {
 		snprintf(err, errlen, "the violation's replay: a file: %s", strerror(errno));
@@ -108,15 +109,24 @@ static int replay_apart(const struct txp_explore_cfg *cfg, struct txp_explore_re
 	fflush(NULL);	/* nothing buffered is written twice */
 	pid = fork();
 	if (pid == 0) {
+		/* It outlives nobody: killed with this process, or ended now
+		 * if that one is gone already. */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
 		mine.ending_report = ending_to_parent;
 		mine.ending_arg = f;
 		rc = txp_explore_run(&mine, v, err, errlen);
-		_exit(part_write(f, rc, err, v) ? 1 : 0);
+		rc = part_write(f, rc, err, v);
+		fflush(NULL);	/* what the driver printed */
+		_exit(rc ? 1 : 0);
 	}
-	/* A signal caught meanwhile (the stop) does not end the wait. */
+	/* A signal caught meanwhile (the stop) does not end the wait: it is
+	 * passed on, so that the child's replay stops too (a livelock's
+	 * spin is then reported at once, "a stop was asked"). */
 	while (pid > 0 && (got = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
-		;
+		if (cfg->stop && txp_run_interrupted(cfg->stop))
+			kill(pid, txp_run_interrupted(cfg->stop));
 	if (pid < 0 || got != pid) {
 		snprintf(err, errlen, "the violation's replay: %s", strerror(errno));
 		fclose(f);
@@ -143,8 +153,10 @@ static int replay_violation(const struct txp_explore_cfg *cfg, const char *sched
 	one.split = NULL;
 	one.progress = NULL;
 	rc = replay_apart(&one, &v, err, errlen);
-	if (rc)
+	if (rc) {
+		txp_explore_result_free(&v);
 		return rc;
+	}
 	if (!v.found) {
 		txp_explore_result_free(&v);
 		snprintf(err, errlen, "the violation's schedule %s replays without one", schedule);

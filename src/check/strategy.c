@@ -25,12 +25,12 @@ static bool stop_asked(const struct txp_explore_cfg *cfg, struct txp_explore_res
 	return res->interrupted;
 }
 
-/* The result counting the schedule that runs now (explore_counted()). */
+/* The result counting the schedule that runs now (explore_underway()). */
 static const struct txp_explore_result *counting;
 
-uint64_t explore_counted(void)
+const struct txp_explore_result *explore_underway(void)
 {
-	return counting ? counting->schedules + 1 : 1;
+	return counting;
 }
 
 /* One schedule, counted and judged (in piece pc too, if any): a negative

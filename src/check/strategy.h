@@ -21,9 +21,10 @@ int explore_sampled(const struct txp_explore_cfg *cfg, struct txp_explore_result
  * runs now, judged by this part, or NULL (a schedule walked for the tree,
  * or none). */
 const struct txp_explore_piece *explore_judged_piece(void);
-/* The schedules the search has counted, the one running now included
- * (a replay's: 1), for a report of an ending in it (explore.c). */
-uint64_t explore_counted(void);
+/* The result of the search whose schedule runs now, as it stands (its
+ * schedules without that one, its flags), for a report of an ending in
+ * it (explore.c); NULL outside a counted schedule (a replay's). */
+const struct txp_explore_result *explore_underway(void);
 /* The schedule string cfg->replay, exactly; refused where it does not fit. */
 int explore_replay(const struct txp_explore_cfg *cfg, struct txp_explore_result *res,
 		   struct outcome *o, char *err, size_t errlen);

@@ -37,11 +37,13 @@ error() {
 	check "$* says '$pattern'" 'grep -q -- "$pattern" "$err"'
 }
 
-# violation_of FILE: a check --json document's violation and count, in
-# one line: kind, schedule, preemptions, schedules.
+# violation_of FILE: a check --json document's violation, count and
+# flags, in one line: kind, schedule, preemptions, schedules, reduced,
+# symmetric, interrupted.
 violation_of() {
 	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); v = d["violation"]
-print(v and v["kind"], v and v["schedule"], v and v["preemptions"], d["schedules"])' "$1"
+print(v and v["kind"], v and v["schedule"], v and v["preemptions"], d["schedules"],
+      d["reduced"], d["symmetric"], d["interrupted"])' "$1"
 }
 
 case $CASE in
@@ -192,22 +194,37 @@ errors)
 	done
 	# A shard that meets the crash or the exit writes its document all
 	# the same (before: the text report, and no document to merge), and
-	# --merge of N shards gives one run's violation and count.  A livelock
-	# goes the same way (its second of spin replayed, not tested here).
+	# --merge of N shards gives one run's violation, count and flags, as
+	# do N workers and a run resumed from a position; with --reduce too.
+	# Five producers of a packet each: the crash after 222 schedules.  A
+	# livelock goes the same way (its spin replayed, not tested here).
 	shards=$(mktemp -d)
 	for v in crash exit; do
-		run_check 1 --driver-so "$BAD/bad_$v.so" --packets 3 --json
-		one=$(violation_of "$out")
-		for n in 1 2 3; do
-			for i in $(seq 0 $((n - 1))); do
-				"$TXPATH" check --driver-so "$BAD/bad_$v.so" --packets 3 --shard "$i/$n" \
-					>"$shards/$i.json"
-				rc=$?
-				check "the $v, shard $i/$n: exit 0 (got $rc)" '[ "$rc" -eq 0 ]'
+		for reduce in "" --reduce; do
+			# shellcheck disable=SC2086
+			set -- --driver-so "$BAD/bad_$v.so" --packets 1 --producers 5 $reduce
+			run_check 1 "$@" --json
+			one=$(violation_of "$out")
+			for n in 1 2 3; do
+				for i in $(seq 0 $((n - 1))); do
+					"$TXPATH" check "$@" --shard "$i/$n" >"$shards/$i.json"
+					rc=$?
+					check "the $v, shard $i/$n: exit 0 (got $rc)" '[ "$rc" -eq 0 ]'
+				done
+				run_check 1 --json --merge $(seq -f "$shards/%g.json" 0 $((n - 1)))
+				check "the $v$reduce in $n shards, merged: one run's ($one)" \
+					'[ "$(violation_of "$out")" = "$one" ]'
+				run_check 1 "$@" --json --jobs "$n"
+				check "the $v$reduce on $n workers: one run's" \
+					'[ "$(violation_of "$out")" = "$one" ]'
 			done
-			run_check 1 --json --merge $(seq -f "$shards/%g.json" 0 $((n - 1)))
-			check "the $v in $n shards, merged: one run's ($one)" \
-				'[ "$(violation_of "$out")" = "$one" ]'
+			"$TXPATH" check "$@" --checkpoint "$shards/pos.json" --checkpoint-every 0.001 \
+				>/dev/null 2>&1
+			for jobs in 1 2; do
+				run_check 1 "$@" --json --resume "$shards/pos.json" --jobs "$jobs"
+				check "the $v$reduce resumed on $jobs: one run's (before: this run's count)" \
+					'[ "$(violation_of "$out")" = "$one" ]'
+			done
 		done
 	done
 	rm -rf "$shards"

@@ -234,7 +234,8 @@ static const char check_help[] =
 "                          version) for --merge.  Exit 0 when it ran to its\n"
 "                          end (a violation too: the merge judges), 130 or\n"
 "                          143 interrupted.  With --jobs N, its pieces shared\n"
-"                          out among N workers (default: one process)\n"
+"                          out among N worker processes (default: one, so\n"
+"                          that a driver's crash is in the document too)\n"
 "  --shard env[/N]         I and N from the job scheduler: a Slurm array's\n"
 "                          SLURM_ARRAY_TASK_ID (from 0) and\n"
 "                          SLURM_ARRAY_TASK_COUNT, a Kubernetes Indexed Job's\n"
@@ -1375,14 +1376,15 @@ static int search(struct txp_explore_cfg *cfg, const struct picks *p, unsigned j
 		cfg->checkpoint_arg = &pos;
 		cfg->checkpoint_seconds = p->every;
 	}
-	if (jobs > 1)
+	/* Resumed, in workers even if one: a driver's crash then counts the
+	 * position's schedules too (an ending in this process knows only
+	 * this run's). */
+	if (jobs > 1 || pos.before)
 		rc = txp_explore_jobs(cfg, jobs, pos.before, false, res, err, errlen);
 	else if (!cfg->split)
 		rc = txp_explore_run(cfg, res, err, errlen);
 	else if ((rc = txp_explore_run(cfg, &part, err, errlen)) == 0) {
-		const struct txp_explore_result parts[2] = { part, pos.before ? *pos.before : part };
-
-		rc = txp_explore_merge(cfg, parts, 1 + !!pos.before, res, err, errlen);
+		rc = txp_explore_merge(cfg, &part, 1, res, err, errlen);
 		res->interrupted |= part.interrupted;
 		res->seconds = part.seconds;
 		txp_explore_result_free(&part);
