@@ -1,11 +1,13 @@
 /*
  * drv_net.c - the workload's view of the real drivers: afpacket, afxdp,
  * tap (an interface, --dev) and pcap (a file, --file), made through their
- * public constructors (txpath/netdrv.h).
+ * public constructors (txpath/netdrv.h); their producers busy-poll
+ * through the drivers' own device.h (not in the public API).
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "drivers/common/device.h"
 #include "txpath/netdrv.h"
 #include "run/run.h"
 
@@ -121,6 +123,11 @@ static void net_stats(void *priv, struct txp_run_drv_stats *st)
 	snprintf(st->died, sizeof(st->died), "%s", died ? died : "");
 }
 
+static unsigned net_busy_poll(void *priv, int queue)
+{
+	return txp__netdrv_busy_poll(priv, queue);
+}
+
 static const char *net_dead(void *priv)
 {
 	return txp_netdrv_dead(priv);
@@ -139,6 +146,7 @@ static void net_destroy(void *priv)
 		.create_dev = net_create_dev,			\
 		.frame_addr = net_frame_addr,			\
 		.pool_create = net_pool_create,			\
+		.busy_poll = net_busy_poll,			\
 		.stats = net_stats,				\
 		.dead = net_dead,				\
 		.destroy = net_destroy,				\

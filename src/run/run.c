@@ -32,6 +32,7 @@ struct producer {
 	struct run *run;
 	struct txp_thread thread;
 	uint32_t flow;
+	int queue;		/* the queue XPS sends it on; -1: by the flow hash */
 	uint64_t quota;		/* packets to send; UINT64_MAX: until the deadline */
 	uint64_t rng;
 	const char *error;	/* set if it had to give up */
@@ -281,10 +282,20 @@ static bool producer_alloc_fails(struct producer *p, struct txp_pkt **pkts, unsi
 	return true;
 }
 
-/* Up to want packets from the pool; when every one is in flight, block
- * as a socket with a full send buffer does, until some come home; when
- * the allocation fails (alloc-fail), back off and try again.
- * 0 if the run is being abandoned or memory is out. */
+/* The pool ran dry: the driver retires what its device finished on the
+ * producer's queue in the producer's context (busy polling), if it can.
+ * Did packets come home? */
+static bool producer_busy_poll(struct producer *p)
+{
+	const struct txp_run_driver *drv = p->run->cfg->driver;
+
+	return drv->busy_poll && drv->busy_poll(p->run->drv, p->queue) > 0;
+}
+
+/* Up to want packets from the pool; when every one is in flight, busy-poll
+ * the device, else block as a socket with a full send buffer does, until
+ * some come home; when the allocation fails (alloc-fail), back off and try
+ * again.  0 if the run is being abandoned or memory is out. */
 static unsigned producer_alloc(struct producer *p, struct txp_pkt **pkts, unsigned want)
 {
 	unsigned spins = 0, n;
@@ -299,6 +310,8 @@ static unsigned producer_alloc(struct producer *p, struct txp_pkt **pkts, unsign
 		}
 		if (txp_load_relaxed(&p->run->abort))
 			return 0;
+		if (!n && producer_busy_poll(p))
+			continue;
 		txp_spin_wait(&spins);
 	}
 }
@@ -357,9 +370,9 @@ static void *producer_main(void *arg)
 
 	txp_ctx_attach();
 	/* XPS: this producer's queue (or the flow hash). */
-	txp_dev_set_xps(p->run->dev, (unsigned)txp_ctx_self(),
-			cfg->xps_off ? -1 : cfg->xps_len ? cfg->xps[p->flow % cfg->xps_len]
-							 : (int)(p->flow % cfg->queues));
+	p->queue = cfg->xps_off ? -1 : cfg->xps_len ? cfg->xps[p->flow % cfg->xps_len]
+						   : (int)(p->flow % cfg->queues);
+	txp_dev_set_xps(p->run->dev, (unsigned)txp_ctx_self(), p->queue);
 	p->error = producer_setup(p);
 	while (p->pool && seq < p->quota) {
 		struct txp_pkt *pkts[TXP_RUN_BURST_MAX];

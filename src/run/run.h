@@ -107,6 +107,12 @@ struct txp_run_driver {
 	 * announced to the NIC, for the doorbell oracle (check/oracle.h).
 	 * NULL: not known. */
 	unsigned (*unannounced)(struct txp_dev *dev, unsigned queue);
+	/* A producer's packets are all in flight: retire what the device
+	 * finished on queue (negative: every queue) in the producer's
+	 * context, so that they come home at once (busy polling), before
+	 * it waits.  Returns how many it retired.  NULL: the producer waits
+	 * for the device's own completion context. */
+	unsigned (*busy_poll)(void *priv, int queue);
 	/* Counters; exact once the device is closed. */
 	void (*stats)(void *priv, struct txp_run_drv_stats *st);
 	/* Has the device died (its link gone, a write failed)?  The cause, or

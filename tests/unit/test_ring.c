@@ -18,10 +18,14 @@
  *  - a ring whose start_xmit reaps (reap_in_xmit) over a device that
  *    finishes nothing while the sender sends: the ring fills, the queue
  *    stops, the sender goes idle, and the completion context still
- *    retires every packet and wakes the queue, nothing lost.
+ *    retires every packet and wakes the queue, nothing lost;
+ *  - busy polling (txp__ring_busy_poll()): on such a ring, the caller
+ *    retires what the device finished in its own context, at once; on a
+ *    ring whose completion context reaps, it does nothing.
  * Each in core and LLTX lock mode.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -44,6 +48,9 @@
 struct script {
 	atomic_uint busy_posts;		/* post refuses this many times (EBUSY) */
 	atomic_bool stuck;		/* reap takes nothing (a hung device) */
+	/* reap takes nothing but in thread `only` (when only_set) */
+	atomic_bool only_set;
+	pthread_t only;
 	bool holds;			/* cancel: the device holds what it was given */
 	uint64_t alien;			/* frames of another queue's flow taken */
 	uint64_t fail_every;		/* reap: every Nth frame taken, not sent (0: none) */
@@ -63,13 +70,20 @@ static int script_post(struct ring *r, uint64_t idx, struct txp_pkt *pkt)
 	return txp__ring_post_in_slot(r, idx, pkt);
 }
 
+/* Does the device finish frames for a reap in this context? */
+static bool script_takes(struct script *s)
+{
+	return !atomic_load(&s->stuck) &&
+	       (!atomic_load(&s->only_set) || pthread_equal(pthread_self(), s->only));
+}
+
 static int script_reap(struct ring *r, uint64_t cons, uint64_t prod)
 {
 	struct script *s = txp__ring_drv(r);
 	uint64_t i = txp__ring_kicked(r);
 
 	(void)cons;
-	for (; i < prod && !atomic_load(&s->stuck); i++) {
+	for (; i < prod && script_takes(s); i++) {
 		if (s->die_after && s->taken == s->die_after)
 			break;
 		/* Each test packet's flow is the queue it was sent on. */
@@ -675,6 +689,69 @@ static void test_dies_mid_run_lltx(void **state)
 	dies_mid_run(TXP_LOCK_LLTX);
 }
 
+/* -- busy polling --------------------------------------------------------------- */
+
+/*
+ * 8 packets posted while the device finishes nothing; then it finishes
+ * frames only for a reap in this thread (so the completion context
+ * cannot retire them): busy polling from here retires all 8 at once on a
+ * ring whose producers reap, counted transmitted when it returns (tried
+ * again while the completion context happens to hold the reaping bit),
+ * and none on a ring whose completion context reaps.  Then the device
+ * finishes for anyone, and every packet is transmitted.
+ */
+static void busy_poll(enum txp_lock_mode lock, const struct ring_ops *ops, int queue)
+{
+	struct ring *r = script_ring_ops(ops, 16, 0, 0, 0);
+	struct script *s = txp__ring_drv(r);
+	struct txp_dev *dev = script_dev(r, lock);
+	struct txp_dev_stats st;
+	double give_up = now_s() + WAIT_SECONDS;
+	unsigned n = 0;
+
+	atomic_store(&s->stuck, true);
+	send_on(dev, 0, 8);
+	s->only = pthread_self();
+	atomic_store(&s->only_set, true);
+	atomic_store(&s->stuck, false);
+	if (ops->reap_in_xmit) {
+		while (n < 8 && now_s() < give_up)
+			n += txp__ring_busy_poll(r, queue);
+		assert_int_equal(n, 8);
+		txp_dev_get_stats(dev, &st);
+		assert_int_equal(st.transmitted, 8);
+	} else {
+		assert_int_equal(txp__ring_busy_poll(r, queue), 0);
+		txp_dev_get_stats(dev, &st);
+		assert_int_equal(st.transmitted, 0);
+	}
+	atomic_store(&s->only_set, false);
+	wait_and_close(dev, &st);
+	assert_int_equal(st.transmitted, 8);
+	assert_int_equal(st.bug_logs, 0);
+	assert_int_equal(ring_stat(r).ring_errors, 0);
+	txp_dev_destroy(dev);
+	txp__ring_destroy(r);
+}
+
+static void test_busy_poll_core(void **state)
+{
+	(void)state;
+	busy_poll(TXP_LOCK_CORE, &script_xmit_ops, 0);
+}
+
+static void test_busy_poll_lltx(void **state)
+{
+	(void)state;
+	busy_poll(TXP_LOCK_LLTX, &script_xmit_ops, -1);
+}
+
+static void test_busy_poll_not_reaping_core(void **state)
+{
+	(void)state;
+	busy_poll(TXP_LOCK_CORE, &script_ops, 0);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -696,6 +773,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_tx_timeout_takes_back_lltx),
 		cmocka_unit_test(test_tx_timeout_device_holds_core),
 		cmocka_unit_test(test_tx_timeout_device_holds_lltx),
+		cmocka_unit_test(test_busy_poll_core),
+		cmocka_unit_test(test_busy_poll_lltx),
+		cmocka_unit_test(test_busy_poll_not_reaping_core),
 	};
 
 	return txp_test_main(argc, argv, tests);

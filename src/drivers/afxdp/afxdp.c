@@ -10,9 +10,10 @@
  * ring and gives the frames back to the pool.  The reaper is start_xmit
  * itself at the end of each burst (reap_in_xmit: one kick per burst, and
  * in copy mode the kernel sends the burst inside it, on the producer's
- * CPU, as DPDK's af_xdp PMD and trafgen do), else the completion context,
- * which does so only while the queue is stopped or the producers are
- * quiet, and naps otherwise.  The queue stops when the
+ * CPU, as DPDK's af_xdp PMD and trafgen do), or a producer waiting for
+ * its packets (busy polling, txp__ring_busy_poll()), else the completion
+ * context, which does so only while the queue is stopped or the
+ * producers are quiet, and naps otherwise.  The queue stops when the
  * pool (or, never with the sizes below, the TX ring) runs out, and wakes
  * when completions free room.  Copy mode by default; zero-copy when the
  * interface's driver supports it (--xdp-mode zerocopy).
@@ -247,8 +248,9 @@ static uint64_t xdp_slot_of(const struct afxdp *x, uint64_t addr)
  * complete once the link is gone).
  * Synchronization: the ring's reaper (its reaping bit): the completion
  * ring's one consumer, and the one kicker.
- * Context: start_xmit at the end of a burst (reap_in_xmit), or the
- * completion context.  sendto() with MSG_DONTWAIT: never sleeps.
+ * Context: start_xmit at the end of a burst (reap_in_xmit), a producer
+ * busy polling, or the completion context.  sendto() with MSG_DONTWAIT:
+ * never sleeps.
  * Return codes: 0; -ENETDOWN (or another -errno) when the link is gone.
  */
 static int xdp_reap(struct ring *r, uint64_t cons, uint64_t prod)

@@ -151,6 +151,11 @@ const char *txp_netdrv_dead(struct txp_dev *dev)
 	return txp__ring_dead_cause(txp_dev_priv(dev));
 }
 
+unsigned txp__netdrv_busy_poll(struct txp_dev *dev, int queue)
+{
+	return txp__ring_busy_poll(txp_dev_priv(dev), queue);
+}
+
 const uint8_t *txp_netdrv_mac(struct txp_dev *dev)
 {
 	return txp__ring_mac(txp_dev_priv(dev));

@@ -55,6 +55,11 @@ struct txp_dev *txp__netdrv_create(const struct txp__netdrv *netdrv,
 				   const struct txp_netdrv_cfg *base, const struct txp_net_cfg *net,
 				   unsigned pool_frames, char *err, size_t errlen);
 
+/* txp__ring_busy_poll() on dev (made by a constructor of txpath/netdrv.h):
+ * not in the public API yet; the workload's producers use it
+ * (src/run/drv_net.c). */
+unsigned txp__netdrv_busy_poll(struct txp_dev *dev, int queue);
+
 /* A public constructor given no cfg: NULL, and that said in err. */
 struct txp_dev *txp__netdrv_no_cfg(char *err, size_t errlen);
 

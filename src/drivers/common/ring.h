@@ -45,8 +45,11 @@
  *    while start_xmit runs, nothing to wake).  One reaper at a time, by
  *    the ring's reaping bit; a start_xmit that finds it taken leaves the
  *    work to its holder.  Its completion context then only acts when the
- *    queue is stopped or the producers went quiet, and naps, doubling up
- *    to RING_IDLE_NAP_NS, while there is nothing for it.
+ *    queue is stopped or the producers went quiet (no start_xmit took the
+ *    reaping bit while it slept), and naps, doubling up to RING_IDLE_NAP_NS,
+ *    while there is nothing for it.  A producer whose packets are all in
+ *    flight busy-polls (txp__ring_busy_poll()): it reaps in its own
+ *    context rather than wait for the napping one.
  *  - tx_timeout (txp__ring_tx_timeout): the watchdog found the queue
  *    stuck; what the device finished is reclaimed, what it never started
  *    on is taken back (ops->cancel) and dropped as tx-timeout, and the
@@ -101,7 +104,9 @@ struct ring_ops {
 	 * reap_in_xmit, the reaper may be start_xmit, under the xmit lock or
 	 * tx_lock: txp__ring_set_congested() then stops the queue itself.
 	 * Context: the completion context (or the closing one, after it, or
-	 * the watchdog's); with reap_in_xmit, also a producer.  Never sleeps.
+	 * the watchdog's); with reap_in_xmit, also a producer: in start_xmit,
+	 * or busy polling (txp__ring_busy_poll(), holding no lock).  Never
+	 * sleeps.
 	 * Return codes: 0; -ENETDOWN (or another negative errno) when the
 	 * device reports the link gone (from start_xmit: ignored there, the
 	 * completion context's next reap meets it and reports it).
@@ -112,9 +117,10 @@ struct ring_ops {
 	 * packet without xmit_more) and when the ring is about to stop: the
 	 * reap's kick is then the doorbell of the burst, and the completions
 	 * come home in the producer's own context, as DPDK's af_xdp PMD does
-	 * in its tx burst.  The completion context is then needed only when
-	 * a queue stopped or the producers went quiet: it naps when idle
-	 * instead of spinning.  For a reap whose cost is a non-blocking
+	 * in its tx burst; a producer waiting for its packets may reap too
+	 * (txp__ring_busy_poll()).  The completion context is then needed
+	 * only when a queue stopped or the producers went quiet: it naps when
+	 * idle instead of spinning.  For a reap whose cost is a non-blocking
 	 * syscall or less.
 	 */
 	bool reap_in_xmit;
@@ -240,6 +246,23 @@ int txp__ring_open(struct txp_dev *dev);
 void txp__ring_stop(struct txp_dev *dev);
 enum txp_tx txp__ring_start_xmit(struct txp_pkt *pkt, struct txp_txq *txq);
 void txp__ring_tx_timeout(struct txp_dev *dev, unsigned queue);
+
+/*
+ * Busy polling (as a socket with SO_BUSY_POLL polls its NAPI instead of
+ * sleeping for the interrupt): a producer whose packets are all in
+ * flight retires what the device finished on queue `queue` of first's
+ * device (negative: every queue) in its own context, its packets coming
+ * home at once, instead of waiting for a completion context that naps
+ * while its producers reap.  For rings whose producers reap
+ * (reap_in_xmit); others: nothing (their completion context polls).
+ * A reap error is left to the completion context, which passes while
+ * the producers only wait, and meets it again.
+ * Synchronization: the reaping bit, by trylock: a queue whose bit is
+ * taken is left to its holder.
+ * Context: a producer holding no lock (not from start_xmit).  Never sleeps.
+ * Return codes: the slots retired (0: none finished, or none tried).
+ */
+unsigned txp__ring_busy_poll(struct ring *first, int queue);
 
 /* The device refused more for now (EAGAIN, ENOBUFS): stop the queue until
  * it takes frames again (congested false), then wake it on the next pass.
