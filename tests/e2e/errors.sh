@@ -191,12 +191,19 @@ for d in afpacket afxdp; do
 			{ cat "$TMP/run.err"; fail "$d $lock: no link-down line"; }
 		expect "$d $lock accounted" "$(json "$TMP/run.json" "d['accounted']")" True
 		expect "$d $lock stalled" "$(json "$TMP/run.json" "d['stalled']")" False
+		expect "$d $lock cause" "$(json "$TMP/run.json" "d['died']")" "link down (no carrier)"
 		# What the fall met is dropped with a reason: dev-down once the
 		# driver has seen it, tx-error for what the kernel refused
-		# before (how many of each is timing: under load dev-down
-		# can be 0, the producers stopped before sending again).
-		met=$(json "$TMP/run.json" "d['dropped']['dev-down'] + d['dropped']['tx-error']")
-		[ "$met" -gt 0 ] || fail "$d $lock: no dev-down or tx-error drops after the link went down"
+		# before.  How many is timing, and can be none: every frame in
+		# flight already handed back by the kernel (afpacket's as sent:
+		# it frees what a veth without carrier cannot take, and says
+		# nothing), and the producers stopped before they sent again.
+		# CI met none once (afpacket lltx under TSan, a test alongside);
+		# run by hand under TSan, 1 to 1,120.  That what counts as
+		# transmitted reached the peer is linkdown.sh's check.
+		echo "$d $lock: dropped $(json "$TMP/run.json" \
+			"d['dropped']['dev-down']") dev-down, $(json "$TMP/run.json" \
+			"d['dropped']['tx-error']") tx-error after the link went down"
 	done
 done
 echo "PASS: errors and link down"
