@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -102,9 +103,20 @@ bool txp_explore_cfg_valid(const struct txp_explore_cfg *cfg, char *err, size_t 
  * on an alternate stack) the schedule that led there is written out (the
  * diagram so far, and the string that --replay runs again), best effort:
  * the heap may be what broke.  Exit 1, a violation found.
+ *
+ * The report allocates (the schedule, the events).  When the heap is
+ * what broke, glibc may abort inside free() holding its arena's lock,
+ * and the crash's handler then never gets through its report: the
+ * monitor's thread (on an arena of its own) writes it instead once the
+ * explorer has been quiet for a second with a crash under way (crashing).
+ * One of the two writes it (ending_written); the other gives it
+ * ENDING_WAIT_S, then ends the program with a line.
  */
+#define ENDING_WAIT_S 5
 static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 static bool crash_caught;
+static _Atomic int crashing;		/* the crash's signal, 0 before one */
+static atomic_bool ending_written;
 
 /* The search under way (txp_explore_run()), for its endings. */
 static const struct txp_explore_cfg *ending_cfg;
@@ -128,6 +140,19 @@ static void ending_counts(struct txp_explore_result *res)
 	res->interrupted = ending_cfg && ending_cfg->stop && txp_run_interrupted(ending_cfg->stop);
 }
 
+/* The other thread is writing the ending: ENDING_WAIT_S for it to end
+ * the program, else a line (async-signal-safe: it may be the heap that
+ * holds it up) and the exit. */
+static _Noreturn void ending_wait(int status)
+{
+	static const char line[] = "txpath check: the driver's ending was not reported "
+				   "(its report did not finish: the heap broken?)\n";
+
+	sleep(ENDING_WAIT_S);
+	(void)!write(STDERR_FILENO, line, sizeof(line) - 1);
+	_exit(status);
+}
+
 static _Noreturn void report_ending(const char *kind, const char *what, int status)
 {
 	const struct txp_explore_split *split = ending_cfg ? ending_cfg->split : NULL;
@@ -137,6 +162,8 @@ static _Noreturn void report_ending(const char *kind, const char *what, int stat
 	snprintf(o.detail, sizeof(o.detail), "%s", what);
 	result_violation(&res, &o);
 	ending_counts(&res);
+	if (atomic_exchange(&ending_written, true))
+		ending_wait(status);
 	/* A part's: its split reports it, in order with the others'. */
 	if (split && split->ending && res.schedule)
 		split->ending(explore_judged_piece(), &res, split->arg);
@@ -158,6 +185,7 @@ static void on_crash(int sig)
 {
 	char what[96];
 
+	atomic_store(&crashing, sig);
 	snprintf(what, sizeof(what), "the driver crashed (%s)", strsignal(sig));
 	report_ending("crash", what, 1);
 }
@@ -185,20 +213,29 @@ static void crash_catch(void)
 
 /* -- a context that never reaches a scheduling point ---------------------------- */
 
+/* A stop asked, or a crash whose report is under way (the monitor then
+ * looks after a second of quiet, not quiet_ns). */
 static bool monitor_asked(void *arg)
 {
 	const struct txp_explore_cfg *cfg = arg;
 
-	return cfg->stop && txp_run_interrupted(cfg->stop);
+	return atomic_load(&crashing) || (cfg->stop && txp_run_interrupted(cfg->stop));
 }
 
-/* From the monitor's thread, the explorer's stuck in the loop: it reads
- * the explorer's last state, which that thread will never write again. */
+/* From the monitor's thread, the explorer's stuck in the loop (or in its
+ * crash's report): it reads the explorer's last state, which that thread
+ * will never write again. */
 static _Noreturn void monitor_stuck(void *arg, bool asked, double seconds)
 {
 	const struct txp_explore_cfg *cfg = arg;
+	int sig = atomic_load(&crashing);
 	char what[200];
 
+	if (sig) {
+		snprintf(what, sizeof(what), "the driver crashed (%s); its report, stuck %.1f s "
+			 "(the heap broken?), written by the monitor", strsignal(sig), seconds);
+		report_ending("crash", what, 1);
+	}
 	snprintf(what, sizeof(what), "the context drawn last ran %.1f s without reaching a "
 		 "scheduling point (a lock, an atomic, a barrier): a loop on plain memory, which "
 		 "nothing preempts%s", seconds, asked ? "; a stop was asked" : "");

@@ -7,7 +7,9 @@
  * store, which the sanitizer builds would catch before any signal), EXIT
  * (start_xmit calls exit(3) when it finds the ring full), SPIN
  * (start_xmit, the ring full, waits on a plain flag nobody sets: a loop
- * without a scheduling point), LEAK
+ * without a scheduling point), HEAP (start_xmit, the ring full, breaks
+ * the C library's heap as a driver's double free would, so that glibc
+ * aborts inside free() holding its arena's lock), LEAK
  * (poll forgets the second packet of each flow: retires its slot, never
  * frees it), SLOW (no bug: start_xmit works 300 ms of the clock's time
  * without a scheduling point, then goes on; a livelock of a second must
@@ -47,6 +49,25 @@ static void slow_work(void)
 }
 #endif
 
+#ifdef HEAP
+/* A chunk too big for glibc's fast bins, freed twice once its thread
+ * cache for that size is full (7): the second free() finds the
+ * corruption under the arena's lock, and aborts holding it. */
+static void heap_break(void)
+{
+	void *p[9], *volatile again;
+
+	for (int i = 0; i < 9; i++)
+		p[i] = malloc(512);
+	for (int i = 0; i < 7; i++)
+		free(p[i]);
+	again = p[7];
+	free(p[7]);	/* p[8] keeps it from the top chunk */
+	free(again);
+	free(p[8]);
+}
+#endif
+
 static netdev_tx_t bad_start_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct bad *b = netdev_priv(dev);
@@ -65,6 +86,8 @@ static netdev_tx_t bad_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		__builtin_trap();
 #elif defined(EXIT)
 		exit(3);
+#elif defined(HEAP)
+		heap_break();
 #elif defined(SPIN)
 		/* The ring full: wait for poll to make room, on a plain
 		 * read (the bug: a loop nothing can preempt). */
