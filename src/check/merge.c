@@ -164,6 +164,7 @@ static int replay_violation(const struct txp_explore_cfg *cfg, const char *sched
 	}
 	free(v.pieces);
 	res->found = true;
+	res->interrupted |= v.interrupted;	/* the replay stopped (a livelock's) */
 	res->kind = v.kind;
 	memcpy(res->detail, v.detail, sizeof(res->detail));
 	res->preemptions = v.preemptions;

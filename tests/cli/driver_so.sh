@@ -278,6 +278,20 @@ errors)
 	check "spin, SIGINT: exit 130 (got $rc)" '[ "$rc" = 130 ]'
 	check "spin, SIGINT: the livelock, a stop asked" \
 		'grep -q "^VIOLATION livelock after .*; a stop was asked" "$out"'
+	# SIGINT while --merge replays a shard's livelock: the replay stops,
+	# the livelock reported at once, exit 130 (before: no report, the
+	# merge ended by the signal).
+	"$TXPATH" check --driver-so "$BAD/bad_spin.so" --packets 3 --spin-seconds 5 --shard 0/1 \
+		>"$out.0" 2>/dev/null
+	TSAN_OPTIONS="${TSAN_OPTIONS:-} report_bugs=0" env --default-signal=INT \
+		"$TXPATH" check --merge "$out.0" >"$out" 2>"$err" &
+	pid=$!
+	signal_when_stuck "$pid" INT 2
+	finish "$pid" 30
+	rm -f "$out.0"
+	check "--merge of a spin, SIGINT: exit 130 (got $rc)" '[ "$rc" = 130 ]'
+	check "--merge of a spin, SIGINT: the livelock, a stop asked" \
+		'grep -q "^VIOLATION livelock after .*; a stop was asked" "$out"'
 	# A driver slow, not stuck (300 ms a start_xmit), and the process
 	# stopped (SIGSTOP) for twice the livelock's second, three times: the
 	# time it was stopped is nobody's loop (before: a livelock, exit 1).

@@ -1152,6 +1152,9 @@ static int check_merge(int argc, char **argv, int at)
 	picks.json = at > 1;
 	for (unsigned i = 0; i < n; i++)
 		parts[i] = f[i].part;
+	/* A stop while the violation is replayed (a livelock's spin) stops
+	 * the replay, which is then reported at once. */
+	cfg.stop = signals_catch();
 	rc = txp_explore_merge(&cfg, parts, n, &res, msg, sizeof(msg));
 	if (rc) {
 		fprintf(stderr, "txpath check: --merge: %s\n", msg);
