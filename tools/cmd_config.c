@@ -23,10 +23,13 @@ static const char config_help[] =
 "             layout (<linux/netdevice.h>, <linux/dma-mapping.h>, <linux/io.h>,\n"
 "             <net/netdev_queues.h>, ...: txpath/kernel.h), so that a driver's\n"
 "             own #include lines stay as they are, then txpath/;\n"
-"             position-independent code; and -fsanitize=thread, whose calls\n"
-"             before every load and store txpath check serves itself (no\n"
-"             ThreadSanitizer runs): it sees every plain access of the\n"
-"             plugin under the memory model, and its data races\n"
+"             position-independent code; and ThreadSanitizer's\n"
+"             instrumentation, whose calls before every load and store\n"
+"             txpath check serves itself (no ThreadSanitizer runs): it sees\n"
+"             every plain access of the plugin under the memory model, and\n"
+"             its data races; volatile accesses told apart (marked, as\n"
+"             READ_ONCE's: never a data race).  In gcc's spelling, or\n"
+"             clang's when the environment's CC names clang\n"
 "  --libs     a shared object linked without the default libraries (so that\n"
 "             gcc links no libtsan; libgcc's helpers statically): the txpath\n"
 "             binary that loads it provides every txp_ symbol, the C library\n"
@@ -62,6 +65,16 @@ static const char *include_dir(char *buf)
 	return buf;
 }
 
+/* The instrumentation's flags (CMakeLists.txt: TXP_PLAIN_FLAGS_GNU,
+ * _CLANG), for the compiler the plugin is built with: clang's spelling
+ * when CC names clang, else gcc's (Debian's cc). */
+static const char *plain_flags(void)
+{
+	const char *cc = getenv("CC");
+
+	return cc && strstr(cc, "clang") ? TXP_PLAIN_FLAGS_CLANG : TXP_PLAIN_FLAGS_GNU;
+}
+
 /* The include directories, the kernel's layout (txpath/kernel/: linux/,
  * net/) before txpath's own, and -fPIC. */
 static const char *include_flags(char *dir)
@@ -84,7 +97,7 @@ int cmd_config(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--cflags"))
-		printf("%s -fsanitize=thread\n", include_flags(dir));
+		printf("%s %s\n", include_flags(dir), plain_flags());
 	else if (!strcmp(argv[1], "--libs"))
 		printf("-shared -nodefaultlibs -lgcc\n");
 	else if (!strcmp(argv[1], "--run-cflags"))

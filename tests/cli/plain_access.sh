@@ -5,7 +5,8 @@
 # both accesses, and replays; the same index written under the lock is
 # clean; a driver that reads its own released index with a plain load
 # (examples/drivers/modern_locked.c) is clean under tso and arm; a
-# statistic read without its lock races, unless through data_race();
+# statistic read without its lock races, unless through data_race() (or
+# written and read through volatile pointers);
 # --plain-points makes the plugin's plain accesses (or a source file's)
 # scheduling points: more schedules, the same verdict.
 # usage: plain_access.sh path/to/txpath PLUGIN_DIR PLAIN_FLAGS
@@ -51,6 +52,15 @@ ${CC:-cc} -O2 $("$TXPATH" config --cflags) -DAFTER_UNLOCK -o "$so" \
 check "built with config's flags" '[ $? -eq 0 ]'
 run_check 1 --driver-so "$so" --bound 1
 check "... and its race found" 'grep -q "^VIOLATION data-race after 0 preemptions" "$out"'
+# A statistic written and read through volatile pointers (ACCESS_ONCE,
+# the kernel's READ_ONCE and WRITE_ONCE): marked, no race, built the same
+# way (before, config's flags left volatile accesses plain: a data race).
+# shellcheck disable=SC2046
+${CC:-cc} -O2 $("$TXPATH" config --cflags) -Werror -DSTATS_RACE -DSTATS_VOLATILE -o "$so" \
+	"$(dirname "$0")/../plugins/plain_index.c" $("$TXPATH" config --libs)
+check "volatile accesses, built with config's flags" '[ $? -eq 0 ]'
+run_check 0 --driver-so "$so" --bound 1
+check "... is no data race" 'grep -q "^no violation$" "$out"'
 rm -f "$so"
 
 # Under tso and arm with the search's reduction (its verdicts are the full
