@@ -101,7 +101,8 @@ check "the kernel's include layout installed" \
 	 [ -r "$inc/txpath/kernel.h" ] && [ -r "$inc/txpath/nic.h" ]'
 check "the installed config --cflags names it first" \
 	'[ "$("$P/bin/txpath" config --run-cflags)" = "-I$inc/txpath/kernel -I$inc -fPIC" ] &&
-	 [ "$("$P/bin/txpath" config --cflags)" = "-I$inc/txpath/kernel -I$inc -fPIC -fsanitize=thread" ]'
+	 case "$("$P/bin/txpath" config --cflags)" in
+	 "-I$inc/txpath/kernel -I$inc -fPIC -fsanitize=thread "*) ;; *) false ;; esac'
 check "a driver in the kernel's style builds against it" \
 	'"$CC" -std=c11 -Wall -Wextra -Werror -I"$inc/txpath/kernel" -I"$inc" -fPIC -fsanitize=thread \
 		-o "$tmp/ks.so" "$SRC/examples/drivers/kernel_style.c" \
