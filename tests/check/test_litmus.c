@@ -423,6 +423,88 @@ static bool mpp_outcome(void)
 	return r0 == 1 && r1 == 0;
 }
 
+/* Mixed sizes: a word written and read whole (4 bytes) and by its halves
+ * (2 bytes; little-endian, the low half first), through the seam. */
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the low half first");
+static union {
+	_Atomic uint32_t word;
+	_Atomic uint16_t half[2];
+} w;
+
+/* Own store: the word, then its low half; a load of the word.  Outcome:
+ * the load missed a byte of either (before: the half forwarded as the
+ * word, its high half read as 0). */
+static void *own_half_word(void *arg)
+{
+	(void)arg;
+	txp_store_relaxed(&w.word, 0x20002);
+	txp_store_relaxed(&w.half[0], 1);
+	r0 = txp_load_relaxed(&w.word);
+	return NULL;
+}
+
+static bool own_half_word_outcome(void)
+{
+	return r0 != 0x20001;
+}
+
+/* Own store: the word; a load of its high half.  Outcome: the load missed
+ * the store (before: no store at the half's address, memory's 0 read). */
+static void *own_word_half(void *arg)
+{
+	(void)arg;
+	txp_store_relaxed(&w.word, 0x20001);
+	r0 = txp_load_relaxed(&w.half[1]);
+	return NULL;
+}
+
+static bool own_word_half_outcome(void)
+{
+	return r0 != 2;
+}
+
+/* Coherence: the word, then its high half.  Outcome: the word landed last
+ * (before, under arm: stores at different addresses landed in any order). */
+static void *co_word_half(void *arg)
+{
+	(void)arg;
+	txp_store_relaxed(&w.word, 0x20002);
+	txp_store_relaxed(&w.half[1], 1);
+	return NULL;
+}
+
+static bool co_word_half_outcome(void)
+{
+	return atomic_load(&w.word) != 0x10002;
+}
+
+/* CoRR, mixed sizes: the writer stores the word twice; the reader reads
+ * its high half, the word, the high half again.  Outcome: a read older
+ * than the one before it, in the bytes they share (before, under arm:
+ * the word kept a history of its own, the half's bytes in it). */
+static void *corr_mixed_writer(void *arg)
+{
+	(void)arg;
+	txp_store_relaxed(&w.word, 0x20002);
+	txp_store_relaxed(&w.word, 0x30003);
+	return NULL;
+}
+
+static void *corr_mixed_reader(void *arg)
+{
+	(void)arg;
+	r2 = txp_load_relaxed(&w.half[1]);
+	r0 = txp_load_relaxed(&w.word);
+	r1 = txp_load_relaxed(&w.half[1]);
+	return NULL;
+}
+
+static bool corr_mixed_outcome(void)
+{
+	return (r2 == 3 && r0 != 0x30003) || (r0 >> 16 == 3 && r1 != 3) ||
+	       (r2 == 2 && r0 >> 16 == 0);
+}
+
 /* Neighbours: a plain byte and a marked one in one 8-byte word (a flag
  * beside a field only its writer touches); the reader loads the flag
  * alone.  No data race: before, the detector kept the two writes as one,
@@ -475,6 +557,7 @@ static bool run_once(const struct litmus *l, enum rt_mm mm, const struct rt_plan
 	atomic_store(&x, 0);
 	atomic_store(&y, 0);
 	atomic_store(&z, 0);
+	atomic_store(&w.word, 0);
 	atomic_store(&older[0], 0);
 	atomic_store(&older[1], 0);
 	payload = 0;
@@ -796,7 +879,8 @@ static void test_load_buffering(void **state)
 	check_litmus(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
-/* 2+2W, coherence and the weak compare-exchange. */
+/* 2+2W, coherence (mixed sizes too), own stores of mixed sizes and the
+ * weak compare-exchange. */
 static void test_others(void **state)
 {
 	static const struct litmus cases[] = {
@@ -808,6 +892,15 @@ static void test_others(void **state)
 		  false, false, true, NULL, NULL, ANY },
 		{ "WW+R", ww_1, ww_2, ww_outcome, RELAXED, RELAXED, true, true, true, ww_y,
 		  ww_reader, ANY },
+		{ "own store, mixed sizes: the word, its half, the word read", own_half_word,
+		  nothing, own_half_word_outcome, RELAXED, RELAXED, false, false, false, NULL, NULL,
+		  ANY },
+		{ "own store, mixed sizes: the word, its half read", own_word_half, nothing,
+		  own_word_half_outcome, RELAXED, RELAXED, false, false, false, NULL, NULL, ANY },
+		{ "coherence, mixed sizes: the word, then its high half", co_word_half, nothing,
+		  co_word_half_outcome, RELAXED, RELAXED, false, false, false, NULL, NULL, ANY },
+		{ "CoRR, mixed sizes", corr_mixed_writer, corr_mixed_reader, corr_mixed_outcome,
+		  RELAXED, RELAXED, false, false, false, NULL, NULL, ANY },
 	};
 
 	(void)state;

@@ -15,8 +15,9 @@
  * kept write not older than the one c last saw there and still current
  * at or after c's floor (its last acquire, barrier or read-modify-write).
  * Tables are per execution (by generation); past ARM_LOCS/2 locations,
- * or with ARM_HIST writes kept, older writes are out of reach: fewer
- * behaviours, never more.
+ * or with ARM_HIST writes kept, or for a location whose bytes are
+ * accessed as another too (mixed sizes), older writes are out of reach:
+ * fewer behaviours, never more.
  */
 #define ARM_LOCS 1024		/* a power of two */
 #define ARM_HIST 4
@@ -25,6 +26,8 @@ struct arm_loc {
 	const volatile void *addr;
 	size_t size;
 	unsigned gen;
+	bool mixed;			/* bytes of it accessed as another location
+					 * too: its newest write alone is read */
 	unsigned n;			/* writes kept, oldest first */
 	uint64_t val[ARM_HIST];
 	uint32_t ts[ARM_HIST];
@@ -87,6 +90,23 @@ static void arm_append(struct arm_loc *l, uint64_t v)
 	arm_keep(M.clock, true);
 }
 
+/* New location l and those made before it that share bytes with it are
+ * mixed: a history of one does not hold the other's writes, so an older
+ * write read from it could be older than what was read of the other
+ * (coherence, per byte).  Fewer behaviours, never more. */
+static void arm_overlaps(struct arm_loc *l)
+{
+	uintptr_t a = (uintptr_t)l->addr;
+
+	for (unsigned i = 0; i < M.n; i++) {
+		struct arm_loc *o = &M.loc[M.used[i]];
+		uintptr_t b = (uintptr_t)o->addr;
+
+		if (b < a + l->size && a < b + o->size)
+			l->mixed = o->mixed = true;
+	}
+}
+
 /* addr's history (size: 0 to find it only), made on first use from
  * memory; memory written other than through the seam is its newest
  * write.  Its writer is the context `by` when it is known (a plain store
@@ -103,6 +123,7 @@ static struct arm_loc *arm_loc(const volatile void *addr, size_t size, const str
 		struct arm_loc *l = &M.loc[i % ARM_LOCS];
 
 		if (l->gen == M.gen && l->addr == addr) {
+			l->mixed |= size && size != l->size;
 			v = rt_raw_load(addr, l->size);
 			if (l->val[l->n - 1] != v) {
 				arm_append(l, v);
@@ -117,6 +138,7 @@ static struct arm_loc *arm_loc(const volatile void *addr, size_t size, const str
 				return NULL;
 			*l = (struct arm_loc){ .addr = addr, .size = size, .gen = M.gen, .n = 1,
 					       .val = { rt_raw_load(addr, size) } };
+			arm_overlaps(l);
 			M.used[M.n++] = (uint16_t)(l - M.loc);
 			return l;
 		}
@@ -144,8 +166,8 @@ void rt_arm_landed(const struct rt_ctx *c, const volatile void *addr)
 		l->seen[c->id] = l->ts[l->n - 1];
 }
 
-/* May store k of c land now?  Not past an older store to its location
- * (coherence), nor past an older store before a write barrier, nor, a
+/* May store k of c land now?  Not past an older store to any of its
+ * bytes (coherence), nor past an older store before a write barrier, nor, a
  * release, past any older store. */
 static bool arm_landable(const struct rt_ctx *c, int k)
 {
@@ -154,7 +176,7 @@ static bool arm_landable(const struct rt_ctx *c, int k)
 	if (c->buf[k].release || c->buf[k].epoch != c->buf[0].epoch)
 		return false;
 	for (int j = 0; j < k; j++)
-		if (c->buf[j].addr == c->buf[k].addr)
+		if (rt_buf_meets(c, j, c->buf[k].addr, c->buf[k].size))
 			return false;
 	return true;
 }
@@ -168,18 +190,6 @@ int rt_arm_pick_store(struct rt_ctx *c)
 		if (arm_landable(c, k))
 			idx[n++] = k;
 	return n > 1 ? idx[rt_model_branch(RT_BR_STORE, (unsigned)n - 1, c->id, NULL)] : 0;
-}
-
-/* c's stores land up to and including its last one to addr. */
-static void arm_flush_to(struct rt_ctx *c, const volatile void *addr)
-{
-	int last = -1;
-
-	for (int k = 0; k < c->nbuf; k++)
-		if (c->buf[k].addr == addr)
-			last = k;
-	while (last-- >= 0)
-		rt_flush_one(c);
 }
 
 static uint32_t max32(uint32_t a, uint32_t b)
@@ -209,10 +219,10 @@ void rt_arm_order(struct rt_ctx *c, enum txp_rt_op op, const volatile void *addr
 		c->floor = M.clock;
 		break;
 	case TXP_OP_RMW_RELAXED:
-		arm_flush_to(c, addr);
+		rt_land_meeting(c, addr, size);
 		break;
 	case TXP_OP_RMW_ACQUIRE:
-		arm_flush_to(c, addr);
+		rt_land_meeting(c, addr, size);
 		arm_acquire_newest(c, addr, size);
 		break;
 	case TXP_OP_RMW_RELEASE:
@@ -249,6 +259,8 @@ bool rt_arm_load(struct rt_ctx *c, const volatile void *addr, size_t size, bool 
 			break;
 		idx[n++] = i;
 	}
+	if (l->mixed)
+		n = 1;	/* the newest alone (idx[0]) */
 	alt = n > 1 ? rt_model_branch(RT_BR_VALUE, (unsigned)n - 1, c->id, addr) : 0;
 	if (rt_tracing())
 		trace_choice(alt);

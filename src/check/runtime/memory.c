@@ -28,13 +28,59 @@ uint64_t rt_raw_load(const volatile void *addr, size_t size)
 	}
 }
 
-/* What c would read at addr now: its own newest buffered store, or memory. */
+/* Does c's buffered store k meet size bytes at addr? */
+bool rt_buf_meets(const struct rt_ctx *c, int k, const volatile void *addr, size_t size)
+{
+	uintptr_t s = (uintptr_t)c->buf[k].addr, a = (uintptr_t)addr;
+
+	return s < a + size && a < s + c->buf[k].size;
+}
+
+/* c's newest buffered store meeting size bytes at addr, -1 if none. */
+int rt_buf_last_meeting(const struct rt_ctx *c, const volatile void *addr, size_t size)
+{
+	for (int k = c->nbuf - 1; k >= 0; k--)
+		if (rt_buf_meets(c, k, addr, size))
+			return k;
+	return -1;
+}
+
+/* c's buffered stores land, oldest first, up to the newest meeting size
+ * bytes at addr (coherence: the bytes are then its own newest). */
+void rt_land_meeting(struct rt_ctx *c, const volatile void *addr, size_t size)
+{
+	for (int k = rt_buf_last_meeting(c, addr, size); k >= 0; k--)
+		rt_flush_one(c);
+}
+
+/* The bytes of store s that meet size bytes at addr, over *v (little
+ * endian: a value's first byte is at its address). */
+static void overlay(uint64_t *v, const volatile void *addr, size_t size, const struct store *s)
+{
+	uintptr_t a = (uintptr_t)addr, b = (uintptr_t)s->addr;
+	uintptr_t from = a > b ? a : b, to = a + size < b + s->size ? a + size : b + s->size;
+
+	for (uintptr_t i = from; i < to; i++) {
+		uint64_t byte = (s->v >> (8 * (i - b))) & 0xff;
+
+		*v = (*v & ~(0xffull << (8 * (i - a)))) | byte << (8 * (i - a));
+	}
+}
+
+/* What c would read of size bytes at addr now: each byte its own newest
+ * buffered store's to it, else memory's. */
 uint64_t rt_seen_value(const struct rt_ctx *c, const volatile void *addr, size_t size)
 {
-	for (int i = c->nbuf - 1; i >= 0; i--)
-		if (c->buf[i].addr == addr)
-			return c->buf[i].v;
-	return rt_raw_load(addr, size);
+	int last = rt_buf_last_meeting(c, addr, size);
+	uint64_t v;
+
+	if (last >= 0 && c->buf[last].addr == addr && c->buf[last].size == size)
+		return c->buf[last].v;
+	v = rt_raw_load(addr, size);
+	for (int k = 0; k <= last; k++)
+		if (rt_buf_meets(c, k, addr, size))
+			overlay(&v, addr, size, &c->buf[k]);
+	return v;
 }
 
 /* Store k of c's buffer reaches memory. */
@@ -67,16 +113,21 @@ void rt_drain(struct rt_ctx *c)
 
 /* -- the port's store-buffer calls (port.h) ------------------------------ */
 
+/* A load of size bytes at addr, by the running context: its own newest
+ * buffered store to exactly those bytes is what it reads (forwarded,
+ * true); one that meets them otherwise lands first, with every store
+ * older than it, and the load reads memory (false), as plain.c's do. */
 bool txp_rt_forward(const volatile void *addr, size_t size, uint64_t *v)
 {
-	(void)size;
-	if (!rt.me)
+	int last;
+
+	if (!rt.me || (last = rt_buf_last_meeting(rt.me, addr, size)) < 0)
 		return false;
-	for (int i = rt.me->nbuf - 1; i >= 0; i--)
-		if (rt.me->buf[i].addr == addr) {
-			*v = rt.me->buf[i].v;
-			return true;
-		}
+	if (rt.me->buf[last].addr == addr && rt.me->buf[last].size == size) {
+		*v = rt.me->buf[last].v;
+		return true;
+	}
+	rt_land_meeting(rt.me, addr, size);
 	return false;
 }
 

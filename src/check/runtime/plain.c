@@ -124,30 +124,6 @@ static bool private_to(const struct rt_ctx *c, uintptr_t a)
 	       context_local(a);
 }
 
-/* Does c's buffered store k meet size bytes at a? */
-static bool meets(const struct rt_ctx *c, int k, uintptr_t a, size_t size)
-{
-	uintptr_t s = (uintptr_t)c->buf[k].addr;
-
-	return s < a + size && a < s + c->buf[k].size;
-}
-
-/* c's newest buffered store meeting the bytes, -1 if none. */
-static int last_meeting(const struct rt_ctx *c, uintptr_t a, size_t size)
-{
-	for (int k = c->nbuf - 1; k >= 0; k--)
-		if (meets(c, k, a, size))
-			return k;
-	return -1;
-}
-
-/* c's buffered stores up to the newest to the bytes land (coherence). */
-static void order(struct rt_ctx *c, uintptr_t a, size_t size)
-{
-	for (int k = last_meeting(c, a, size); k >= 0; k--)
-		rt_flush_one(c);
-}
-
 /* An access of the running context c (not the controller's). */
 static void access(struct rt_ctx *c, const volatile void *addr, size_t size, unsigned flags,
 		   const void *pc)
@@ -155,8 +131,10 @@ static void access(struct rt_ctx *c, const volatile void *addr, size_t size, uns
 	uintptr_t a = (uintptr_t)addr;
 
 	rt_plain_settle(c);
+	/* Its buffered stores up to the newest to these bytes land
+	 * (coherence). */
 	if (c->nbuf)
-		order(c, a, size);
+		rt_land_meeting(c, addr, size);
 	/* arm: it reads or overwrites the newest write (coherence). */
 	if (rt.mm == RT_ARM)
 		rt_arm_landed(c, addr);

@@ -181,8 +181,14 @@ unsigned rt_model_branch(enum rt_branch_kind kind, unsigned nalt, int ctx,
 
 uint64_t rt_raw_load(const volatile void *addr, size_t size);
 void rt_raw_store(volatile void *addr, size_t size, uint64_t v);
-/* What c would read at addr now: its own newest buffered store, or memory. */
+/* What c would read of size bytes at addr now: each byte its own newest
+ * buffered store's, else memory's. */
 uint64_t rt_seen_value(const struct rt_ctx *c, const volatile void *addr, size_t size);
+/* Does c's buffered store k meet the bytes?  Its newest that does (-1:
+ * none).  Land its stores, oldest first, up to that one (coherence). */
+bool rt_buf_meets(const struct rt_ctx *c, int k, const volatile void *addr, size_t size);
+int rt_buf_last_meeting(const struct rt_ctx *c, const volatile void *addr, size_t size);
+void rt_land_meeting(struct rt_ctx *c, const volatile void *addr, size_t size);
 /* Store k of c's buffer reaches memory; its oldest; all of them. */
 void rt_flush_at(struct rt_ctx *c, int k);
 void rt_flush_one(struct rt_ctx *c);

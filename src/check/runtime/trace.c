@@ -225,9 +225,15 @@ static struct loc *loc_of(const volatile void *addr)
 	return l;
 }
 
+/* A location is an aligned 8 bytes: accesses of other sizes or at other
+ * addresses that share bytes (a word and its half) are dependent.  The
+ * seam's are naturally aligned, so each is within one; a read set's may
+ * be any (wait.c records both ends). */
+#define GRANULE 8
+
 static void record(const volatile void *addr, bool write)
 {
-	struct loc *l = loc_of(addr);
+	struct loc *l = loc_of((const volatile void *)((uintptr_t)addr & ~(uintptr_t)(GRANULE - 1)));
 
 	if (!l || T.nacc == ACCESSES) {
 		T.all = true;

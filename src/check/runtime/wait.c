@@ -84,8 +84,10 @@ static void trace_reads(const struct readset *rs)
 {
 	if (rs->all)
 		trace_all();
-	for (int r = 0; r < rs->n; r++)
+	for (int r = 0; r < rs->n; r++) {
 		trace_read(rs->r[r].addr);
+		trace_read((const volatile char *)rs->r[r].addr + rs->r[r].size - 1);
+	}
 }
 
 /* Nothing to do until something read changes: let the others run. */
