@@ -136,6 +136,7 @@ static void ending_counts(struct txp_explore_result *res)
 		res->reduce_dropped = u->reduce_dropped;
 		res->xmit_on_stopped_reachable = u->xmit_on_stopped_reachable;
 		res->queue_stopped = u->queue_stopped;
+		res->races_unkept = u->races_unkept;
 	}
 	res->interrupted = ending_cfg && ending_cfg->stop && txp_run_interrupted(ending_cfg->stop);
 }

@@ -72,6 +72,8 @@ struct txp_explore_piece {
 
 #define TXP_EXPLORE_PIECE_XMIT_ON_STOPPED 1u	/* a schedule reached the race */
 #define TXP_EXPLORE_PIECE_QUEUE_STOPPED 2u	/* a schedule stopped a queue */
+#define TXP_EXPLORE_PIECE_RACES_UNKEPT 4u	/* a schedule's accesses passed the
+						 * race detector's table */
 
 /*
  * A part of the bounded search: a shard (--shard) or a worker (--jobs).
@@ -268,6 +270,9 @@ struct txp_explore_result {
 					 * no stop or wake raced anything: the
 					 * scenario proves little (txpath check
 					 * warns) */
+	bool races_unkept;		/* some schedule's accesses passed the race
+					 * detector's table: races with them were
+					 * not seen (txpath check warns) */
 	bool reduced;			/* cfg->reduce, kept to the end */
 	bool reduce_dropped;		/* ... dropped: a fair switch came, the
 					 * search began again without it */

@@ -116,6 +116,7 @@ static void judge_quiescent(struct scenario *sc, struct outcome *o)
 	backlog = txp_dev_backlog(sc->dev);
 	o->xmit_on_stopped = st.xmit_on_stopped > 0 || oracle_xmit_on_stopped() > 0;
 	o->stopped = st.stops + st.bql_stops > 0;
+	o->races_unkept = rt_race_unkept();
 	promised = order_promised(sc);
 	rt_release();
 	txp_dev_close(sc->dev);

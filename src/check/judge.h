@@ -17,6 +17,7 @@ struct outcome {
 	char detail[400];
 	bool xmit_on_stopped;
 	bool stopped;		/* a queue was stopped (the scenario reached a stop) */
+	bool races_unkept;	/* accesses passed the race detector's table */
 	bool recheck;		/* run again, the oracle precise */
 };
 

@@ -57,6 +57,7 @@ static uint64_t add_pieces(const struct txp_explore_result *parts, unsigned n, u
 			res->schedules += p->schedules;
 			res->xmit_on_stopped_reachable |= p->flags & TXP_EXPLORE_PIECE_XMIT_ON_STOPPED;
 			res->queue_stopped |= p->flags & TXP_EXPLORE_PIECE_QUEUE_STOPPED;
+			res->races_unkept |= p->flags & TXP_EXPLORE_PIECE_RACES_UNKEPT;
 			if (p->index == last)
 				res->bound_reached = p->round;
 		}

@@ -52,10 +52,12 @@ static int run_schedule(const struct txp_explore_cfg *cfg, const struct rt_plan 
 	res->schedules++;
 	res->xmit_on_stopped_reachable |= o->xmit_on_stopped;
 	res->queue_stopped |= o->stopped;
+	res->races_unkept |= o->races_unkept;
 	if (pc) {
 		pc->schedules++;
 		pc->flags |= (o->xmit_on_stopped ? TXP_EXPLORE_PIECE_XMIT_ON_STOPPED : 0) |
-			     (o->stopped ? TXP_EXPLORE_PIECE_QUEUE_STOPPED : 0);
+			     (o->stopped ? TXP_EXPLORE_PIECE_QUEUE_STOPPED : 0) |
+			     (o->races_unkept ? TXP_EXPLORE_PIECE_RACES_UNKEPT : 0);
 	}
 	if (!o->kind)
 		return 0;
@@ -530,6 +532,7 @@ int explore_replay(const struct txp_explore_cfg *cfg, struct txp_explore_result 
 	res->schedules = 1;
 	res->xmit_on_stopped_reachable = o->xmit_on_stopped;
 	res->queue_stopped = o->stopped;
+	res->races_unkept = o->races_unkept;
 	stop_asked(cfg, res);
 	if (o->kind) {
 		result_violation(res, o);

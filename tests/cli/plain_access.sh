@@ -7,6 +7,7 @@
 # (examples/drivers/modern_locked.c) is clean under tso and arm; a
 # statistic read without its lock races, unless through data_race() (or
 # written and read through volatile pointers);
+# a driver that writes more than the race detector keeps is warned of;
 # --plain-points makes the plugin's plain accesses (or a source file's)
 # scheduling points: more schedules, the same verdict.
 # usage: plain_access.sh path/to/txpath PLUGIN_DIR PLAIN_FLAGS
@@ -84,6 +85,18 @@ check "a statistic read without its lock: a data race" \
 	'grep -q "^VIOLATION data-race" "$out" && grep -q "in count_early_poll" "$out"'
 run_check 0 --driver-so "$PLUGINS/plain_stats_marked.so" --bound 1
 check "... through data_race(): none" 'grep -q "^no violation$" "$out"'
+
+# A driver that writes more than the race detector keeps in an execution:
+# a warning that races were not looked for past it, in the text and the
+# JSON (before: "no violation", nothing said); none for one that does not.
+unkept="touched more memory than the race detector keeps"
+run_check 0 --driver-so "$PLUGINS/plain_big.so" --bound 0
+check "64 KiB written: the warning" 'grep -q "^warning: some executions $unkept" "$out"'
+run_check 0 --driver-so "$PLUGINS/plain_big.so" --bound 0 --json
+check "... in the JSON" \
+	'python3 -c "import json, sys; sys.exit(not any(\"$unkept\" in w for w in json.load(open(sys.argv[1]))[\"warnings\"]))" "$out"'
+run_check 0 --driver-so "$PLUGINS/plain_index.so" --bound 0
+check "... none without" '! grep -q "$unkept" "$out"'
 
 # schedules ARGS...: the count of a clean search of plain_index.so (at
 # bound 1: 996 schedules, and 1,728 with either --plain-points).

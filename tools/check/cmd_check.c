@@ -827,6 +827,12 @@ static bool scenario_warning(const struct txp_explore_cfg *cfg, const struct txp
 	return true;
 }
 
+/* Accesses the race detector could not keep (its table full: a driver
+ * that touches much memory in one execution): races with them unseen. */
+static const char race_warning[] =
+	"some executions touched more memory than the race detector keeps in one: data "
+	"races with what it could not keep were not looked for";
+
 /* by: how the search was split (" by 2 workers"), or "". */
 static void print_text(const struct txp_explore_cfg *cfg, const struct txp_explore_result *r,
 		       const char *by, int argc, char **argv)
@@ -866,6 +872,8 @@ static void print_text(const struct txp_explore_cfg *cfg, const struct txp_explo
 	       r->interrupted && !r->found ? " in the schedules explored" : "");
 	if (scenario_warning(cfg, r, warning, sizeof(warning)))
 		printf("warning: %s\n", warning);
+	if (r->races_unkept)
+		printf("warning: %s\n", race_warning);
 }
 
 /* s: a shard's document, with its own members (argc, argv: its command). */
@@ -926,6 +934,8 @@ static void print_json(FILE *f, const struct txp_explore_cfg *cfg, const struct 
 	json_arr_begin(&j, "warnings");
 	if (scenario_warning(cfg, r, warning, sizeof(warning)))
 		json_str(&j, NULL, warning);
+	if (r->races_unkept)
+		json_str(&j, NULL, race_warning);
 	json_arr_end(&j);
 	json_bool(&j, "reduced", r->reduced);
 	json_bool(&j, "reduce_dropped", r->reduce_dropped);

@@ -23,7 +23,7 @@
  * missed in that execution (found where the write comes first).  The first race of
  * an execution is kept for the judge.  Tables are per execution (by
  * generation); what they cannot hold is not kept: races missed, never
- * made up.  Clocks given to words past the table's limit go to one clock
+ * made up, and said (rt_race_unkept(): txpath check warns).  Clocks given to words past the table's limit go to one clock
  * for all of them, which acquires of such words take: more ordering, no
  * false race.
  */
@@ -83,6 +83,7 @@ static struct {
 	unsigned ngr;
 	struct granule gr[RACE_GRANULES];
 	struct sync_word sw[RACE_SYNCS];
+	bool unkept;		/* an access past the table, not kept */
 	bool found;
 	uintptr_t addr;
 	struct access first, second;
@@ -104,7 +105,7 @@ void rt_race_reset(void)
 {
 	R.gen++;
 	R.ngr = 0;
-	R.found = R.spilled = false;
+	R.found = R.spilled = R.unkept = false;
 	memset(R.vc, 0, sizeof(R.vc));
 	memset(R.fence_rel, 0, sizeof(R.fence_rel));
 	memset(R.fence_acq, 0, sizeof(R.fence_acq));
@@ -223,14 +224,17 @@ HOT struct granule *granule(uintptr_t g, bool create)
 			return &R.gr[s->at];
 		if (s->gen == R.gen)
 			continue;
-		if (!create || R.ngr == RACE_GRANULES)
+		if (!create || R.ngr == RACE_GRANULES) {
+			R.unkept |= create;
 			return NULL;
+		}
 		*s = (struct slot){ R.gen, R.ngr };
 		e = &R.gr[R.ngr++];
 		memset(e, 0, sizeof(*e));
 		e->g = g;
 		return e;
 	}
+	R.unkept |= create;
 	return NULL;
 }
 
@@ -354,6 +358,11 @@ static void describe(const struct access *a, char *buf, size_t len)
 	describe_pc(a->pc, where, sizeof(where));
 	snprintf(buf, len, "%s %s by %s in %s", a->flags & RACE_MARKED ? "a marked" : "a plain",
 		 a->flags & RACE_WRITE ? "write" : "read", rt_ctx_name(a->ctx), where);
+}
+
+bool rt_race_unkept(void)
+{
+	return R.unkept;
 }
 
 bool rt_race_found(char *buf, size_t len)

@@ -208,6 +208,9 @@ bool rt_counter_conflict(char *buf, size_t len);
 /* Did the last execution race: two conflicting accesses, one plain, not
  * ordered by happens-before (race.c)?  If so, the first, into buf. */
 bool rt_race_found(char *buf, size_t len);
+/* Did an access of the last execution pass the detector's table, so that
+ * races with it could not be seen? */
+bool rt_race_unkept(void);
 /*
  * The watched words, for the explorer's own ground truth (one per queue,
  * at most RT_WATCH_MAX): read(arg), run by the controller, makes one
