@@ -1,0 +1,30 @@
+#!/bin/sh
+# Builds the probes of this directory as a driver writer would
+# (docs/checking-your-driver.md, "Build it once"):
+#   tests/plugins/adv/build.sh [TXPATH] [OUTDIR]
+# TXPATH: the txpath binary (build/txpath); OUTDIR: build/adv.
+set -e
+here=$(cd "$(dirname "$0")" && pwd)
+txpath=${1:-build/txpath}
+out=${2:-build/adv}
+mkdir -p "$out"
+cflags=$("$txpath" config --cflags)
+libs=$("$txpath" config --libs)
+# name source defines...
+one() {
+	name=$1 src=$2
+	shift 2
+	defs=""
+	for d in "$@"; do defs="$defs -D$d"; done
+	# shellcheck disable=SC2086
+	cc -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-error=tsan $cflags $defs -o "$out/$name.so" "$here/$src" $libs
+}
+for v in PLAIN_REL_ACQ PLAIN_WMB_RMB PLAIN_NONE PLAIN_WMB_ONLY ONCE_NONE ONCE_WMB_ONLY \
+	 ONCE_RMB_ONLY ONCE_WMB_RMB ONCE_REL_ACQ ONCE_REL_ONLY ONCE_MB VOLATILE_NONE \
+	 C11_RELAXED C11_REL_ACQ ONCE_C11_REL_ACQ ONCE_C11_FENCES ONCE_SYNC STDATOMIC_RELAXED; do
+	one "mp_$(echo $v | tr A-Z a-z)" mp.c "MP_$v"
+done
+# The same volatile probe as the in-tree txp_plugin() builds it
+# (CMakeLists.txt's TXP_CHECK_PLAIN_FLAGS), volatile accesses told apart.
+cflags="$cflags --param=tsan-distinguish-volatile=1"
+one mp_volatile_none_dv mp.c MP_VOLATILE_NONE
