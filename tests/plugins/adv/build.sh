@@ -28,3 +28,18 @@ done
 # (CMakeLists.txt's TXP_CHECK_PLAIN_FLAGS), volatile accesses told apart.
 cflags="$cflags --param=tsan-distinguish-volatile=1"
 one mp_volatile_none_dv mp.c MP_VOLATILE_NONE
+cflags=$("$txpath" config --cflags)
+for v in NONE MB SETBIT_NOMB SETBIT_MB SYNC C11_FENCE ONE_MB; do
+	one "sb_$(echo $v | tr A-Z a-z)" sb.c "SB_$v"
+done
+for v in ONCE PLAIN VOLATILE C11 RMW C11_RMW; do
+	one "claim_$(echo $v | tr A-Z a-z)" claim.c "CLAIM_$v"
+done
+cflags="$cflags --param=tsan-distinguish-volatile=1"
+one claim_volatile_dv claim.c CLAIM_VOLATILE
+cflags=$("$txpath" config --cflags)
+one mixed_offset mixed.c MIX_OFFSET
+one mixed_sameaddr mixed.c MIX_SAMEADDR
+for v in ONCE WIDE C11 HINT; do
+	one "wake_$(echo $v | tr A-Z a-z)" wake.c "WAKE_$v"
+done
