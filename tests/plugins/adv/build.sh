@@ -43,3 +43,14 @@ one mixed_sameaddr mixed.c MIX_SAMEADDR
 for v in ONCE WIDE C11 HINT; do
 	one "wake_$(echo $v | tr A-Z a-z)" wake.c "WAKE_$v"
 done
+for v in U8 U16 U64 U128 BITFIELD ADJ_BYTES UNALIGNED STRUCT_COPY STRUCT_COPY_BIG MEMCPY_SMALL MEMSET_SMALL MEMCPY_BIG REALLOC \
+	 MEMSET LOOP_ZERO; do
+	one "acc_$(echo $v | tr A-Z a-z)" access.c "ACC_$v"
+done
+cflags="$cflags --param=tsan-distinguish-volatile=1"	# sink is volatile
+for v in LOCKED NOLOCK DATA_RACE ONCE ONCE_PLAIN_READ; do
+	one "lk_$(echo $v | tr A-Z a-z)" locks.c "LK_$v"
+done
+cflags=$("$txpath" config --cflags)
+one wide_atomic wide_atomic.c WA_128
+one sync_builtins wide_atomic.c WA_SYNC
