@@ -54,3 +54,7 @@ done
 cflags=$("$txpath" config --cflags)
 one wide_atomic wide_atomic.c WA_128
 one sync_builtins wide_atomic.c WA_SYNC
+one ownlock_c11 ownlock.c OL_C11
+one ownlock_seam ownlock.c OL_SEAM
+one modern_sync modern_sync.c
+one modern_ref ../../../examples/drivers/modern_locked.c
