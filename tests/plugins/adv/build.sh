@@ -58,3 +58,9 @@ one ownlock_c11 ownlock.c OL_C11
 one ownlock_seam ownlock.c OL_SEAM
 one modern_sync modern_sync.c
 one modern_ref ../../../examples/drivers/modern_locked.c
+# sink is volatile too: not told apart, it is a plain store of the poll's
+# own, racing with nothing.
+one lk_volatile locks.c LK_VOLATILE
+cflags="$cflags --param=tsan-distinguish-volatile=1"
+one lk_volatile_dv locks.c LK_VOLATILE
+cflags=$("$txpath" config --cflags)

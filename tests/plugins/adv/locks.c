@@ -3,7 +3,8 @@
  * and the poll's read of it: under the same lock (no race), without it
  * (a data race), through data_race() (meant: not reported), or with
  * WRITE_ONCE/READ_ONCE (marked: not reported), or WRITE_ONCE against a
- * plain read (one plain access: a data race).
+ * plain read (one plain access: a data race), or with volatile accesses
+ * (-DLK_VOLATILE: as READ_ONCE/WRITE_ONCE, marked: not reported).
  */
 #include "txpath/linux.h"
 
@@ -20,6 +21,8 @@ static void probe_xmit(struct probe *p, u32 seq)
 	spin_lock(&p->lock);
 #if defined(LK_ONCE) || defined(LK_ONCE_PLAIN_READ)
 	WRITE_ONCE(p->x, p->x + seq);
+#elif defined(LK_VOLATILE)	/* the kernel's ACCESS_ONCE(), as 2.6 drivers wrote it */
+	*(volatile u32 *)&p->x = p->x + seq;
 #else
 	p->x += seq;
 #endif
@@ -38,6 +41,8 @@ static void probe_poll(struct probe *p)
 	sink = data_race(p->x);
 #elif defined(LK_ONCE)
 	sink = READ_ONCE(p->x);
+#elif defined(LK_VOLATILE)
+	sink = *(volatile u32 *)&p->x;
 #else
 #error "pick a variant: -DLK_..."
 #endif
