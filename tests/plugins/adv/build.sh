@@ -29,7 +29,7 @@ done
 cflags="$cflags --param=tsan-distinguish-volatile=1"
 one mp_volatile_none_dv mp.c MP_VOLATILE_NONE
 cflags=$("$txpath" config --cflags)
-for v in NONE MB SETBIT_NOMB SETBIT_MB SYNC C11_FENCE ONE_MB; do
+for v in NONE MB SETBIT_NOMB SETBIT_MB SYNC C11_FENCE ONE_MB ONE_MB_X READBACK; do
 	one "sb_$(echo $v | tr A-Z a-z)" sb.c "SB_$v"
 done
 for v in ONCE PLAIN VOLATILE C11 RMW C11_RMW; do
@@ -64,3 +64,10 @@ one lk_volatile locks.c LK_VOLATILE
 cflags="$cflags --param=tsan-distinguish-volatile=1"
 one lk_volatile_dv locks.c LK_VOLATILE
 cflags=$("$txpath" config --cflags)
+one stack_ok stack.c STACK_OK
+one stack_race stack.c STACK_RACE
+one dep_once dep.c DEP_ONCE
+one dep_acquire dep.c DEP_ACQUIRE
+# The kernel's include layout first, as txpath config --cflags gives it.
+one ks_no_wake_mb ../../../examples/drivers/kernel_style.c KS_NO_WAKE_MB
+one ks_readback ks_readback.c

@@ -17,6 +17,7 @@ struct probe {
 	u32 r2 __attribute__((aligned(8)));
 	u32 done __attribute__((aligned(8)));
 	u32 poll_did __attribute__((aligned(8)));	/* the poll's own */
+	u32 own __attribute__((aligned(8)));	/* start_xmit's own */
 };
 
 #if defined(SB_NONE)		/* 0/0 under tso and arm */
@@ -61,12 +62,27 @@ struct probe {
 #define Y_STORE(p) WRITE_ONCE(p->y, 1)
 #define Y_BAR __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define Y_LOAD(p) READ_ONCE(p->x)
+#elif defined(SB_ONE_MB_X)	/* 0/0 under tso and arm: smp_mb() on the poll's side only */
+#define X_STORE(p) WRITE_ONCE(p->x, 1)
+#define X_BAR do { } while (0)
+#define X_LOAD(p) READ_ONCE(p->y)
+#define Y_STORE(p) WRITE_ONCE(p->y, 1)
+#define Y_BAR smp_mb()
+#define Y_LOAD(p) READ_ONCE(p->x)
 #elif defined(SB_ONE_MB)	/* 0/0 under tso and arm: smp_mb() on one side only */
 #define X_STORE(p) WRITE_ONCE(p->x, 1)
 #define X_BAR smp_mb()
 #define X_LOAD(p) READ_ONCE(p->y)
 #define Y_STORE(p) WRITE_ONCE(p->y, 1)
 #define Y_BAR do { } while (0)
+#define Y_LOAD(p) READ_ONCE(p->x)
+#elif defined(SB_READBACK)	/* as SB_ONE_MB, and start_xmit reads its own x back
+				 * plainly (its sole writer may): 0/0 under tso and arm */
+#define X_STORE(p) (WRITE_ONCE(p->x, 1), p->own = p->x)
+#define X_BAR do { } while (0)
+#define X_LOAD(p) READ_ONCE(p->y)
+#define Y_STORE(p) WRITE_ONCE(p->y, 1)
+#define Y_BAR smp_mb()
 #define Y_LOAD(p) READ_ONCE(p->x)
 #else
 #error "pick a variant: -DSB_..."
