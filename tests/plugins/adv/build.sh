@@ -71,3 +71,7 @@ one dep_acquire dep.c DEP_ACQUIRE
 # The kernel's include layout first, as txpath config --cflags gives it.
 one ks_no_wake_mb ../../../examples/drivers/kernel_style.c KS_NO_WAKE_MB
 one ks_readback ks_readback.c
+cflags=$("$txpath" config --cflags)
+one packed packed.c
+one uaf_poll uaf.c UAF_POLL
+one uaf_xmit uaf.c UAF_XMIT
