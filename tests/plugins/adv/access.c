@@ -35,6 +35,10 @@ struct probe {
 static struct blob src_blob __attribute__((unused)) = { 1, 2, 3, 4 };
 static struct big src_big __attribute__((unused)) = { { 1 } };
 
+/* start_xmit's own (ACC_U64_AFTER_BIG), global: its stores are kept. */
+extern u64 adv_bounce[8192], adv_poll_bounce[8192];
+u64 adv_bounce[8192], adv_poll_bounce[8192];	/* the poll's own */
+
 /* Kept from being folded: what the poll reads goes somewhere. */
 static volatile u64 sink;
 
@@ -45,6 +49,10 @@ static void probe_xmit(struct probe *p, u32 seq)
 #elif defined(ACC_U16)
 	p->u16f = (u16)seq;
 #elif defined(ACC_U64)
+	p->u64f = seq;
+#elif defined(ACC_U64_AFTER_BIG)	/* a bounce buffer of its own, 64 KiB, then the race */
+	for (int i = 0; i < 8192; i++)
+		adv_bounce[i] = seq;
 	p->u64f = seq;
 #elif defined(ACC_U128)
 	p->u128f = (unsigned __int128)seq << 64;
@@ -96,6 +104,10 @@ static void probe_poll(struct probe *p)
 #elif defined(ACC_U16)
 	sink = p->u16f;
 #elif defined(ACC_U64) || defined(ACC_MEMCPY_SMALL) || defined(ACC_MEMSET_SMALL)
+	sink = p->u64f;
+#elif defined(ACC_U64_AFTER_BIG)
+	for (int i = 0; i < 8192; i++)
+		adv_poll_bounce[i] = i;
 	sink = p->u64f;
 #elif defined(ACC_U128)
 	sink = (u64)(p->u128f >> 64);

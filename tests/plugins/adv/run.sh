@@ -86,6 +86,7 @@ for v in u8 u16 u64 u128 bitfield unaligned struct_copy struct_copy_big memcpy_s
 	 memset memset_small memcpy_big; do
 	probe acc_$v sc race $ac
 done
+probe acc_u64_after_big sc race $ac
 probe acc_adj_bytes sc ok $ac
 probe acc_realloc sc ok $ac
 lk="--producers 1 --packets 3 --bound 2"
