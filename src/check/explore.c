@@ -115,6 +115,9 @@ bool txp_explore_cfg_valid(const struct txp_explore_cfg *cfg, char *err, size_t 
 #define ENDING_WAIT_S 5
 static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 static bool crash_caught;
+/* Both seq_cst, and nothing is published through either: crashing is the
+ * crash handler's word to the monitor's thread (its value alone is read),
+ * ending_written the claim of the one thread that writes the ending. */
 static _Atomic int crashing;		/* the crash's signal, 0 before one */
 static atomic_bool ending_written;
 

@@ -23,9 +23,9 @@
  * missed in that execution (found where the write comes first).  The first race of
  * an execution is kept for the judge.  Tables are per execution (by
  * generation); what they cannot hold is not kept: races missed, never
- * made up, and said (rt_race_unkept(): txpath check warns).  Clocks given to words past the table's limit go to one clock
- * for all of them, which acquires of such words take: more ordering, no
- * false race.
+ * made up, and said (rt_race_unkept(): txpath check warns).  Clocks
+ * given to words past the table's limit go to one clock for all of them,
+ * which acquires of such words take: more ordering, no false race.
  */
 #include <dlfcn.h>
 #include <inttypes.h>
@@ -224,10 +224,8 @@ HOT struct granule *granule(uintptr_t g, bool create)
 			return &R.gr[s->at];
 		if (s->gen == R.gen)
 			continue;
-		if (!create || R.ngr == RACE_GRANULES) {
-			R.unkept |= create;
-			return NULL;
-		}
+		if (!create || R.ngr == RACE_GRANULES)
+			break;
 		*s = (struct slot){ R.gen, R.ngr };
 		e = &R.gr[R.ngr++];
 		memset(e, 0, sizeof(*e));
